@@ -1,0 +1,62 @@
+// Well-known label, annotation and taint keys (Karpenter v1 + kubernetes + kraftsman's own).
+export const NODEPOOL = 'karpenter.sh/nodepool';
+export const CAPACITY_TYPE = 'karpenter.sh/capacity-type';
+export const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+export const ZONE = 'topology.kubernetes.io/zone';
+export const REGION = 'topology.kubernetes.io/region';
+export const HOSTNAME = 'kubernetes.io/hostname';
+export const ARCH = 'kubernetes.io/arch';
+export const OS = 'kubernetes.io/os';
+export const INITIALIZED = 'karpenter.sh/initialized';
+export const REGISTERED = 'karpenter.sh/registered';
+export const CLOUD = 'kraftsman.dev/cloud';
+export const GPU_MODEL = 'kraftsman.dev/gpu-model';
+export const AWS_GPU_NAME = 'karpenter.k8s.aws/instance-gpu-name';
+export const GCP_ACCELERATOR = 'cloud.google.com/gke-accelerator';
+
+export const DO_NOT_DISRUPT = 'karpenter.sh/do-not-disrupt';
+export const NODEPOOL_HASH = 'karpenter.sh/nodepool-hash';
+export const NODEPOOL_HASH_VERSION = 'karpenter.sh/nodepool-hash-version';
+export const NODECLASS_HASH = 'karpenter.k8s.aws/ec2nodeclass-hash';
+export const TERMINATION_CAUSE = 'kraftsman.dev/termination-cause';
+export const VOLCANO_GROUP = 'scheduling.k8s.io/group-name';
+export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
+
+export const DISRUPTED_TAINT_KEY = 'karpenter.sh/disrupted';
+export const UNREGISTERED_TAINT_KEY = 'karpenter.sh/unregistered';
+
+export const CAPACITY_TYPES = ['on-demand', 'spot', 'reserved'] as const;
+export type CapacityType = (typeof CAPACITY_TYPES)[number];
+export const CLOUDS = ['aws', 'gcp'] as const;
+export type Cloud = (typeof CLOUDS)[number];
+
+/** Labels Karpenter treats as well known: a pod may select on them without the NodePool naming them. */
+export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
+  NODEPOOL,
+  CAPACITY_TYPE,
+  INSTANCE_TYPE,
+  ZONE,
+  REGION,
+  HOSTNAME,
+  ARCH,
+  OS,
+  CLOUD,
+  GPU_MODEL,
+  AWS_GPU_NAME,
+  GCP_ACCELERATOR,
+  'node.kubernetes.io/windows-build',
+  'karpenter.k8s.aws/instance-category',
+  'karpenter.k8s.aws/instance-family',
+  'karpenter.k8s.aws/instance-generation',
+  'karpenter.k8s.aws/instance-size',
+  'karpenter.k8s.aws/instance-cpu',
+  'karpenter.k8s.aws/instance-memory',
+  'karpenter.k8s.aws/instance-gpu-count',
+  'karpenter.k8s.aws/instance-gpu-manufacturer',
+  'karpenter.k8s.aws/instance-gpu-memory',
+  'cloud.google.com/machine-family',
+  'kraftsman.dev/gpu-count',
+]);
+
+/** Label domains Karpenter restricts on NodePools (kubernetes.io, k8s.io, karpenter.sh) unless well known. */
+export const RESTRICTED_LABEL_DOMAINS = ['kubernetes.io', 'k8s.io', 'karpenter.sh'] as const;

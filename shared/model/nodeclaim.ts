@@ -1,0 +1,46 @@
+// karpenter.sh/v1 NodeClaim: a request for one node, and its lifecycle status.
+import { z } from 'zod';
+import { isNillableDuration } from './duration.ts';
+import { nodeSelectorRequirement, objectMeta, resourceList, taint, timestamp } from './meta.ts';
+import { nodeClassRef } from './nodepool.ts';
+
+export const nodeClaimSchema = z.looseObject({
+  apiVersion: z.literal('karpenter.sh/v1'),
+  kind: z.literal('NodeClaim'),
+  metadata: objectMeta,
+  spec: z.looseObject({
+    nodeClassRef,
+    requirements: z.array(nodeSelectorRequirement).default([]),
+    resources: z.looseObject({ requests: resourceList.optional() }).optional(),
+    taints: z.array(taint).optional(),
+    startupTaints: z.array(taint).optional(),
+    expireAfter: z.string().refine(isNillableDuration, 'invalid duration or "Never"').optional(),
+    terminationGracePeriod: z.string().optional(),
+  }),
+  status: z
+    .looseObject({
+      nodeName: z.string().optional(),
+      providerID: z.string().optional(),
+      imageID: z.string().optional(),
+      capacity: resourceList.optional(),
+      allocatable: resourceList.optional(),
+      lastPodEventTime: timestamp.optional(),
+      conditions: z
+        .array(
+          z.looseObject({
+            type: z.string(),
+            status: z.string(),
+            reason: z.string().optional(),
+            lastTransitionTime: z.string().optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+export type NodeClaim = z.infer<typeof nodeClaimSchema>;
+
+export function claimCondition(claim: NodeClaim, type: string): boolean | undefined {
+  const c = claim.status?.conditions?.find((x) => x.type === type);
+  return c === undefined ? undefined : c.status === 'True';
+}

@@ -1,0 +1,87 @@
+// Node classes: compatible subsets of karpenter.k8s.aws/v1 EC2NodeClass and the GCP provider's
+// karpenter.k8s.gcp/v1alpha1 GCENodeClass, plus the bootstrap data a self-managed cluster needs.
+import { z } from 'zod';
+import { objectMeta } from './meta.ts';
+import type { Cloud } from './labels.ts';
+
+const selectorTerm = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  alias: z.string().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+});
+
+const kubelet = z
+  .looseObject({
+    maxPods: z.number().int().min(0).optional(),
+    podsPerCore: z.number().int().min(0).optional(),
+    systemReserved: z.record(z.string(), z.string()).optional(),
+    kubeReserved: z.record(z.string(), z.string()).optional(),
+    evictionHard: z.record(z.string(), z.string()).optional(),
+  })
+  .optional();
+
+/** How a self-managed node joins the cluster: rendered into user data / a startup script. */
+const bootstrap = z
+  .looseObject({
+    apiServerEndpoint: z.string().optional(),
+    caBundle: z.string().optional(),
+    joinTokenSecretRef: z.looseObject({ name: z.string(), namespace: z.string().optional() }).optional(),
+    script: z.string().optional(),
+  })
+  .optional();
+
+export const ec2NodeClassSchema = z.looseObject({
+  apiVersion: z.literal('karpenter.k8s.aws/v1'),
+  kind: z.literal('EC2NodeClass'),
+  metadata: objectMeta,
+  spec: z
+    .looseObject({
+      amiFamily: z.string().optional(),
+      amiSelectorTerms: z.array(selectorTerm).optional(),
+      subnetSelectorTerms: z.array(selectorTerm).optional(),
+      securityGroupSelectorTerms: z.array(selectorTerm).optional(),
+      capacityReservationSelectorTerms: z.array(selectorTerm).optional(),
+      role: z.string().optional(),
+      instanceProfile: z.string().optional(),
+      userData: z.string().optional(),
+      tags: z.record(z.string(), z.string()).optional(),
+      kubelet,
+      bootstrap,
+    })
+    .default({}),
+});
+export type EC2NodeClass = z.infer<typeof ec2NodeClassSchema>;
+
+export const gceNodeClassSchema = z.looseObject({
+  apiVersion: z.literal('karpenter.k8s.gcp/v1alpha1'),
+  kind: z.literal('GCENodeClass'),
+  metadata: objectMeta,
+  spec: z
+    .looseObject({
+      project: z.string().optional(),
+      imageSelectorTerms: z.array(z.looseObject({ alias: z.string().optional(), id: z.string().optional() })).optional(),
+      serviceAccount: z.string().optional(),
+      subnetwork: z.string().optional(),
+      networkTags: z.array(z.string()).optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      metadata: z.record(z.string(), z.string()).optional(),
+      disks: z.array(z.looseObject({ sizeGiB: z.number().int().min(1).optional(), boot: z.boolean().optional() })).optional(),
+      kubeletConfiguration: kubelet,
+      bootstrap,
+    })
+    .default({}),
+});
+export type GCENodeClass = z.infer<typeof gceNodeClassSchema>;
+
+export type NodeClass = EC2NodeClass | GCENodeClass;
+
+export const NODE_CLASS_GROUPS: Readonly<Record<string, { cloud: Cloud; kind: string; apiVersion: string }>> = {
+  'karpenter.k8s.aws': { cloud: 'aws', kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1' },
+  'karpenter.k8s.gcp': { cloud: 'gcp', kind: 'GCENodeClass', apiVersion: 'karpenter.k8s.gcp/v1alpha1' },
+};
+
+export function cloudOfNodeClassRef(ref: { group: string; kind: string }): Cloud | undefined {
+  const entry = NODE_CLASS_GROUPS[ref.group];
+  return entry && entry.kind === ref.kind ? entry.cloud : undefined;
+}

@@ -1,0 +1,117 @@
+// Pod (v1): the fields scheduling and disruption read.
+import { z } from 'zod';
+import {
+  labelSelector,
+  nodeSelectorTerm,
+  objectMeta,
+  resourceList,
+  timestamp,
+  toleration,
+  nodeSelectorRequirement,
+} from './meta.ts';
+
+const containerPort = z.looseObject({
+  containerPort: z.number().int().min(1).max(65535).optional(),
+  hostPort: z.number().int().min(0).max(65535).optional(),
+  hostIP: z.string().optional(),
+  protocol: z.enum(['TCP', 'UDP', 'SCTP']).optional(),
+});
+
+const container = z.looseObject({
+  name: z.string().optional(),
+  resources: z
+    .looseObject({ requests: resourceList.optional(), limits: resourceList.optional() })
+    .optional(),
+  ports: z.array(containerPort).optional(),
+  restartPolicy: z.string().optional(),
+});
+export type Container = z.infer<typeof container>;
+
+const weightedPodAffinityTerm = z.looseObject({
+  weight: z.number().int().min(1).max(100),
+  podAffinityTerm: z.lazy(() => podAffinityTerm),
+});
+export const podAffinityTerm = z.looseObject({
+  labelSelector: labelSelector.optional(),
+  namespaces: z.array(z.string()).optional(),
+  namespaceSelector: labelSelector.optional(),
+  topologyKey: z.string().min(1, 'topologyKey is required'),
+});
+export type PodAffinityTerm = z.infer<typeof podAffinityTerm>;
+
+const podAffinity = z.looseObject({
+  requiredDuringSchedulingIgnoredDuringExecution: z.array(podAffinityTerm).optional(),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(weightedPodAffinityTerm).optional(),
+});
+export type PodAffinity = z.infer<typeof podAffinity>;
+
+export const preferredSchedulingTerm = z.looseObject({
+  weight: z.number().int().min(1).max(100),
+  preference: z.looseObject({ matchExpressions: z.array(nodeSelectorRequirement).optional() }),
+});
+export type PreferredSchedulingTerm = z.infer<typeof preferredSchedulingTerm>;
+
+const nodeAffinity = z.looseObject({
+  requiredDuringSchedulingIgnoredDuringExecution: z
+    .looseObject({ nodeSelectorTerms: z.array(nodeSelectorTerm) })
+    .optional(),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(preferredSchedulingTerm).optional(),
+});
+
+export const topologySpreadConstraint = z.looseObject({
+  maxSkew: z.number().int().min(1),
+  topologyKey: z.string().min(1),
+  whenUnsatisfiable: z.enum(['DoNotSchedule', 'ScheduleAnyway']),
+  labelSelector: labelSelector.optional(),
+  minDomains: z.number().int().min(1).optional(),
+  nodeAffinityPolicy: z.enum(['Honor', 'Ignore']).optional(),
+  nodeTaintsPolicy: z.enum(['Honor', 'Ignore']).optional(),
+  matchLabelKeys: z.array(z.string()).optional(),
+});
+export type TopologySpreadConstraint = z.infer<typeof topologySpreadConstraint>;
+
+const volume = z.looseObject({
+  name: z.string(),
+  persistentVolumeClaim: z.looseObject({ claimName: z.string() }).optional(),
+  ephemeral: z.looseObject({}).optional(),
+});
+
+export const podSchema = z.looseObject({
+  apiVersion: z.literal('v1'),
+  kind: z.literal('Pod'),
+  metadata: objectMeta,
+  spec: z.looseObject({
+    nodeName: z.string().optional(),
+    nodeSelector: z.record(z.string(), z.string()).optional(),
+    schedulerName: z.string().optional(),
+    priority: z.number().int().optional(),
+    priorityClassName: z.string().optional(),
+    preemptionPolicy: z.string().optional(),
+    containers: z.array(container).min(1, 'a pod needs at least one container'),
+    initContainers: z.array(container).optional(),
+    overhead: resourceList.optional(),
+    tolerations: z.array(toleration).optional(),
+    affinity: z
+      .looseObject({
+        nodeAffinity: nodeAffinity.optional(),
+        podAffinity: podAffinity.optional(),
+        podAntiAffinity: podAffinity.optional(),
+      })
+      .optional(),
+    topologySpreadConstraints: z.array(topologySpreadConstraint).optional(),
+    volumes: z.array(volume).optional(),
+    hostNetwork: z.boolean().optional(),
+  }),
+  status: z
+    .looseObject({
+      phase: z.string().optional(),
+      nominatedNodeName: z.string().optional(),
+      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), reason: z.string().optional() })).optional(),
+      startTime: timestamp.optional(),
+    })
+    .optional(),
+});
+export type Pod = z.infer<typeof podSchema>;
+
+export const podKey = (pod: { metadata: { namespace?: string | undefined; name: string } }): string =>
+  `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
