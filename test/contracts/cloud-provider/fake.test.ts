@@ -1,0 +1,38 @@
+// Runs the CloudProvider contract against the in-memory recording fake.
+import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
+import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
+import { cloudProviderContract } from './contract.ts';
+
+const ZONES = ['us-east-1a', 'us-east-1b'] as const;
+const type = (name: string, price: number): InstanceTypeSpec => ({
+  name,
+  cloud: 'aws',
+  arch: 'amd64',
+  capacity: { cpu: '4', memory: '16Gi', 'nvidia.com/gpu': '1' },
+  offerings: ZONES.map((zone) => ({ zone, capacityType: 'on-demand' as const, price, available: true })),
+});
+
+cloudProviderContract('in-memory fake', async () => {
+  let fake = new FakeCloudProvider([type('g5.xlarge', 1.006), type('g5.2xlarge', 1.212)]);
+  const holder = { provider: fake };
+  return {
+    get provider() {
+      return holder.provider;
+    },
+    nodeClass: { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: {} },
+    cheap: 'g5.xlarge',
+    dear: 'g5.2xlarge',
+    zones: ZONES,
+    prices: [
+      { instanceType: 'g5.xlarge', zone: 'us-east-1a', capacityType: 'on-demand', price: 1.006 },
+      { instanceType: 'g5.2xlarge', zone: 'us-east-1b', capacityType: 'on-demand', price: 1.212 },
+    ],
+    setCapacity: (t, z, ct, n) => holder.provider.setCapacity(t, z, ct, n),
+    liveInstances: async () => [...holder.provider.instances.values()].filter((i) => i.state !== 'terminated').length,
+    reset: async () => {
+      fake = new FakeCloudProvider([type('g5.xlarge', 1.006), type('g5.2xlarge', 1.212)]);
+      holder.provider = fake;
+    },
+    close: async () => undefined,
+  };
+});

@@ -1,0 +1,153 @@
+// In-memory recording CloudProvider: capacity per offering, idempotent launches, gangs all or nothing.
+// The contract suite holds it to the same behaviour as the EC2 and Compute Engine adapters.
+import type { CapacityType, Cloud } from '../../shared/model/labels.ts';
+import type { InstanceTypeSpec } from '../../shared/model/catalog.ts';
+import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
+import type { NodeClass } from '../../shared/model/nodeclass.ts';
+import {
+  InsufficientCapacityError,
+  NotFoundError,
+  claimNodePool,
+  launchOptions,
+  providerId,
+  type CloudInstance,
+  type CloudProvider,
+  type DriftReason,
+  type GangLaunchRequest,
+  type GangLaunchResult,
+  type LaunchOption,
+  type LaunchRequest,
+  type LaunchResult,
+  type ProviderId,
+  type UnavailableOffering,
+} from '../../shared/ports/cloud-provider.ts';
+
+export interface FakeCall {
+  readonly method: keyof CloudProvider;
+  readonly args: readonly unknown[];
+}
+
+const key = (type: string, zone: string, ct: CapacityType): string => `${type}|${zone}|${ct}`;
+
+export class FakeCloudProvider implements CloudProvider {
+  readonly calls: FakeCall[] = [];
+  /** Every instance ever launched, terminated ones included (leak checks read this). */
+  readonly instances = new Map<ProviderId, CloudInstance>();
+  private readonly capacity = new Map<string, number>();
+  private readonly byIdempotencyKey = new Map<string, ProviderId[]>();
+  private readonly driftByClaim = new Map<string, DriftReason>();
+  private sequence = 0;
+
+  constructor(
+    private readonly catalog: readonly InstanceTypeSpec[],
+    readonly cloud: Cloud = 'aws',
+    private readonly cluster = 'test',
+  ) {}
+
+  /** Instances left for an offering; unset offerings have unlimited capacity. */
+  setCapacity(type: string, zone: string, capacityType: CapacityType, count: number): void {
+    this.capacity.set(key(type, zone, capacityType), count);
+  }
+
+  setDrift(claim: string, reason: DriftReason): void {
+    this.driftByClaim.set(claim, reason);
+  }
+
+  async create(request: LaunchRequest): Promise<LaunchResult> {
+    this.calls.push({ method: 'create', args: [request] });
+    const name = request.claim.metadata.name;
+    const existing = this.byIdempotencyKey.get(`claim/${name}`);
+    if (existing?.[0]) return { instance: this.instances.get(existing[0]) as CloudInstance, unavailableOfferings: [] };
+    const refused: UnavailableOffering[] = [];
+    for (const option of launchOptions(request.claim, request.instanceTypes)) {
+      if (!this.take(option, 1)) {
+        refused.push({ ...pick(option), reason: 'InsufficientCapacity' });
+        continue;
+      }
+      const instance = this.launch(option, request.claim);
+      this.byIdempotencyKey.set(`claim/${name}`, [instance.providerId]);
+      return { instance, unavailableOfferings: refused };
+    }
+    throw new InsufficientCapacityError(`no capacity for NodeClaim ${name}`, refused);
+  }
+
+  async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
+    this.calls.push({ method: 'createGang', args: [request] });
+    const first = request.claims[0];
+    if (!first) throw new Error(`gang ${request.gang} has no claims`);
+    const existing = this.byIdempotencyKey.get(`gang/${request.gang}`);
+    if (existing) return { instances: existing.map((id, i) => ({ claim: request.claims[i]?.metadata.name ?? '', instance: this.instances.get(id) as CloudInstance })), unavailableOfferings: [] };
+    const refused: UnavailableOffering[] = [];
+    for (const option of launchOptions(first, request.instanceTypes)) {
+      if (!this.take(option, request.claims.length)) {
+        refused.push({ ...pick(option), reason: 'InsufficientCapacity' });
+        continue;
+      }
+      const instances = request.claims.map((claim) => ({ claim: claim.metadata.name, instance: this.launch(option, claim) }));
+      this.byIdempotencyKey.set(`gang/${request.gang}`, instances.map((x) => x.instance.providerId));
+      return { instances, unavailableOfferings: refused };
+    }
+    throw new InsufficientCapacityError(`no offering has capacity for all ${request.claims.length} members of gang ${request.gang}`, refused);
+  }
+
+  async get(id: ProviderId): Promise<CloudInstance> {
+    this.calls.push({ method: 'get', args: [id] });
+    const found = this.instances.get(id);
+    if (!found || found.state === 'terminated') throw new NotFoundError(`instance ${id} not found`, id);
+    return found;
+  }
+
+  async list(): Promise<readonly CloudInstance[]> {
+    this.calls.push({ method: 'list', args: [] });
+    return [...this.instances.values()].filter((i) => i.state !== 'terminated' && i.tags['kraftsman.dev/cluster'] === this.cluster);
+  }
+
+  async delete(id: ProviderId): Promise<void> {
+    this.calls.push({ method: 'delete', args: [id] });
+    const found = await this.get(id);
+    this.instances.set(id, { ...found, state: 'terminated' });
+    const k = key(found.instanceType, found.zone, found.capacityType);
+    const left = this.capacity.get(k);
+    if (left !== undefined) this.capacity.set(k, left + 1);
+  }
+
+  async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
+    this.calls.push({ method: 'instanceTypes', args: [nodeClass] });
+    return this.catalog.filter((t) => t.cloud === this.cloud);
+  }
+
+  async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
+    this.calls.push({ method: 'isDrifted', args: [claim, nodeClass] });
+    return this.driftByClaim.get(claim.metadata.name);
+  }
+
+  private take(option: LaunchOption, count: number): boolean {
+    const k = key(option.instanceType, option.zone, option.capacityType);
+    const left = this.capacity.get(k);
+    if (left === undefined) return true;
+    if (left < count) return false;
+    this.capacity.set(k, left - count);
+    return true;
+  }
+
+  private launch(option: LaunchOption, claim: NodeClaim): CloudInstance {
+    this.sequence += 1;
+    const id = providerId(this.cloud === 'aws' ? `aws:///${option.zone}/i-fake${this.sequence}` : `gce://fake/${option.zone}/${claim.metadata.name}`);
+    const pool = claimNodePool(claim);
+    const instance: CloudInstance = {
+      providerId: id,
+      cloud: this.cloud,
+      ...pick(option),
+      state: 'running',
+      nodeClaim: claim.metadata.name,
+      ...(pool ? { nodePool: pool } : {}),
+      tags: { 'kraftsman.dev/cluster': this.cluster, 'karpenter.sh/nodeclaim': claim.metadata.name, ...(pool ? { 'karpenter.sh/nodepool': pool } : {}) },
+    };
+    this.instances.set(id, instance);
+    return instance;
+  }
+}
+
+function pick(o: LaunchOption): { instanceType: string; zone: string; capacityType: CapacityType } {
+  return { instanceType: o.instanceType, zone: o.zone, capacityType: o.capacityType };
+}
