@@ -1,0 +1,96 @@
+// A small structural validator for CRD openAPIV3Schema: types, required, enums, patterns, bounds,
+// int-or-string, preserve-unknown-fields. CEL rules (x-kubernetes-validations) are not evaluated.
+export interface JsonSchema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  additionalProperties?: boolean | JsonSchema;
+  enum?: unknown[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  nullable?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  [other: string]: unknown;
+}
+
+export interface SchemaIssue {
+  readonly path: string;
+  readonly message: string;
+  /** Unknown fields: a real API server prunes them silently; strict callers report them. */
+  readonly unknownField: boolean;
+}
+
+const typeOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v;
+
+export function validateSchema(value: unknown, schema: JsonSchema, path = ''): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const at = (message: string, unknownField = false): void => void issues.push({ path: path || '.', message, unknownField });
+  if (value === null) {
+    if (!schema.nullable) at('must not be null');
+    return issues;
+  }
+  if (schema['x-kubernetes-int-or-string']) {
+    if (typeof value !== 'string' && !Number.isInteger(value)) at(`must be an integer or a string, got ${typeOf(value)}`);
+    return issues;
+  }
+  const actual = typeOf(value);
+  if (schema.type) {
+    const ok = schema.type === actual || (schema.type === 'number' && actual === 'integer');
+    if (!ok) {
+      at(`must be ${schema.type}, got ${actual}`);
+      return issues;
+    }
+  }
+  if (schema.enum && !schema.enum.some((e) => e === value)) at(`must be one of ${schema.enum.map(String).join(', ')}`);
+  if (typeof value === 'string') {
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) at(`must match ${schema.pattern}`);
+    if (schema.minLength !== undefined && value.length < schema.minLength) at(`must be at least ${schema.minLength} characters`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) at(`must be at most ${schema.maxLength} characters`);
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) at(`must be >= ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) at(`must be <= ${schema.maximum}`);
+  }
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) at(`must have at least ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) at(`must have at most ${schema.maxItems} items`);
+    if (schema.items) value.forEach((item, i) => issues.push(...validateSchema(item, schema.items as JsonSchema, `${path}[${i}]`)));
+  } else if (actual === 'object') {
+    issues.push(...validateObject(value as Record<string, unknown>, schema, path));
+  }
+  return issues;
+}
+
+function validateObject(value: Record<string, unknown>, schema: JsonSchema, path: string): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const keys = Object.keys(value);
+  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+    issues.push({ path: path || '.', message: `must have at most ${schema.maxProperties} properties`, unknownField: false });
+  for (const req of schema.required ?? [])
+    if (value[req] === undefined) issues.push({ path: `${path}.${req}`, message: 'is required', unknownField: false });
+  for (const key of keys) {
+    const child = schema.properties?.[key];
+    const sub = `${path}.${key}`;
+    if (child) issues.push(...validateSchema(value[key], child, sub));
+    else if (typeof schema.additionalProperties === 'object') issues.push(...validateSchema(value[key], schema.additionalProperties, sub));
+    else if (schema.properties && !schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true)
+      issues.push({ path: sub, message: 'unknown field', unknownField: true });
+  }
+  return issues;
+}
+
+/** The root of a custom resource: apiVersion, kind and metadata are the server's, not the schema's. */
+export function validateCustomResource(obj: Record<string, unknown>, schema: JsonSchema): SchemaIssue[] {
+  const props = { ...schema.properties };
+  for (const k of ['apiVersion', 'kind', 'metadata']) props[k] ??= { type: k === 'metadata' ? 'object' : 'string', 'x-kubernetes-preserve-unknown-fields': true };
+  return validateSchema(obj, { ...schema, properties: props });
+}

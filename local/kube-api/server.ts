@@ -1,0 +1,201 @@
+// The Kubernetes API emulator: an HTTP server on 127.0.0.1 (port 0) that @kubernetes/client-node and
+// kubectl talk to unchanged — REST paths, verbs, watch streams, discovery, subresources, eviction.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BUILTIN_TYPES, typesFromCrd, type CrdObject, type ResourceType } from './resources.ts';
+import { Store, type KubeObject } from './store.ts';
+import { StatusError, statusError, successStatus } from './status.ts';
+import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
+import { evict } from './eviction.ts';
+import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import { parsePath, type Route } from './routes.ts';
+import { serveWatch } from './watch.ts';
+import { asTable } from './tables.ts';
+
+export interface EmulatorOptions {
+  readonly now?: () => Date;
+  /** Events kept per resource for watch catch-up; older resourceVersions get 410 Gone. */
+  readonly historyLimit?: number;
+  readonly crds?: readonly CrdObject[];
+}
+
+/** One request as RBAC sees it: verb on group/resource[/subresource]. */
+export interface AuditEntry {
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+}
+
+export class KubeApiEmulator {
+  readonly store: Store;
+  readonly stats = { requests: 0, bytesOut: 0 };
+  readonly audit: AuditEntry[] = [];
+  private readonly types: ResourceType[] = [...BUILTIN_TYPES];
+  private server: Server | undefined;
+  private url = '';
+
+  constructor(options: EmulatorOptions = {}) {
+    this.store = new Store(options.now, options.historyLimit);
+    for (const crd of options.crds ?? []) this.installCrd(crd);
+  }
+
+  /** Registers a CRD's served versions (and stores the CRD object, as the API server would). */
+  installCrd(crd: CrdObject): void {
+    for (const t of typesFromCrd(crd)) {
+      const i = this.types.findIndex((x) => x.group === t.group && x.version === t.version && x.plural === t.plural);
+      if (i >= 0) this.types.splice(i, 1, t);
+      else this.types.push(t);
+    }
+  }
+
+  /** The type serving a kind (first served version), for in-process seeding and helpers. */
+  typeOf(kind: string, apiVersion?: string): ResourceType {
+    const t = this.types.find((x) => x.kind === kind && (!apiVersion || (x.group ? `${x.group}/${x.version}` : x.version) === apiVersion));
+    if (!t) throw new Error(`the emulator serves no ${kind}${apiVersion ? ` at ${apiVersion}` : ''}`);
+    return t;
+  }
+
+  /** Creates objects directly in the store (no HTTP): how fixtures and benchmarks seed a fleet. */
+  seed(objects: readonly KubeObject[]): void {
+    for (const o of objects) this.store.create(this.typeOf(String(o.kind), String(o.apiVersion)), o.metadata.namespace as string | undefined, o);
+  }
+
+  async start(): Promise<string> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.stats.requests++;
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    const count = (chunk: unknown): void => {
+      if (typeof chunk === 'string' || chunk instanceof Uint8Array) this.stats.bytesOut += Buffer.byteLength(chunk);
+    };
+    res.write = ((chunk: unknown, ...rest: never[]) => (count(chunk), write(chunk as string, ...rest))) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: never[]) => (count(chunk), end(chunk as string, ...rest))) as typeof res.end;
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const body = await readBody(req);
+      const answer = this.route(req, res, url, body);
+      if (answer !== undefined) send(res, answer.code, answer.body, req.headers.accept);
+    } catch (err: unknown) {
+      const status = err instanceof StatusError ? err : statusError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      if (!res.headersSent) send(res, status.code, status.body());
+      else res.end();
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): { code: number; body: unknown } | undefined {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const ok = (b: unknown) => ({ code: 200, body: b });
+    if (req.method === 'GET') {
+      if (path === '/version') return ok(versionInfo);
+      if (path === '/api') return ok(coreVersions(this.url.replace(/^http:\/\//, '')));
+      if (path === '/apis') return ok(groupList(this.types));
+      if (path === '/api/v1') return ok(resourceList(this.types, '', 'v1'));
+      const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+      if (g) {
+        const doc = g[2] ? resourceList(this.types, g[1] as string, g[2]) : group(this.types, g[1] as string);
+        if (!doc) throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+        return ok(doc);
+      }
+    }
+    const route = parsePath(path, this.types);
+    if (!route) throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+    return this.serveResource(req, res, url, route, body);
+  }
+
+  private serveResource(req: IncomingMessage, res: ServerResponse, url: URL, r: Route, body: unknown): { code: number; body: unknown } | undefined {
+    const q = url.searchParams;
+    const verb = verbOf(req.method ?? 'GET', r, q);
+    this.audit.push({ verb, group: r.type.group, resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural });
+    const sub = r.subresource === 'status' ? 'status' : undefined;
+    const asObject = (): KubeObject => {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw statusError(400, 'BadRequest', 'request body must be a JSON object');
+      return body as KubeObject;
+    };
+    switch (verb) {
+      case 'list': {
+        const match = combine(parseLabelSelector(q.get('labelSelector')), parseFieldSelector(q.get('fieldSelector')));
+        const limit = q.get('limit') ? Number(q.get('limit')) : undefined;
+        const page = this.store.list(r.type, r.namespace, { match, ...(limit ? { limit } : {}), ...(q.get('continue') ? { continue: q.get('continue') as string } : {}) });
+        return { code: 200, body: listBody(r.type, page) };
+      }
+      case 'watch':
+        serveWatch(this.store, r, q, res);
+        return undefined;
+      case 'get':
+        return { code: 200, body: this.store.get(r.type, r.namespace, r.name as string) };
+      case 'create':
+        if (r.subresource === 'eviction') return { code: 201, body: evict(this.store, r.type, this.typeOf('PodDisruptionBudget'), r.namespace as string, r.name as string) };
+        return { code: 201, body: this.store.create(r.type, r.namespace, asObject()) };
+      case 'update':
+        return { code: 200, body: this.store.update(r.type, r.namespace, r.name as string, asObject(), sub) };
+      case 'patch':
+        // The API server has no strategic merge for custom resources: they have no patch-merge keys.
+        if (String(req.headers['content-type']).startsWith('application/strategic-merge-patch+json') && !BUILTIN_TYPES.includes(r.type))
+          throw statusError(415, 'UnsupportedMediaType', 'strategic merge patch is not supported for custom resources');
+        return { code: 200, body: this.store.patch(r.type, r.namespace, r.name as string, String(req.headers['content-type'] ?? ''), body, sub) };
+      case 'delete': {
+        const pre = (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)?.preconditions ?? {};
+        const gone = this.store.delete(r.type, r.namespace, r.name as string, pre);
+        return { code: 200, body: gone.metadata.deletionTimestamp ? gone : successStatus({ name: r.name, kind: r.type.plural, uid: gone.metadata.uid }) };
+      }
+      default:
+        throw statusError(405, 'MethodNotAllowed', `${req.method} is not supported on ${url.pathname}`);
+    }
+  }
+}
+
+function verbOf(method: string, r: Route, q: URLSearchParams): string {
+  const collection = r.name === undefined;
+  if (method === 'GET') return collection ? (q.get('watch') === 'true' || q.get('watch') === '1' ? 'watch' : 'list') : 'get';
+  if (method === 'POST') return collection || r.subresource === 'eviction' ? 'create' : 'unsupported';
+  if (method === 'PUT' && !collection) return 'update';
+  if (method === 'PATCH' && !collection) return 'patch';
+  if (method === 'DELETE' && !collection) return 'delete';
+  return 'unsupported';
+}
+
+const combine = (a: (o: KubeObject) => boolean, b: (o: KubeObject) => boolean) => (o: KubeObject) => a(o) && b(o);
+
+function listBody(t: ResourceType, page: { items: KubeObject[]; resourceVersion: string; continue?: string }): Record<string, unknown> {
+  return {
+    kind: `${t.kind}List`,
+    apiVersion: t.group ? `${t.group}/${t.version}` : t.version,
+    metadata: { resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}) },
+    items: page.items,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return undefined;
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw statusError(400, 'BadRequest', 'request body is not valid JSON');
+  }
+}
+
+function send(res: ServerResponse, code: number, body: unknown, accept?: string): void {
+  const table = accept?.includes('as=Table') ? asTable(body) : undefined;
+  const text = JSON.stringify(table ?? body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}

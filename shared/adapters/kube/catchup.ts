@@ -1,0 +1,72 @@
+// Warm-container catch-up: WATCH one kind from the resourceVersion of the last read and collect the
+// events up to the first BOOKMARK (everything before it has been delivered) or the server's timeout.
+import { ApiError, type SnapshotKind } from '../../ports/cluster.ts';
+import type { KubeClients } from './client.ts';
+import { statusOf } from './errors.ts';
+import type { KindSpec } from './kinds.ts';
+
+export interface RawEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: Record<string, unknown>;
+}
+
+/** 410 Gone: the resourceVersion is older than the server's history; the caller re-lists. */
+export class WatchExpiredError extends Error {
+  override readonly name = 'WatchExpiredError';
+  constructor(
+    readonly kind: SnapshotKind,
+    readonly resourceVersion: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${kind}: watch from resourceVersion ${resourceVersion} expired (410 Gone)`, options);
+  }
+}
+
+export interface CatchUp {
+  readonly events: readonly RawEvent[];
+  readonly resourceVersion: string;
+}
+
+const rvOf = (o: unknown): string | undefined => {
+  const rv = (o as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
+  return typeof rv === 'string' ? rv : undefined;
+};
+
+export function catchUp(c: KubeClients, spec: KindSpec, fromRv: string, timeoutSeconds: number): Promise<CatchUp> {
+  return new Promise((resolve, reject) => {
+    const events: RawEvent[] = [];
+    let rv = fromRv;
+    let finished = false;
+    let controller: AbortController | undefined;
+    const finish = (err?: unknown): void => {
+      if (finished) return;
+      finished = true;
+      controller?.abort();
+      if (err) reject(err);
+      else resolve({ events, resourceVersion: rv });
+    };
+    const onEvent = (type: string, object: unknown): void => {
+      if (type === 'ERROR') {
+        const status = object as { code?: number; reason?: string; message?: string };
+        if (status.code === 410) finish(new WatchExpiredError(spec.kind, fromRv));
+        else finish(new ApiError(undefined, status.code ?? 500, status.reason ?? 'Unknown', `watch ${spec.path}: ${status.message ?? ''}`));
+        return;
+      }
+      rv = rvOf(object) ?? rv;
+      if (type === 'BOOKMARK') finish();
+      else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') events.push({ type, object: object as Record<string, unknown> });
+    };
+    const onDone = (err: unknown): void => {
+      if (!err) return finish();
+      if (statusOf(err)?.code === 410) return finish(new WatchExpiredError(spec.kind, fromRv, { cause: err }));
+      const s = statusOf(err);
+      finish(s ? new ApiError(undefined, s.code, s.reason || 'Unknown', `watch ${spec.path}: ${s.message}`, { cause: err }) : err);
+    };
+    c.watch
+      .watch(spec.path, { resourceVersion: fromRv, allowWatchBookmarks: true, timeoutSeconds }, onEvent, onDone)
+      .then((ctl) => {
+        controller = ctl;
+        if (finished) ctl.abort();
+      }, finish);
+  });
+}

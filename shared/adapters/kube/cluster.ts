@@ -1,0 +1,158 @@
+// KubeCluster: the Cluster port over @kubernetes/client-node — snapshot reads, taints and metadata by
+// JSON merge patch, NodeClaim create/status/delete, Node delete, and pod eviction through the Eviction API.
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { KINDS } from '../../model/objects.ts';
+import type { Node } from '../../model/node.ts';
+import type { NodeClaim } from '../../model/nodeclaim.ts';
+import type { Taint } from '../../model/meta.ts';
+import type { Cluster, EvictionResult, MetadataChange, NodeClaimStatus, ObjectKey, SnapshotRead } from '../../ports/cluster.ts';
+import type { KubeClients } from './client.ts';
+import { statusOf, toClusterError } from './errors.ts';
+import { withConflictRetry } from './retry.ts';
+import { SnapshotReader, type SnapshotOptions } from './snapshot.ts';
+import { plain, toModel } from './validate.ts';
+
+export interface KubeClusterOptions extends SnapshotOptions {
+  /** Attempts for a read-modify-write that meets 409 Conflict (Karpenter retries conflicts the same way). */
+  readonly conflictAttempts?: number;
+}
+
+const [CLAIM_GROUP, CLAIM_VERSION] = KINDS.NodeClaim.apiVersion.split('/') as [string, string];
+const CLAIMS = { group: CLAIM_GROUP, version: CLAIM_VERSION, plural: 'nodeclaims' };
+const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };
+
+export class KubeCluster implements Cluster {
+  private readonly reader: SnapshotReader;
+  private readonly attempts: number;
+
+  constructor(
+    private readonly c: KubeClients,
+    options: KubeClusterOptions = {},
+  ) {
+    this.reader = new SnapshotReader(c, options);
+    this.attempts = options.conflictAttempts ?? 5;
+  }
+
+  readSnapshot(): Promise<SnapshotRead> {
+    return this.reader.read();
+  }
+
+  private async rawNode(name: string): Promise<Raw> {
+    try {
+      return plain(await this.c.core.readNode({ name })) as Raw;
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: 'Node', name });
+    }
+  }
+
+  private async rawClaim(name: string): Promise<Raw> {
+    try {
+      return (await this.c.custom.getClusterCustomObject({ ...CLAIMS, name })) as Raw;
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: 'NodeClaim', name });
+    }
+  }
+
+  async getNode(name: string): Promise<Node> {
+    return toModel('Node', await this.rawNode(name), 'v1');
+  }
+
+  async getNodeClaim(name: string): Promise<NodeClaim> {
+    return toModel('NodeClaim', await this.rawClaim(name), KINDS.NodeClaim.apiVersion);
+  }
+
+  addTaint(node: string, taint: Taint): Promise<Node> {
+    return this.editTaints(node, (taints) => (taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : [...taints, taint]));
+  }
+
+  removeTaint(node: string, key: string, effect: Taint['effect']): Promise<Node> {
+    return this.editTaints(node, (taints) => {
+      const kept = taints.filter((t) => !(t.key === key && t.effect === effect));
+      return kept.length === taints.length ? undefined : kept;
+    });
+  }
+
+  /**
+   * Taints are a list, so the patch replaces the whole list and carries the resourceVersion it was
+   * computed from (Karpenter's MergeFromWithOptimisticLock): a concurrent change means 409 and a re-read.
+   */
+  private editTaints(name: string, edit: (taints: Taint[]) => Taint[] | undefined): Promise<Node> {
+    return withConflictRetry({ kind: 'Node', name }, this.attempts, async () => {
+      const raw = await this.rawNode(name);
+      const current = toModel('Node', raw, 'v1');
+      const next = edit(current.spec?.taints ?? []);
+      if (next === undefined) return current;
+      const body = { metadata: { resourceVersion: raw.metadata.resourceVersion }, spec: { taints: next } };
+      return toModel('Node', plain(await this.c.core.patchNode({ name, body }, merge)), 'v1');
+    });
+  }
+
+  patchMetadata(kind: 'Node', name: string, change: MetadataChange): Promise<Node>;
+  patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
+  /** Labels and annotations merge key by key, so no lock is needed: concurrent writers cannot lose keys. */
+  async patchMetadata(kind: 'Node' | 'NodeClaim', name: string, change: MetadataChange): Promise<Node | NodeClaim> {
+    const body = { metadata: { ...(change.labels ? { labels: change.labels } : {}), ...(change.annotations ? { annotations: change.annotations } : {}) } };
+    try {
+      if (kind === 'Node') return toModel('Node', plain(await this.c.core.patchNode({ name, body }, merge)), 'v1');
+      return toModel('NodeClaim', await this.c.custom.patchClusterCustomObject({ ...CLAIMS, name, body }, merge), KINDS.NodeClaim.apiVersion);
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind, name });
+    }
+  }
+
+  async createNodeClaim(claim: NodeClaim): Promise<NodeClaim> {
+    const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, ...metadata } = claim.metadata;
+    const { status: _status, ...rest } = claim;
+    try {
+      const created = await this.c.custom.createClusterCustomObject({ ...CLAIMS, body: { ...rest, metadata } });
+      return toModel('NodeClaim', created, KINDS.NodeClaim.apiVersion);
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: 'NodeClaim', name: claim.metadata.name });
+    }
+  }
+
+  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim> {
+    return withConflictRetry({ kind: 'NodeClaim', name }, this.attempts, async () => {
+      const raw = await this.rawClaim(name);
+      const current = toModel('NodeClaim', raw, KINDS.NodeClaim.apiVersion);
+      const body = { ...raw, status: mutate(structuredClone(current.status ?? {})) };
+      const updated = await this.c.custom.replaceClusterCustomObjectStatus({ ...CLAIMS, name, body });
+      return toModel('NodeClaim', updated, KINDS.NodeClaim.apiVersion);
+    });
+  }
+
+  async deleteNodeClaim(name: string, precondition: { uid?: string } = {}): Promise<void> {
+    try {
+      await this.c.custom.deleteClusterCustomObject({ ...CLAIMS, name, body: precondition.uid ? { preconditions: { uid: precondition.uid } } : {} });
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: 'NodeClaim', name });
+    }
+  }
+
+  async deleteNode(name: string, precondition: { uid?: string } = {}): Promise<void> {
+    try {
+      await this.c.core.deleteNode({ name, ...(precondition.uid ? { body: { preconditions: { uid: precondition.uid } } } : {}) });
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: 'Node', name });
+    }
+  }
+
+  /** Karpenter's drain rule: 429 (a PDB allows no disruption now) is retried later, 404 means already gone. */
+  async evictPod(pod: ObjectKey): Promise<EvictionResult> {
+    const namespace = pod.namespace ?? 'default';
+    try {
+      await this.c.core.createNamespacedPodEviction({
+        name: pod.name,
+        namespace,
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace } },
+      });
+      return { outcome: 'evicted' };
+    } catch (err: unknown) {
+      const status = statusOf(err);
+      if (status?.code === 429) return { outcome: 'blocked', message: status.message };
+      if (status?.code === 404) return { outcome: 'gone' };
+      throw toClusterError(err, { kind: 'Pod', name: pod.name, namespace });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// Translates client-node failures (ApiException with a JSON Status body, watch errors with statusCode)
+// into the Cluster port's typed errors, naming the object the request concerned.
+import { ApiException } from '@kubernetes/client-node';
+import { AlreadyExistsError, ApiError, ClusterError, NotFoundError, type ObjectRefInfo } from '../../ports/cluster.ts';
+
+export interface StatusInfo {
+  readonly code: number;
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** The HTTP status and the server's Status reason/message of a failed call, if it was an API failure. */
+export function statusOf(err: unknown): StatusInfo | undefined {
+  if (err instanceof ApiException) {
+    const code = Number(err.code);
+    let reason = '';
+    let message = String(err.message);
+    const body: unknown = typeof err.body === 'string' ? safeJson(err.body) : err.body;
+    if (body && typeof body === 'object') {
+      const b = body as { reason?: unknown; message?: unknown };
+      if (typeof b.reason === 'string') reason = b.reason;
+      if (typeof b.message === 'string') message = b.message;
+    }
+    return { code, reason, message };
+  }
+  if (err instanceof Error && typeof (err as { statusCode?: unknown }).statusCode === 'number')
+    return { code: (err as unknown as { statusCode: number }).statusCode, reason: '', message: err.message };
+  return undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** 404 → NotFoundError, 409 AlreadyExists → AlreadyExistsError, other statuses → ApiError; else as is. */
+export function toClusterError(err: unknown, object: ObjectRefInfo | undefined): unknown {
+  if (err instanceof ClusterError) return err;
+  const status = statusOf(err);
+  if (!status) return err;
+  if (status.code === 404 && object) return new NotFoundError(object, { cause: err });
+  if (status.code === 409 && status.reason === 'AlreadyExists' && object) return new AlreadyExistsError(object, { cause: err });
+  return new ApiError(object, status.code, status.reason || 'Unknown', status.message, { cause: err });
+}
+
+export const isConflict = (err: unknown): boolean => {
+  const s = statusOf(err);
+  return s?.code === 409 && s.reason !== 'AlreadyExists';
+};

@@ -1,0 +1,124 @@
+// The pass snapshot: every kind LISTed in pages the first time (cold), then caught up by WATCH from
+// each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone.
+import type { ObjectOf } from '../../model/objects.ts';
+import { InvalidObjectError, SNAPSHOT_KINDS, type ClusterSnapshot, type KindRead, type SnapshotKind, type SnapshotRead } from '../../ports/cluster.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { KubeClients } from './client.ts';
+import { toClusterError } from './errors.ts';
+import { catchUp, WatchExpiredError, type RawEvent } from './catchup.ts';
+import { KIND_SPECS } from './kinds.ts';
+import { toModel, type InvalidPolicy } from './validate.ts';
+
+export interface SnapshotOptions {
+  /** LIST page size (`limit`); the API server's default chunk size is 500. */
+  readonly pageSize?: number;
+  /** Upper bound on one catch-up watch when the server sends no bookmark sooner. */
+  readonly catchUpTimeoutSeconds?: number;
+  readonly invalid?: InvalidPolicy;
+  readonly logger?: Logger;
+}
+
+interface KindState {
+  objects: Map<string, unknown>;
+  resourceVersion: string;
+}
+
+const keyOf = (o: unknown): string => {
+  const m = (o as { metadata?: { namespace?: string; name?: string } }).metadata ?? {};
+  return m.namespace ? `${m.namespace}/${m.name}` : String(m.name);
+};
+
+export class SnapshotReader {
+  private readonly state = new Map<SnapshotKind, KindState>();
+  constructor(
+    private readonly c: KubeClients,
+    private readonly options: SnapshotOptions = {},
+  ) {}
+
+  /** Forget the warm state: the next read is a full LIST again. */
+  reset(): void {
+    this.state.clear();
+  }
+
+  async read(): Promise<SnapshotRead> {
+    const warnings: string[] = [];
+    const results = await Promise.all(SNAPSHOT_KINDS.map(async (kind) => [kind, await this.readKind(kind, warnings)] as const));
+    const reads = Object.fromEntries(results) as Record<SnapshotKind, KindRead>;
+    return { snapshot: this.assemble(), reads, warnings };
+  }
+
+  private async readKind(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
+    const prev = this.state.get(kind);
+    if (prev) {
+      try {
+        const caught = await catchUp(this.c, KIND_SPECS[kind], prev.resourceVersion, this.options.catchUpTimeoutSeconds ?? 10);
+        const staged = new Map(prev.objects);
+        for (const e of caught.events) this.apply(kind, staged, e, warnings);
+        this.state.set(kind, { objects: staged, resourceVersion: caught.resourceVersion });
+        return { mode: 'catch-up', objects: staged.size, changes: caught.events.length, resourceVersion: caught.resourceVersion };
+      } catch (err: unknown) {
+        if (!(err instanceof WatchExpiredError)) throw err;
+        this.options.logger?.info('watch expired, re-listing', { kind, resourceVersion: prev.resourceVersion });
+        return { ...(await this.list(kind, warnings)), mode: 'relist' };
+      }
+    }
+    return this.list(kind, warnings);
+  }
+
+  /** Paginated LIST (`limit`/`continue`); the first page's resourceVersion is where a catch-up starts. */
+  private async list(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
+    const spec = KIND_SPECS[kind];
+    const objects = new Map<string, unknown>();
+    let cont: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await spec
+        .listPage(this.c, { limit: this.options.pageSize ?? 500, ...(cont ? { _continue: cont } : {}) })
+        .catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+      if (!resourceVersion) resourceVersion = page.resourceVersion;
+      for (const raw of page.items) this.apply(kind, objects, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
+      cont = page.continue;
+    } while (cont);
+    this.state.set(kind, { objects, resourceVersion });
+    return { mode: 'list', objects: objects.size, changes: 0, resourceVersion };
+  }
+
+  private apply(kind: SnapshotKind, into: Map<string, unknown>, e: RawEvent, warnings: string[]): void {
+    const key = keyOf(e.object);
+    if (e.type === 'DELETED') {
+      into.delete(key);
+      return;
+    }
+    try {
+      into.set(key, toModel(kind, e.object, KIND_SPECS[kind].apiVersion));
+    } catch (err: unknown) {
+      if (!(err instanceof InvalidObjectError) || this.options.invalid !== 'skip') throw err;
+      into.delete(key);
+      warnings.push(err.message);
+      this.options.logger?.warn('skipped invalid object', { error: err.message });
+    }
+  }
+
+  private all<K extends SnapshotKind>(kind: K): ObjectOf<K>[] {
+    return [...(this.state.get(kind)?.objects.values() ?? [])] as ObjectOf<K>[];
+  }
+
+  private assemble(): ClusterSnapshot {
+    return {
+      nodes: this.all('Node'),
+      pods: this.all('Pod'),
+      namespaces: this.all('Namespace'),
+      pvcs: this.all('PersistentVolumeClaim'),
+      pvs: this.all('PersistentVolume'),
+      storageClasses: this.all('StorageClass'),
+      csiNodes: this.all('CSINode'),
+      pdbs: this.all('PodDisruptionBudget'),
+      daemonSets: this.all('DaemonSet'),
+      nodePools: this.all('NodePool'),
+      nodeClaims: this.all('NodeClaim'),
+      ec2NodeClasses: this.all('EC2NodeClass'),
+      gceNodeClasses: this.all('GCENodeClass'),
+      podGroups: this.all('PodGroup'),
+    };
+  }
+}

@@ -1,0 +1,179 @@
+// Cluster port: the pass snapshot (cold LIST or warm catch-up), the writes kraftsman makes to the API
+// server, and the typed errors an implementation translates API failures into.
+import type { Namespace, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode } from '../model/storage.ts';
+import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { EC2NodeClass, GCENodeClass } from '../model/nodeclass.ts';
+import type { NodePool } from '../model/nodepool.ts';
+import type { Pod } from '../model/pod.ts';
+import type { PodGroup } from '../model/podgroup.ts';
+import type { DaemonSet, PodDisruptionBudget } from '../model/workloads.ts';
+import type { Taint } from '../model/meta.ts';
+
+/** Every kind the pass snapshot holds, in the order an implementation reads them. */
+export const SNAPSHOT_KINDS = [
+  'Node',
+  'Pod',
+  'Namespace',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
+  'PodDisruptionBudget',
+  'DaemonSet',
+  'NodePool',
+  'NodeClaim',
+  'EC2NodeClass',
+  'GCENodeClass',
+  'PodGroup',
+] as const;
+export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+export interface ClusterSnapshot {
+  readonly nodes: readonly Node[];
+  readonly pods: readonly Pod[];
+  readonly namespaces: readonly Namespace[];
+  readonly pvcs: readonly PersistentVolumeClaim[];
+  readonly pvs: readonly PersistentVolume[];
+  readonly storageClasses: readonly StorageClass[];
+  readonly csiNodes: readonly CSINode[];
+  readonly pdbs: readonly PodDisruptionBudget[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClaims: readonly NodeClaim[];
+  readonly ec2NodeClasses: readonly EC2NodeClass[];
+  readonly gceNodeClasses: readonly GCENodeClass[];
+  readonly podGroups: readonly PodGroup[];
+}
+
+/** How one kind was read: a full list (cold), a watch catch-up (warm), or a re-list after 410 Gone. */
+export const READ_MODES = ['list', 'catch-up', 'relist'] as const;
+export type ReadMode = (typeof READ_MODES)[number];
+
+export interface KindRead {
+  readonly mode: ReadMode;
+  readonly objects: number;
+  /** Watch events applied (catch-up only). */
+  readonly changes: number;
+  readonly resourceVersion: string;
+}
+
+export interface SnapshotRead {
+  readonly snapshot: ClusterSnapshot;
+  readonly reads: Readonly<Record<SnapshotKind, KindRead>>;
+  /** Objects skipped as invalid when the implementation runs with `invalid: 'skip'`. */
+  readonly warnings: readonly string[];
+}
+
+export interface ObjectKey {
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+/** Kinds whose metadata kraftsman writes (labels, annotations, taints, deletion). */
+export const WRITABLE_KINDS = ['Node', 'NodeClaim'] as const;
+export type WritableKind = (typeof WRITABLE_KINDS)[number];
+
+/** A label/annotation change: a string sets the key, null removes it. */
+export type MetadataChange = {
+  readonly labels?: Readonly<Record<string, string | null>>;
+  readonly annotations?: Readonly<Record<string, string | null>>;
+};
+
+/** 429 from a PodDisruptionBudget is "retry later", a value, not an error (Karpenter's drain rule). */
+export type EvictionResult =
+  | { readonly outcome: 'evicted' }
+  | { readonly outcome: 'blocked'; readonly message: string }
+  | { readonly outcome: 'gone' };
+
+export type NodeClaimStatus = NonNullable<NodeClaim['status']>;
+
+export interface Cluster {
+  /** The pass snapshot: a full paginated LIST the first time, a watch catch-up afterwards. */
+  readSnapshot(): Promise<SnapshotRead>;
+  getNode(name: string): Promise<Node>;
+  getNodeClaim(name: string): Promise<NodeClaim>;
+  /** Adds the taint unless a taint with its key and effect is present. */
+  addTaint(node: string, taint: Taint): Promise<Node>;
+  /** Removes every taint with this key and effect; a no-op when there is none. */
+  removeTaint(node: string, key: string, effect: Taint['effect']): Promise<Node>;
+  patchMetadata(kind: 'Node', name: string, change: MetadataChange): Promise<Node>;
+  patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
+  createNodeClaim(claim: NodeClaim): Promise<NodeClaim>;
+  /** Read-modify-write of the status subresource, re-read and re-applied on conflict. */
+  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim>;
+  deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
+  deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
+  evictPod(pod: ObjectKey): Promise<EvictionResult>;
+}
+
+/** Where an error happened: `Kind namespace/name`. */
+export interface ObjectRefInfo {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+const describe = (ref: ObjectRefInfo): string => `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+
+/** Base of every Cluster error: the HTTP status (0 when none) and the object it concerned. */
+export class ClusterError extends Error {
+  override readonly name: string = 'ClusterError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly object: ObjectRefInfo | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** 409 on a write whose resourceVersion was stale, still so after the bounded re-read retries. */
+export class ConflictError extends ClusterError {
+  override readonly name = 'ConflictError';
+  constructor(object: ObjectRefInfo, attempts: number, options?: { cause?: unknown }) {
+    super(`${describe(object)}: conflict persisted after ${attempts} attempts`, 409, object, options);
+  }
+}
+
+export class NotFoundError extends ClusterError {
+  override readonly name = 'NotFoundError';
+  constructor(object: ObjectRefInfo, options?: { cause?: unknown }) {
+    super(`${describe(object)} not found`, 404, object, options);
+  }
+}
+
+export class AlreadyExistsError extends ClusterError {
+  override readonly name = 'AlreadyExistsError';
+  constructor(object: ObjectRefInfo, options?: { cause?: unknown }) {
+    super(`${describe(object)} already exists`, 409, object, options);
+  }
+}
+
+/** An object the API server returned that does not parse into the model: names object and field. */
+export class InvalidObjectError extends ClusterError {
+  override readonly name = 'InvalidObjectError';
+  constructor(
+    object: ObjectRefInfo,
+    readonly field: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${describe(object)}: invalid field ${field}: ${detail}`, 0, object, options);
+  }
+}
+
+/** Any other API failure, with its status, the server's reason and the object it concerned. */
+export class ApiError extends ClusterError {
+  override readonly name = 'ApiError';
+  constructor(
+    object: ObjectRefInfo | undefined,
+    status: number,
+    readonly reason: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${object ? describe(object) : 'request'}: API error ${status} ${reason}: ${detail}`, status, object, options);
+  }
+}
