@@ -1,0 +1,46 @@
+// The domain universe per topology key, remembering who can supply each domain: which NodePools (by name)
+// and which existing nodes. The fork's fix: a pod counts only the domains it can reach (seed, "Domains now
+// track which pool can supply them"); upstream mode counts every domain any pool or node offers.
+import type { Taint, Toleration } from '../model/meta.ts';
+import { Requirements } from './requirements.ts';
+import { untolerated } from './taints.ts';
+
+export interface DomainSupplier {
+  readonly requirements: Requirements;
+  readonly taints: readonly Taint[];
+  /** NodePools may satisfy well-known keys they do not name; existing nodes must carry the label. */
+  readonly isPool: boolean;
+}
+
+export class DomainUniverse {
+  private readonly byKey = new Map<string, Map<string, DomainSupplier[]>>();
+
+  add(key: string, domain: string, supplier: DomainSupplier): void {
+    let domains = this.byKey.get(key);
+    if (!domains) this.byKey.set(key, (domains = new Map()));
+    const list = domains.get(domain);
+    if (list) {
+      if (!list.includes(supplier)) list.push(supplier);
+    } else domains.set(domain, [supplier]);
+  }
+
+  domains(key: string): IterableIterator<string> {
+    return (this.byKey.get(key) ?? new Map<string, DomainSupplier[]>()).keys();
+  }
+
+  suppliers(key: string, domain: string): readonly DomainSupplier[] {
+    return this.byKey.get(key)?.get(domain) ?? [];
+  }
+}
+
+/** Whether a pod with these strict requirements and tolerations could use the supplier (labels, and taints if honoured). */
+export function canUse(
+  supplier: DomainSupplier,
+  podRequirements: Requirements,
+  tolerations: readonly Toleration[],
+  honorTaints: boolean,
+  allowUndefined: ReadonlySet<string>,
+): boolean {
+  if (honorTaints && untolerated(supplier.taints, tolerations)) return false;
+  return supplier.requirements.compatible(podRequirements, supplier.isPool ? allowUndefined : new Set());
+}

@@ -1,0 +1,99 @@
+// A NodeClaim the run would create (Karpenter's scheduling.NodeClaim): accumulates pods, narrows its
+// requirements and keeps only the instance types that still fit every pod plus daemon overhead.
+import { HOSTNAME } from '../model/labels.ts';
+import { add, addInto, fits, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import { hostPortConflict, type HostPort } from './host-ports.ts';
+import { offeringCompatible, type InstanceType } from './instance-type.ts';
+import type { Journal } from './journal.ts';
+import type { PodState } from './pod-state.ts';
+import { Requirement } from './requirement.ts';
+import type { Requirements } from './requirements.ts';
+import { describeTaint, untolerated } from './taints.ts';
+import type { NodeClaimTemplate } from './template.ts';
+import type { Topology } from './topology.ts';
+
+export class NewClaim {
+  readonly pods: PodState[] = [];
+  requirements: Requirements;
+  instanceTypes: readonly InstanceType[];
+  requests: MutableResourceList = {};
+  private readonly ports: HostPort[];
+
+  constructor(
+    readonly template: NodeClaimTemplate,
+    readonly hostname: string,
+    instanceTypes: readonly InstanceType[],
+    private readonly allowUndefined: ReadonlySet<string>,
+  ) {
+    this.requirements = template.requirements.copy().add(Requirement.in(HOSTNAME, hostname));
+    this.instanceTypes = instanceTypes;
+    this.ports = [...template.daemonHostPorts];
+  }
+
+  add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
+    const taint = untolerated(this.template.taints, pod.tolerations);
+    if (taint) return `did not tolerate taint ${describeTaint(taint)} of NodePool ${this.template.nodePool}`;
+    const port = hostPortConflict(this.ports, pod.info.hostPorts);
+    if (port) return `host port ${port.port}/${port.protocol} in use`;
+    const incompatible = this.requirements.incompatibility(pod.requirements, this.allowUndefined);
+    if (incompatible) return incompatible;
+    const withPod = this.requirements.copy().addAll(pod.requirements);
+    const topo = topology.addRequirements(pod, this.template.taints, withPod);
+    if (typeof topo === 'string') return topo;
+    const conflict = withPod.incompatibility(topo, this.allowUndefined);
+    if (conflict) return conflict;
+    const final = withPod.addAll(topo);
+    const requests = add(this.requests, pod.info.requests);
+    const remaining = this.filterTypes(final, requests);
+    if (typeof remaining === 'string') return remaining;
+
+    const prev = { requirements: this.requirements, types: this.instanceTypes, requests: this.requests };
+    this.pods.push(pod);
+    this.requirements = final;
+    this.instanceTypes = remaining;
+    this.requests = requests;
+    this.ports.push(...pod.info.hostPorts);
+    journal.push(() => {
+      this.pods.pop();
+      this.requirements = prev.requirements;
+      this.instanceTypes = prev.types;
+      this.requests = prev.requests;
+      this.ports.length -= pod.info.hostPorts.length;
+    });
+    topology.record(pod.info, this.template.taints, final);
+    return undefined;
+  }
+
+  // Karpenter's filterInstanceTypesByRequirements: requirements intersect, an available offering is compatible,
+  // and requests plus the type's daemon overhead fit its allocatable; then minValues must still hold.
+  private filterTypes(reqs: Requirements, requests: ResourceList): InstanceType[] | string {
+    const out: InstanceType[] = [];
+    let requirementsOk = false;
+    let offeringOk = false;
+    for (const it of this.instanceTypes) {
+      if (reqs.conflict(it.requirements) !== undefined) continue;
+      requirementsOk = true;
+      if (!it.offerings.some((o) => o.available && offeringCompatible(o, reqs))) continue;
+      offeringOk = true;
+      const total = addInto({ ...requests }, this.template.daemonOverhead.get(it.name) ?? {});
+      if (fits(total, it.allocatable)) out.push(it);
+    }
+    if (out.length === 0) {
+      if (!requirementsOk) return `no instance type of NodePool ${this.template.nodePool} satisfies the requirements`;
+      if (!offeringOk) return `no available offering of NodePool ${this.template.nodePool} matches the requirements`;
+      return `no instance type of NodePool ${this.template.nodePool} has enough resources`;
+    }
+    for (const r of reqs.values()) {
+      if (r.minValues === undefined) continue;
+      const seen = new Set<string>();
+      for (const it of out) {
+        const v = it.labels[r.key];
+        if (v !== undefined && r.has(v)) seen.add(v);
+      }
+      if (seen.size < r.minValues) {
+        return `minValues requirement is not met for ${r.key} (${seen.size} < ${r.minValues})`;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,121 @@
+// A pending pod as the scheduler sees it: fixed facts (requests, host ports, gang) plus the relaxable
+// preferences and the requirements derived from them (Karpenter's NewPodRequirements + Preferences.Relax).
+import type { NodeSelectorTerm, Toleration } from '../model/meta.ts';
+import type { Pod, PodAffinityTerm, PreferredSchedulingTerm, TopologySpreadConstraint } from '../model/pod.ts';
+import type { ResourceList } from '../model/resources.ts';
+import type { HostPort } from './host-ports.ts';
+import { Requirements } from './requirements.ts';
+import type { Labels } from './selector.ts';
+
+export interface Gang {
+  readonly name: string; // namespace/name of the PodGroup
+  readonly minMember: number;
+}
+
+export interface PendingPod {
+  readonly key: string;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly labels: Labels;
+  readonly pod: Pod;
+  readonly requests: ResourceList;
+  readonly hostPorts: readonly HostPort[];
+  /** Zonal constraints of the pod's volumes (bound PVs, storage class topologies). */
+  readonly volumeRequirements: Requirements | undefined;
+  readonly volumeDrivers: readonly string[];
+  readonly gang: Gang | undefined;
+  readonly order: { readonly cpu: number; readonly memory: number; readonly created: string };
+}
+
+interface WeightedTerm {
+  readonly weight: number;
+  readonly podAffinityTerm: PodAffinityTerm;
+}
+
+/** The relaxable part of a pod spec; each relaxation step removes one soft constraint. */
+export class PodState {
+  requiredTerms: NodeSelectorTerm[];
+  preferredNode: PreferredSchedulingTerm[];
+  affinityRequired: PodAffinityTerm[];
+  affinityPreferred: WeightedTerm[];
+  antiRequired: PodAffinityTerm[];
+  antiPreferred: WeightedTerm[];
+  spread: TopologySpreadConstraint[];
+  tolerations: Toleration[];
+  requirements!: Requirements;
+  strictRequirements!: Requirements;
+  /** Ordered OR terms of the strict requirements (for topology node filters). */
+  strictTerms!: Requirements[];
+
+  constructor(
+    readonly info: PendingPod,
+    private readonly toleratePreferNoSchedule: boolean,
+  ) {
+    const spec = info.pod.spec;
+    const byWeight = <T extends { weight: number }>(xs: readonly T[] | undefined): T[] =>
+      [...(xs ?? [])].sort((a, b) => b.weight - a.weight);
+    this.requiredTerms = [...(spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [])];
+    this.preferredNode = byWeight(spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.affinityRequired = [...(spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
+    this.affinityPreferred = byWeight(spec.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.antiRequired = [...(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
+    this.antiPreferred = byWeight(spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.spread = [...(spec.topologySpreadConstraints ?? [])];
+    this.tolerations = [...(spec.tolerations ?? [])];
+    this.derive();
+  }
+
+  get key(): string {
+    return this.info.key;
+  }
+
+  private derive(): void {
+    const base = Requirements.fromLabels(this.info.pod.spec.nodeSelector);
+    if (this.info.volumeRequirements) base.addAll(this.info.volumeRequirements);
+    const first = this.requiredTerms[0];
+    this.strictTerms = (this.requiredTerms.length ? this.requiredTerms : [undefined]).map((t) =>
+      base.copy().addAll(Requirements.fromSelectors(t?.matchExpressions)),
+    );
+    this.strictRequirements = base.copy().addAll(Requirements.fromSelectors(first?.matchExpressions));
+    const requirements = this.strictRequirements.copy();
+    const preferred = this.preferredNode[0];
+    if (preferred) requirements.addAll(Requirements.fromSelectors(preferred.preference.matchExpressions));
+    this.requirements = requirements;
+  }
+
+  /** One relaxation step in Karpenter's order; returns what was relaxed, or undefined when nothing is left. */
+  relax(): string | undefined {
+    const step = this.relaxOnce();
+    if (step) this.derive();
+    return step;
+  }
+
+  private relaxOnce(): string | undefined {
+    if (this.requiredTerms.length > 1) {
+      this.requiredTerms.shift(); // never relax the final required term
+      return 'required node affinity term';
+    }
+    if (this.affinityPreferred.length) {
+      this.affinityPreferred.shift();
+      return 'preferred pod affinity term';
+    }
+    if (this.antiPreferred.length) {
+      this.antiPreferred.shift();
+      return 'preferred pod anti-affinity term';
+    }
+    if (this.preferredNode.length) {
+      this.preferredNode.shift();
+      return 'preferred node affinity term';
+    }
+    const soft = this.spread.findIndex((s) => s.whenUnsatisfiable === 'ScheduleAnyway');
+    if (soft >= 0) {
+      this.spread.splice(soft, 1);
+      return 'ScheduleAnyway topology spread';
+    }
+    if (this.toleratePreferNoSchedule && !this.tolerations.some((t) => t.operator === 'Exists' && !t.key && t.effect === 'PreferNoSchedule')) {
+      this.tolerations.push({ operator: 'Exists', effect: 'PreferNoSchedule' });
+      return 'PreferNoSchedule taints';
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,132 @@
+// A set of requirements keyed by label (Karpenter's scheduling.Requirements): add = intersect per key,
+// and the two compatibility checks the scheduler uses (Compatible with undefined-key rules, Intersects).
+import type { NodeSelectorRequirement } from '../model/meta.ts';
+import { WELL_KNOWN_LABELS } from '../model/labels.ts';
+import { Requirement } from './requirement.ts';
+
+export type AllowUndefined = ReadonlySet<string> | undefined;
+
+export class Requirements {
+  private readonly byKey: Map<string, Requirement>;
+
+  constructor(reqs: Iterable<Requirement> = []) {
+    this.byKey = new Map();
+    for (const r of reqs) this.add(r);
+  }
+
+  static fromSelectors(selectors: readonly NodeSelectorRequirement[] | undefined): Requirements {
+    const out = new Requirements();
+    for (const s of selectors ?? []) out.add(Requirement.of(s.key, s.operator, s.values ?? [], s.minValues));
+    return out;
+  }
+
+  static fromLabels(labels: Readonly<Record<string, string>> | undefined): Requirements {
+    const out = new Requirements();
+    for (const [k, v] of Object.entries(labels ?? {})) out.add(Requirement.in(k, v));
+    return out;
+  }
+
+  copy(): Requirements {
+    const out = new Requirements();
+    for (const [k, r] of this.byKey) out.byKey.set(k, r);
+    return out;
+  }
+
+  /** Intersects `r` into the set (in place). */
+  add(r: Requirement): this {
+    const existing = this.byKey.get(r.key);
+    this.byKey.set(r.key, existing ? existing.intersection(r) : r);
+    return this;
+  }
+
+  addAll(other: Requirements): this {
+    for (const r of other.byKey.values()) this.add(r);
+    return this;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  get(key: string): Requirement {
+    return this.byKey.get(key) ?? Requirement.exists(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
+  values(): IterableIterator<Requirement> {
+    return this.byKey.values();
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Labels this set pins to exactly one value. */
+  labels(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, r] of this.byKey) {
+      const v = r.single();
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  }
+
+  /**
+   * Karpenter's Intersects: every shared key must admit a common value, except that NotIn/DoesNotExist on both
+   * sides are compatible. Returns the first conflicting key, or undefined.
+   */
+  conflict(incoming: Requirements): string | undefined {
+    const [small, large] = this.byKey.size <= incoming.byKey.size ? [this, incoming] : [incoming, this];
+    for (const key of small.byKey.keys()) {
+      const other = large.byKey.get(key);
+      if (!other) continue;
+      const existing = this.byKey.get(key) as Requirement;
+      const inc = incoming.byKey.get(key) as Requirement;
+      if (existing.intersects(inc)) continue;
+      if (isNegative(inc) && isNegative(existing)) continue;
+      return key;
+    }
+    return undefined;
+  }
+
+  /**
+   * Karpenter's Compatible: keys the incoming set requires but this set does not define are allowed only when
+   * well known (or in `allowUndefined`) or negative (NotIn, DoesNotExist); shared keys must intersect.
+   * Returns a reason when incompatible.
+   */
+  incompatibility(incoming: Requirements, allowUndefined: AllowUndefined = WELL_KNOWN_LABELS): string | undefined {
+    for (const [key, inc] of incoming.byKey) {
+      if (this.byKey.has(key)) continue;
+      if (allowUndefined?.has(key) || isNegative(inc)) continue;
+      return `label "${key}" does not have known values`;
+    }
+    const key = this.conflict(incoming);
+    if (key !== undefined) {
+      return `incompatible requirements, key ${key}, ${incoming.get(key).toString()} not in ${this.get(key).toString()}`;
+    }
+    return undefined;
+  }
+
+  compatible(incoming: Requirements, allowUndefined: AllowUndefined = WELL_KNOWN_LABELS): boolean {
+    return this.incompatibility(incoming, allowUndefined) === undefined;
+  }
+
+  toSelectors(): ReturnType<Requirement['toSelector']>[] {
+    return [...this.byKey.values()].map((r) => r.toSelector()).sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  toString(): string {
+    return [...this.byKey.values()].map((r) => r.toString()).join(', ');
+  }
+}
+
+function isNegative(r: Requirement): boolean {
+  const op = r.operator();
+  return op === 'NotIn' || op === 'DoesNotExist';
+}
+
+/** Strict equality of allowed value sets on one key, for labels of existing nodes (no undefined allowance). */
+export const NO_UNDEFINED: AllowUndefined = new Set<string>();

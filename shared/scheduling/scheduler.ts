@@ -1,0 +1,268 @@
+// The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
+// claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
+// order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
+import { fits, subtract, type ResourceList } from '../model/resources.ts';
+import { HOSTNAME } from '../model/labels.ts';
+import { cheapestOffering } from './instance-type.ts';
+import { Journal } from './journal.ts';
+import { NewClaim } from './new-claim.ts';
+import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
+import { PodState, type PendingPod } from './pod-state.ts';
+import { Queue } from './queue.ts';
+import type { NodeClaimTemplate } from './template.ts';
+import { Topology, type BoundPod } from './topology.ts';
+import type { DomainUniverse } from './domains.ts';
+import type { Labels } from './selector.ts';
+
+export interface SchedulingOptions {
+  /** kraftsman: among NodePools of equal weight the cheapest compatible offering wins (upstream: name order). */
+  readonly cheapestPoolAmongEqualWeights: boolean;
+  /** kraftsman: topology domains count only when the pod can reach them. */
+  readonly reachableDomainsOnly: boolean;
+  readonly toleratePreferNoSchedule: boolean;
+  readonly allowUndefined: ReadonlySet<string>;
+}
+
+export interface SchedulingInput {
+  readonly pods: readonly PendingPod[];
+  readonly existing: readonly ExistingNodeInput[];
+  readonly templates: readonly NodeClaimTemplate[];
+  /** Remaining limits per NodePool that has limits. */
+  readonly remaining: ReadonlyMap<string, ResourceList>;
+  readonly bound: readonly BoundPod[];
+  readonly universe: DomainUniverse;
+  readonly namespaces: ReadonlyMap<string, Labels>;
+}
+
+export type Placement =
+  | { readonly kind: 'existing'; readonly node: string }
+  | { readonly kind: 'new'; readonly claim: NewClaim };
+
+export interface SchedulingResult {
+  readonly placements: ReadonlyMap<string, Placement>;
+  readonly errors: ReadonlyMap<string, string>;
+  readonly claims: readonly NewClaim[];
+  readonly existing: readonly ExistingNode[];
+  /** Gang (namespace/name) → the new claims hosting its members. */
+  readonly gangClaims: ReadonlyMap<string, readonly NewClaim[]>;
+}
+
+export function solve(input: SchedulingInput, options: SchedulingOptions): SchedulingResult {
+  return new Scheduler(input, options).solve();
+}
+
+class Scheduler {
+  private readonly journal = new Journal();
+  private readonly topology: Topology;
+  private readonly existing: ExistingNode[];
+  private readonly claims: NewClaim[] = [];
+  private readonly remaining: Map<string, ResourceList>;
+  private readonly placements = new Map<string, Placement>();
+  private readonly errors = new Map<string, string>();
+  private readonly states: PodState[];
+  private readonly templatesByWeight: NodeClaimTemplate[][];
+  private hostnames = 0;
+
+  constructor(
+    input: SchedulingInput,
+    private readonly options: SchedulingOptions,
+  ) {
+    this.states = input.pods.map((p) => new PodState(p, options.toleratePreferNoSchedule));
+    this.topology = new Topology(input.universe, input.namespaces, input.bound, this.states, {
+      reachableDomainsOnly: options.reachableDomainsOnly,
+      allowUndefined: options.allowUndefined,
+    }, this.journal);
+    this.existing = input.existing.map((n) => new ExistingNode(n));
+    this.remaining = new Map(input.remaining);
+    const sorted = [...input.templates].sort((a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool));
+    this.templatesByWeight = [];
+    for (const t of sorted) {
+      const last = this.templatesByWeight.at(-1);
+      if (last && (last[0] as NodeClaimTemplate).weight === t.weight) last.push(t);
+      else this.templatesByWeight.push([t]);
+    }
+  }
+
+  solve(): SchedulingResult {
+    const queue = new Queue(this.states);
+    const gangsDone = new Set<string>();
+    for (let pod = queue.pop(); pod; pod = queue.pop()) {
+      const gang = pod.info.gang;
+      if (gang) {
+        if (!gangsDone.has(gang.name)) {
+          gangsDone.add(gang.name);
+          const members = this.states.filter((s) => s.info.gang?.name === gang.name);
+          queue.remove(new Set(members.map((m) => m.key)));
+          this.placeGang(gang.name, gang.minMember, members);
+        }
+        continue;
+      }
+      const err = this.add(pod);
+      if (err === undefined) {
+        this.errors.delete(pod.key);
+        continue;
+      }
+      this.errors.set(pod.key, err);
+      const relaxed = pod.relax() !== undefined;
+      if (relaxed) this.topology.update(pod);
+      queue.push(pod, relaxed);
+    }
+    const gangClaims = new Map<string, NewClaim[]>();
+    for (const c of this.claims) {
+      for (const p of c.pods) {
+        const g = p.info.gang?.name;
+        if (!g) continue;
+        const list = gangClaims.get(g) ?? [];
+        if (!list.includes(c)) list.push(c);
+        gangClaims.set(g, list);
+      }
+    }
+    return { placements: this.placements, errors: this.errors, claims: this.claims, existing: this.existing, gangClaims };
+  }
+
+  // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
+  // than minMember placed rolls every placement of the gang back.
+  private placeGang(name: string, minMember: number, members: PodState[]): void {
+    const mark = this.journal.begin();
+    let pending = [...members];
+    const lastError = new Map<string, string>();
+    for (let progress = true; progress && pending.length; ) {
+      progress = false;
+      const next: PodState[] = [];
+      for (const m of pending) {
+        const err = this.add(m);
+        if (err === undefined) {
+          progress = true;
+          continue;
+        }
+        lastError.set(m.key, err);
+        if (m.relax() !== undefined) {
+          this.topology.update(m);
+          progress = true;
+        }
+        next.push(m);
+      }
+      pending = next;
+    }
+    const placed = members.length - pending.length;
+    if (placed >= minMember) {
+      this.journal.commit();
+      for (const m of pending) this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
+      return;
+    }
+    this.journal.rollback(mark);
+    const why = pending[0] ? lastError.get(pending[0].key) : undefined;
+    for (const m of members) {
+      this.errors.set(m.key, `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`);
+    }
+  }
+
+  private add(pod: PodState): string | undefined {
+    for (const node of this.existing) {
+      if (node.add(pod, this.topology, this.journal) === undefined) {
+        this.place(pod, { kind: 'existing', node: node.name });
+        return undefined;
+      }
+    }
+    const inFlight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length);
+    for (const claim of inFlight) {
+      if (!this.quickFits(claim, pod)) continue;
+      if (claim.add(pod, this.topology, this.journal) === undefined) {
+        this.place(pod, { kind: 'new', claim });
+        return undefined;
+      }
+    }
+    return this.addNewClaim(pod);
+  }
+
+  private quickFits(claim: NewClaim, pod: PodState): boolean {
+    const want = pod.info.requests;
+    for (const it of claim.instanceTypes) {
+      const total: Record<string, number> = { ...claim.requests };
+      for (const k in want) total[k] = (total[k] ?? 0) + (want[k] as number);
+      if (fits(total, it.allocatable)) return true;
+    }
+    return false;
+  }
+
+  private place(pod: PodState, p: Placement): void {
+    this.placements.set(pod.key, p);
+    this.journal.push(() => this.placements.delete(pod.key));
+  }
+
+  private addNewClaim(pod: PodState): string | undefined {
+    const errors: string[] = [];
+    for (const group of this.templatesByWeight) {
+      let best: { template: NodeClaimTemplate; price: number } | undefined;
+      for (const template of group) {
+        const types = this.withinLimits(template);
+        if (types.length === 0) {
+          errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}`);
+          continue;
+        }
+        if (!this.options.cheapestPoolAmongEqualWeights || group.length === 1) {
+          const claim = this.openClaim(template, types);
+          const err = claim.add(pod, this.topology, this.journal);
+          if (err === undefined) return this.commitClaim(claim, pod);
+          errors.push(`NodePool ${template.nodePool}: ${err}`);
+          continue;
+        }
+        const mark = this.journal.begin();
+        const claim = this.openClaim(template, types);
+        const err = claim.add(pod, this.topology, this.journal);
+        const price = err === undefined ? claimPrice(claim) : Number.POSITIVE_INFINITY;
+        this.journal.rollback(mark);
+        this.hostnames--;
+        if (err !== undefined) errors.push(`NodePool ${template.nodePool}: ${err}`);
+        else if (!best || price < best.price) best = { template, price };
+      }
+      if (best) {
+        const claim = this.openClaim(best.template, this.withinLimits(best.template));
+        const err = claim.add(pod, this.topology, this.journal);
+        if (err === undefined) return this.commitClaim(claim, pod);
+        errors.push(`NodePool ${best.template.nodePool}: ${err}`);
+      }
+    }
+    return errors.length ? errors.join('; ') : 'no NodePool can launch capacity for the pod';
+  }
+
+  private openClaim(template: NodeClaimTemplate, types: NodeClaimTemplate['instanceTypes']): NewClaim {
+    const hostname = `hostname-placeholder-${String(++this.hostnames).padStart(4, '0')}`;
+    this.topology.register(HOSTNAME, hostname);
+    return new NewClaim(template, hostname, types, this.options.allowUndefined);
+  }
+
+  private commitClaim(claim: NewClaim, pod: PodState): undefined {
+    this.claims.push(claim);
+    this.journal.push(() => this.claims.pop());
+    const pool = claim.template.nodePool;
+    const remaining = this.remaining.get(pool);
+    if (remaining) {
+      // track the largest type the claim might become against the pool's limits (Karpenter's subtractMax)
+      const max: Record<string, number> = {};
+      for (const it of claim.instanceTypes) for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
+      this.remaining.set(pool, subtract(remaining, max));
+      this.journal.push(() => this.remaining.set(pool, remaining));
+    }
+    this.place(pod, { kind: 'new', claim });
+    return undefined;
+  }
+
+  private withinLimits(template: NodeClaimTemplate): NodeClaimTemplate['instanceTypes'] {
+    const remaining = this.remaining.get(template.nodePool);
+    if (!remaining) return template.instanceTypes;
+    return template.instanceTypes.filter((it) => {
+      for (const k in remaining) if ((it.capacity[k] ?? 0) > (remaining[k] as number)) return false;
+      return true;
+    });
+  }
+}
+
+export function claimPrice(claim: NewClaim): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const it of claim.instanceTypes) {
+    const o = cheapestOffering(it, claim.requirements);
+    if (o && o.price < best) best = o.price;
+  }
+  return best;
+}

@@ -1,0 +1,273 @@
+// The topology of one scheduling run: groups for the pending pods' spread constraints and (anti-)affinity
+// terms, inverse anti-affinity groups from pods that carry required anti-affinity, existing pods counted
+// into their domains, and AddRequirements/Record as Karpenter's Topology does them.
+import type { Taint, Toleration } from '../model/meta.ts';
+import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
+import type { Journal } from './journal.ts';
+import { canUse, type DomainUniverse } from './domains.ts';
+import type { PodState } from './pod-state.ts';
+import { Requirement } from './requirement.ts';
+import { Requirements } from './requirements.ts';
+import { compileSelector, selectorKey, type Labels } from './selector.ts';
+import { untolerated } from './taints.ts';
+import { TopologyGroup, type TopologyType } from './topology-group.ts';
+
+export interface TopologyPod {
+  readonly key: string;
+  readonly namespace: string;
+  readonly labels: Labels;
+}
+
+/** A bound pod as topology counts it. */
+export interface BoundPod extends TopologyPod {
+  readonly nodeLabels: Labels;
+  readonly nodeTaints: readonly Taint[];
+  readonly antiAffinity: readonly PodAffinityTerm[];
+}
+
+interface Filter {
+  readonly terms: readonly Requirements[] | undefined;
+  readonly tolerations: readonly Toleration[] | undefined;
+}
+
+export interface TopologyOptions {
+  /** The fork's rule: a pod counts only domains it can reach (off in upstream mode). */
+  readonly reachableDomainsOnly: boolean;
+  readonly allowUndefined: ReadonlySet<string>;
+}
+
+export class Topology {
+  private readonly groups = new Map<string, TopologyGroup>();
+  private readonly inverse = new Map<string, TopologyGroup>();
+  private readonly filters = new Map<TopologyGroup, Filter>();
+  private readonly owned = new Map<string, TopologyGroup[]>();
+  private readonly selecting = new Map<string, TopologyGroup[]>();
+  private readonly inverseSelecting = new Map<string, TopologyGroup[]>();
+  private readonly reach = new Map<string, boolean>();
+
+  constructor(
+    private readonly universe: DomainUniverse,
+    private readonly namespaces: ReadonlyMap<string, Labels>,
+    private readonly bound: readonly BoundPod[],
+    pending: readonly PodState[],
+    private readonly options: TopologyOptions,
+    private readonly journal: Journal,
+  ) {
+    for (const p of pending) this.own(p);
+    for (const b of bound) for (const term of b.antiAffinity) this.inverseGroup(b, term).owners.add(b.key);
+    for (const p of pending) for (const term of p.antiRequired) this.inverseGroup(p.info, term).owners.add(p.key);
+    for (const g of this.inverse.values()) this.countExisting(g, true);
+    for (const p of pending) this.indexSelecting(p.info);
+  }
+
+  /** Re-derives the groups a pod owns after one of its preferences was relaxed. */
+  update(pod: PodState): void {
+    for (const g of this.owned.get(pod.key) ?? []) g.owners.delete(pod.key);
+    this.own(pod);
+    this.indexSelecting(pod.info);
+  }
+
+  /** A new domain (a new claim's hostname) joins every group on that key with a count of zero. */
+  register(key: string, domain: string): void {
+    for (const g of this.groups.values()) if (g.key === key && !g.domains.has(domain)) {
+      g.register(domain);
+      this.journal.push(() => g.domains.delete(domain));
+    }
+    for (const g of this.inverse.values()) if (g.key === key && !g.domains.has(domain)) {
+      g.register(domain);
+      this.journal.push(() => g.domains.delete(domain));
+    }
+  }
+
+  /** Requirements the pod's topology adds on a node with `nodeRequirements` and `taints`, or a reason it cannot go there. */
+  addRequirements(pod: PodState, taints: readonly Taint[], nodeRequirements: Requirements): Requirements | string {
+    const owned = this.owned.get(pod.key) ?? [];
+    const inverse = this.inverseSelecting.get(pod.key) ?? [];
+    if (owned.length === 0 && inverse.length === 0) return nodeRequirements;
+    let result: Requirements | undefined;
+    for (const g of owned.length ? (inverse.length ? [...owned, ...inverse] : owned) : inverse) {
+      if (inverse.includes(g) && !this.filterMatches(g, taints, nodeRequirements)) continue;
+      const honorAffinity = g.spec.type !== 'spread' || g.spec.honorAffinity;
+      const podDomains = honorAffinity && pod.strictRequirements.has(g.key) ? pod.strictRequirements.get(g.key) : Requirement.exists(g.key);
+      const nodeDomains = (result ?? nodeRequirements).has(g.key) ? (result ?? nodeRequirements).get(g.key) : Requirement.exists(g.key);
+      const counted = (domain: string): boolean => this.counts(pod, g, domain);
+      const domains = g.next(g.selectsPod(pod.info.namespace, pod.info.labels), podDomains, nodeDomains, counted);
+      if (domains.size() === 0) {
+        return `unsatisfiable topology constraint for ${describe(g.spec.type)}, key=${g.key} (counts = ${summarize(g)}, podDomains = ${podDomains}, nodeDomains = ${nodeDomains})`;
+      }
+      result ??= nodeRequirements.copy();
+      result.add(domains);
+    }
+    return result ?? nodeRequirements;
+  }
+
+  /** Records a placed pod in every group that counts it. */
+  record(pod: TopologyPod, taints: readonly Taint[], requirements: Requirements): void {
+    for (const g of this.selecting.get(pod.key) ?? []) {
+      if (!this.filterMatches(g, taints, requirements)) continue;
+      const domains = requirements.get(g.key);
+      if (g.spec.type === 'anti-affinity') {
+        if (!domains.complement) for (const d of domains.values) this.bump(g, d);
+      } else {
+        const single = domains.single();
+        if (single !== undefined) this.bump(g, single);
+      }
+    }
+    for (const g of this.inverse.values()) {
+      if (!g.owners.has(pod.key)) continue;
+      const domains = requirements.get(g.key);
+      if (!domains.complement) for (const d of domains.values) this.bump(g, d);
+    }
+  }
+
+  private bump(g: TopologyGroup, domain: string): void {
+    g.record(domain);
+    this.journal.push(() => g.record(domain, -1));
+  }
+
+  // The fork: a domain counts for a pod only if a NodePool or existing node the pod could use supplies it.
+  // Upstream: every domain counts (tainted suppliers excluded only under nodeTaintsPolicy: Honor).
+  private counts(pod: PodState, g: TopologyGroup, domain: string): boolean {
+    const suppliers = this.universe.suppliers(g.key, domain);
+    if (!this.options.reachableDomainsOnly) {
+      if (!g.spec.honorTaints || suppliers.length === 0) return true;
+      return suppliers.some((s) => !untolerated(s.taints, pod.tolerations));
+    }
+    const cacheKey = `${pod.key}\u0000${g.spec.hash}\u0000${domain}`;
+    const cached = this.reach.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const ok = suppliers.some((s) =>
+      canUse(s, pod.strictRequirements, pod.tolerations, g.spec.honorTaints, this.options.allowUndefined),
+    );
+    this.reach.set(cacheKey, ok);
+    return ok;
+  }
+
+  private filterMatches(g: TopologyGroup, taints: readonly Taint[], requirements: Requirements): boolean {
+    const f = this.filters.get(g);
+    if (!f) return true;
+    if (f.tolerations && untolerated(taints, f.tolerations)) return false;
+    if (!f.terms) return true;
+    return f.terms.some((t) => requirements.compatible(t, this.options.allowUndefined));
+  }
+
+  private own(pod: PodState): void {
+    const groups: TopologyGroup[] = [];
+    for (const c of pod.spread) groups.push(this.spreadGroup(pod, c));
+    for (const t of pod.affinityRequired) groups.push(this.termGroup(pod, t, 'affinity'));
+    for (const t of pod.affinityPreferred) groups.push(this.termGroup(pod, t.podAffinityTerm, 'affinity'));
+    for (const t of pod.antiRequired) groups.push(this.termGroup(pod, t, 'anti-affinity'));
+    for (const t of pod.antiPreferred) groups.push(this.termGroup(pod, t.podAffinityTerm, 'anti-affinity'));
+    for (const g of groups) g.owners.add(pod.key);
+    this.owned.set(pod.key, groups);
+  }
+
+  private indexSelecting(pod: TopologyPod): void {
+    const sel: TopologyGroup[] = [];
+    for (const g of this.groups.values()) if (g.selectsPod(pod.namespace, pod.labels)) sel.push(g);
+    this.selecting.set(pod.key, sel);
+    const inv: TopologyGroup[] = [];
+    for (const g of this.inverse.values()) if (g.selectsPod(pod.namespace, pod.labels)) inv.push(g);
+    this.inverseSelecting.set(pod.key, inv);
+  }
+
+  private spreadGroup(pod: PodState, c: TopologySpreadConstraint): TopologyGroup {
+    const selector = { ...(c.labelSelector ?? {}) };
+    if (c.matchLabelKeys?.length) {
+      selector.matchLabels = { ...(selector.matchLabels ?? {}) };
+      for (const k of c.matchLabelKeys) {
+        const v = pod.info.labels[k];
+        if (v !== undefined) selector.matchLabels[k] = v;
+      }
+    }
+    const honorAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
+    const honorTaints = c.nodeTaintsPolicy === 'Honor';
+    const filter: Filter = {
+      terms: honorAffinity ? pod.strictTerms : undefined,
+      tolerations: honorTaints ? pod.tolerations : undefined,
+    };
+    const hash = [
+      'spread', c.topologyKey, pod.info.namespace, selectorKey(c.labelSelector ? selector : undefined), c.maxSkew, c.minDomains ?? '',
+      honorAffinity ? filter.terms?.map(String).join('|') : '-', honorTaints ? JSON.stringify(pod.tolerations) : '-',
+    ].join('\u0001');
+    return this.groupFor(this.groups, hash, () => ({
+      type: 'spread', key: c.topologyKey, hash, namespaces: new Set([pod.info.namespace]),
+      selects: compileSelector(c.labelSelector ? selector : undefined), maxSkew: c.maxSkew, minDomains: c.minDomains,
+      honorAffinity, honorTaints,
+    }), filter);
+  }
+
+  private termGroup(pod: PodState, term: PodAffinityTerm, type: TopologyType): TopologyGroup {
+    const namespaces = this.termNamespaces(pod.info, term);
+    const hash = [type, term.topologyKey, [...namespaces].sort().join(','), selectorKey(term.labelSelector)].join('\u0001');
+    return this.groupFor(this.groups, hash, () => ({
+      type, key: term.topologyKey, hash, namespaces, selects: compileSelector(term.labelSelector), maxSkew: 0,
+      minDomains: undefined, honorAffinity: false, honorTaints: false,
+    }));
+  }
+
+  private inverseGroup(owner: TopologyPod, term: PodAffinityTerm): TopologyGroup {
+    const namespaces = this.termNamespaces(owner, term);
+    const hash = ['inverse', term.topologyKey, [...namespaces].sort().join(','), selectorKey(term.labelSelector)].join('\u0001');
+    let g = this.inverse.get(hash);
+    if (!g) {
+      g = new TopologyGroup({
+        type: 'anti-affinity', key: term.topologyKey, hash, namespaces, selects: compileSelector(term.labelSelector),
+        maxSkew: 0, minDomains: undefined, honorAffinity: false, honorTaints: false,
+      });
+      for (const d of this.universe.domains(term.topologyKey)) g.register(d);
+      this.inverse.set(hash, g);
+    }
+    return g;
+  }
+
+  private groupFor(
+    map: Map<string, TopologyGroup>,
+    hash: string,
+    make: () => TopologyGroup['spec'],
+    filter?: Filter,
+  ): TopologyGroup {
+    let g = map.get(hash);
+    if (!g) {
+      g = new TopologyGroup(make());
+      if (filter) this.filters.set(g, filter);
+      for (const d of this.universe.domains(g.key)) g.register(d);
+      map.set(hash, g);
+      this.countExisting(g, false);
+    }
+    return g;
+  }
+
+  // Counts bound pods into a group's domains: for normal groups the pods the group selects (on nodes that pass
+  // its filter); for inverse groups the owners themselves, at their nodes' domains.
+  private countExisting(g: TopologyGroup, inverse: boolean): void {
+    for (const b of this.bound) {
+      const domain = b.nodeLabels[g.key];
+      if (domain === undefined) continue;
+      if (inverse) {
+        if (g.owners.has(b.key)) g.record(domain);
+        continue;
+      }
+      if (!g.selectsPod(b.namespace, b.labels)) continue;
+      if (!this.filterMatches(g, b.nodeTaints, Requirements.fromLabels(b.nodeLabels))) continue;
+      g.record(domain);
+    }
+  }
+
+  private termNamespaces(pod: TopologyPod, term: PodAffinityTerm): Set<string> {
+    const out = new Set(term.namespaces ?? []);
+    if (term.namespaceSelector) {
+      const match = compileSelector(term.namespaceSelector);
+      for (const [name, labels] of this.namespaces) if (match(labels)) out.add(name);
+    }
+    if (!term.namespaces?.length && !term.namespaceSelector) out.add(pod.namespace);
+    return out;
+  }
+}
+
+const describe = (t: TopologyType): string =>
+  t === 'spread' ? 'topology spread' : t === 'affinity' ? 'pod affinity' : 'pod anti-affinity';
+
+function summarize(g: TopologyGroup): string {
+  return [...g.domains].sort(([a], [b]) => a.localeCompare(b)).slice(0, 8).map(([d, n]) => `${d}:${n}`).join(', ');
+}

@@ -1,0 +1,41 @@
+// Pod facts Karpenter's provisioner and disruption rely on (pkg/utils/pod), plus the Volcano rules.
+import { VOLCANO_GROUP, VOLCANO_GROUP_ALT } from '../model/labels.ts';
+import type { Pod } from '../model/pod.ts';
+
+export const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+export const isTerminating = (p: Pod): boolean => p.metadata.deletionTimestamp !== undefined;
+export const isOwnedByDaemonSet = (p: Pod): boolean =>
+  (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
+export const isOwnedByNode = (p: Pod): boolean => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'Node');
+export const isActive = (p: Pod): boolean => !isTerminal(p) && !isTerminating(p);
+
+/** The PodGroup name a Volcano gang member belongs to, if any. */
+export function gangName(p: Pod): string | undefined {
+  const a = p.metadata.annotations ?? {};
+  return a[VOLCANO_GROUP] ?? a[VOLCANO_GROUP_ALT];
+}
+
+export const isVolcanoScheduled = (p: Pod): boolean => p.spec.schedulerName === 'volcano' || gangName(p) !== undefined;
+
+/**
+ * Karpenter's IsPreempting: a nominated pod waits for capacity kube-scheduler already freed. The fork: Volcano
+ * sets the same field on gang members stuck behind minAvailable and never clears it, so for Volcano-scheduled
+ * pods the nomination does not hide demand (seed, "The fixes that came along for the ride").
+ */
+export function isPreempting(p: Pod, volcanoFix: boolean): boolean {
+  if (!p.status?.nominatedNodeName) return false;
+  return !(volcanoFix && isVolcanoScheduled(p));
+}
+
+export type IgnoreReason = 'preempting' | 'daemonset' | 'terminal' | 'terminating' | 'static' | 'not pending';
+
+/** Why an unbound pod is not provisioning demand (Karpenter's IsProvisionable), or undefined when it is. */
+export function ignoreReason(p: Pod, volcanoFix: boolean): IgnoreReason | undefined {
+  if (isTerminal(p)) return 'terminal';
+  if (isTerminating(p)) return 'terminating';
+  if (p.status?.phase && p.status.phase !== 'Pending') return 'not pending';
+  if (isOwnedByDaemonSet(p)) return 'daemonset';
+  if (isOwnedByNode(p)) return 'static';
+  if (isPreempting(p, volcanoFix)) return 'preempting';
+  return undefined;
+}
