@@ -30,6 +30,8 @@ export class KubeApiEmulator {
   readonly store: Store;
   readonly stats = { requests: 0, bytesOut: 0 };
   readonly audit: AuditEntry[] = [];
+  /** Called before a resource request is served: tests use it to race a concurrent writer. */
+  readonly beforeRequest: ((verb: string, route: Route) => void)[] = [];
   private readonly types: ResourceType[] = [...BUILTIN_TYPES];
   private server: Server | undefined;
   private url = '';
@@ -121,6 +123,7 @@ export class KubeApiEmulator {
     const q = url.searchParams;
     const verb = verbOf(req.method ?? 'GET', r, q);
     this.audit.push({ verb, group: r.type.group, resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural });
+    for (const hook of this.beforeRequest) hook(verb, r);
     const sub = r.subresource === 'status' ? 'status' : undefined;
     const asObject = (): KubeObject => {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw statusError(400, 'BadRequest', 'request body must be a JSON object');

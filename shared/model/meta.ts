@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { isQuantity, parseQuantity } from './quantity.ts';
 
+// abort: zod 4 runs later refinements after a failed one; nonNegativeQuantity would then throw.
 export const quantity = z.union([z.string(), z.number()]).refine(isQuantity, {
+  abort: true,
   message: 'invalid quantity (expected a Kubernetes quantity such as 500m, 2, 16Gi)',
 });
 export const nonNegativeQuantity = quantity.refine((q) => parseQuantity(q) >= 0n, {

@@ -1,0 +1,84 @@
+// Contract: the pass snapshot through the real client against the emulator — paginated cold LIST,
+// warm WATCH catch-up, 410 Gone fallback to LIST, and invalid objects named by object and field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidObjectError, SNAPSHOT_KINDS } from '../../../shared/ports/cluster.ts';
+import { node, nodeClaim, nodePool, pdb, pod, startHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  h.emulator.seed([
+    nodePool('gpu'),
+    { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: { amiSelectorTerms: [{ alias: 'al2023@latest' }] } },
+    { apiVersion: 'karpenter.k8s.gcp/v1alpha1', kind: 'GCENodeClass', metadata: { name: 'default' }, spec: { project: 'p' } },
+    { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'gang' }, spec: { minMember: 2 } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml' } },
+    { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'gp3' }, provisioner: 'ebs.csi.aws.com' },
+    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { namespace: 'kube-system', name: 'dcgm' }, spec: { template: { spec: { containers: [{ name: 'd' }] } } } },
+    pdb('ml', 'web', 1),
+    nodeClaim('claim-a'),
+    ...Array.from({ length: 12 }, (_, i) => node(`n${i}`)),
+    ...Array.from({ length: 23 }, (_, i) => pod('ml', `p${i}`, { spec: { nodeName: `n${i % 12}`, containers: [{ name: 'c' }] } })),
+  ]);
+});
+afterAll(() => h.close());
+
+describe('the pass snapshot', () => {
+  it('lists every kind cold, page by page, into validated model objects', async () => {
+    const requestsBefore = h.emulator.stats.requests;
+    const read = await h.cluster({ pageSize: 5 }).readSnapshot();
+    expect(Object.keys(read.reads).sort()).toEqual([...SNAPSHOT_KINDS].sort());
+    expect(read.reads.Pod).toMatchObject({ mode: 'list', objects: 23 });
+    expect(read.snapshot.pods).toHaveLength(23);
+    expect(read.snapshot.nodes).toHaveLength(12);
+    expect(read.snapshot.pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+    expect(read.snapshot.nodePools[0]?.spec.disruption.budgets).toEqual([{ nodes: '10%' }]);
+    expect(read.snapshot.podGroups[0]?.spec.minMember).toBe(2);
+    expect(read.snapshot.ec2NodeClasses).toHaveLength(1);
+    expect(read.snapshot.gceNodeClasses).toHaveLength(1);
+    expect(typeof read.snapshot.nodes[0]?.metadata.creationTimestamp).toBe('string');
+    // 23 pods in pages of 5 take 5 requests; 12 nodes take 3; every other kind fits one page.
+    expect(h.emulator.stats.requests - requestsBefore).toBe(5 + 3 + (SNAPSHOT_KINDS.length - 2));
+  });
+
+  it('catches a warm reader up by watch, applying adds, changes and deletes', async () => {
+    const cluster = h.cluster({ pageSize: 50 });
+    await cluster.readSnapshot();
+    const pods = h.emulator.typeOf('Pod');
+    h.emulator.store.delete(pods, 'ml', 'p0');
+    h.emulator.seed([pod('ml', 'fresh')]);
+    h.emulator.store.patch(h.emulator.typeOf('Node'), undefined, 'n1', 'application/merge-patch+json', { metadata: { labels: { changed: 'yes' } } }, undefined);
+    const warm = await cluster.readSnapshot();
+    expect(warm.reads.Pod).toMatchObject({ mode: 'catch-up', changes: 2, objects: 23 });
+    expect(warm.reads.Node).toMatchObject({ mode: 'catch-up', changes: 1 });
+    expect(warm.reads.NodePool).toMatchObject({ mode: 'catch-up', changes: 0 });
+    expect(warm.snapshot.pods.map((p) => p.metadata.name)).toContain('fresh');
+    expect(warm.snapshot.pods.map((p) => p.metadata.name)).not.toContain('p0');
+    expect(warm.snapshot.nodes.find((n) => n.metadata.name === 'n1')?.metadata.labels?.changed).toBe('yes');
+  });
+
+  it('re-lists a kind whose watch answers 410 Gone', async () => {
+    const cluster = h.cluster();
+    await cluster.readSnapshot();
+    h.emulator.seed([node('late')]);
+    h.emulator.store.compact();
+    const read = await cluster.readSnapshot();
+    expect(read.reads.Node.mode).toBe('relist');
+    expect(read.snapshot.nodes.map((n) => n.metadata.name)).toContain('late');
+  });
+
+  it('fails on an invalid object, naming the object and the field', async () => {
+    h.emulator.seed([pod('ml', 'broken', { spec: { containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }] } })]);
+    const err = await h.cluster().readSnapshot().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidObjectError);
+    expect((err as InvalidObjectError).message).toContain('Pod ml/broken');
+    expect((err as InvalidObjectError).field).toBe('spec.containers[0].resources.requests.cpu');
+  });
+
+  it('skips an invalid object with a warning when told to', async () => {
+    const read = await h.cluster({ invalid: 'skip' }).readSnapshot();
+    expect(read.snapshot.pods.map((p) => p.metadata.name)).not.toContain('broken');
+    expect(read.warnings.join('\n')).toMatch(/Pod ml\/broken: invalid field spec\.containers\[0\]\.resources\.requests\.cpu/);
+    h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'broken');
+  });
+});
