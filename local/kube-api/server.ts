@@ -24,6 +24,7 @@ export interface AuditEntry {
   readonly verb: string;
   readonly group: string;
   readonly resource: string;
+  readonly contentType?: string;
 }
 
 export class KubeApiEmulator {
@@ -122,7 +123,8 @@ export class KubeApiEmulator {
   private serveResource(req: IncomingMessage, res: ServerResponse, url: URL, r: Route, body: unknown): { code: number; body: unknown } | undefined {
     const q = url.searchParams;
     const verb = verbOf(req.method ?? 'GET', r, q);
-    this.audit.push({ verb, group: r.type.group, resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural });
+    const contentType = verb === 'patch' ? String(req.headers['content-type'] ?? '') : undefined;
+    this.audit.push({ verb, group: r.type.group, resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural, ...(contentType ? { contentType } : {}) });
     for (const hook of this.beforeRequest) hook(verb, r);
     const sub = r.subresource === 'status' ? 'status' : undefined;
     const asObject = (): KubeObject => {
