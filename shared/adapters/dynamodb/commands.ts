@@ -1,0 +1,127 @@
+// Disruption commands on DynamoDB: admitted under the admission lock's fence (which also allocates the
+// sequence number), indexed by status (GSI) and by candidate name (pointer items), transitions conditional.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../ports/clock.ts';
+import {
+  COMMAND_TRANSITIONS,
+  ConditionFailedError,
+  InvalidStateInputError,
+  OPEN_COMMAND_STATUSES,
+  StaleWriteError,
+  commandInputSchema,
+  parseInput,
+  storeName,
+} from '../../ports/state-store.ts';
+import type { CommandInput, CommandRecord, CommandStatus, Fence } from '../../ports/state-store.ts';
+import { toCommand, toLeaseView } from './items.ts';
+import { GSI1, candidateKey, candidatePk, cleanupTtl, commandKey, statusPartition, statusSort } from './keys.ts';
+import type { Leases } from './leases.ts';
+import type { Table } from './table.ts';
+
+/*
+ * Admission timeline (one admitter at a time holds the lock; fenced writes in brackets):
+ *
+ *   acquire lock (token t) ── [lock item: seq += 1, lastCommandId = id | HELD_BY_ME ∧ NEW_COMMAND] ──
+ *   candidate pointers (idempotent puts) ── [command item | NOT_EXISTS] ── taint, launch … (the caller)
+ *
+ *   The sequence number is allocated by the same conditional write that checks the token, so a stale holder
+ *   gets no number and writes nothing; a retry after a lost response finds lastCommandId = id in ALL_OLD and
+ *   reuses that number instead of taking a second one. A crash between the two writes leaves a gap in seq,
+ *   never a duplicate; the command was not started (the caller acts only after admitCommand returns).
+ */
+export const COMMAND_CONDITIONS = {
+  NEW_COMMAND: '(attribute_not_exists(#lastCommandId) OR #lastCommandId <> :commandId)',
+  STATUS_IS: '#status = :from',
+} as const;
+
+/** Terminal commands are kept for a week for the census and post-mortems, then DynamoDB's TTL removes them. */
+const TERMINAL_RETENTION_MS = 7 * 24 * 3_600_000;
+
+export class Commands {
+  constructor(
+    private readonly table: Table,
+    private readonly leases: Leases,
+    private readonly clock: Clock,
+    private readonly clearNegativeCache: (cluster: string) => Promise<number>,
+  ) {}
+
+  async admit(fence: Fence, command: CommandInput): Promise<CommandRecord> {
+    const c = parseInput(commandInputSchema, command, 'admitCommand.command');
+    if (fence.name !== 'admission') throw new InvalidStateInputError(`admitCommand: commands are fenced by the admission lock, not ${fence.name}`);
+    const lock = await this.leases.fence(fence, {
+      update: '#seq = if_not_exists(#seq, :zero) + :one, #lastCommandId = :commandId',
+      condition: COMMAND_CONDITIONS.NEW_COMMAND,
+      values: { ':zero': 0, ':one': 1, ':commandId': c.id },
+      isOwnRetry: (old) => old.lastCommandId === c.id,
+    });
+    const seq = Number(lock.seq);
+    const now = this.clock.now();
+    // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
+    if (now.getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
+    await this.table.batchWrite(
+      c.candidates.map((name) => ({ ...candidateKey(fence.cluster, name, c.id), commandId: c.id, ttl: cleanupTtl(now.getTime() + 30 * 86_400_000) })),
+    );
+    const record: CommandRecord = { ...c, cluster: fence.cluster, seq, status: 'launching', fencingToken: fence.token, admittedBy: fence.owner, createdAt: now, updatedAt: now };
+    const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), {
+      ...record,
+      createdAt: now.getTime(),
+      updatedAt: now.getTime(),
+      gsi1pk: statusPartition(fence.cluster, 'launching'),
+      gsi1sk: statusSort('launching', c.id),
+    });
+    if (out.ok) return record;
+    const existing = out.old ? toCommand(out.old) : undefined;
+    if (existing && existing.seq === seq && existing.fencingToken === fence.token) return existing;
+    throw new ConditionFailedError(`command ${fence.cluster}/${c.id} already exists`, existing, { cause: out.cause });
+  }
+
+  async get(cluster: string, id: string): Promise<CommandRecord | undefined> {
+    parseInput(storeName, id, 'getCommand.id');
+    const item = await this.table.get(commandKey(cluster, id));
+    return item ? toCommand(item) : undefined;
+  }
+
+  /** Resolved from the command's own bookkeeping (seed: a deleted candidate must not wedge its command). */
+  async byCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
+    parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
+    const pointers = await this.table.query({ attr: 'pk', value: candidatePk(cluster) }, { skPrefix: `${candidate}#` });
+    const ids = [...new Set(pointers.map((p) => String(p.commandId)))];
+    const items = await this.table.batchGet(ids.map((id) => commandKey(cluster, id)));
+    // A pointer whose command was never written (admission crashed in between) is ignored.
+    return items.map(toCommand).filter((c) => c.candidates.includes(candidate)).sort((a, b) => a.seq - b.seq);
+  }
+
+  async byStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]> {
+    const open = OPEN_COMMAND_STATUSES.includes(status);
+    const items = await this.table.query(
+      { attr: 'gsi1pk', value: statusPartition(cluster, status) },
+      { index: GSI1, skAttr: 'gsi1sk', ...(open ? { skPrefix: `${status}#` } : {}) },
+    );
+    return items.map(toCommand).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Every open command of the cluster: one index partition, so one paginated Query. */
+  async open(cluster: string): Promise<CommandRecord[]> {
+    const items = await this.table.query({ attr: 'gsi1pk', value: statusPartition(cluster, 'launching') }, { index: GSI1, skAttr: 'gsi1sk' });
+    return items.map(toCommand).sort((a, b) => a.seq - b.seq);
+  }
+
+  async transition(cluster: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
+    if (!COMMAND_TRANSITIONS[from]?.includes(to)) throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
+    parseInput(storeName, id, 'transitionCommand.id');
+    // Clear first: a crash after the clear and before the transition over-clears, which is harmless.
+    if (to === 'completed') await this.clearNegativeCache(cluster);
+    const now = this.clock.now().getTime();
+    const nonce = randomUUID();
+    const terminal = COMMAND_TRANSITIONS[to].length === 0;
+    const out = await this.table.update(commandKey(cluster, id), {
+      update: `SET #status = :to, #updatedAt = :now, #gsi1pk = :gpk, #gsi1sk = :gsk, #lastTransitionId = :nonce${terminal ? ', #ttl = :ttl' : ''}`,
+      condition: COMMAND_CONDITIONS.STATUS_IS,
+      names: { '#status': 'status', '#updatedAt': 'updatedAt', '#gsi1pk': 'gsi1pk', '#gsi1sk': 'gsi1sk', '#lastTransitionId': 'lastTransitionId', '#ttl': 'ttl' },
+      values: { ':to': to, ':from': from, ':now': now, ':gpk': statusPartition(cluster, to), ':gsk': statusSort(to, id), ':nonce': nonce, ':ttl': cleanupTtl(now + TERMINAL_RETENTION_MS) },
+    });
+    if (out.ok) return toCommand(out.item);
+    if (out.old && out.old.lastTransitionId === nonce) return toCommand(out.old);
+    throw new ConditionFailedError(`command ${cluster}/${id} is ${out.old ? String(out.old.status) : 'absent'}, not ${from}`, out.old ? toCommand(out.old) : undefined, { cause: out.cause });
+  }
+}

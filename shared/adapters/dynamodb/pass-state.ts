@@ -1,0 +1,149 @@
+// Pass state on DynamoDB: one partition per cluster holding the epoch, coverage cycles, negative cache,
+// verdicts, nominations and unavailable offerings, so a pass reads all of it with one paginated Query.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../../ports/clock.ts';
+import {
+  ConditionFailedError,
+  negativeEntrySchema,
+  nominationSchema,
+  parseInput,
+  podVerdictSchema,
+  storeName,
+  unavailableOfferingSchema,
+} from '../../ports/state-store.ts';
+import type { CommandRecord, CoverageCycle, NegativeEntry, Nomination, PassState, PodVerdict, UnavailableOffering } from '../../ports/state-store.ts';
+import { cycleItem, epochItem, memberItem, negativeItem, nominationItem, parseItem, unavailableItem, verdictItem } from './items.ts';
+import { PASS_SK, cleanupTtl, cycleKey, epochKey, memberKey, negativeKey, nominationKey, passPk, unavailableKey, verdictKey } from './keys.ts';
+import type { Table } from './table.ts';
+
+/*
+ * Epoch timeline (negative cache; the coverage cycle works the same way with its cycle number):
+ *
+ *   pass reads epoch 5 ──── simulates ──── writes entries stamped 5 ──────────── next pass: entries == 5 → live
+ *                  command completes: [EPOCH item: epoch = 6 | NOT_SAME_CLEAR] ─ next pass: entries 5 ≠ 6 → ignored
+ *
+ *   Clearing is one write however large the cache. An entry written late under an old epoch stays invisible,
+ *   so a clear that races a pass always wins. Expiry is the reader's clock against expiresAt; the `ttl`
+ *   attribute only lets DynamoDB delete the leftovers (hours late, which is why readers never rely on it).
+ */
+export const PASS_CONDITIONS = {
+  NOT_SAME_CLEAR: '(attribute_not_exists(#lastClearId) OR #lastClearId <> :nonce)',
+  CYCLE_IS: '#cycle = :expected',
+  NO_CYCLE_YET: 'attribute_not_exists(#pk)',
+} as const;
+
+const names = z.array(storeName);
+
+export class PassStateStore {
+  constructor(
+    private readonly table: Table,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One Query over the pass partition (all pages) alongside the open-commands Query: two round trips at any size below 1 MB. */
+  async load(cluster: string, openCommands: Promise<CommandRecord[]>): Promise<PassState> {
+    parseInput(storeName, cluster, 'loadPassState.cluster');
+    const [items, commands] = await Promise.all([this.table.query({ attr: 'pk', value: passPk(cluster) }), openCommands]);
+    const now = this.clock.now().getTime();
+    const live = (expiresAt: Date): boolean => expiresAt.getTime() > now;
+    let epoch = 0;
+    const cycles = new Map<string, number>();
+    const members: z.output<typeof memberItem>[] = [];
+    const negatives: z.output<typeof negativeItem>[] = [];
+    const verdicts = new Map<string, PodVerdict>();
+    const nominations = new Map<string, Nomination>();
+    const unavailable: UnavailableOffering[] = [];
+    for (const item of items) {
+      const sk = String(item.sk);
+      if (sk === PASS_SK.epoch) epoch = parseItem(epochItem, item).epoch;
+      else if (sk.startsWith(PASS_SK.cycle)) {
+        const c = parseItem(cycleItem, item);
+        cycles.set(c.nodePool, c.cycle);
+      } else if (sk.startsWith(PASS_SK.member)) members.push(parseItem(memberItem, item));
+      else if (sk.startsWith(PASS_SK.negative)) negatives.push(parseItem(negativeItem, item));
+      else if (sk.startsWith(PASS_SK.verdict)) {
+        const v = parseItem(verdictItem, item);
+        if (live(v.expiresAt)) verdicts.set(v.podKey, v);
+      } else if (sk.startsWith(PASS_SK.nomination)) {
+        const n = parseItem(nominationItem, item);
+        if (live(n.expiresAt)) nominations.set(n.podKey, n);
+      } else if (sk.startsWith(PASS_SK.unavailable)) {
+        const u = parseItem(unavailableItem, item);
+        if (live(u.expiresAt)) unavailable.push(u);
+      }
+    }
+    const negativeCache = new Map<string, NegativeEntry>();
+    for (const n of negatives) if (n.epoch === epoch && live(n.expiresAt)) negativeCache.set(n.candidate, { candidate: n.candidate, fingerprint: n.fingerprint, expiresAt: n.expiresAt });
+    const evaluated = new Map<string, Set<string>>();
+    for (const m of members) if (cycles.get(m.nodePool) === m.cycle) evaluated.set(m.nodePool, (evaluated.get(m.nodePool) ?? new Set()).add(m.candidate));
+    const coverage = new Map<string, CoverageCycle>();
+    for (const [nodePool, cycle] of cycles) coverage.set(nodePool, { nodePool, cycle, evaluated: evaluated.get(nodePool) ?? new Set() });
+    return { epoch, coverage, negativeCache, verdicts, nominations, unavailableOfferings: unavailable, openCommands: commands };
+  }
+
+  async startCycle(cluster: string, nodePool: string, expected: number): Promise<number> {
+    parseInput(storeName, nodePool, 'startCoverageCycle.nodePool');
+    parseInput(z.number().int().min(0), expected, 'startCoverageCycle.expected');
+    const nonce = randomUUID();
+    const out = await this.table.update(cycleKey(cluster, nodePool), {
+      update: 'SET #nodePool = :pool, #cycle = :next, #lastStartId = :nonce',
+      condition: expected === 0 ? PASS_CONDITIONS.NO_CYCLE_YET : PASS_CONDITIONS.CYCLE_IS,
+      names: { '#pk': 'pk', '#nodePool': 'nodePool', '#cycle': 'cycle', '#lastStartId': 'lastStartId' },
+      values: { ':pool': nodePool, ':next': expected + 1, ':expected': expected, ':nonce': nonce },
+    });
+    if (out.ok || out.old?.lastStartId === nonce) return expected + 1;
+    const current = out.old ? parseItem(cycleItem, out.old).cycle : 0;
+    throw new ConditionFailedError(`coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`, current, { cause: out.cause });
+  }
+
+  async markEvaluated(cluster: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+    parseInput(storeName, nodePool, 'markEvaluated.nodePool');
+    parseInput(names, candidates, 'markEvaluated.candidates');
+    await this.table.batchWrite(candidates.map((candidate) => ({ ...memberKey(cluster, nodePool, candidate), nodePool, candidate, cycle })));
+  }
+
+  async putNegative(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
+    const parsed = parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries');
+    await this.table.batchWrite(
+      parsed.map((e) => ({ ...negativeKey(cluster, e.candidate), candidate: e.candidate, fingerprint: e.fingerprint, epoch, expiresAt: e.expiresAt.getTime(), ttl: cleanupTtl(e.expiresAt.getTime()) })),
+    );
+  }
+
+  async deleteNegative(cluster: string, candidates: readonly string[]): Promise<void> {
+    await this.table.batchWrite([], parseInput(names, candidates, 'deleteNegativeEntries.candidates').map((c) => negativeKey(cluster, c)));
+  }
+
+  async clearNegative(cluster: string): Promise<number> {
+    parseInput(storeName, cluster, 'clearNegativeCache.cluster');
+    const nonce = randomUUID();
+    const out = await this.table.update(epochKey(cluster), {
+      update: 'SET #epoch = if_not_exists(#epoch, :zero) + :one, #lastClearId = :nonce',
+      condition: PASS_CONDITIONS.NOT_SAME_CLEAR,
+      names: { '#epoch': 'epoch', '#lastClearId': 'lastClearId' },
+      values: { ':zero': 0, ':one': 1, ':nonce': nonce },
+    });
+    // A retry whose first attempt already bumped the epoch must not bump it twice.
+    const item = out.ok ? out.item : out.old;
+    return parseItem(epochItem, item ?? {}).epoch;
+  }
+
+  async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
+    const parsed = parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts');
+    await this.table.batchWrite(parsed.map((v) => ({ ...verdictKey(cluster, v.podKey), ...v, expiresAt: v.expiresAt.getTime(), ttl: cleanupTtl(v.expiresAt.getTime()) })));
+  }
+
+  async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
+    const parsed = parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations');
+    await this.table.batchWrite(parsed.map((n) => ({ ...nominationKey(cluster, n.podKey), ...n, expiresAt: n.expiresAt.getTime(), ttl: cleanupTtl(n.expiresAt.getTime()) })));
+  }
+
+  async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
+    await this.table.batchWrite([], parseInput(names, podKeys, 'deleteNominations.podKeys').map((k) => nominationKey(cluster, k)));
+  }
+
+  async putUnavailable(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+    const parsed = parseInput(z.array(unavailableOfferingSchema), offerings, 'putUnavailableOfferings.offerings');
+    await this.table.batchWrite(parsed.map((o) => ({ ...unavailableKey(cluster, o), ...o, expiresAt: o.expiresAt.getTime(), ttl: cleanupTtl(o.expiresAt.getTime()) })));
+  }
+}

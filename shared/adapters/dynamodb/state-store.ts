@@ -1,0 +1,146 @@
+// The DynamoDB StateStore: composes leases, pass state, commands, launches and census over one table, and
+// exposes the round-trip counter that `bench:state-store` reads. Table layout: README.md in this folder.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { z } from 'zod';
+import type { Clock } from '../../ports/clock.ts';
+import { censusResultSchema, parseInput, storeName } from '../../ports/state-store.ts';
+import type {
+  CensusResult,
+  CommandInput,
+  CommandRecord,
+  CommandStatus,
+  Fence,
+  LaunchInput,
+  LaunchOutcome,
+  LaunchRecord,
+  Lease,
+  LeaseName,
+  LeaseRequest,
+  LeaseView,
+  NegativeEntry,
+  Nomination,
+  PassState,
+  PodVerdict,
+  StateStore,
+  UnavailableOffering,
+} from '../../ports/state-store.ts';
+import { DEFAULT_RETRY, RoundTripCounter, realSleep } from './client.ts';
+import type { RetryPolicy } from './client.ts';
+import { Commands } from './commands.ts';
+import { toCensus } from './items.ts';
+import { censusKey, censusPk } from './keys.ts';
+import { Launches } from './launches.ts';
+import { Leases } from './leases.ts';
+import { PassStateStore } from './pass-state.ts';
+import { Table } from './table.ts';
+
+export interface DynamoDbStateStoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly clock: Clock;
+  readonly retry?: RetryPolicy;
+  /** Injected so tests of the backoff need not wait on wall time. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+}
+
+const cluster = (c: string, where: string): string => parseInput(storeName, c, `${where}.cluster`);
+
+export class DynamoDbStateStore implements StateStore {
+  /** Every HTTP request the store sent, retries included, by DynamoDB operation. */
+  readonly roundTrips = new RoundTripCounter();
+  private readonly table: Table;
+  private readonly leases: Leases;
+  private readonly pass: PassStateStore;
+  private readonly commands: Commands;
+  private readonly launches: Launches;
+
+  constructor(options: DynamoDbStateStoreOptions) {
+    const transport = { client: options.client, counter: this.roundTrips, retry: options.retry ?? DEFAULT_RETRY, sleep: options.sleep ?? realSleep, random: options.random ?? Math.random };
+    this.table = new Table(transport, parseInput(z.string().min(3).max(255), options.tableName, 'DynamoDbStateStore.tableName'));
+    this.leases = new Leases(this.table, options.clock);
+    this.pass = new PassStateStore(this.table, options.clock);
+    this.commands = new Commands(this.table, this.leases, options.clock, (c) => this.pass.clearNegative(c));
+    this.launches = new Launches(this.table, this.leases, options.clock);
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<Lease> {
+    return this.leases.acquire(request);
+  }
+  async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
+    return this.leases.heartbeat(lease, ttlMs);
+  }
+  async releaseLease(lease: Fence): Promise<void> {
+    return this.leases.release(lease);
+  }
+  async readLease(c: string, name: LeaseName): Promise<LeaseView | undefined> {
+    return this.leases.read(cluster(c, 'readLease'), name);
+  }
+
+  async loadPassState(c: string): Promise<PassState> {
+    return this.pass.load(cluster(c, 'loadPassState'), this.commands.open(c));
+  }
+  async startCoverageCycle(c: string, nodePool: string, expected: number): Promise<number> {
+    return this.pass.startCycle(cluster(c, 'startCoverageCycle'), nodePool, expected);
+  }
+  async markEvaluated(c: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+    return this.pass.markEvaluated(cluster(c, 'markEvaluated'), nodePool, cycle, candidates);
+  }
+  async putNegativeEntries(c: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
+    return this.pass.putNegative(cluster(c, 'putNegativeEntries'), epoch, entries);
+  }
+  async deleteNegativeEntries(c: string, candidates: readonly string[]): Promise<void> {
+    return this.pass.deleteNegative(cluster(c, 'deleteNegativeEntries'), candidates);
+  }
+  async clearNegativeCache(c: string): Promise<number> {
+    return this.pass.clearNegative(cluster(c, 'clearNegativeCache'));
+  }
+  async putVerdicts(c: string, verdicts: readonly PodVerdict[]): Promise<void> {
+    return this.pass.putVerdicts(cluster(c, 'putVerdicts'), verdicts);
+  }
+  async putNominations(c: string, nominations: readonly Nomination[]): Promise<void> {
+    return this.pass.putNominations(cluster(c, 'putNominations'), nominations);
+  }
+  async deleteNominations(c: string, podKeys: readonly string[]): Promise<void> {
+    return this.pass.deleteNominations(cluster(c, 'deleteNominations'), podKeys);
+  }
+  async putUnavailableOfferings(c: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+    return this.pass.putUnavailable(cluster(c, 'putUnavailableOfferings'), offerings);
+  }
+
+  async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
+    return this.commands.admit(fence, command);
+  }
+  async getCommand(c: string, id: string): Promise<CommandRecord | undefined> {
+    return this.commands.get(cluster(c, 'getCommand'), id);
+  }
+  async findCommandsByCandidate(c: string, candidate: string): Promise<CommandRecord[]> {
+    return this.commands.byCandidate(cluster(c, 'findCommandsByCandidate'), candidate);
+  }
+  async listCommandsByStatus(c: string, status: CommandStatus): Promise<CommandRecord[]> {
+    return this.commands.byStatus(cluster(c, 'listCommandsByStatus'), status);
+  }
+  async transitionCommand(c: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
+    return this.commands.transition(cluster(c, 'transitionCommand'), id, from, to);
+  }
+
+  async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
+    return this.launches.record(fence, launch);
+  }
+  async completeLaunch(c: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
+    return this.launches.complete(cluster(c, 'completeLaunch'), claimName, outcome);
+  }
+  async getLaunch(c: string, claimName: string): Promise<LaunchRecord | undefined> {
+    return this.launches.get(cluster(c, 'getLaunch'), claimName);
+  }
+
+  async putCensus(c: string, results: readonly CensusResult[]): Promise<void> {
+    const parsed = parseInput(z.array(censusResultSchema), results, 'putCensus.results');
+    const k = cluster(c, 'putCensus');
+    await this.table.batchWrite(parsed.map((r) => ({ ...censusKey(k, r.nodePool), ...r, at: r.at.getTime() })));
+  }
+  async listCensus(c: string): Promise<CensusResult[]> {
+    const items = await this.table.query({ attr: 'pk', value: censusPk(cluster(c, 'listCensus')) });
+    return items.map(toCensus).sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+  }
+}

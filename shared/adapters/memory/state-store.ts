@@ -1,0 +1,279 @@
+// In-memory StateStore for the pure tests and the CLI: the same rules as the DynamoDB adapter (leases with
+// fencing tokens, epochs, expiry decided by the injected Clock), each "conditional write" one synchronous step.
+import { z } from 'zod';
+import type { Clock } from '../../ports/clock.ts';
+import {
+  COMMAND_TRANSITIONS,
+  ConditionFailedError,
+  InvalidStateInputError,
+  LockHeldError,
+  LockLostError,
+  StaleWriteError,
+  censusResultSchema,
+  commandInputSchema,
+  launchInputSchema,
+  leaseRequestSchema,
+  negativeEntrySchema,
+  nominationSchema,
+  parseInput,
+  podVerdictSchema,
+  storeName,
+  unavailableOfferingSchema,
+} from '../../ports/state-store.ts';
+import type {
+  CensusResult,
+  CommandInput,
+  CommandRecord,
+  CommandStatus,
+  CoverageCycle,
+  Fence,
+  LaunchInput,
+  LaunchOutcome,
+  LaunchRecord,
+  Lease,
+  LeaseName,
+  LeaseRequest,
+  LeaseView,
+  NegativeEntry,
+  Nomination,
+  PassState,
+  PodVerdict,
+  StateStore,
+  UnavailableOffering,
+} from '../../ports/state-store.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type StoredLease = Mutable<LeaseView> & { seq: number };
+
+export interface ClusterState {
+  leases: Map<LeaseName, StoredLease>;
+  epoch: number;
+  cycles: Map<string, number>;
+  evaluated: Map<string, Map<string, number>>;
+  negative: Map<string, NegativeEntry & { epoch: number }>;
+  verdicts: Map<string, PodVerdict>;
+  nominations: Map<string, Nomination>;
+  unavailable: Map<string, UnavailableOffering>;
+  commands: Map<string, CommandRecord>;
+  launches: Map<string, LaunchRecord>;
+  census: Map<string, CensusResult>;
+}
+
+const names = z.array(storeName);
+const isLive = (expiresAt: Date, now: Date): boolean => expiresAt.getTime() > now.getTime();
+
+/** The stored data, separable from the store so that several stores (several "containers") can share it. */
+export type MemoryStateData = Map<string, ClusterState>;
+
+export class MemoryStateStore implements StateStore {
+  constructor(
+    private readonly clock: Clock,
+    private readonly clusters: MemoryStateData = new Map(),
+  ) {}
+
+  private state(cluster: string, where: string): ClusterState {
+    parseInput(storeName, cluster, `${where}.cluster`);
+    let s = this.clusters.get(cluster);
+    if (!s) {
+      s = { leases: new Map(), epoch: 0, cycles: new Map(), evaluated: new Map(), negative: new Map(), verdicts: new Map(), nominations: new Map(), unavailable: new Map(), commands: new Map(), launches: new Map(), census: new Map() };
+      this.clusters.set(cluster, s);
+    }
+    return s;
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<Lease> {
+    const r = parseInput(leaseRequestSchema, request, 'acquireLease');
+    const s = this.state(r.cluster, 'acquireLease');
+    const now = this.clock.now();
+    const old = s.leases.get(r.name);
+    if (old && old.owner === r.owner && !old.released && isLive(old.expiresAt, now)) return toLease(old);
+    if (old && !old.released && isLive(old.expiresAt, now)) throw new LockHeldError(old, 'held');
+    if (old && r.runId !== undefined && old.lastRunId === r.runId) throw new LockHeldError(old, 'same-run');
+    const next: StoredLease = { cluster: r.cluster, name: r.name, owner: r.owner, token: (old?.token ?? 0) + 1, acquiredAt: now, expiresAt: new Date(now.getTime() + r.ttlMs), released: false, lastRunId: r.runId ?? old?.lastRunId, seq: old?.seq ?? 0 };
+    s.leases.set(r.name, next);
+    return toLease(next);
+  }
+
+  async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
+    parseInput(leaseRequestSchema.shape.ttlMs, ttlMs, 'heartbeatLease.ttlMs');
+    const now = this.clock.now();
+    const current = this.heldBy(lease, now);
+    if (!current) throw new LockLostError(lease, this.state(lease.cluster, 'heartbeatLease').leases.get(lease.name));
+    current.expiresAt = new Date(now.getTime() + ttlMs);
+    return toLease(current);
+  }
+
+  async releaseLease(lease: Fence): Promise<void> {
+    const current = this.state(lease.cluster, 'releaseLease').leases.get(lease.name);
+    if (!current || current.owner !== lease.owner || current.token !== lease.token) throw new LockLostError(lease, current);
+    current.released = true;
+    current.expiresAt = this.clock.now();
+  }
+
+  async readLease(cluster: string, name: LeaseName): Promise<LeaseView | undefined> {
+    const l = this.state(cluster, 'readLease').leases.get(name);
+    return l ? { ...toLease(l), released: l.released, lastRunId: l.lastRunId } : undefined;
+  }
+
+  private heldBy(fence: Fence, now: Date): StoredLease | undefined {
+    const l = this.state(fence.cluster, 'heldBy').leases.get(fence.name);
+    return l && l.owner === fence.owner && l.token === fence.token && !l.released && isLive(l.expiresAt, now) ? l : undefined;
+  }
+
+  async loadPassState(cluster: string): Promise<PassState> {
+    const s = this.state(cluster, 'loadPassState');
+    const now = this.clock.now();
+    const coverage = new Map<string, CoverageCycle>();
+    for (const [pool, cycle] of s.cycles) {
+      const evaluated = [...(s.evaluated.get(pool) ?? new Map<string, number>())].filter(([, c]) => c === cycle).map(([n]) => n);
+      coverage.set(pool, { nodePool: pool, cycle, evaluated: new Set(evaluated) });
+    }
+    const live = <T extends { expiresAt: Date }>(m: Map<string, T>) => new Map([...m].filter(([, v]) => isLive(v.expiresAt, now)));
+    const negativeCache = new Map<string, NegativeEntry>();
+    for (const [k, e] of s.negative) if (e.epoch === s.epoch && isLive(e.expiresAt, now)) negativeCache.set(k, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt });
+    return {
+      epoch: s.epoch,
+      coverage,
+      negativeCache,
+      verdicts: live(s.verdicts),
+      nominations: live(s.nominations),
+      unavailableOfferings: [...live(s.unavailable).values()],
+      openCommands: [...s.commands.values()].filter((c) => COMMAND_TRANSITIONS[c.status].length > 0).sort((a, b) => a.seq - b.seq),
+    };
+  }
+
+  async startCoverageCycle(cluster: string, nodePool: string, expected: number): Promise<number> {
+    parseInput(storeName, nodePool, 'startCoverageCycle.nodePool');
+    const s = this.state(cluster, 'startCoverageCycle');
+    const current = s.cycles.get(nodePool) ?? 0;
+    if (current !== expected) throw new ConditionFailedError(`coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`, current);
+    s.cycles.set(nodePool, current + 1);
+    return current + 1;
+  }
+
+  async markEvaluated(cluster: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+    parseInput(storeName, nodePool, 'markEvaluated.nodePool');
+    parseInput(names, candidates, 'markEvaluated.candidates');
+    const s = this.state(cluster, 'markEvaluated');
+    const m = s.evaluated.get(nodePool) ?? new Map<string, number>();
+    for (const c of candidates) m.set(c, cycle);
+    s.evaluated.set(nodePool, m);
+  }
+
+  async putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
+    const parsed = parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries');
+    const s = this.state(cluster, 'putNegativeEntries');
+    for (const e of parsed) s.negative.set(e.candidate, { ...e, epoch });
+  }
+
+  async deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void> {
+    const s = this.state(cluster, 'deleteNegativeEntries');
+    for (const c of parseInput(names, candidates, 'deleteNegativeEntries.candidates')) s.negative.delete(c);
+  }
+
+  async clearNegativeCache(cluster: string): Promise<number> {
+    const s = this.state(cluster, 'clearNegativeCache');
+    s.epoch += 1;
+    return s.epoch;
+  }
+
+  async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
+    const s = this.state(cluster, 'putVerdicts');
+    for (const v of parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts')) s.verdicts.set(v.podKey, v);
+  }
+
+  async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
+    const s = this.state(cluster, 'putNominations');
+    for (const n of parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations')) s.nominations.set(n.podKey, n);
+  }
+
+  async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
+    const s = this.state(cluster, 'deleteNominations');
+    for (const k of parseInput(names, podKeys, 'deleteNominations.podKeys')) s.nominations.delete(k);
+  }
+
+  async putUnavailableOfferings(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+    const s = this.state(cluster, 'putUnavailableOfferings');
+    for (const o of parseInput(z.array(unavailableOfferingSchema), offerings, 'putUnavailableOfferings.offerings'))
+      s.unavailable.set(`${o.cloud}#${o.instanceType}#${o.zone}#${o.capacityType}`, o);
+  }
+
+  async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
+    const c = parseInput(commandInputSchema, command, 'admitCommand.command');
+    const s = this.state(fence.cluster, 'admitCommand');
+    const now = this.clock.now();
+    if (fence.name !== 'admission') throw new InvalidStateInputError(`admitCommand: commands are fenced by the admission lock, not ${fence.name}`);
+    const existing = s.commands.get(c.id);
+    if (existing && existing.fencingToken === fence.token && existing.admittedBy === fence.owner) return existing;
+    const lock = this.heldBy(fence, now);
+    if (!lock) throw new StaleWriteError(fence, s.leases.get(fence.name));
+    if (existing) throw new ConditionFailedError(`command ${c.id} already exists in ${fence.cluster}`, existing);
+    lock.seq += 1;
+    const record: CommandRecord = { ...c, cluster: fence.cluster, seq: lock.seq, status: 'launching', fencingToken: fence.token, admittedBy: fence.owner, createdAt: now, updatedAt: now };
+    s.commands.set(c.id, record);
+    return record;
+  }
+
+  async getCommand(cluster: string, id: string): Promise<CommandRecord | undefined> {
+    return this.state(cluster, 'getCommand').commands.get(id);
+  }
+
+  async findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
+    parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
+    return [...this.state(cluster, 'findCommandsByCandidate').commands.values()].filter((c) => c.candidates.includes(candidate)).sort((a, b) => a.seq - b.seq);
+  }
+
+  async listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]> {
+    return [...this.state(cluster, 'listCommandsByStatus').commands.values()].filter((c) => c.status === status).sort((a, b) => a.seq - b.seq);
+  }
+
+  async transitionCommand(cluster: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
+    if (!COMMAND_TRANSITIONS[from]?.includes(to)) throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
+    const s = this.state(cluster, 'transitionCommand');
+    const current = s.commands.get(id);
+    if (!current || current.status !== from) throw new ConditionFailedError(`command ${cluster}/${id} is ${current?.status ?? 'absent'}, not ${from}`, current);
+    if (to === 'completed') s.epoch += 1;
+    const next = { ...current, status: to, updatedAt: this.clock.now() };
+    s.commands.set(id, next);
+    return next;
+  }
+
+  async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
+    const l = parseInput(launchInputSchema, launch, 'recordLaunch.launch');
+    const s = this.state(fence.cluster, 'recordLaunch');
+    const now = this.clock.now();
+    if (!this.heldBy(fence, now)) throw new StaleWriteError(fence, s.leases.get(fence.name));
+    const existing = s.launches.get(l.claimName);
+    if (existing) return { record: existing, created: false };
+    const record: LaunchRecord = { ...l, cluster: fence.cluster, status: 'pending', fence: fence.name, fencingToken: fence.token, createdAt: now, updatedAt: now };
+    s.launches.set(l.claimName, record);
+    return { record, created: true };
+  }
+
+  async completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
+    const s = this.state(cluster, 'completeLaunch');
+    const current = s.launches.get(claimName);
+    if (current && current.status === outcome.status && (outcome.status === 'failed' || current.providerId === outcome.providerId)) return current;
+    if (!current || current.status !== 'pending') throw new ConditionFailedError(`launch ${cluster}/${claimName} is ${current?.status ?? 'absent'}, not pending`, current);
+    const next: LaunchRecord = { ...current, ...outcome, updatedAt: this.clock.now() };
+    s.launches.set(claimName, next);
+    return next;
+  }
+
+  async getLaunch(cluster: string, claimName: string): Promise<LaunchRecord | undefined> {
+    return this.state(cluster, 'getLaunch').launches.get(claimName);
+  }
+
+  async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {
+    const s = this.state(cluster, 'putCensus');
+    for (const r of parseInput(z.array(censusResultSchema), results, 'putCensus.results')) s.census.set(r.nodePool, r);
+  }
+
+  async listCensus(cluster: string): Promise<CensusResult[]> {
+    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+  }
+}
+
+function toLease(l: Lease): Lease {
+  return { cluster: l.cluster, name: l.name, owner: l.owner, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt };
+}
