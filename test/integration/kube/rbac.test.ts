@@ -1,0 +1,47 @@
+// The ClusterRole in infra/rbac grants exactly what the adapter uses: every Cluster operation is run
+// against the emulator, its audit log of (group, resource, verb) is compared with the role's rules.
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { node, nodeClaim, pdb, pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
+
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+function granted(): Set<string> {
+  const docs = parseAllDocuments(readFileSync(new URL('../../../infra/rbac/reconciler.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as { kind: string; rules?: Rule[] });
+  const role = docs.find((d) => d.kind === 'ClusterRole');
+  const out = new Set<string>();
+  for (const r of role?.rules ?? []) for (const g of r.apiGroups) for (const res of r.resources) for (const v of r.verbs) out.add(`${g}|${res}|${v}`);
+  return out;
+}
+
+it('grants exactly the verbs the adapter uses, no more and no less', async () => {
+  h.emulator.seed([node('n1'), nodeClaim('c1'), pdb('ns', 'web', 1), pod('ns', 'p1')]);
+  const cluster = h.cluster();
+  await cluster.readSnapshot();
+  await cluster.readSnapshot(); // warm: watch
+  await cluster.getNode('n1');
+  await cluster.addTaint('n1', { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
+  await cluster.patchMetadata('Node', 'n1', { labels: { a: 'b' } });
+  await cluster.patchMetadata('NodeClaim', 'c1', { labels: { a: 'b' } });
+  await cluster.getNodeClaim('c1');
+  await cluster.createNodeClaim({ ...(nodeClaim('c2') as never), metadata: { name: 'c2' } });
+  await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, nodeName: 'n1' }));
+  await cluster.deleteNodeClaim('c2');
+  await cluster.evictPod({ namespace: 'ns', name: 'p1' });
+  await cluster.deleteNode('n1');
+  const used = new Set(h.emulator.audit.map((a) => `${a.group}|${a.resource}|${a.verb}`));
+  const role = granted();
+  expect([...used].filter((u) => !role.has(u)).sort()).toEqual([]);
+  expect([...role].filter((g) => !used.has(g)).sort()).toEqual([]);
+});
