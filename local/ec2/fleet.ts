@@ -1,0 +1,156 @@
+// CreateFleet type=instant: orders the overrides by the allocation strategy, honours
+// MinTargetCapacity with SingleInstanceType/SingleAvailabilityZone, returns errorSet + fleetInstanceSet,
+// and is idempotent per ClientToken (a different request under the same token is refused, as EC2 does).
+import { membersOf, structOf, tagsFor, type Params } from './query.ts';
+import type { XmlValue } from './xml.ts';
+import type { Ec2World, EmuInstance, EmuLaunchTemplate, Lifecycle } from './world.ts';
+import { Ec2Fault } from './faults.ts';
+
+interface Candidate {
+  readonly template: EmuLaunchTemplate;
+  readonly version: string;
+  readonly instanceType: string;
+  readonly subnetId: string;
+  readonly zone: string;
+  readonly priority: number;
+  readonly lifecycle: Lifecycle;
+  readonly price: number;
+}
+
+export function createFleet(world: Ec2World, params: Params, launched: (i: EmuInstance) => void): Record<string, XmlValue> {
+  if (params.get('Type') !== 'instant') throw new Ec2Fault('InvalidParameterValue', 'the emulator only serves Type=instant fleets');
+  const token = params.get('ClientToken');
+  const fingerprint = JSON.stringify([...params.entries()].filter(([k]) => k !== 'ClientToken').sort());
+  if (token) {
+    const seen = world.fleets.get(token);
+    if (seen && seen.fingerprint !== fingerprint) throw new Ec2Fault('IdempotentParameterMismatch', `client token ${token} was used for a different request`);
+    if (seen) return seen.response as Record<string, XmlValue>;
+  }
+  const target = structOf(params, 'TargetCapacitySpecification');
+  const total = Number(target.get('TotalTargetCapacity') ?? '0');
+  const defaultType = target.get('DefaultTargetCapacityType') ?? 'on-demand';
+  if (!Number.isInteger(total) || total < 1) throw new Ec2Fault('InvalidParameterValue', 'TargetCapacitySpecification.TotalTargetCapacity must be a positive integer');
+  const options = structOf(params, defaultType === 'spot' ? 'SpotOptions' : 'OnDemandOptions');
+  const min = world.faults.ignoreMinTargetCapacity ? 0 : Number(options.get('MinTargetCapacity') ?? '0');
+  const single = options.get('SingleInstanceType') === 'true' || options.get('SingleAvailabilityZone') === 'true';
+  if (min > 0 && !single) throw new Ec2Fault('InvalidParameterCombination', 'MinTargetCapacity requires SingleInstanceType and SingleAvailabilityZone');
+  const candidates = order(candidatesOf(world, params, defaultType === 'spot' ? 'spot' : 'on-demand'), options.get('AllocationStrategy'));
+  const capacity = (c: Candidate): number => capacityOf(world, c);
+
+  const chosen: { c: Candidate; n: number }[] = [];
+  const refused: Candidate[] = [];
+  if (single) {
+    const groups = new Map<string, Candidate[]>();
+    for (const c of candidates) groups.set(`${c.instanceType}|${c.zone}`, [...(groups.get(`${c.instanceType}|${c.zone}`) ?? []), c]);
+    for (const group of groups.values()) {
+      const first = group[0] as Candidate;
+      const have = capacity(first);
+      if (have >= Math.max(min, 1)) {
+        chosen.push({ c: first, n: Math.min(total, have) });
+        break;
+      }
+      refused.push(...group);
+    }
+  } else {
+    let remaining = total;
+    for (const c of candidates) {
+      if (remaining === 0) break;
+      const have = capacity(c);
+      if (have <= 0) {
+        refused.push(c);
+        continue;
+      }
+      const n = Math.min(have, remaining);
+      chosen.push({ c, n });
+      remaining -= n;
+    }
+    if (total - remaining < min) chosen.length = 0;
+  }
+
+  const requestTags = tagsFor(params, 'TagSpecification', 'instance');
+  const instanceSet = chosen.map(({ c, n }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const instance = launch(world, c, requestTags, token);
+      ids.push(instance.instanceId);
+      launched(instance);
+    }
+    return { launchTemplateAndOverrides: ltAndOverrides(c), lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand', instanceIds: ids, instanceType: c.instanceType };
+  });
+  const errorSet = refused.map((c) => ({
+    launchTemplateAndOverrides: ltAndOverrides(c),
+    lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand',
+    errorCode: world.capacityErrorCode(c.instanceType, c.zone, c.lifecycle),
+    errorMessage: `We currently do not have sufficient ${c.instanceType} capacity in the Availability Zone you requested (${c.zone}).`,
+  }));
+  const response = { fleetId: world.nextId('fleet'), errorSet, fleetInstanceSet: instanceSet };
+  if (token) world.fleets.set(token, { fingerprint, response });
+  return response;
+}
+
+function candidatesOf(world: Ec2World, params: Params, capacityType: 'spot' | 'on-demand'): Candidate[] {
+  const out: Candidate[] = [];
+  for (const config of membersOf(params, 'LaunchTemplateConfigs')) {
+    const spec = structOf(config, 'LaunchTemplateSpecification');
+    const name = spec.get('LaunchTemplateName');
+    const id = spec.get('LaunchTemplateId');
+    const template = [...world.launchTemplates.values()].find((t) => t.name === name || t.id === id);
+    if (!template) throw new Ec2Fault('InvalidLaunchTemplateName.NotFoundException', `launch template ${name ?? id} does not exist`);
+    for (const o of membersOf(config, 'Overrides')) {
+      const instanceType = o.get('InstanceType') ?? '';
+      if (!world.types.has(instanceType)) throw new Ec2Fault('InvalidParameterValue', `invalid instance type ${instanceType}`);
+      const subnetId = o.get('SubnetId') ?? '';
+      const subnet = world.subnets.find((s) => s.subnetId === subnetId);
+      if (!subnet) throw new Ec2Fault('InvalidSubnetID.NotFound', `subnet ${subnetId} does not exist`);
+      const lifecycle: Lifecycle = template.capacityReservationId ? 'reserved' : capacityType;
+      out.push({ template, version: spec.get('Version') ?? '$Latest', instanceType, subnetId, zone: subnet.zone, priority: Number(o.get('Priority') ?? '0'), lifecycle, price: world.priceOf(instanceType, lifecycle) });
+    }
+  }
+  if (out.length > 60) throw new Ec2Fault('InvalidParameterValue', 'a fleet takes at most 60 overrides');
+  return out;
+}
+
+function order(cs: Candidate[], strategy: string | undefined): Candidate[] {
+  if (strategy === 'prioritized') return [...cs].sort((a, b) => a.priority - b.priority);
+  return [...cs].sort((a, b) => a.price - b.price);
+}
+
+function capacityOf(world: Ec2World, c: Candidate): number {
+  if (c.lifecycle === 'reserved') {
+    const r = world.reservations.find((x) => x.id === c.template.capacityReservationId);
+    return r && r.instanceType === c.instanceType && r.zone === c.zone ? r.available : 0;
+  }
+  return world.capacityLeft(c.instanceType, c.zone, c.lifecycle);
+}
+
+function launch(world: Ec2World, c: Candidate, requestTags: Record<string, string>, token: string | undefined): EmuInstance {
+  if (c.lifecycle === 'reserved') {
+    const r = world.reservations.find((x) => x.id === c.template.capacityReservationId);
+    if (r) r.available -= 1;
+  } else world.consume(c.instanceType, c.zone, c.lifecycle, 1);
+  const instance: EmuInstance = {
+    instanceId: world.nextId('i'),
+    instanceType: c.instanceType,
+    zone: c.zone,
+    subnetId: c.subnetId,
+    imageId: c.template.imageId ?? '',
+    securityGroupIds: c.template.securityGroupIds,
+    lifecycle: c.lifecycle,
+    ...(c.template.capacityReservationId ? { capacityReservationId: c.template.capacityReservationId } : {}),
+    ...(c.template.userData ? { userData: c.template.userData } : {}),
+    ...(token ? { clientToken: token } : {}),
+    launchTime: new Date(),
+    tags: { ...c.template.tags, ...requestTags },
+    state: 'pending',
+  };
+  world.instances.set(instance.instanceId, instance);
+  return instance;
+}
+
+function ltAndOverrides(c: Candidate): XmlValue {
+  return {
+    launchTemplateSpecification: { launchTemplateId: c.template.id, launchTemplateName: c.template.name, version: c.version },
+    overrides: { instanceType: c.instanceType, subnetId: c.subnetId, availabilityZone: c.zone },
+  };
+}
+

@@ -1,0 +1,133 @@
+// EC2 query-protocol emulator on 127.0.0.1: POST / form-encoded Action=…, XML out; the Pricing API's
+// GetProducts (JSON 1.1) on the same port. Boots instances after a delay and reports them through onBoot.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ACTIONS } from './actions.ts';
+import { rebalanceRecommendation, spotInterruptionWarning, stateChange, type Ec2Event } from './events.ts';
+import { Ec2Fault } from './faults.ts';
+import { createFleet } from './fleet.ts';
+import { getProducts } from './pricing.ts';
+import { listOf, parseForm } from './query.ts';
+import { seedWorld } from './seed.ts';
+import { Ec2World, type BootedInstance, type EmuInstance } from './world.ts';
+import { errorXml, responseXml } from './xml.ts';
+
+export interface Ec2EmulatorOptions {
+  readonly region?: string;
+  readonly zones?: readonly string[];
+  /** How long an instance stays pending before it boots (ms); 0 boots on the next tick. */
+  readonly bootDelayMs?: number;
+  /** Called when an instance boots: the Kubernetes emulator registers its Node here. */
+  readonly onBoot?: (instance: BootedInstance) => void | Promise<void>;
+  /** EventBridge events (interruption warnings, rebalance recommendations, state changes). */
+  readonly onEvent?: (event: Ec2Event) => void;
+}
+
+export interface Ec2Emulator {
+  readonly world: Ec2World;
+  readonly endpoint: string;
+  /** Sends a spot interruption warning, then terminates the instance after `afterMs`. */
+  interruptSpot(instanceId: string, afterMs?: number): void;
+  recommendRebalance(instanceId: string): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promise<Ec2Emulator> {
+  const region = options.region ?? 'us-east-1';
+  const world = new Ec2World(region);
+  seedWorld(world, options.zones ?? [`${region}a`, `${region}b`, `${region}c`]);
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  const emit = (e: Ec2Event): void => options.onEvent?.(e);
+  const boot = (i: EmuInstance): void =>
+    later(options.bootDelayMs ?? 0, () => {
+      if (i.state !== 'pending') return;
+      i.state = 'running';
+      emit(stateChange(world, i));
+      const userData = i.userData ? Buffer.from(i.userData, 'base64').toString('utf8') : '';
+      void options.onBoot?.({ providerId: `aws:///${i.zone}/${i.instanceId}`, instanceId: i.instanceId, instanceType: i.instanceType, zone: i.zone, capacityType: i.lifecycle, imageId: i.imageId, tags: { ...i.tags }, userData });
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const target = req.headers['x-amz-target'];
+    if (typeof target === 'string' && world.faults.pricingUnavailable) return json(res, { status: 503, body: { __type: 'ServiceUnavailableException', message: 'Pricing is unavailable' } });
+    if (typeof target === 'string') return json(res, target === 'AWSPriceListService.GetProducts' ? getProducts(world, JSON.parse(body || '{}')) : { status: 400, body: { __type: 'UnknownOperationException', message: target } });
+    const params = parseForm(body);
+    const action = params.get('Action') ?? '';
+    const requestId = world.nextId('req');
+    world.calls.push(action);
+    try {
+      await sleep(world.faults.delayMs[action] ?? 0);
+      const failure = world.faults.failNext[action];
+      if (failure) {
+        delete world.faults.failNext[action];
+        throw new Ec2Fault(failure.code, failure.message, failure.status);
+      }
+      const throttle = world.faults.throttle;
+      if (throttle.remaining > 0 && (!throttle.action || throttle.action === action)) {
+        throttle.remaining -= 1;
+        throw new Ec2Fault('RequestLimitExceeded', 'Request limit exceeded.', 503);
+      }
+      const out = action === 'CreateFleet' ? createFleet(world, params, boot) : ACTIONS[action]?.(world, params);
+      if (!out) throw new Ec2Fault('InvalidAction', `The action ${action} is not valid for this web service.`);
+      if (action === 'TerminateInstances') for (const id of listOf(params, 'InstanceId')) emit(stateChange(world, world.instances.get(id) as EmuInstance));
+      res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' }).end(responseXml(action, requestId, out));
+    } catch (err) {
+      const fault = err instanceof Ec2Fault ? err : new Ec2Fault('InternalError', String(err), 500);
+      res.writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8' }).end(errorXml(fault.code, fault.message, requestId));
+    }
+  }
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const find = (id: string): EmuInstance => {
+    const i = world.instances.get(id);
+    if (!i) throw new Error(`EC2 emulator: no instance ${id}`);
+    return i;
+  };
+  return {
+    world,
+    endpoint: `http://127.0.0.1:${port}`,
+    interruptSpot(id, afterMs = 0) {
+      const i = find(id);
+      emit(spotInterruptionWarning(world, i));
+      later(afterMs, () => {
+        if (i.state === 'terminated') return;
+        i.state = 'terminated';
+        emit(stateChange(world, i));
+      });
+    },
+    recommendRebalance(id) {
+      emit(rebalanceRecommendation(world, find(id)));
+    },
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function json(res: ServerResponse, reply: { status: number; body: unknown }): void {
+  const type = (reply.body as { __type?: string }).__type;
+  res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.1', ...(type ? { 'x-amzn-errortype': type } : {}) }).end(JSON.stringify(reply.body));
+}

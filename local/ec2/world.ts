@@ -1,0 +1,152 @@
+// The EC2 emulator's in-memory world: instance types, prices, capacity per offering, network and
+// image resources, launch templates, instances, and the faults a test injects.
+
+export type Lifecycle = 'on-demand' | 'spot' | 'reserved';
+export type Ec2State = 'pending' | 'running' | 'shutting-down' | 'terminated';
+export const STATE_CODES: Record<Ec2State, number> = { pending: 0, running: 16, 'shutting-down': 32, terminated: 48 };
+
+export interface EmuInstanceType {
+  readonly name: string;
+  readonly vcpu: number;
+  readonly memoryMiB: number;
+  readonly arch?: 'x86_64' | 'arm64';
+  readonly gpu?: { readonly name: string; readonly manufacturer: string; readonly count: number; readonly memoryMiB: number };
+  readonly maxPods?: number;
+  /** On-demand $/h (served by the Pricing API stand-in) and spot $/h (DescribeSpotPriceHistory). */
+  readonly onDemandPrice: number;
+  readonly spotPrice?: number;
+  readonly zones: readonly string[];
+}
+
+export interface EmuInstance {
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly subnetId: string;
+  readonly imageId: string;
+  readonly securityGroupIds: readonly string[];
+  readonly lifecycle: Lifecycle;
+  readonly capacityReservationId?: string;
+  readonly userData?: string;
+  readonly clientToken?: string;
+  readonly launchTime: Date;
+  tags: Record<string, string>;
+  state: Ec2State;
+}
+
+export interface EmuSubnet {
+  readonly subnetId: string;
+  readonly zone: string;
+  readonly availableIps: number;
+  readonly tags: Record<string, string>;
+}
+export interface EmuSecurityGroup {
+  readonly groupId: string;
+  readonly groupName: string;
+  readonly tags: Record<string, string>;
+}
+export interface EmuImage {
+  readonly imageId: string;
+  readonly name: string;
+  readonly owner: string;
+  readonly creationDate: string;
+  readonly arch: 'x86_64' | 'arm64';
+  readonly tags: Record<string, string>;
+}
+export interface EmuLaunchTemplate {
+  readonly id: string;
+  readonly name: string;
+  readonly imageId?: string;
+  readonly userData?: string;
+  readonly securityGroupIds: readonly string[];
+  readonly capacityReservationId?: string;
+  readonly tags: Record<string, string>;
+}
+export interface EmuReservation {
+  readonly id: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  available: number;
+  readonly tags: Record<string, string>;
+}
+
+/** What a booted instance tells the Kubernetes emulator, so a Node can register for it. */
+export interface BootedInstance {
+  readonly providerId: string;
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: Lifecycle;
+  readonly imageId: string;
+  readonly tags: Readonly<Record<string, string>>;
+  /** User data as the instance would run it (base64-decoded). */
+  readonly userData: string;
+}
+
+export interface Faults {
+  /** The next N requests (of `action`, or any) fail with RequestLimitExceeded. */
+  throttle: { remaining: number; action?: string };
+  /** Extra latency per action, in ms. */
+  delayMs: Record<string, number>;
+  /** Instant fleets launch what fits even below MinTargetCapacity (the partial fleet a bug would leave). */
+  ignoreMinTargetCapacity: boolean;
+  /** The Pricing API answers 503 (the adapter must fall back to the built-in catalog). */
+  pricingUnavailable: boolean;
+  /** One-shot errors: the next call of the action fails with this code. */
+  failNext: Record<string, { code: string; message: string; status: number }>;
+}
+
+export class Ec2World {
+  readonly types = new Map<string, EmuInstanceType>();
+  readonly instances = new Map<string, EmuInstance>();
+  readonly subnets: EmuSubnet[] = [];
+  readonly securityGroups: EmuSecurityGroup[] = [];
+  readonly images: EmuImage[] = [];
+  readonly launchTemplates = new Map<string, EmuLaunchTemplate>();
+  readonly reservations: EmuReservation[] = [];
+  /** Fleets by client token: the request's fingerprint and the response it got. */
+  readonly fleets = new Map<string, { fingerprint: string; response: Record<string, unknown> }>();
+  readonly capacity = new Map<string, number>();
+  /** The error code EC2 reports for an offering without capacity (default InsufficientInstanceCapacity). */
+  readonly capacityErrors = new Map<string, string>();
+  readonly faults: Faults = { throttle: { remaining: 0 }, delayMs: {}, ignoreMinTargetCapacity: false, pricingUnavailable: false, failNext: {} };
+  /** Every request by action name, for tests that assert what the adapter called. */
+  readonly calls: string[] = [];
+  private seq = 0;
+
+  constructor(readonly region: string) {}
+
+  nextId(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}-${this.seq.toString(16).padStart(17, '0')}`;
+  }
+
+  /** Instances left for an offering; unset means unlimited. */
+  setCapacity(type: string, zone: string, lifecycle: Lifecycle, count: number, errorCode?: string): void {
+    this.capacity.set(`${type}|${zone}|${lifecycle}`, count);
+    if (errorCode) this.capacityErrors.set(`${type}|${zone}|${lifecycle}`, errorCode);
+  }
+
+  capacityLeft(type: string, zone: string, lifecycle: Lifecycle): number {
+    return this.capacity.get(`${type}|${zone}|${lifecycle}`) ?? Number.POSITIVE_INFINITY;
+  }
+
+  capacityErrorCode(type: string, zone: string, lifecycle: Lifecycle): string {
+    return this.capacityErrors.get(`${type}|${zone}|${lifecycle}`) ?? 'InsufficientInstanceCapacity';
+  }
+
+  consume(type: string, zone: string, lifecycle: Lifecycle, count: number): void {
+    const left = this.capacity.get(`${type}|${zone}|${lifecycle}`);
+    if (left !== undefined) this.capacity.set(`${type}|${zone}|${lifecycle}`, left - count);
+  }
+
+  live(): EmuInstance[] {
+    return [...this.instances.values()].filter((i) => i.state === 'pending' || i.state === 'running');
+  }
+
+  priceOf(type: string, lifecycle: Lifecycle): number {
+    const t = this.types.get(type);
+    if (!t) return Number.POSITIVE_INFINITY;
+    return lifecycle === 'spot' ? (t.spotPrice ?? t.onDemandPrice) : lifecycle === 'reserved' ? 0 : t.onDemandPrice;
+  }
+}

@@ -1,0 +1,28 @@
+// Settings of the EC2 adapter, parsed once per cold start by the composition root.
+import { z } from 'zod';
+
+export const ec2ProviderConfigSchema = z.object({
+  clusterName: z.string().min(1, 'clusterName is required'),
+  region: z.string().min(1, 'region is required'),
+  /** CreateFleet accepts at most 60 overrides (instance type × subnet). */
+  maxOverrides: z.number().int().min(1).max(60).default(60),
+  /** Region of the Price List Query API endpoint (it lives in a few regions only). */
+  pricingRegion: z.string().default('us-east-1'),
+  retry: z
+    .object({
+      attempts: z.number().int().min(1).default(5),
+      baseDelayMs: z.number().int().min(0).default(200),
+      maxDelayMs: z.number().int().min(0).default(5_000),
+    })
+    .default({ attempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 }),
+});
+export type Ec2ProviderConfig = z.infer<typeof ec2ProviderConfigSchema>;
+
+export function parseEc2ProviderConfig(input: unknown): Ec2ProviderConfig {
+  const parsed = ec2ProviderConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`invalid EC2 provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}

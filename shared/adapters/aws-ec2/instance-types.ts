@@ -1,0 +1,95 @@
+// Instance types a node class can launch: shapes from DescribeInstanceTypes, zones from
+// DescribeInstanceTypeOfferings ∩ the node class's subnets, prices from the price book; capacity and
+// overhead computed the way Karpenter's AWS provider does.
+import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
+import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
+import type { PriceBook } from './pricing.ts';
+import type { ResolvedNodeClass } from './resolve.ts';
+
+/** Karpenter's VM_MEMORY_OVERHEAD_PERCENT default: the hypervisor keeps part of the nominal memory. */
+const VM_MEMORY_OVERHEAD = 0.075;
+
+/** ENI-limited pod density, as the VPC CNI computes it (Karpenter's default without maxPods). */
+export function eniLimitedPods(info: InstanceTypeInfo): number {
+  const enis = info.NetworkInfo?.MaximumNetworkInterfaces ?? 1;
+  const ips = info.NetworkInfo?.Ipv4AddressesPerInterface ?? 2;
+  return enis * (ips - 1) + 2;
+}
+
+/** Karpenter's kube-reserved CPU: 6% of the first core, 1% of the second, 0.5% of the next two, 0.25% above. */
+export function kubeReservedCpuMilli(vcpu: number): number {
+  const steps: [number, number][] = [[1, 0.06], [1, 0.01], [2, 0.005], [Number.POSITIVE_INFINITY, 0.0025]];
+  let left = vcpu;
+  let milli = 0;
+  for (const [cores, share] of steps) {
+    const n = Math.min(left, cores);
+    milli += n * 1000 * share;
+    left -= n;
+    if (left <= 0) break;
+  }
+  return Math.round(milli);
+}
+
+function labelsOf(info: InstanceTypeInfo, name: string, vcpu: number, memoryMiB: number): Record<string, string> {
+  const [family = '', size = ''] = name.split('.');
+  const labels: Record<string, string> = {
+    'karpenter.k8s.aws/instance-family': family,
+    'karpenter.k8s.aws/instance-size': size,
+    'karpenter.k8s.aws/instance-category': family.replace(/[0-9].*$/, ''),
+    'karpenter.k8s.aws/instance-generation': /[0-9]+/.exec(family)?.[0] ?? '',
+    'karpenter.k8s.aws/instance-cpu': String(vcpu),
+    'karpenter.k8s.aws/instance-memory': String(memoryMiB),
+  };
+  const gpu = info.GpuInfo?.Gpus?.[0];
+  if (gpu) {
+    const model = (gpu.Name ?? '').toLowerCase();
+    Object.assign(labels, {
+      'karpenter.k8s.aws/instance-gpu-name': model,
+      'karpenter.k8s.aws/instance-gpu-manufacturer': (gpu.Manufacturer ?? '').toLowerCase(),
+      'karpenter.k8s.aws/instance-gpu-count': String(gpu.Count ?? 0),
+      'karpenter.k8s.aws/instance-gpu-memory': String(gpu.MemoryInfo?.SizeInMiB ?? 0),
+      'kraftsman.dev/gpu-model': model,
+      'kraftsman.dev/gpu-count': String(gpu.Count ?? 0),
+    });
+  }
+  return labels;
+}
+
+export function toInstanceTypeSpec(args: { info: InstanceTypeInfo; zones: readonly string[]; resolved: ResolvedNodeClass; prices: PriceBook; maxPods?: number }): InstanceTypeSpec | undefined {
+  const { info } = args;
+  const name = String(info.InstanceType ?? '');
+  const vcpu = info.VCpuInfo?.DefaultVCpus ?? 0;
+  const memoryMiB = info.MemoryInfo?.SizeInMiB ?? 0;
+  const pods = args.maxPods ?? eniLimitedPods(info);
+  const gpu = info.GpuInfo?.Gpus?.[0];
+  const nvidia = gpu && (gpu.Manufacturer ?? '').toUpperCase() === 'NVIDIA' ? (gpu.Count ?? 0) : 0;
+  const spotOk = (info.SupportedUsageClasses ?? []).includes('spot');
+  const offerings: Offering[] = [];
+  for (const zone of args.zones) {
+    const od = args.prices.onDemand(name, zone);
+    if (od !== undefined) offerings.push({ zone, capacityType: 'on-demand', price: od, available: true });
+    const sp = spotOk ? args.prices.spot(name, zone) : undefined;
+    if (sp !== undefined) offerings.push({ zone, capacityType: 'spot', price: sp, available: true });
+  }
+  for (const r of args.resolved.reservations) {
+    // Reserved capacity is already paid for: Karpenter prices it near zero so it is always chosen first.
+    if (r.instanceType === name && args.zones.includes(r.zone)) offerings.push({ zone: r.zone, capacityType: 'reserved', price: 0, available: r.available > 0, reservationId: r.id, reservationCapacity: r.available });
+  }
+  if (offerings.length === 0) return undefined;
+  const capacity: Record<string, string> = {
+    cpu: String(vcpu),
+    memory: `${memoryMiB - Math.ceil(memoryMiB * VM_MEMORY_OVERHEAD)}Mi`,
+    pods: String(pods),
+    'ephemeral-storage': '20Gi',
+    ...(nvidia > 0 ? { 'nvidia.com/gpu': String(nvidia) } : {}),
+  };
+  return {
+    name,
+    cloud: 'aws',
+    arch: (info.ProcessorInfo?.SupportedArchitectures ?? []).includes('arm64') ? 'arm64' : 'amd64',
+    capacity,
+    overhead: { cpu: `${kubeReservedCpuMilli(vcpu)}m`, memory: `${11 * pods + 255 + 100}Mi` },
+    labels: labelsOf(info, name, vcpu, memoryMiB),
+    offerings,
+  };
+}
