@@ -1,0 +1,40 @@
+// `kraftsman simulate`: what provisioning would do with the snapshot's pending pods (CONTRACT.md).
+import { simulateProvisioning, type ProvisioningResult } from '../../shared/provisioning/simulate.ts';
+import type { CommandContext } from './context.ts';
+import { table } from './table.ts';
+
+export function run(ctx: CommandContext): { json: unknown; table: string } {
+  const result = simulateProvisioning(ctx.snapshot, { upstream: ctx.args.upstream });
+  return { json: toJson(result), table: render(result) };
+}
+
+function toJson(r: ProvisioningResult): unknown {
+  return {
+    pods: r.pods,
+    nodeClaims: r.nodeClaims.map((c) => ({
+      name: c.name,
+      nodePool: c.nodePool,
+      cloud: c.cloud,
+      instanceTypes: c.instanceTypes,
+      cheapest: c.cheapest,
+      requirements: c.requirements,
+      pods: c.pods,
+      ...(c.gang ? { gang: c.gang } : {}),
+    })),
+  };
+}
+
+function render(r: ProvisioningResult): string {
+  const pods = table(
+    ['POD', 'RESULT', 'WHERE / WHY'],
+    r.pods.map((p) => [p.pod, p.result, p.result === 'existing' ? p.node : p.result === 'new' ? p.nodeClaim : p.reason]),
+  );
+  const claims = table(
+    ['NODECLAIM', 'NODEPOOL', 'CLOUD', 'CHEAPEST', 'ZONE', 'CAPACITY', '$/H', 'TYPES', 'PODS'],
+    r.nodeClaims.map((c) => [
+      c.name, c.nodePool, c.cloud, c.cheapest?.instanceType ?? '-', c.cheapest?.zone ?? '-', c.cheapest?.capacityType ?? '-',
+      c.cheapest ? c.cheapest.price.toFixed(4) : '-', String(c.instanceTypes.length), String(c.pods.length),
+    ]),
+  );
+  return `${pods}\n\n${claims}\n`;
+}

@@ -1,0 +1,98 @@
+// Recognises Kubernetes-shaped documents by apiVersion + kind, validates each with its zod schema and groups
+// them into ClusterObjects (CONTRACT.md "Inputs"): unknown kinds are warned about and skipped, a known kind
+// at another version of its group is an error, and a malformed object names source, object and field path.
+import type { z } from 'zod';
+import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
+import { objectRef } from '../model/meta.ts';
+import { InvalidObjectError } from './errors.ts';
+import type { ClusterObjects } from './objects.ts';
+
+export interface SourceDocument {
+  readonly source: string;
+  readonly value: unknown;
+}
+
+export interface Recognized {
+  readonly objects: ClusterObjects;
+  readonly warnings: readonly string[];
+  readonly count: number;
+}
+
+const FIELD: Partial<Record<KnownKind, keyof ClusterObjects>> = {
+  Node: 'nodes', Pod: 'pods', PodDisruptionBudget: 'pdbs', DaemonSet: 'daemonSets', Namespace: 'namespaces',
+  PersistentVolumeClaim: 'pvcs', PersistentVolume: 'pvs', StorageClass: 'storageClasses', CSINode: 'csiNodes',
+  NodePool: 'nodePools', NodeClaim: 'nodeClaims', EC2NodeClass: 'nodeClasses', GCENodeClass: 'nodeClasses', PodGroup: 'podGroups',
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Flattens `kind: List` (and `*List`) documents into their items. */
+function* flatten(doc: SourceDocument): Generator<SourceDocument> {
+  const v = doc.value;
+  if (v === null || v === undefined) return;
+  if (isRecord(v) && typeof v.kind === 'string' && v.kind.endsWith('List') && Array.isArray(v.items)) {
+    for (const item of v.items) yield* flatten({ source: doc.source, value: item });
+    return;
+  }
+  yield doc;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || '(object)';
+}
+
+export function zodMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  return `${formatPath(issue.path)}: ${issue.message}`;
+}
+
+export function recognize(docs: readonly SourceDocument[]): Recognized {
+  const warnings: string[] = [];
+  const out: Record<keyof ClusterObjects, unknown[]> = {
+    nodes: [], pods: [], pdbs: [], daemonSets: [], namespaces: [], pvcs: [], pvs: [], storageClasses: [], csiNodes: [],
+    nodePools: [], nodeClaims: [], nodeClasses: [], podGroups: [],
+  };
+  const seen = new Set<string>();
+  let count = 0;
+  for (const doc of docs) {
+    for (const { source, value } of flatten(doc)) {
+      if (!isRecord(value)) throw new InvalidObjectError(`${source}: a document is not an object`, source);
+      const { apiVersion, kind } = value;
+      const meta = isRecord(value.metadata) ? (value.metadata as { name?: string; namespace?: string }) : undefined;
+      if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
+        throw new InvalidObjectError(`${source}: ${objectRef(String(kind ?? 'object'), meta)}: apiVersion and kind are required`, source);
+      }
+      if (!isKnownKind(kind) || !FIELD[kind]) {
+        warnings.push(`${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`);
+        continue;
+      }
+      const expected = KINDS[kind].apiVersion;
+      if (apiVersion !== expected) {
+        if (groupOf(apiVersion) === groupOf(expected)) {
+          throw new InvalidObjectError(`${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`, source);
+        }
+        warnings.push(`${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`);
+        continue;
+      }
+      const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
+      if (!parsed.success) {
+        throw new InvalidObjectError(`${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`, source, { cause: parsed.error });
+      }
+      const obj = parsed.data as { metadata: { name: string; namespace?: string } };
+      const namespaced = !['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'NodePool', 'NodeClaim', 'EC2NodeClass', 'GCENodeClass'].includes(kind);
+      if (namespaced) obj.metadata.namespace ??= 'default';
+      const id = `${kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+      if (seen.has(id)) {
+        warnings.push(`${source}: ${objectRef(kind, obj.metadata)} given more than once; counted once`);
+        continue;
+      }
+      seen.add(id);
+      out[FIELD[kind] as keyof ClusterObjects].push(obj);
+      count++;
+    }
+  }
+  return { objects: out as unknown as ClusterObjects, warnings, count };
+}
