@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { node, nodeClaim, pdb, pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
 interface Rule {
@@ -35,7 +36,7 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   await cluster.patchMetadata('Node', 'n1', { labels: { a: 'b' } });
   await cluster.patchMetadata('NodeClaim', 'c1', { labels: { a: 'b' } });
   await cluster.getNodeClaim('c1');
-  await cluster.createNodeClaim({ ...(nodeClaim('c2') as never), metadata: { name: 'c2' } });
+  await cluster.createNodeClaim(nodeClaim('c2') as unknown as NodeClaim);
   await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, nodeName: 'n1' }));
   await cluster.deleteNodeClaim('c2');
   await cluster.evictPod({ namespace: 'ns', name: 'p1' });
