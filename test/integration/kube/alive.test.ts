@@ -1,0 +1,96 @@
+// The emulator's "looks alive" helpers: a booted instance registers its Node from the bootstrap flags,
+// the binder places pending pods (gangs all or nothing), owners recreate evicted pods as pending.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bindPending } from '../../../local/kube-api/alive/binder.ts';
+import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
+import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
+import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(() => h.close());
+
+const SCRIPT = [
+  '#!/bin/bash',
+  "export KRAFTSMAN_NODE_LABELS='karpenter.sh/nodepool=gpu,topology.kubernetes.io/zone=us-east-1a'",
+  "export KRAFTSMAN_KUBELET_ARGS='--node-labels=karpenter.sh/nodepool=gpu,topology.kubernetes.io/zone=us-east-1a --register-with-taints=nvidia.com/gpu=true:NoSchedule,karpenter.sh/unregistered:NoExecute --max-pods=58'",
+].join('\n');
+
+const gpuNode = (name: string, gpus: string, taints = parseBootstrap(SCRIPT).taints.filter((t) => t.key !== 'karpenter.sh/unregistered')) =>
+  registerNode(h.emulator, { nodeName: name, providerId: `aws:///us-east-1a/i-${name}`, labels: parseBootstrap(SCRIPT).labels, taints, capacity: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': gpus, pods: '58' } });
+
+const gpuPod = (name: string, o: Record<string, unknown> = {}) =>
+  pod('ml', name, {
+    spec: { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }], containers: [{ name: 'w', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }] },
+    status: { phase: 'Pending' },
+    ...o,
+  });
+
+describe('node registration', () => {
+  it('reads labels and taints from the kubelet flags of a bootstrap script, plain or base64', () => {
+    const expected = {
+      labels: { 'karpenter.sh/nodepool': 'gpu', 'topology.kubernetes.io/zone': 'us-east-1a' },
+      taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }],
+    };
+    expect(parseBootstrap(SCRIPT)).toEqual(expected);
+    expect(parseBootstrap(Buffer.from(SCRIPT).toString('base64'))).toEqual(expected);
+  });
+
+  it('registers a Ready node that a warm snapshot picks up by watch', async () => {
+    const cluster = h.cluster();
+    await cluster.readSnapshot();
+    gpuNode('booted', '8');
+    const read = await cluster.readSnapshot();
+    expect(read.reads.Node).toMatchObject({ mode: 'catch-up', changes: 1 });
+    const n = read.snapshot.nodes.find((x) => x.metadata.name === 'booted');
+    expect(n?.metadata.labels?.['karpenter.sh/nodepool']).toBe('gpu');
+    expect(n?.spec?.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
+    expect(n?.status?.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'True' })]);
+  });
+});
+
+describe('the binder', () => {
+  it('places pods that tolerate the taints and fit, and leaves the rest pending', () => {
+    gpuNode('g1', '2');
+    h.emulator.seed([gpuPod('a'), gpuPod('b'), gpuPod('c'), pod('ml', 'intolerant', { status: { phase: 'Pending' } })]);
+    const result = bindPending(h.emulator);
+    expect(result.bound).toEqual(['ml/a', 'ml/b']);
+    expect(result.unschedulable).toEqual(['ml/c', 'ml/intolerant']);
+    const a = h.emulator.store.get(h.emulator.typeOf('Pod'), 'ml', 'a');
+    expect(a.spec).toMatchObject({ nodeName: 'g1' });
+    expect(a.status).toMatchObject({ phase: 'Running' });
+  });
+
+  it('binds a gang only when minMember of it fits at once', () => {
+    gpuNode('g1', '3');
+    const member = (group: string, i: number) => gpuPod(`${group}-${i}`, { metadata: { namespace: 'ml', name: `${group}-${i}`, annotations: { 'scheduling.k8s.io/group-name': group } } });
+    h.emulator.seed([
+      { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'big' }, spec: { minMember: 4 } },
+      { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'small' }, spec: { minMember: 2 } },
+      ...[0, 1, 2, 3].map((i) => member('big', i)),
+      ...[0, 1].map((i) => member('small', i)),
+    ]);
+    const result = bindPending(h.emulator);
+    expect(result.bound).toEqual(['ml/small-0', 'ml/small-1']);
+    expect(result.unschedulable).toEqual(['ml/big-0', 'ml/big-1', 'ml/big-2', 'ml/big-3']);
+  });
+});
+
+describe('owners', () => {
+  it('recreate an evicted ReplicaSet pod as a new pending pod', async () => {
+    enableOwnerRecreation(h.emulator);
+    gpuNode('g1', '1');
+    h.emulator.seed([gpuPod('web-abcde', { metadata: { namespace: 'ml', name: 'web-abcde', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u', controller: true }] } })]);
+    bindPending(h.emulator);
+    expect(await h.cluster().evictPod({ namespace: 'ml', name: 'web-abcde' })).toEqual({ outcome: 'evicted' });
+    await new Promise((r) => setImmediate(r));
+    const pods = h.emulator.store.all(h.emulator.typeOf('Pod'));
+    expect(pods).toHaveLength(1);
+    expect(pods[0]?.metadata.name).toMatch(/^web-[0-9a-f]{5}$/);
+    expect(pods[0]?.metadata.name).not.toBe('web-abcde');
+    expect(pods[0]?.spec).not.toHaveProperty('nodeName');
+    expect(pods[0]?.status).toEqual({ phase: 'Pending' });
+  });
+});
