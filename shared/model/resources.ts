@@ -37,6 +37,13 @@ export function subtract(a: ResourceList, b: ResourceList): MutableResourceList 
   return out;
 }
 
+/** `a - b` over the keys of `a` only (limits minus usage: resources without a limit stay unlimited). */
+export function subtractWithin(a: ResourceList, b: ResourceList): MutableResourceList {
+  const out: MutableResourceList = { ...a };
+  for (const k in a) out[k] = (a[k] as number) - (b[k] ?? 0);
+  return out;
+}
+
 /** Element-wise max: how Kubernetes combines init containers with the main containers. */
 export function maxOf(a: ResourceList, b: ResourceList): MutableResourceList {
   const out: MutableResourceList = { ...a };

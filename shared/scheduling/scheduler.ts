@@ -1,7 +1,7 @@
 // The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
-import { fits, subtract, type ResourceList } from '../model/resources.ts';
+import { fits, subtractWithin, type ResourceList } from '../model/resources.ts';
 import { HOSTNAME } from '../model/labels.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { Journal } from './journal.ts';
@@ -241,7 +241,7 @@ class Scheduler {
       // track the largest type the claim might become against the pool's limits (Karpenter's subtractMax)
       const max: Record<string, number> = {};
       for (const it of claim.instanceTypes) for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
-      this.remaining.set(pool, subtract(remaining, max));
+      this.remaining.set(pool, subtractWithin(remaining, max));
       this.journal.push(() => this.remaining.set(pool, remaining));
     }
     this.place(pod, { kind: 'new', claim });

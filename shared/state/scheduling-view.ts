@@ -4,7 +4,7 @@
 import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import { CPU, EMPTY, MEMORY, fromQuantities, subtract, addInto, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import { CPU, EMPTY, MEMORY, fromQuantities, subtract, subtractWithin, addInto, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
 import { hostPortsOf, type HostPort } from '../scheduling/host-ports.ts';
 import { podRequests as podRequestsOf } from '../scheduling/pod-requests.ts';
@@ -50,7 +50,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       for (const n of [...snapshot.nodes, ...snapshot.inFlight]) {
         if (n.nodePool === view.name) addInto(used, n.instanceType?.capacity ?? n.allocatable);
       }
-      remaining.set(view.name, subtract(fromQuantities(limits), used));
+      remaining.set(view.name, subtractWithin(fromQuantities(limits), used));
     }
   }
   const namespaces = new Map<string, Record<string, string>>();
