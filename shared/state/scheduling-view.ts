@@ -143,7 +143,7 @@ function existingInput(n: StateNode, templates: readonly NodeClaimTemplate[], sn
   if (!n.initialized) {
     // In-flight capacity: startup and ephemeral taints will be gone, and the pool's daemons will take their share.
     const template = templates.find((t) => t.nodePool === n.nodePool);
-    const startup = template?.startupTaints ?? n.claim?.spec.startupTaints ?? [];
+    const startup = [...(template?.startupTaints ?? []), ...(n.claim?.spec.startupTaints ?? [])];
     taints = taints.filter((t) => !isEphemeralTaint(t, startup));
     const typeName = n.instanceType?.name;
     if (template && typeName && n.pods.length === 0) available = subtract(available, template.daemonOverhead.get(typeName) ?? EMPTY);
