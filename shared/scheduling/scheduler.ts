@@ -8,7 +8,7 @@ import { Journal } from './journal.ts';
 import { NewClaim } from './new-claim.ts';
 import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
 import { PodState, type PendingPod } from './pod-state.ts';
-import { Queue } from './queue.ts';
+import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod } from './topology.ts';
 import type { DomainUniverse } from './domains.ts';
@@ -91,7 +91,7 @@ class Scheduler {
       if (gang) {
         if (!gangsDone.has(gang.name)) {
           gangsDone.add(gang.name);
-          const members = this.states.filter((s) => s.info.gang?.name === gang.name);
+          const members = this.states.filter((s) => s.info.gang?.name === gang.name).sort(byCpuAndMemoryDescending);
           queue.remove(new Set(members.map((m) => m.key)));
           this.placeGang(gang.name, gang.minMember, members);
         }

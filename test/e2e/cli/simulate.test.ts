@@ -51,7 +51,7 @@ describe('kraftsman simulate', () => {
     ['a PDB with both minAvailable and maxUnavailable', { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'p', namespace: 'default' }, spec: { minAvailable: 1, maxUnavailable: 1 } }, /PodDisruptionBudget default\/p: spec\.maxUnavailable/],
     ['an old NodePool version', { ...nodePool('old'), apiVersion: 'karpenter.sh/v1beta1' }, /karpenter\.sh\/v1beta1 is not supported; kraftsman reads NodePool at karpenter\.sh\/v1/],
   ])('rejects %s with exit 2, naming file, object and field, with nothing on stdout', async (what, obj, message) => {
-    const o = structuredClone(obj) as Record<string, any>;
+    const o = structuredClone(obj) as { spec: Record<string, unknown> };
     if (what === 'a budget over 100%') o.spec.disruption = { budgets: [{ nodes: '150%' }] };
     if (what === 'an invalid cron') o.spec.disruption = { budgets: [{ nodes: '1', schedule: '61 * * * *', duration: '1h' }] };
     const file = tempFile('bad.yaml', list(o));
