@@ -22,7 +22,8 @@ export function createDynamoDbClient(options: DynamoDbClientOptions): DynamoDBCl
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     maxAttempts: 1,
-    requestHandler: { requestTimeout: options.requestTimeoutMs ?? 5_000, connectionTimeout: 2_000 },
+    // Without throwOnRequestTimeout this smithy version only logs a warning and waits for ever.
+    requestHandler: { requestTimeout: options.requestTimeoutMs ?? 5_000, connectionTimeout: 2_000, throwOnRequestTimeout: true },
   });
 }
 

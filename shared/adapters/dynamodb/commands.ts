@@ -21,8 +21,9 @@ import type { Table } from './table.ts';
 /*
  * Admission timeline (one admitter at a time holds the lock; fenced writes in brackets):
  *
- *   acquire lock (token t) ── [lock item: seq += 1, lastCommandId = id | HELD_BY_ME ∧ NEW_COMMAND] ──
- *   candidate pointers (idempotent puts) ── [command item | NOT_EXISTS] ── taint, launch … (the caller)
+ *   acquire lock (token t) ── [lock item: seq += 1, lastCommandId = id | HELD_BY_ME ∧ NEW_COMMAND] ──┐
+ *                          ── candidate pointers (idempotent puts, alongside) ─────────────────────────┴─
+ *   [command item | NOT_EXISTS] ── taint, launch … (the caller)
  *
  *   The sequence number is allocated by the same conditional write that checks the token, so a stale holder
  *   gets no number and writes nothing; a retry after a lost response finds lastCommandId = id in ALL_OLD and
@@ -48,19 +49,22 @@ export class Commands {
   async admit(fence: Fence, command: CommandInput): Promise<CommandRecord> {
     const c = parseInput(commandInputSchema, command, 'admitCommand.command');
     if (fence.name !== 'admission') throw new InvalidStateInputError(`admitCommand: commands are fenced by the admission lock, not ${fence.name}`);
-    const lock = await this.leases.fence(fence, {
+    const now = this.clock.now();
+    // Pointers first (or alongside the fence): a pointer without its command is ignored by readers, while a
+    // command without its pointers could not be found by candidate name.
+    const pointers = this.table.batchWrite(
+      c.candidates.map((name) => ({ ...candidateKey(fence.cluster, name, c.id), commandId: c.id, ttl: cleanupTtl(now.getTime() + 30 * 86_400_000) })),
+    );
+    const fenced = this.leases.fence(fence, {
       update: '#seq = if_not_exists(#seq, :zero) + :one, #lastCommandId = :commandId',
       condition: COMMAND_CONDITIONS.NEW_COMMAND,
       values: { ':zero': 0, ':one': 1, ':commandId': c.id },
       isOwnRetry: (old) => old.lastCommandId === c.id,
     });
+    const [lock] = await Promise.all([fenced, pointers]);
     const seq = Number(lock.seq);
-    const now = this.clock.now();
     // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
-    if (now.getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
-    await this.table.batchWrite(
-      c.candidates.map((name) => ({ ...candidateKey(fence.cluster, name, c.id), commandId: c.id, ttl: cleanupTtl(now.getTime() + 30 * 86_400_000) })),
-    );
+    if (this.clock.now().getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
     const record: CommandRecord = { ...c, cluster: fence.cluster, seq, status: 'launching', fencingToken: fence.token, admittedBy: fence.owner, createdAt: now, updatedAt: now };
     const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), {
       ...record,

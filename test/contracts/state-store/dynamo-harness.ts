@@ -1,26 +1,10 @@
-// Harness for the contract runs on real DynamoDB servers: start the server, create the table from
-// infra/dynamodb, hand out DynamoDbStateStores over clients with the shared dummy credentials, stop it all.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDbStateStore } from '../../../shared/adapters/dynamodb/state-store.ts';
-import { localClient } from '../../support/dynamodb/credentials.ts';
+// Harness for the contract runs on real DynamoDB servers: the state table from infra/dynamodb on a freshly
+// started server, one DynamoDbStateStore per "container", everything stopped by the suite that started it.
 import type { LocalDynamo } from '../../support/dynamodb/dynalite.ts';
-import { createTable } from '../../support/dynamodb/tables.ts';
+import { startStateTable } from '../../support/dynamodb/state-table.ts';
 import type { StoreHarness } from './contract.ts';
 
 export async function dynamoHarness(start: () => Promise<LocalDynamo>): Promise<StoreHarness> {
-  const server = await start();
-  const tableName = 'kraftsman-contract';
-  await createTable(server, tableName);
-  const clients: DynamoDBClient[] = [];
-  return {
-    make: (clock) => {
-      const client = localClient(server.endpoint);
-      clients.push(client);
-      return new DynamoDbStateStore({ client, tableName, clock });
-    },
-    close: async () => {
-      for (const c of clients) c.destroy();
-      await server.stop();
-    },
-  };
+  const table = await startStateTable(start, 'kraftsman-contract');
+  return { make: (clock) => table.store(clock), close: () => table.close() };
 }
