@@ -1,0 +1,155 @@
+// The coverage cycle (seed, "Surviving the timeout"): candidates a walk already evaluated this cycle go behind
+// the unreached ones, so a timed-out walk resumes mid-list instead of restarting at the head. A position hint
+// only — it never changes a verdict. Also Karpenter's own order (pools interleaved, unseen pools first). Pure.
+// API: upstreamOrder, unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated, coverageFraction, coverageDelta.
+
+/** Anything the walk orders: a name and the NodePool it belongs to. */
+export interface CoverageCandidate {
+  readonly name: string;
+  readonly nodePool: string;
+}
+
+/** One NodePool's cycle, the shape the StateStore port persists (shared/ports/state-store.ts CoverageCycle). */
+export interface CoverageCycle {
+  readonly nodePool: string;
+  readonly cycle: number;
+  readonly evaluated: ReadonlySet<string>;
+}
+export type CoverageState = ReadonlyMap<string, CoverageCycle>;
+
+export const EMPTY_COVERAGE: CoverageState = new Map();
+
+// ── upstream order ──────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * SingleNodeConsolidation.SortCandidates (Karpenter v1.14.1 singlenodeconsolidation.go): the consolidation sort,
+ * then interleaved by NodePool — position i of every pool before position i + 1 of any — with the pools a
+ * timed-out walk never reached (PreviouslyUnseenNodePools) first. Go iterates map keys in random order; we put
+ * unseen pools in the order given and the rest by name, so the order is reproducible.
+ */
+export function upstreamOrder<C extends CoverageCandidate>(sorted: readonly C[], unseenPools: readonly string[] = []): C[] {
+  const byPool = new Map<string, C[]>();
+  for (const c of sorted) {
+    const list = byPool.get(c.nodePool);
+    if (list) list.push(c);
+    else byPool.set(c.nodePool, [c]);
+  }
+  const first = [...new Set(unseenPools)].filter((p) => byPool.has(p));
+  const pools = [...first, ...[...byPool.keys()].filter((p) => !first.includes(p)).sort()];
+  const longest = Math.max(0, ...[...byPool.values()].map((l) => l.length));
+  const out: C[] = [];
+  for (let i = 0; i < longest; i++) {
+    for (const p of pools) {
+      const c = byPool.get(p)?.[i];
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * The pools of `ordered` the walk never reached when it stopped after `reached` candidates. Karpenter stores
+ * this only when the walk times out or runs to the end (a walk that returns a command keeps the old set).
+ */
+export function unseenPoolsAfterWalk(ordered: readonly CoverageCandidate[], reached: number): string[] {
+  const seen = new Set(ordered.slice(0, Math.max(0, reached)).map((c) => c.nodePool));
+  return [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !seen.has(p));
+}
+
+// ── the coverage cycle ──────────────────────────────────────────────────────────────────────────────────────
+
+const cycleOf = (state: CoverageState, pool: string): CoverageCycle => state.get(pool) ?? { nodePool: pool, cycle: 0, evaluated: new Set() };
+
+const isEvaluated = (state: CoverageState, c: CoverageCandidate): boolean => state.get(c.nodePool)?.evaluated.has(c.name) === true;
+
+/**
+ * The state as of this pass's candidates: names that are no longer candidates are dropped (a node that
+ * disappeared cannot hold the cycle open), pools without candidates are dropped, and if every current
+ * candidate was already evaluated, a new cycle starts. Call once per pass, before `resumeCoverageCycle`.
+ */
+export function reconcileCoverage(state: CoverageState, current: readonly CoverageCandidate[]): CoverageState {
+  const names = new Map<string, Set<string>>();
+  for (const c of current) {
+    const set = names.get(c.nodePool);
+    if (set) set.add(c.name);
+    else names.set(c.nodePool, new Set([c.name]));
+  }
+  const out = new Map<string, CoverageCycle>();
+  for (const [pool, live] of names) {
+    const prev = cycleOf(state, pool);
+    out.set(pool, { nodePool: pool, cycle: prev.cycle, evaluated: new Set([...prev.evaluated].filter((n) => live.has(n))) });
+  }
+  return allCovered(out, current) ? nextCycle(out) : out;
+}
+
+/**
+ * `ordered` (Karpenter's order) with the candidates evaluated this cycle moved behind the unreached ones;
+ * both groups keep their relative order (a stable partition), so the walk resumes where the last one stopped.
+ */
+export function resumeCoverageCycle<C extends CoverageCandidate>(ordered: readonly C[], state: CoverageState): C[] {
+  const unreached: C[] = [];
+  const reached: C[] = [];
+  for (const c of ordered) (isEvaluated(state, c) ? reached : unreached).push(c);
+  return [...unreached, ...reached];
+}
+
+/**
+ * Records the candidates the walk reached, in the order it reached them. The cycle is one cycle across every
+ * pool of the walk: the moment every current candidate has been evaluated, every pool starts a new cycle and
+ * later evaluations of this pass count towards it. (Per-pool resets would let a small pool's candidates
+ * jump ahead of a big pool's tail again every pass, breaking the ⌈walk / budget⌉ + 1 bound.)
+ */
+export function markEvaluated(state: CoverageState, reached: readonly CoverageCandidate[], current: readonly CoverageCandidate[]): CoverageState {
+  const live = new Set(current.map((c) => key(c)));
+  let out = new Map<string, CoverageCycle>(state);
+  for (const c of reached) {
+    if (!live.has(key(c))) continue;
+    const prev = cycleOf(out, c.nodePool);
+    if (prev.evaluated.has(c.name)) continue;
+    out.set(c.nodePool, { ...prev, evaluated: new Set([...prev.evaluated, c.name]) });
+    if (allCovered(out, current)) out = nextCycle(out);
+  }
+  return out;
+}
+
+/** The walk-cycle coverage gauge: the fraction of current candidates evaluated this cycle (1 with none). */
+export function coverageFraction(state: CoverageState, current: readonly CoverageCandidate[], nodePool?: string): number {
+  const scope = nodePool === undefined ? current : current.filter((c) => c.nodePool === nodePool);
+  if (scope.length === 0) return 1;
+  return scope.filter((c) => isEvaluated(state, c)).length / scope.length;
+}
+
+/** What to persist through the StateStore: per pool, start a new cycle (expecting the old number) and/or add names. */
+export interface CoverageWrite {
+  readonly nodePool: string;
+  /** When the pool's cycle advanced: call startCoverageCycle(nodePool, expected) with each of these, in order. */
+  readonly startCycles: readonly number[];
+  readonly cycle: number;
+  /** Names to record under `cycle` (markEvaluated); may be empty after a start. */
+  readonly evaluated: readonly string[];
+}
+
+export function coverageDelta(before: CoverageState, after: CoverageState): CoverageWrite[] {
+  const writes: CoverageWrite[] = [];
+  for (const [pool, next] of [...after].sort(([a], [b]) => a.localeCompare(b))) {
+    const prev = cycleOf(before, pool);
+    if (next.cycle !== prev.cycle) {
+      const startCycles = Array.from({ length: Math.max(0, next.cycle - prev.cycle) }, (_, i) => prev.cycle + i);
+      writes.push({ nodePool: pool, startCycles, cycle: next.cycle, evaluated: [...next.evaluated].sort() });
+      continue;
+    }
+    const added = [...next.evaluated].filter((n) => !prev.evaluated.has(n)).sort();
+    if (added.length > 0) writes.push({ nodePool: pool, startCycles: [], cycle: next.cycle, evaluated: added });
+  }
+  return writes;
+}
+
+function allCovered(state: CoverageState, current: readonly CoverageCandidate[]): boolean {
+  return current.length > 0 && current.every((c) => isEvaluated(state, c));
+}
+
+function nextCycle(state: CoverageState): Map<string, CoverageCycle> {
+  return new Map([...state].map(([pool, c]) => [pool, { nodePool: pool, cycle: c.cycle + 1, evaluated: new Set<string>() }]));
+}
+
+const key = (c: CoverageCandidate): string => `${c.nodePool}\u0000${c.name}`;
