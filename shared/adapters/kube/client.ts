@@ -9,6 +9,7 @@ export interface KubeClients {
   readonly storage: StorageV1Api;
   readonly custom: CustomObjectsApi;
   readonly watch: Watch;
+  readonly config: KubeConfig;
 }
 
 export function makeClients(kc: KubeConfig): KubeClients {
@@ -19,6 +20,7 @@ export function makeClients(kc: KubeConfig): KubeClients {
     storage: kc.makeApiClient(StorageV1Api),
     custom: kc.makeApiClient(CustomObjectsApi),
     watch: new Watch(kc),
+    config: kc,
   };
 }
 

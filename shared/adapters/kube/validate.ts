@@ -1,5 +1,5 @@
 // The adapter boundary: every object read from the API server is parsed into its shared/model type.
-// Typed client-node models carry Date objects; they are turned back into RFC 3339 strings first.
+// Raw JSON (LIST pages, watch events, custom objects) goes in as is; typed client-node results through plain().
 import { KINDS, type ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError, type SnapshotKind } from '../../ports/cluster.ts';
 
@@ -28,7 +28,8 @@ const fieldPath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '') || '(root)';
 
 export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersion: string): ObjectOf<K> {
-  const obj: Record<string, unknown> = { ...(plain(raw) as Record<string, unknown>), apiVersion, kind };
+  // Items of a LIST carry no apiVersion/kind on a real API server; the model requires them.
+  const obj: Record<string, unknown> = { ...(raw as Record<string, unknown>), apiVersion, kind };
   const parsed = KINDS[kind].schema.safeParse(obj);
   if (parsed.success) return parsed.data as ObjectOf<K>;
   const m = (obj.metadata ?? {}) as { name?: unknown; namespace?: unknown };

@@ -1,7 +1,8 @@
 // Contract: the pass snapshot through the real client against the emulator — paginated cold LIST,
 // warm WATCH catch-up, 410 Gone fallback to LIST, and invalid objects named by object and field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidObjectError, SNAPSHOT_KINDS } from '../../../shared/ports/cluster.ts';
+import { statusError } from '../../../local/kube-api/status.ts';
+import { ApiError, InvalidObjectError, SNAPSHOT_KINDS } from '../../../shared/ports/cluster.ts';
 import { node, nodeClaim, nodePool, pdb, pod, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -80,5 +81,16 @@ describe('the pass snapshot', () => {
     expect(read.snapshot.pods.map((p) => p.metadata.name)).not.toContain('broken');
     expect(read.warnings.join('\n')).toMatch(/Pod ml\/broken: invalid field spec\.containers\[0\]\.resources\.requests\.cpu/);
     h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'broken');
+  });
+
+  it('surfaces a failed LIST as ApiError with the status and the server reason', async () => {
+    h.emulator.beforeRequest.push((verb, r) => {
+      if (verb === 'list' && r.type.plural === 'csinodes') throw statusError(403, 'Forbidden', 'csinodes is forbidden: User "kraftsman" cannot list resource "csinodes"');
+    });
+    const err = await h.cluster().readSnapshot().catch((e: unknown) => e);
+    h.emulator.beforeRequest.length = 0;
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(403);
+    expect((err as ApiError).reason).toBe('Forbidden');
   });
 });
