@@ -1,6 +1,33 @@
-// `kraftsman census`: placeholder until the disruption engine lands — reports no commands.
+// `kraftsman census`: simulate every candidate on its own, act on none, count by NodePool (CONTRACT.md).
+import { runCensus, type CensusResult } from '../../shared/disruption/census.ts';
+import { passOptions } from '../../shared/disruption/types.ts';
 import type { CommandContext } from './context.ts';
+import { cents, wallStopwatch } from './plan.ts';
+import { table } from './table.ts';
 
-export function run(_ctx: CommandContext): { json: unknown; table: string } {
-  return { json: { nodePools: {}, candidates: [] }, table: 'no commands\n' };
+export function run(ctx: CommandContext): { json: unknown; table: string } {
+  const a = ctx.args;
+  const options = passOptions({ upstream: a.upstream, spotToSpot: a.spotToSpot, spotToSpotMinTypes: a.spotToSpotMinTypes });
+  const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch());
+  return { json: toJson(result), table: render(result) };
+}
+
+function toJson(r: CensusResult): unknown {
+  return {
+    nodePools: r.nodePools,
+    candidates: r.candidates.map((e) => ({
+      node: e.node,
+      nodePool: e.nodePool,
+      decision: e.decision,
+      ...(e.method ? { method: e.method } : {}),
+      ...(e.reason ? { reason: e.reason } : {}),
+      ...(e.savingsPerHour !== undefined ? { savingsPerHour: cents(e.savingsPerHour) } : {}),
+    })),
+  };
+}
+
+function render(r: CensusResult): string {
+  const pools = table(['NODEPOOL', 'DELETE', 'REPLACE', 'NONE'], Object.entries(r.nodePools).map(([p, c]) => [p, String(c.delete), String(c.replace), String(c.none)]));
+  const nodes = table(['NODE', 'NODEPOOL', 'DECISION', 'METHOD', 'REASON'], r.candidates.map((e) => [e.node, e.nodePool, e.decision, e.method ?? '-', e.reason ?? '-']));
+  return `${pools}\n\n${nodes}\n`;
 }

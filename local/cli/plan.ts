@@ -1,6 +1,66 @@
-// `kraftsman plan`: placeholder until the disruption engine lands — reports no commands.
+// `kraftsman plan`: what one disruption pass would do with the snapshot (CONTRACT.md); a dry run.
+import { performance } from 'node:perf_hooks';
+import { runPass, type PassResult } from '../../shared/disruption/pass.ts';
+import { decisionOf, passOptions, savingsOf, type Command, type Stopwatch } from '../../shared/disruption/types.ts';
 import type { CommandContext } from './context.ts';
+import { table } from './table.ts';
 
-export function run(_ctx: CommandContext): { json: unknown; table: string } {
-  return { json: { commands: [], skipped: [], pass: { candidates: 0, evaluated: 0, timedOut: false } }, table: 'no commands\n' };
+export const cents = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+export function wallStopwatch(): Stopwatch {
+  const start = performance.now();
+  return { elapsedMs: () => performance.now() - start };
+}
+
+export function run(ctx: CommandContext): { json: unknown; table: string } {
+  const a = ctx.args;
+  const options = passOptions({
+    upstream: a.upstream,
+    maxCommands: a.maxCommands,
+    spotToSpot: a.spotToSpot,
+    spotToSpotMinTypes: a.spotToSpotMinTypes,
+    skipUnchangedNegatives: a.skipUnchangedNegatives,
+  });
+  const result = runPass({ snapshot: ctx.snapshot, now: ctx.now, options, stopwatch: wallStopwatch() });
+  return { json: toJson(result), table: render(result) };
+}
+
+function commandJson(c: Command): unknown {
+  return {
+    method: c.method,
+    decision: decisionOf(c),
+    candidates: c.candidates.map((x) => x.name),
+    replacements: c.replacements.map((r) => ({
+      nodePool: r.nodePool,
+      cloud: r.cloud,
+      instanceTypes: r.instanceTypes,
+      capacityType: r.capacityType,
+      price: cents(r.price),
+      requirements: r.requirements,
+    })),
+    savingsPerHour: cents(savingsOf(c)),
+  };
+}
+
+export function toJson(r: PassResult): unknown {
+  return {
+    commands: r.commands.map(commandJson),
+    skipped: r.skipped,
+    pass: { candidates: r.candidates, evaluated: r.evaluated, timedOut: r.timedOut },
+    expired: r.expired,
+  };
+}
+
+function render(r: PassResult): string {
+  const commands = table(
+    ['METHOD', 'DECISION', 'CANDIDATES', 'REPLACEMENT', '$/H SAVED'],
+    r.commands.map((c) => [
+      c.method, decisionOf(c), c.candidates.map((x) => x.name).join(','),
+      c.replacements.map((x) => `${x.nodePool}:${x.instanceTypes[0] ?? '?'} ${x.capacityType} ${cents(x.price)}`).join(', ') || '-',
+      cents(savingsOf(c)).toFixed(4),
+    ]),
+  );
+  const skipped = table(['NODE', 'SKIPPED BECAUSE'], r.skipped.map((s) => [s.node, s.reason]));
+  const expired = r.expired.length ? `\n\nexpired (deleted by expiration, outside budgets): ${r.expired.map((e) => e.node).join(', ')}` : '';
+  return `${commands}\n\n${skipped}\n\npass: ${r.candidates} candidates, ${r.evaluated} evaluated${r.timedOut ? ', timed out' : ''}${expired}\n`;
 }

@@ -1,0 +1,72 @@
+// Multi-node consolidation: binary search for the largest prefix (≥ 2, ≤ 100) of the sorted, budget-allowed
+// candidates that can be removed together with at most one cheaper replacement; within one minute, returning
+// the best batch found so far when time runs out (multinodeconsolidation.go firstNConsolidationOption).
+import { BudgetLedger } from './budgets.ts';
+import { computeConsolidation, type Outcome } from './consolidation.ts';
+import { consolidationFilter, sortCandidates, type Method } from './method.ts';
+import { filterByPrice, narrow, toReplacement } from './replacement.ts';
+import type { Candidate, Command } from './types.ts';
+
+export const MAX_BATCH = 100;
+
+export const multiNode: Method = {
+  name: 'multi-node-consolidation',
+  reason: 'Underutilized',
+  filter: consolidationFilter,
+  compute(ctx, candidates, budgets) {
+    // Pre-filter in order whatever the budgets could never allow, preserving the order the search relies on.
+    let ledger = BudgetLedger.from(budgets);
+    const allowed: Candidate[] = [];
+    for (const c of sortCandidates(candidates)) {
+      const next = ledger.tryHold([c.nodePool]);
+      if (!next) continue;
+      ledger = next;
+      allowed.push(c);
+    }
+    if (allowed.length < 2) return { commands: [], skipped: [], evaluated: 0, timedOut: false };
+    const start = ctx.stopwatch.elapsedMs();
+    let lo = 1;
+    let hi = Math.min(allowed.length - 1, MAX_BATCH - 1);
+    let best: Command | undefined;
+    let evaluated = 0;
+    let timedOut = false;
+    while (lo <= hi) {
+      if (ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs) {
+        timedOut = true;
+        break;
+      }
+      const mid = (lo + hi) >> 1;
+      const batch = allowed.slice(0, mid + 1);
+      evaluated = Math.max(evaluated, batch.length);
+      const cmd = valid(computeConsolidation(ctx, 'multi-node-consolidation', batch), batch);
+      if (cmd) {
+        best = cmd;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return { commands: best ? [best] : [], skipped: [], evaluated, timedOut };
+  },
+};
+
+/** A delete, or a replace that still has a type cheaper than every same-typed candidate (filterOutSameInstanceType). */
+function valid(outcome: Outcome, batch: readonly Candidate[]): Command | undefined {
+  if (outcome.kind === 'no-op') return undefined;
+  const claim = outcome.claim;
+  if (!claim) return outcome.command;
+  // Replacing N nodes with one of a type we already run is only worth it below that node's price;
+  // otherwise deleting the others alone is the same move with less churn.
+  const existing = new Map<string, number>();
+  for (const c of batch) {
+    const name = c.instanceType?.name;
+    if (name !== undefined) existing.set(name, Math.min(existing.get(name) ?? Number.POSITIVE_INFINITY, c.price));
+  }
+  let maxPrice = Number.POSITIVE_INFINITY;
+  for (const it of claim.instanceTypes) {
+    const p = existing.get(it.name);
+    if (p !== undefined && p < maxPrice) maxPrice = p;
+  }
+  const kept = filterByPrice(claim.instanceTypes, claim.requirements, maxPrice);
+  if (!kept || kept.length === 0) return undefined;
+  narrow(claim, kept);
+  return { ...outcome.command, replacements: [toReplacement(claim)] };
+}

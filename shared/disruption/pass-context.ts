@@ -1,0 +1,70 @@
+// What one disruption pass reads, and how often. Kraftsman (seed, "Sharing the pass"): the scheduling view,
+// the pending backlog and the PDB limits are read once per pass and the backlog is copied out per call (the
+// simulation appends candidate pods to it). Upstream mode re-reads all of it for every simulation, as
+// Karpenter's SimulateScheduling does, so the same build can measure both.
+import type { Pod } from '../model/pod.ts';
+import { schedulingOptions } from '../provisioning/simulate.ts';
+import type { PendingPod } from '../scheduling/pod-state.ts';
+import type { SchedulingOptions } from '../scheduling/scheduler.ts';
+import { ignoreReason } from '../state/pods.ts';
+import { passView, type PassView } from '../state/scheduling-view.ts';
+import type { ClusterSnapshot } from '../state/snapshot.ts';
+import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
+import type { PassOptions, Stopwatch } from './types.ts';
+
+export const STAGES = ['state-copy', 'pod-gather', 'construction', 'simulation'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export interface PassContext {
+  readonly snapshot: ClusterSnapshot;
+  readonly now: Date;
+  readonly options: PassOptions;
+  readonly stopwatch: Stopwatch;
+  /** Milliseconds spent per stage across the pass (karpenter_voluntary_disruption stage timings). */
+  readonly timings: Record<Stage, number>;
+  view(): PassView;
+  pdbs(): PdbLimits;
+  /** Provisionable unbound pods, as a fresh array the caller may extend. */
+  backlog(view: PassView): PendingPod[];
+  schedulingOptions(view: PassView): SchedulingOptions;
+  /** Times `fn` into a stage. */
+  timed<T>(stage: Stage, fn: () => T): T;
+}
+
+export const ZERO_STOPWATCH: Stopwatch = { elapsedMs: () => 0 };
+
+export function passContext(snapshot: ClusterSnapshot, now: Date, options: PassOptions, stopwatch: Stopwatch = ZERO_STOPWATCH): PassContext {
+  const timings: Record<Stage, number> = { 'state-copy': 0, 'pod-gather': 0, construction: 0, simulation: 0 };
+  const timed = <T>(stage: Stage, fn: () => T): T => {
+    const start = stopwatch.elapsedMs();
+    try {
+      return fn();
+    } finally {
+      timings[stage] += stopwatch.elapsedMs() - start;
+    }
+  };
+  const readBacklog = (): Pod[] => snapshot.objects.pods.filter((p) => !p.spec.nodeName && ignoreReason(p, !options.upstream) === undefined);
+  const readPdbs = (): PdbLimits => pdbLimits(snapshot.objects.pdbs, snapshot.objects.pods);
+  if (options.upstream) {
+    return {
+      snapshot, now, options, stopwatch, timings, timed,
+      view: () => timed('state-copy', () => passView(snapshot)),
+      pdbs: () => timed('pod-gather', readPdbs),
+      backlog: (view) => timed('pod-gather', () => readBacklog().map((p) => view.pendingPod(p))),
+      schedulingOptions: (view) => schedulingOptions(view, true),
+    };
+  }
+  let view: PassView | undefined;
+  let pdbs: PdbLimits | undefined;
+  let backlog: { view: PassView; pods: PendingPod[] } | undefined;
+  return {
+    snapshot, now, options, stopwatch, timings, timed,
+    view: () => (view ??= timed('state-copy', () => passView(snapshot))),
+    pdbs: () => (pdbs ??= timed('pod-gather', readPdbs)),
+    backlog: (v) => {
+      if (backlog?.view !== v) backlog = { view: v, pods: timed('pod-gather', () => readBacklog().map((p) => v.pendingPod(p))) };
+      return [...backlog.pods];
+    },
+    schedulingOptions: (v) => schedulingOptions(v, false),
+  };
+}

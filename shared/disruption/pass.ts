@@ -1,0 +1,71 @@
+// One disruption pass over a snapshot (DESIGN.md §3, steps 4–6), pure: candidates once, then each method in
+// order over the candidates it accepts, with that method's budgets, until one yields commands. Returns the
+// commands, why every considered node was passed over, and the pass outcome; acting on them is admission's job.
+import { budgetMapping } from './budgets.ts';
+import { buildCandidates, type Expired } from './candidates.ts';
+import type { MethodName } from './types.ts';
+import { METHODS } from './methods.ts';
+import type { WalkHints } from './method.ts';
+import { passContext, type Stage } from './pass-context.ts';
+import type { ClusterSnapshot } from '../state/snapshot.ts';
+import type { Candidate, Command, PassOptions, Skip, SkipReason, Stopwatch } from './types.ts';
+
+export interface PassInputs {
+  readonly snapshot: ClusterSnapshot;
+  readonly now: Date;
+  readonly options: PassOptions;
+  readonly stopwatch?: Stopwatch;
+  readonly hints?: WalkHints;
+  readonly claimedByCommands?: ReadonlySet<string>;
+  readonly nominated?: ReadonlySet<string>;
+}
+
+export interface PassResult {
+  readonly commands: readonly Command[];
+  readonly method: MethodName | undefined;
+  readonly skipped: readonly Skip[];
+  readonly expired: readonly Expired[];
+  readonly candidates: number;
+  readonly evaluated: number;
+  readonly timedOut: boolean;
+  readonly unseenPools: readonly string[];
+  readonly timings: Readonly<Record<Stage, number>>;
+}
+
+export function runPass(inputs: PassInputs): PassResult {
+  const { snapshot, now, options } = inputs;
+  const ctx = passContext(snapshot, now, options, inputs.stopwatch);
+  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands: inputs.claimedByCommands, nominated: inputs.nominated });
+  const skips = new Map<string, SkipReason>(set.skipped.map((s) => [s.node, s.reason]));
+  const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
+  let evaluated = 0;
+  let timedOut = false;
+  let unseenPools: readonly string[] = inputs.hints?.unseenPools ?? [];
+  for (const method of METHODS) {
+    const eligible: Candidate[] = [];
+    for (const c of set.candidates) {
+      const verdict = method.filter(c);
+      if (verdict === true) eligible.push(c);
+      else if (verdict !== undefined) skips.set(c.name, verdict);
+    }
+    if (eligible.length === 0) continue;
+    const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now);
+    const out = method.compute(ctx, eligible, budgets, { unseenPools });
+    for (const s of out.skipped) skips.set(s.node, s.reason);
+    evaluated += out.evaluated;
+    timedOut ||= out.timedOut;
+    if (out.unseenPools) unseenPools = out.unseenPools;
+    if (out.commands.length > 0) return finish(out.commands, method.name);
+  }
+  return finish([], undefined);
+
+  function finish(commands: readonly Command[], method: MethodName | undefined): PassResult {
+    for (const cmd of commands) for (const c of cmd.candidates) skips.delete(c.name);
+    const skipped = [...skips].map(([node, reason]) => ({ node, reason })).sort((a, b) => a.node.localeCompare(b.node));
+    return {
+      commands, method, skipped, expired: set.expired,
+      candidates: set.candidates.length + set.skipped.length,
+      evaluated, timedOut, unseenPools, timings: ctx.timings,
+    };
+  }
+}

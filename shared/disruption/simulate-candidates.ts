@@ -1,0 +1,58 @@
+// One disruption simulation (Karpenter's SimulateScheduling): the pending backlog plus the pods that must move
+// (the candidates', those of held proposals, those of nodes already deleting) scheduled onto every other node
+// and new claims. Every moving pod must land, and not on an uninitialized node. With replacement attribution
+// (seed, ConsolidationAttributeReplacements) only claims hosting a candidate's pod are the command's.
+import { podKey, type Pod } from '../model/pod.ts';
+import type { NewClaim } from '../scheduling/new-claim.ts';
+import { solve } from '../scheduling/scheduler.ts';
+import type { PassContext } from './pass-context.ts';
+import { doNotDisruptActive, isReschedulable } from './pod-rules.ts';
+import type { Candidate } from './types.ts';
+
+export interface Simulation {
+  /** Moving pods that could not be placed (or only on an uninitialized node), with the scheduler's reason. */
+  readonly unscheduled: ReadonlyMap<string, string>;
+  /** The claims the command owns: attributed ones, or every claim the simulation opened (upstream). */
+  readonly replacements: readonly NewClaim[];
+  /** Every claim the simulation opened (backlog included). */
+  readonly allClaims: readonly NewClaim[];
+}
+
+export function simulateCandidates(ctx: PassContext, candidates: readonly Candidate[], held: readonly Candidate[] = []): Simulation {
+  const view = ctx.view();
+  const pdbs = ctx.pdbs();
+  const { now, snapshot } = ctx;
+  // IsCurrentlyReschedulable: pods that will not actually be evicted get no capacity.
+  const moving = (p: Pod): boolean => isReschedulable(p) && !doNotDisruptActive(p, now) && !pdbs.fullyBlocked(p);
+  const own = candidates.flatMap((c) => c.reschedulable.filter(moving));
+  const others = held.flatMap((c) => c.reschedulable.filter(moving));
+  const deleting = snapshot.nodes.filter((n) => n.markedForDeletion).flatMap((n) => n.pods.filter(moving));
+  const pods = ctx.backlog(view);
+  ctx.timed('pod-gather', () => {
+    for (const p of [...own, ...others, ...deleting]) pods.push(view.pendingPod(p));
+  });
+  const excluded = new Set([...candidates, ...held].map((c) => c.name));
+  const input = ctx.timed('construction', () => view.input(pods, excluded));
+  const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view)));
+
+  const unscheduled = new Map<string, string>();
+  const deletingKeys = new Set(deleting.map(podKey));
+  const byName = new Map([...snapshot.nodes, ...snapshot.inFlight].map((n) => [n.name, n]));
+  for (const p of [...own, ...others, ...deleting]) {
+    const key = podKey(p);
+    const placement = result.placements.get(key);
+    if (!placement) {
+      unscheduled.set(key, result.errors.get(key) ?? 'not placed');
+      continue;
+    }
+    // Disruption never relies on capacity that has not initialized (pods of deleting nodes excepted).
+    const host = placement.kind === 'existing' ? byName.get(placement.node) : undefined;
+    // Unmanaged nodes count as initialized (Karpenter's StateNode.Initialized without a NodeClaim).
+    if (host && !deletingKeys.has(key) && (host.inFlight || (host.managed && !host.initialized))) {
+      unscheduled.set(key, `would schedule against uninitialized ${host.name}`);
+    }
+  }
+  const ownKeys = new Set(own.map(podKey));
+  const replacements = ctx.options.attributeReplacements ? result.claims.filter((c) => c.pods.some((p) => ownKeys.has(p.key))) : result.claims;
+  return { unscheduled, replacements, allClaims: result.claims };
+}

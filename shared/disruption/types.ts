@@ -1,0 +1,131 @@
+// The disruption engine's values: candidates, commands (the decision is derived, never stored), replacements,
+// skip reasons (the same labels the metrics use) and the pass options with their article defaults.
+import type { Pod } from '../model/pod.ts';
+import type { InstanceType } from '../scheduling/instance-type.ts';
+import type { NodePoolView, StateNode } from '../state/snapshot.ts';
+import type { DisruptionReason } from '../model/nodepool.ts';
+
+export const METHOD_NAMES = ['emptiness', 'drift', 'multi-node-consolidation', 'single-node-consolidation'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+/** Why the pass considered a node and did not disrupt it (metric label `reason`). */
+export const SKIP_REASONS = [
+  'not-initialized',
+  'marked-for-deletion',
+  'nominated',
+  'nodepool-not-found',
+  'expired',
+  'do-not-disrupt',
+  'pdb-blocked',
+  'unknown-instance-type',
+  'missing-labels',
+  'consolidation-disabled',
+  'when-empty-policy',
+  'consolidate-after',
+  'not-consolidatable',
+  'budget-exhausted',
+  'claimed-by-pending-command',
+  'cached-negative',
+  'timed-out',
+  'below-threshold',
+  'unschedulable-pods',
+  'multiple-replacements-required',
+  'no-cheaper-replacement',
+  'spot-to-spot-disabled',
+  'spot-to-spot-insufficient-types',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface Skip {
+  readonly node: string;
+  readonly reason: SkipReason;
+}
+
+export type DriftKind = 'condition' | 'nodepool-hash' | 'requirements' | 'instance-type-gone' | 'nodeclass-hash';
+
+export interface Candidate {
+  readonly name: string;
+  readonly node: StateNode;
+  readonly pool: NodePoolView;
+  readonly nodePool: string;
+  readonly instanceType: InstanceType | undefined;
+  readonly zone: string | undefined;
+  readonly capacityType: string | undefined;
+  /** Offering price at the node's zone and capacity type; 0 when unknown (Karpenter's resolveNodePrice). */
+  readonly price: number;
+  /** Active pods bound to the node, and those that would move (not DaemonSet, not static). */
+  readonly pods: readonly Pod[];
+  readonly reschedulable: readonly Pod[];
+  /** Karpenter: rescheduling cost × lifetime remaining. */
+  readonly disruptionCost: number;
+  /** Karpenter: 1 + Σ max(0, eviction cost) over reschedulable pods; ≤ 1 means empty. */
+  readonly rescheduleCost: number;
+  readonly consolidatable: boolean;
+  /** A pod-level block (do-not-disrupt pod, PDB): graceful methods skip it; drift ignores it when the claim has a terminationGracePeriod. */
+  readonly podBlock: 'do-not-disrupt' | 'pdb-blocked' | undefined;
+  readonly terminationGracePeriod: boolean;
+  readonly drift: { readonly kind: DriftKind; readonly since: number } | undefined;
+}
+
+export const isEmpty = (c: Candidate): boolean => c.rescheduleCost <= 1;
+export const savingsRatio = (c: Candidate): number => c.price / c.rescheduleCost;
+
+export interface Replacement {
+  readonly nodePool: string;
+  readonly cloud: string;
+  readonly instanceTypes: readonly string[];
+  readonly capacityType: string;
+  readonly zone: string;
+  readonly price: number;
+  readonly requirements: readonly { key: string; operator: string; values: string[] }[];
+}
+
+export interface Command {
+  readonly method: MethodName;
+  readonly reason: DisruptionReason;
+  readonly candidates: readonly Candidate[];
+  readonly replacements: readonly Replacement[];
+}
+
+export type Decision = 'delete' | 'replace';
+/** Derived, as Karpenter's Command.Decision(): replace iff there are replacements. */
+export const decisionOf = (c: Command): Decision => (c.replacements.length > 0 ? 'replace' : 'delete');
+
+export const savingsOf = (c: Command): number =>
+  c.candidates.reduce((s, x) => s + x.price, 0) - c.replacements.reduce((s, r) => s + r.price, 0);
+
+/** Elapsed wall time since the pass began, injected so the core never reads a clock itself. */
+export interface Stopwatch {
+  elapsedMs(): number;
+}
+
+export interface PassOptions {
+  /** Every kraftsman difference off (Karpenter's answer). */
+  readonly upstream: boolean;
+  /** Proposals one single-node walk may hold (1 = Karpenter). */
+  readonly maxCommands: number;
+  readonly spotToSpot: boolean;
+  readonly spotToSpotMinTypes: number;
+  /** ConsolidationAttributeReplacements (default on; off in upstream mode). */
+  readonly attributeReplacements: boolean;
+  readonly skipUnchangedNegatives: boolean;
+  readonly multiNodeTimeoutMs: number;
+  readonly singleNodeTimeoutMs: number;
+}
+
+export const DEFAULT_OPTIONS: PassOptions = {
+  upstream: false,
+  maxCommands: 1,
+  spotToSpot: false,
+  spotToSpotMinTypes: 15,
+  attributeReplacements: true,
+  skipUnchangedNegatives: false,
+  multiNodeTimeoutMs: 60_000,
+  singleNodeTimeoutMs: 180_000,
+};
+
+/** Options for a mode: upstream turns attribution off and holds one command per pass. */
+export function passOptions(overrides: Partial<PassOptions>): PassOptions {
+  const o = { ...DEFAULT_OPTIONS, ...overrides };
+  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false } : o;
+}
