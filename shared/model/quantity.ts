@@ -66,12 +66,15 @@ export function isQuantity(input: unknown): boolean {
   }
 }
 
-/** Milli-units as a JS number; exact while |value| < 2^53 milli (about 8 TB per resource). */
+/**
+ * Milli-units as a JS number: exact while |value| < 2^53 milli (about 8 TB per resource, beyond any node);
+ * larger values saturate there, which keeps every comparison against real requests correct.
+ */
 export function quantityMilli(input: string | number): number {
   const milli = parseQuantity(input);
-  if (milli > BigInt(Number.MAX_SAFE_INTEGER) || milli < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new QuantityError(`quantity ${JSON.stringify(input)} is too large`);
-  }
+  const max = BigInt(Number.MAX_SAFE_INTEGER);
+  if (milli > max) return Number.MAX_SAFE_INTEGER;
+  if (milli < -max) return -Number.MAX_SAFE_INTEGER;
   return Number(milli);
 }
 

@@ -40,7 +40,8 @@ export function subtract(a: ResourceList, b: ResourceList): MutableResourceList 
 /** `a - b` over the keys of `a` only (limits minus usage: resources without a limit stay unlimited). */
 export function subtractWithin(a: ResourceList, b: ResourceList): MutableResourceList {
   const out: MutableResourceList = { ...a };
-  for (const k in a) out[k] = (a[k] as number) - (b[k] ?? 0);
+  // a saturated limit (quantityMilli caps at 2^53) stays effectively unlimited
+  for (const k in a) out[k] = (a[k] as number) >= Number.MAX_SAFE_INTEGER ? (a[k] as number) : (a[k] as number) - (b[k] ?? 0);
   return out;
 }
 

@@ -195,6 +195,10 @@ class Scheduler {
     for (const group of this.templatesByWeight) {
       let best: { template: NodeClaimTemplate; price: number } | undefined;
       for (const template of group) {
+        if (template.instanceTypes.length === 0) {
+          errors.push(`NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`);
+          continue;
+        }
         const types = this.withinLimits(template);
         if (types.length === 0) {
           errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}`);

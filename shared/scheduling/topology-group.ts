@@ -58,7 +58,7 @@ export class TopologyGroup {
       case 'affinity':
         return this.nextAffinity(selfSelecting, podDomains, nodeDomains);
       case 'anti-affinity':
-        return this.nextAntiAffinity(podDomains);
+        return this.nextAntiAffinity(podDomains, nodeDomains);
     }
   }
 
@@ -108,9 +108,18 @@ export class TopologyGroup {
     return best === undefined ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, best);
   }
 
+  // When the node already pins the key to a few domains (a claim's own hostname), only those can matter: the
+  // result is intersected with the node's requirements anyway, so looking at them alone keeps this O(1).
+  private candidates(nodeDomains: Requirement): Iterable<string> {
+    return nodeDomains.operator() === 'In' ? nodeDomains.values : this.domains.keys();
+  }
+
   private nextAffinity(selfSelecting: boolean, podDomains: Requirement, nodeDomains: Requirement): Requirement {
     const options: string[] = [];
-    for (const [domain, count] of this.domains) if (count > 0 && podDomains.has(domain)) options.push(domain);
+    for (const domain of this.candidates(nodeDomains)) {
+      const count = this.domains.get(domain);
+      if (count !== undefined && count > 0 && podDomains.has(domain)) options.push(domain);
+    }
     if (options.length === 0 && selfSelecting) {
       // Bootstrap a self-selecting group: prefer a domain the node already narrowed to, then any viable one.
       const sorted = [...this.domains.keys()].sort();
@@ -121,9 +130,11 @@ export class TopologyGroup {
     return options.length === 0 ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, ...options);
   }
 
-  private nextAntiAffinity(podDomains: Requirement): Requirement {
+  private nextAntiAffinity(podDomains: Requirement, nodeDomains: Requirement): Requirement {
     const options: string[] = [];
-    for (const [domain, count] of this.domains) if (count === 0 && podDomains.has(domain)) options.push(domain);
+    for (const domain of this.candidates(nodeDomains)) {
+      if (this.domains.get(domain) === 0 && podDomains.has(domain)) options.push(domain);
+    }
     return options.length === 0 ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, ...options);
   }
 }
