@@ -1,0 +1,116 @@
+// Compute Engine instance mutations as zonal operations: insert, bulkInsert (minCount all or
+// nothing), delete and preemption; effects apply when the operation completes.
+import { GceHttpError, instanceUrl } from './resources.ts';
+import type { GceInstance, GceOperation, GceWorld, ProvisioningModel } from './world.ts';
+
+export interface Hooks {
+  /** Called when an operation created an instance (it boots right away). */
+  created(i: GceInstance): void;
+}
+
+const EXHAUSTED = (zone: string, type: string) => ({ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: `The zone '${zone}' does not have enough resources available to fulfill the request. '(resource type:compute)'. (${type})` });
+
+function modelOf(resource: Record<string, unknown>): ProvisioningModel {
+  const scheduling = (resource.scheduling ?? {}) as { provisioningModel?: string };
+  return scheduling.provisioningModel === 'SPOT' ? 'SPOT' : 'STANDARD';
+}
+
+function machineTypeName(world: GceWorld, zone: string, value: unknown): string {
+  const name = String(value ?? '').split('/').pop() ?? '';
+  const t = world.machineTypes.get(name);
+  if (!t || !t.zones.includes(zone)) throw new GceHttpError(400, 'invalid', `Invalid value for field 'resource.machineType': '${String(value)}'. Machine type with name '${name}' does not exist in zone '${zone}'.`);
+  return name;
+}
+
+export function newOperation(world: GceWorld, zone: string, type: string, target: string, apply: GceOperation['apply']): GceOperation {
+  const id = world.nextId();
+  const op: GceOperation = { id, name: `operation-${id}`, zone, operationType: type, targetLink: target, insertTime: new Date().toISOString(), status: 'RUNNING', doneAt: Date.now() + world.faults.operationDelayMs, ...(apply ? { apply } : {}) };
+  world.operations.set(op.name, op);
+  return op;
+}
+
+/** Completes every operation whose time has come. */
+export function settle(world: GceWorld): void {
+  const now = Date.now();
+  for (const op of world.operations.values()) {
+    if (op.status === 'DONE' || op.doneAt > now) continue;
+    const error = op.apply?.();
+    op.status = 'DONE';
+    if (error) op.error = { errors: [error] };
+  }
+}
+
+function create(world: GceWorld, hooks: Hooks, zone: string, name: string, type: string, model: ProvisioningModel, resource: Record<string, unknown>): void {
+  world.consume(type, zone, model, 1);
+  const instance: GceInstance = { id: world.nextId(), name, zone, machineType: type, provisioningModel: model, resource: { ...resource, name }, status: 'RUNNING', creationTimestamp: new Date().toISOString() };
+  world.instances.set(world.key(zone, name), instance);
+  hooks.created(instance);
+}
+
+function checkName(world: GceWorld, zone: string, name: string): void {
+  if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new GceHttpError(400, 'invalid', `Invalid value for field 'resource.name': '${name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`);
+  if (world.instances.has(world.key(zone, name))) throw new GceHttpError(409, 'alreadyExists', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' already exists`);
+}
+
+export function insert(world: GceWorld, hooks: Hooks, zone: string, resource: Record<string, unknown>): GceOperation {
+  const name = String(resource.name ?? '');
+  checkName(world, zone, name);
+  const type = machineTypeName(world, zone, resource.machineType);
+  const model = modelOf(resource);
+  return newOperation(world, zone, 'insert', instanceUrl(world, zone, name), () => {
+    const fault = world.faults.failNextOperation;
+    if (fault) {
+      delete world.faults.failNextOperation;
+      return fault;
+    }
+    if (world.capacityLeft(type, zone, model) < 1) return EXHAUSTED(zone, type);
+    create(world, hooks, zone, name, type, model, resource);
+    return undefined;
+  });
+}
+
+export function bulkInsert(world: GceWorld, hooks: Hooks, zone: string, body: Record<string, unknown>): GceOperation {
+  const props = (body.instanceProperties ?? {}) as Record<string, unknown>;
+  const count = Number(body.count ?? 0);
+  const minCount = world.faults.ignoreMinCount ? 1 : Number(body.minCount ?? count);
+  const names = Object.keys((body.perInstanceProperties ?? {}) as Record<string, unknown>);
+  if (!Number.isInteger(count) || count < 1 || names.length !== count) throw new GceHttpError(400, 'invalid', `bulkInsert needs count >= 1 and one perInstanceProperties entry per instance (count ${String(body.count)}, names ${names.length})`);
+  for (const n of names) checkName(world, zone, n);
+  const type = machineTypeName(world, zone, props.machineType);
+  const model = modelOf(props);
+  return newOperation(world, zone, 'bulkInsert', `${instanceUrl(world, zone, names[0] ?? '')}`, () => {
+    const fault = world.faults.failNextOperation;
+    if (fault) {
+      delete world.faults.failNextOperation;
+      return fault;
+    }
+    const fits = Math.min(count, world.capacityLeft(type, zone, model));
+    // minCount: fewer than this many instances means none at all (the gang guarantee).
+    if (fits < minCount) return EXHAUSTED(zone, type);
+    for (const n of names.slice(0, fits)) create(world, hooks, zone, n, type, model, props);
+    return undefined;
+  });
+}
+
+export function remove(world: GceWorld, zone: string, name: string, type = 'delete'): GceOperation {
+  const instance = world.instances.get(world.key(zone, name));
+  if (!instance) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`);
+  instance.status = 'STOPPING';
+  return newOperation(world, zone, type, instanceUrl(world, zone, name), () => {
+    world.instances.delete(world.key(zone, name));
+    world.consume(instance.machineType, zone, instance.provisioningModel, -1);
+    return undefined;
+  });
+}
+
+/** Preempts a Spot VM: records compute.instances.preempted and deletes it (instanceTerminationAction DELETE). */
+export function preempt(world: GceWorld, zone: string, name: string): GceOperation {
+  const instance = world.instances.get(world.key(zone, name));
+  if (!instance || instance.provisioningModel !== 'SPOT') throw new Error(`GCE emulator: ${zone}/${name} is not a running Spot VM`);
+  const op = newOperation(world, zone, 'compute.instances.preempted', instanceUrl(world, zone, name), undefined);
+  op.status = 'DONE';
+  const action = ((instance.resource.scheduling ?? {}) as { instanceTerminationAction?: string }).instanceTerminationAction;
+  if (action === 'DELETE') world.instances.delete(world.key(zone, name));
+  else instance.status = 'TERMINATED';
+  return op;
+}

@@ -1,0 +1,143 @@
+// Compute Engine REST emulator on 127.0.0.1 for @google-cloud/compute with fallback (REST) transport:
+// instances insert/bulkInsert/get/list/aggregatedList/delete, zone operations get/wait/list,
+// machineTypes, acceleratorTypes; requestId idempotency; fault injection; onBoot for the Kubernetes emulator.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { compileFilter } from './filter.ts';
+import { bulkInsert, insert, preempt, remove, settle, type Hooks } from './instances.ts';
+import { GceHttpError, errorBody, instanceJson, operationJson } from './resources.ts';
+import { seedWorld } from './seed.ts';
+import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation } from './world.ts';
+
+export interface GceEmulatorOptions {
+  readonly project?: string;
+  readonly zones?: readonly string[];
+  readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
+  /** Extra routes served on the same port (the Cloud Billing stand-in). */
+  readonly extraRoute?: (method: string, url: URL) => { status: number; body: unknown } | undefined;
+}
+
+export interface GceEmulator {
+  readonly world: GceWorld;
+  readonly port: number;
+  /** Preempts a Spot VM the way Compute Engine does (an operation of type compute.instances.preempted). */
+  preempt(zone: string, name: string): void;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const WAIT_BUDGET_MS = 2_000;
+
+export async function startGceEmulator(options: GceEmulatorOptions = {}): Promise<GceEmulator> {
+  const world = new GceWorld(options.project ?? 'kraftsman-test');
+  const zones = options.zones ?? ['us-central1-a', 'us-central1-b'];
+  seedWorld(world, zones);
+  const hooks: Hooks = {
+    created: (i: GceInstance) => {
+      const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
+      void options.onBoot?.({ providerId: `gce://${world.project}/${i.zone}/${i.name}`, name: i.name, zone: i.zone, machineType: i.machineType, provisioningModel: i.provisioningModel, labels: { ...((i.resource.labels ?? {}) as Record<string, string>) }, startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '' });
+    },
+  };
+
+  function withRequestId(url: URL, make: () => GceOperation): GceOperation {
+    const requestId = url.searchParams.get('requestId');
+    const seen = requestId ? world.operations.get(world.requestIds.get(requestId) ?? '') : undefined;
+    if (seen) return seen;
+    const op = make();
+    if (requestId) world.requestIds.set(requestId, op.name);
+    settle(world);
+    return op;
+  }
+
+  async function route(method: string, url: URL, body: Record<string, unknown>): Promise<unknown> {
+    const p = url.pathname.split('/').filter(Boolean);
+    // compute v1 projects P (aggregated instances | zones Z …)
+    if (p[0] !== 'compute' || p[1] !== 'v1' || p[2] !== 'projects' || p[3] !== world.project) throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
+    const filter = compileFilter(url.searchParams.get('filter'));
+    if (p[4] === 'aggregated' && p[5] === 'instances' && method === 'GET') {
+      const items: Record<string, unknown> = {};
+      for (const z of zones) {
+        const found = world.live().filter((i) => i.zone === z).map((i) => instanceJson(world, i)).filter(filter);
+        items[`zones/${z}`] = found.length > 0 ? { instances: found } : { warning: { code: 'NO_RESULTS_ON_PAGE', message: 'There are no results for scope' } };
+      }
+      return { kind: 'compute#instanceAggregatedList', items };
+    }
+    const zone = p[5] ?? '';
+    if (p[4] !== 'zones' || !zones.includes(zone)) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}' was not found`);
+    const [kind, name, verb] = [p[6], p[7], p[8]];
+    if (kind === 'instances') {
+      if (method === 'POST' && name === 'bulkInsert') return operationJson(world, withRequestId(url, () => bulkInsert(world, hooks, zone, body)));
+      if (method === 'POST' && !name) return operationJson(world, withRequestId(url, () => insert(world, hooks, zone, body)));
+      if (method === 'GET' && !name) return { kind: 'compute#instanceList', items: world.live().filter((i) => i.zone === zone).map((i) => instanceJson(world, i)).filter(filter) };
+      const instance = world.instances.get(world.key(zone, name ?? ''));
+      if (method === 'GET' && !verb) {
+        if (!instance) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`);
+        return instanceJson(world, instance);
+      }
+      if (method === 'DELETE' && !verb) return operationJson(world, withRequestId(url, () => remove(world, zone, name ?? '')));
+    }
+    if (kind === 'operations') {
+      if (method === 'GET' && !name) return { kind: 'compute#operationList', items: [...world.operations.values()].filter((o) => o.zone === zone).map((o) => operationJson(world, o)).filter(filter) };
+      const op = world.operations.get(name ?? '');
+      if (!op) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/operations/${name}' was not found`);
+      if (method === 'POST' && verb === 'wait') {
+        // Like Compute Engine, wait returns when the operation is DONE or its budget runs out (the caller loops).
+        const deadline = Date.now() + WAIT_BUDGET_MS;
+        while (op.status !== 'DONE' && Date.now() < deadline) {
+          await sleep(Math.max(1, Math.min(op.doneAt - Date.now(), 20)));
+          settle(world);
+        }
+      }
+      return operationJson(world, op);
+    }
+    if (kind === 'machineTypes' && method === 'GET') {
+      return { items: [...world.machineTypes.values()].filter((t) => t.zones.includes(zone)).map((t) => ({ kind: 'compute#machineType', name: t.name, guestCpus: t.guestCpus, memoryMb: t.memoryMb, zone, ...(t.accelerators ? { accelerators: t.accelerators } : {}) })) };
+    }
+    if (kind === 'acceleratorTypes' && method === 'GET') {
+      return { items: [...world.acceleratorTypes.values()].filter((a) => a.zones.includes(zone)).map((a) => ({ kind: 'compute#acceleratorType', name: a.name, description: a.description, maximumCardsPerInstance: a.maximumCardsPerInstance, zone })) };
+    }
+    throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const text = await readBody(req);
+    const method = req.method ?? 'GET';
+    world.calls.push(`${method} ${url.pathname}`);
+    const send = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+    try {
+      const extra = options.extraRoute?.(method, url);
+      if (extra) return send(extra.status, extra.body);
+      if (world.faults.throttle > 0) {
+        world.faults.throttle -= 1;
+        throw new GceHttpError(429, 'rateLimitExceeded', 'Rate Limit Exceeded');
+      }
+      settle(world);
+      send(200, await route(method, url, text ? (JSON.parse(text) as Record<string, unknown>) : {}));
+    } catch (err) {
+      const e = err instanceof GceHttpError ? err : new GceHttpError(500, 'backendError', String(err));
+      send(e.status, errorBody(e));
+    }
+  }
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    world,
+    port: (server.address() as AddressInfo).port,
+    preempt: (zone, name) => void preempt(world, zone, name),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,109 @@
+// The Compute Engine emulator's in-memory world: machine and accelerator types per zone, capacity
+// per (machine type, zone, provisioning model), instances, zonal operations, request ids, faults.
+
+export type ProvisioningModel = 'STANDARD' | 'SPOT';
+
+export interface EmuMachineType {
+  readonly name: string;
+  readonly guestCpus: number;
+  readonly memoryMb: number;
+  /** Bundled GPUs (A2, A3, G2): the instance gets them without guestAccelerators. */
+  readonly accelerators?: readonly { readonly guestAcceleratorType: string; readonly guestAcceleratorCount: number }[];
+  readonly zones: readonly string[];
+}
+
+export interface EmuAcceleratorType {
+  readonly name: string;
+  readonly description: string;
+  readonly maximumCardsPerInstance: number;
+  readonly zones: readonly string[];
+}
+
+export interface GceInstance {
+  readonly id: string;
+  readonly name: string;
+  readonly zone: string;
+  readonly machineType: string;
+  readonly provisioningModel: ProvisioningModel;
+  readonly resource: Record<string, unknown>;
+  status: 'PROVISIONING' | 'STAGING' | 'RUNNING' | 'STOPPING' | 'TERMINATED';
+  readonly creationTimestamp: string;
+}
+
+export interface GceOperation {
+  readonly id: string;
+  readonly name: string;
+  readonly zone: string;
+  readonly operationType: string;
+  readonly targetLink: string;
+  readonly insertTime: string;
+  status: 'PENDING' | 'RUNNING' | 'DONE';
+  error?: { errors: { code: string; message: string }[] };
+  /** When a slow operation completes (epoch ms); the effect is applied then. */
+  doneAt: number;
+  apply?: () => { code: string; message: string } | undefined;
+}
+
+/** What a booted instance tells the Kubernetes emulator, so a Node can register for it. */
+export interface BootedGceInstance {
+  readonly providerId: string;
+  readonly name: string;
+  readonly zone: string;
+  readonly machineType: string;
+  readonly provisioningModel: ProvisioningModel;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly startupScript: string;
+}
+
+export interface GceFaults {
+  /** The next N requests fail with 429 rateLimitExceeded. */
+  throttle: number;
+  /** Operations stay RUNNING this long (ms) before their effect applies. */
+  operationDelayMs: number;
+  /** The next insert/bulkInsert finishes with this error code in the operation (e.g. QUOTA_EXCEEDED). */
+  failNextOperation?: { code: string; message: string };
+  /** bulkInsert creates what fits even below minCount (the partial launch a bug would leave). */
+  ignoreMinCount: boolean;
+}
+
+export class GceWorld {
+  readonly machineTypes = new Map<string, EmuMachineType>();
+  readonly acceleratorTypes = new Map<string, EmuAcceleratorType>();
+  readonly instances = new Map<string, GceInstance>();
+  readonly operations = new Map<string, GceOperation>();
+  readonly requestIds = new Map<string, string>();
+  readonly capacity = new Map<string, number>();
+  readonly faults: GceFaults = { throttle: 0, operationDelayMs: 0, ignoreMinCount: false };
+  /** Every request as "METHOD path", for tests that assert what the adapter called. */
+  readonly calls: string[] = [];
+  private seq = 0;
+
+  constructor(readonly project: string) {}
+
+  nextId(): string {
+    this.seq += 1;
+    return String(1_000_000 + this.seq);
+  }
+
+  setCapacity(machineType: string, zone: string, model: ProvisioningModel, count: number): void {
+    this.capacity.set(`${machineType}|${zone}|${model}`, count);
+  }
+
+  capacityLeft(machineType: string, zone: string, model: ProvisioningModel): number {
+    return this.capacity.get(`${machineType}|${zone}|${model}`) ?? Number.POSITIVE_INFINITY;
+  }
+
+  consume(machineType: string, zone: string, model: ProvisioningModel, count: number): void {
+    const k = `${machineType}|${zone}|${model}`;
+    const left = this.capacity.get(k);
+    if (left !== undefined) this.capacity.set(k, left - count);
+  }
+
+  live(): GceInstance[] {
+    return [...this.instances.values()].filter((i) => i.status !== 'TERMINATED');
+  }
+
+  key(zone: string, name: string): string {
+    return `${zone}/${name}`;
+  }
+}

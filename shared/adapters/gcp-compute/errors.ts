@@ -1,0 +1,90 @@
+// Compute Engine errors translated into the CloudProvider error contract. HTTP errors (GaxiosError /
+// GoogleError) carry the status and the API's `reason`s; operation errors carry codes such as
+// ZONE_RESOURCE_POOL_EXHAUSTED. Both are read along the `cause` chain.
+import { FatalCloudError, NotFoundError, RetryableCloudError } from '../../ports/cloud-provider.ts';
+
+/** Stockouts and quota: the offering is unavailable for now (the caller records it with a TTL). */
+export const CAPACITY_CODES: ReadonlySet<string> = new Set([
+  'ZONE_RESOURCE_POOL_EXHAUSTED',
+  'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS',
+  'RESOURCE_POOL_EXHAUSTED',
+  'QUOTA_EXCEEDED',
+  'quotaExceeded',
+  'STOCKOUT',
+  'INSUFFICIENT_CAPACITY',
+  'RESOURCE_EXHAUSTED',
+]);
+export const THROTTLING_CODES: ReadonlySet<string> = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'backendError', 'internalError', 'UNAVAILABLE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+export const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['notFound', 'NOT_FOUND', 'RESOURCE_NOT_FOUND']);
+export const ALREADY_EXISTS_CODES: ReadonlySet<string> = new Set(['alreadyExists', 'ALREADY_EXISTS', 'RESOURCE_ALREADY_EXISTS']);
+
+export type GceErrorKind = 'capacity' | 'throttled' | 'not-found' | 'already-exists' | 'fatal';
+
+interface HttpLike {
+  code?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  message?: unknown;
+  response?: { status?: number; data?: unknown };
+  cause?: unknown;
+}
+
+function reasonsOf(body: unknown): string[] {
+  const error = (body as { error?: { errors?: { reason?: string }[]; status?: string } } | undefined)?.error;
+  return [...(error?.errors ?? []).map((e) => e.reason ?? ''), error?.status ?? ''].filter(Boolean);
+}
+
+/** Every code, reason and HTTP status along the cause chain. */
+export function codesAlong(err: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
+    const e = current as HttpLike;
+    for (const c of [e.code, e.status, e.reason, e.response?.status]) if (typeof c === 'string' || typeof c === 'number') codes.push(String(c));
+    codes.push(...reasonsOf(e.response?.data));
+    const opCodes = (current as { codes?: unknown }).codes;
+    if (Array.isArray(opCodes)) codes.push(...opCodes.map(String));
+    if (typeof e.message === 'string' && e.message.startsWith('{')) {
+      try {
+        codes.push(...reasonsOf(JSON.parse(e.message)));
+      } catch {
+        // not a JSON body: the message is plain text
+      }
+    }
+    for (const code of CAPACITY_CODES) if (typeof e.message === 'string' && e.message.includes(code)) codes.push(code);
+    current = e.cause;
+  }
+  return codes;
+}
+
+export function classifyCode(code: string): GceErrorKind {
+  if (CAPACITY_CODES.has(code)) return 'capacity';
+  if (ALREADY_EXISTS_CODES.has(code) || code === '409') return 'already-exists';
+  if (NOT_FOUND_CODES.has(code) || code === '404') return 'not-found';
+  if (THROTTLING_CODES.has(code) || code === '429' || /^5\d\d$/.test(code)) return 'throttled';
+  return 'fatal';
+}
+
+export function classifyGceError(err: unknown): GceErrorKind {
+  const kinds = codesAlong(err).map(classifyCode);
+  return (['capacity', 'already-exists', 'not-found', 'throttled'] as const).find((k) => kinds.includes(k)) ?? 'fatal';
+}
+
+export function toCloudError(err: unknown, what: string): Error {
+  const kind = classifyGceError(err);
+  const message = `Compute Engine ${what} failed: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
+  if (kind === 'not-found') return new NotFoundError(message, undefined, { cause: err });
+  if (kind === 'throttled') return new RetryableCloudError(message, { cause: err });
+  return new FatalCloudError(message, { cause: err });
+}
+
+/** A zonal operation that finished with an error: its codes decide capacity vs fatal. */
+export class OperationError extends Error {
+  override name = 'OperationError' as const;
+  constructor(
+    message: string,
+    readonly codes: readonly string[],
+  ) {
+    super(message);
+  }
+}

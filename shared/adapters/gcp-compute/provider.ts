@@ -1,0 +1,244 @@
+// The Compute Engine CloudProvider: instances.insert per claim (cheapest offering first, stockouts
+// recorded and skipped), bulkInsert with minCount for gangs, get/aggregatedList/delete, machine types.
+import { createHash } from 'node:crypto';
+import type { protos } from '@google-cloud/compute';
+import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../model/catalog.ts';
+import type { NodeClaim } from '../../model/nodeclaim.ts';
+import type { GCENodeClass, NodeClass } from '../../model/nodeclass.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import { FatalCloudError, InsufficientCapacityError, NotFoundError, RetryableCloudError, launchOptions, type CloudInstance, type CloudProvider, type DriftReason, type GangLaunchRequest, type GangLaunchResult, type LaunchOption, type LaunchRequest, type LaunchResult, type ProviderId, type UnavailableOffering } from '../../ports/cloud-provider.ts';
+import type { ComputeClients } from './clients.ts';
+import type { GceProviderConfig } from './config.ts';
+import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
+import { LABEL_CLUSTER, LABEL_GANG, LABEL_NODECLAIM, instanceName, labelValue, metadataItem, META_IMAGE, parseGceProviderId, toCloudInstance } from './instances.ts';
+import { shapesOf, toInstanceTypeSpec, type GcePriceBook } from './machine-types.ts';
+import { waitForOperation } from './operations.ts';
+import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
+import { instanceBody, resolveImage } from './resource.ts';
+import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
+
+type Instance = protos.google.cloud.compute.v1.IInstance;
+type Operation = protos.google.cloud.compute.v1.IOperation;
+
+export interface GceProviderDeps {
+  readonly clients: ComputeClients;
+  readonly config: GceProviderConfig;
+  readonly clock: Clock;
+  /** Reads prices from the Cloud Billing catalog; without it (or when it fails) the catalog prices. */
+  readonly readPrices?: () => Promise<GcePriceBook>;
+  readonly fallbackCatalog?: InstanceTypeCatalog;
+  readonly logger?: Logger;
+  readonly sleep?: Sleep;
+}
+
+/** A request id is a UUID; derived from what identifies the attempt so a retried call is the same request. */
+function requestId(parts: readonly string[]): string {
+  const h = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export class GceCloudProvider implements CloudProvider {
+  readonly cloud = 'gcp' as const;
+  constructor(private readonly deps: GceProviderDeps) {}
+
+  private get project(): string {
+    return this.deps.config.project;
+  }
+
+  async create(request: LaunchRequest): Promise<LaunchResult> {
+    const { claim } = request;
+    const nc = this.gceClass(request.nodeClass);
+    const [existing] = await this.findByLabel(LABEL_NODECLAIM, labelValue(claim.metadata.name));
+    if (existing) return { instance: existing, unavailableOfferings: [] };
+    const name = instanceName(claim.metadata.name);
+    const refused: UnavailableOffering[] = [];
+    for (const option of this.options(claim, request.instanceTypes)) {
+      const body = { ...this.body(nc, claim, option, true), name };
+      const id = requestId([this.deps.config.clusterName, claim.metadata.name, claim.metadata.uid ?? '', option.instanceType, option.zone, option.capacityType]);
+      const outcome = await this.attempt(option, () => this.deps.clients.instances.insert({ project: this.project, zone: option.zone, requestId: id, instanceResource: body }), name);
+      if (outcome !== 'launched') {
+        refused.push(outcome);
+        continue;
+      }
+      return { instance: await this.getIn(option.zone, name), unavailableOfferings: refused };
+    }
+    throw new InsufficientCapacityError(`NodeClaim ${claim.metadata.name}: no offering had capacity`, refused);
+  }
+
+  async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
+    const [first] = request.claims;
+    if (!first) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
+    const nc = this.gceClass(request.nodeClass);
+    const n = request.claims.length;
+    const gangLabel = labelValue(request.gang);
+    const names = request.claims.map((c) => instanceName(c.metadata.name));
+    const existing = await this.findByLabel(LABEL_GANG, gangLabel);
+    if (existing.length === n) return { instances: this.matchGang(request, names, existing), unavailableOfferings: [] };
+    if (existing.length > 0) {
+      await this.deleteAll(existing);
+      throw new RetryableCloudError(`gang ${request.gang}: deleted ${existing.length} of ${n} instances left by an earlier attempt`);
+    }
+    const refused: UnavailableOffering[] = [];
+    for (const option of this.options(first, request.instanceTypes)) {
+      const props = this.body(nc, first, option, false, { [LABEL_GANG]: gangLabel });
+      const id = requestId([this.deps.config.clusterName, 'gang', request.gang, ...request.claims.map((c) => c.metadata.uid ?? c.metadata.name), option.instanceType, option.zone]);
+      const resource = { count: String(n), minCount: String(n), perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])), instanceProperties: { ...props, machineType: String(props.machineType).split('/').pop() } };
+      const outcome = await this.attempt(option, () => this.deps.clients.instances.bulkInsert({ project: this.project, zone: option.zone, requestId: id, bulkInsertInstanceResourceResource: resource as protos.google.cloud.compute.v1.IBulkInsertInstanceResource }));
+      if (outcome !== 'launched') {
+        refused.push(outcome);
+        continue;
+      }
+      const launched = await this.findByLabel(LABEL_GANG, gangLabel);
+      if (launched.length < n) {
+        // All or nothing (DESIGN §4): fewer than minCount must not survive, whatever the API did.
+        await this.deleteAll(launched);
+        refused.push({ instanceType: option.instanceType, zone: option.zone, capacityType: option.capacityType, reason: 'PARTIAL_BULK_INSERT' });
+        continue;
+      }
+      return { instances: this.matchGang(request, names, launched), unavailableOfferings: refused };
+    }
+    throw new InsufficientCapacityError(`gang ${request.gang} (${n} instances): no offering had capacity for all of it`, refused);
+  }
+
+  async get(id: ProviderId): Promise<CloudInstance> {
+    const { zone, name } = parseGceProviderId(id);
+    return this.getIn(zone, name);
+  }
+
+  async list(): Promise<readonly CloudInstance[]> {
+    const out: CloudInstance[] = [];
+    const filter = `labels.${LABEL_CLUSTER} = "${labelValue(this.deps.config.clusterName)}"`;
+    await this.call('instances.aggregatedList', async () => {
+      out.length = 0;
+      for await (const [, scoped] of this.deps.clients.instances.aggregatedListAsync({ project: this.project, filter })) {
+        for (const i of scoped.instances ?? []) {
+          const c = toCloudInstance(this.project, i);
+          if (c.state === 'pending' || c.state === 'running') out.push(c);
+        }
+      }
+    });
+    return out;
+  }
+
+  async delete(id: ProviderId): Promise<void> {
+    const { zone, name } = parseGceProviderId(id);
+    await this.getIn(zone, name);
+    // Deletion is started, not awaited: the instance reports STOPPING at once, which get() treats as gone.
+    await this.call('instances.delete', () => this.deps.clients.instances.delete({ project: this.project, zone, instance: name, requestId: requestId(['delete', id]) }));
+  }
+
+  async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
+    const nc = this.gceClass(nodeClass);
+    const byZone = new Map<string, { machineTypes: protos.google.cloud.compute.v1.IMachineType[]; accelerators: protos.google.cloud.compute.v1.IAcceleratorType[] }>();
+    for (const zone of this.deps.config.zones) {
+      const [machineTypes] = await this.call('machineTypes.list', () => this.deps.clients.machineTypes.list({ project: this.project, zone }));
+      const [accelerators] = await this.call('acceleratorTypes.list', () => this.deps.clients.acceleratorTypes.list({ project: this.project, zone }));
+      byZone.set(zone, { machineTypes, accelerators });
+    }
+    let primary: GcePriceBook | undefined;
+    if (this.deps.readPrices) {
+      primary = await this.deps.readPrices().catch((err: unknown) => {
+        this.deps.logger?.warn('GCE prices fell back to the built-in catalog', { error: String(err) });
+        return undefined;
+      });
+    }
+    const prices = layeredPriceBook(primary, catalogPriceBook(this.deps.fallbackCatalog));
+    const disk = nc.spec.disks?.find((d) => d.boot)?.sizeGiB ?? 100;
+    return shapesOf(byZone)
+      .map((s) => toInstanceTypeSpec(s, prices, nc.spec.kubeletConfiguration?.maxPods ?? 110, disk))
+      .filter((t): t is InstanceTypeSpec => t !== undefined);
+  }
+
+  async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
+    const id = claim.status?.providerID;
+    if (!id) return undefined;
+    const nc = this.gceClass(nodeClass);
+    const { zone, name } = parseGceProviderId(id);
+    const instance = await this.rawIn(zone, name);
+    if (metadataItem(instance, META_IMAGE) !== this.image(nc)) return 'ImageDrift';
+    const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
+    if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
+    return undefined;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------
+
+  private async call<T>(what: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await withThrottleRetry(op, this.deps.config.retry, this.deps.sleep ?? realSleep);
+    } catch (err) {
+      throw toCloudError(err, what);
+    }
+  }
+
+  private gceClass(nodeClass: NodeClass): GCENodeClass {
+    if (nodeClass.kind !== 'GCENodeClass') throw new FatalCloudError(`the Compute Engine provider cannot launch a ${nodeClass.kind} (${nodeClass.metadata.name})`);
+    return nodeClass as GCENodeClass;
+  }
+
+  private image(nc: GCENodeClass): string {
+    try {
+      return resolveImage(nc);
+    } catch (err) {
+      throw new FatalCloudError(err instanceof Error ? err.message : String(err), { cause: err });
+    }
+  }
+
+  private body(nc: GCENodeClass, claim: NodeClaim, option: LaunchOption, claimMetadata: boolean, extraLabels: Record<string, string> = {}): Instance {
+    return instanceBody({ cluster: this.deps.config.clusterName, project: this.project, zone: option.zone, option, claim, nodeClass: nc, image: this.image(nc), extraLabels, claimMetadata });
+  }
+
+  private options(claim: NodeClaim, types: readonly InstanceTypeSpec[]): LaunchOption[] {
+    return launchOptions(claim, types).filter((o) => this.deps.config.zones.includes(o.zone)).slice(0, this.deps.config.maxLaunchAttempts);
+  }
+
+  private refusal(option: LaunchOption, reason: string): UnavailableOffering {
+    return { instanceType: option.instanceType, zone: option.zone, capacityType: option.capacityType, reason };
+  }
+
+  /** One insert or bulkInsert and its operation: launched, or refused for capacity (with the code). */
+  private async attempt(option: LaunchOption, send: () => Promise<unknown>, existingName?: string): Promise<'launched' | UnavailableOffering> {
+    try {
+      const [lro] = (await withThrottleRetry(send, this.deps.config.retry, this.deps.sleep ?? realSleep)) as [{ latestResponse?: Operation }];
+      const operation = (lro.latestResponse ?? {}) as Operation;
+      await waitForOperation({ operations: this.deps.clients.operations, project: this.project, zone: option.zone, operation, timeoutMs: this.deps.config.operationTimeoutMs, now: () => this.deps.clock.now().getTime() });
+      return 'launched';
+    } catch (err) {
+      const kind = classifyGceError(err);
+      if (kind === 'capacity') return this.refusal(option, codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED');
+      if (kind === 'already-exists' && existingName) return 'launched';
+      if (err instanceof RetryableCloudError) throw err;
+      throw err instanceof OperationError ? new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err }) : toCloudError(err, 'instances.insert');
+    }
+  }
+
+  private matchGang(request: GangLaunchRequest, names: readonly string[], found: readonly CloudInstance[]): GangLaunchResult['instances'] {
+    return request.claims.map((c, i) => {
+      const instance = found.find((x) => x.providerId.endsWith(`/${names[i]}`));
+      if (!instance) throw new RetryableCloudError(`gang ${request.gang}: instance ${names[i]} is missing`);
+      return { claim: c.metadata.name, instance: { ...instance, nodeClaim: c.metadata.name } };
+    });
+  }
+
+  private async findByLabel(key: string, value: string): Promise<CloudInstance[]> {
+    return (await this.list()).filter((i) => i.tags[key] === value);
+  }
+
+  private async deleteAll(instances: readonly CloudInstance[]): Promise<void> {
+    for (const i of instances) {
+      const { zone, name } = parseGceProviderId(i.providerId);
+      await this.call('instances.delete', () => this.deps.clients.instances.delete({ project: this.project, zone, instance: name, requestId: requestId(['cleanup', i.providerId, String(i.launchTime?.getTime() ?? '')]) }));
+    }
+  }
+
+  private async rawIn(zone: string, name: string): Promise<Instance> {
+    const [instance] = await this.call('instances.get', () => this.deps.clients.instances.get({ project: this.project, zone, instance: name }));
+    if (instance.status === 'STOPPING' || instance.status === 'TERMINATED') throw new NotFoundError(`Compute Engine instance ${zone}/${name} is terminating`, `gce://${this.project}/${zone}/${name}`);
+    return instance;
+  }
+
+  private async getIn(zone: string, name: string): Promise<CloudInstance> {
+    return toCloudInstance(this.project, await this.rawIn(zone, name));
+  }
+}
