@@ -1,0 +1,39 @@
+// Runs the Cluster contract against the in-memory fake and against KubeCluster over HTTP to the emulator.
+import type { Route } from '../../../local/kube-api/routes.ts';
+import { clusterContract } from './contract.ts';
+import { FakeCluster } from './fake.ts';
+import { startHarness } from './harness.ts';
+
+clusterContract('FakeCluster', async () => {
+  const fake = new FakeCluster();
+  return {
+    cluster: (o) => {
+      fake.conflictAttempts = o?.conflictAttempts ?? 5;
+      return fake;
+    },
+    seed: (objects) => fake.seed(objects),
+    race: (kind, name, times) => {
+      let n = 0;
+      fake.beforeWrite.push((k, nm) => {
+        if (k === kind && nm === name && n < times) fake.touch(kind, name, { raced: String(++n) });
+      });
+    },
+    close: async () => {},
+  };
+});
+
+clusterContract('KubeCluster against the emulator', async () => {
+  const h = await startHarness();
+  return {
+    cluster: (o) => h.cluster(o ?? {}),
+    seed: (objects) => h.emulator.seed(objects as never),
+    race: (kind, name, times) => {
+      let n = 0;
+      h.emulator.beforeRequest.push((verb: string, r: Route) => {
+        if ((verb === 'patch' || verb === 'update') && r.type.kind === kind && r.name === name && n < times)
+          h.emulator.store.patch(r.type, undefined, name, 'application/merge-patch+json', { metadata: { labels: { raced: String(++n) } } }, undefined);
+      });
+    },
+    close: () => h.close(),
+  };
+});

@@ -1,0 +1,150 @@
+// The Cluster port's contract, as one suite run against every implementation (the in-memory fake and
+// KubeCluster against the emulator): snapshot contents, taints, conflicts, metadata, NodeClaims, eviction.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
+import { AlreadyExistsError, ApiError, ConflictError, NotFoundError, type Cluster } from '../../../shared/ports/cluster.ts';
+import { node, nodeClaim, nodePool, pdb, pod } from './harness.ts';
+
+export interface World {
+  cluster(options?: { conflictAttempts?: number }): Cluster;
+  seed(objects: readonly Record<string, unknown>[]): void;
+  /** Another writer changes the object right before each of the next `times` write attempts on it. */
+  race(kind: 'Node' | 'NodeClaim', name: string, times: number): void;
+  close(): Promise<void>;
+}
+
+const DISRUPTED = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
+const claim = (name: string): NodeClaim => ({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodeClaim',
+  metadata: { name, labels: { 'karpenter.sh/nodepool': 'gpu' } },
+  spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['p5.48xlarge'] }] },
+  status: { nodeName: 'ignored-on-create' },
+});
+
+export function clusterContract(name: string, start: () => Promise<World>): void {
+  describe(`Cluster contract: ${name}`, () => {
+    let w: World;
+    beforeEach(async () => {
+      w = await start();
+    });
+    afterEach(() => w.close());
+
+    it('reads seeded objects into the snapshot, and sees later changes on the next read', async () => {
+      w.seed([nodePool('gpu'), node('n1'), pod('ml', 'p1', { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })]);
+      const cluster = w.cluster();
+      const first = await cluster.readSnapshot();
+      expect(first.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['n1']);
+      expect(first.snapshot.pods[0]).toMatchObject({ kind: 'Pod', spec: { nodeName: 'n1' } });
+      expect(first.snapshot.nodePools[0]?.spec.template.spec.expireAfter).toBe('720h');
+      w.seed([node('n2')]);
+      await cluster.deleteNode('n1');
+      const second = await cluster.readSnapshot();
+      expect(second.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['n2']);
+    });
+
+    it('adds the disrupted taint once, keeps other taints, and removes it again', async () => {
+      w.seed([node('t1', { spec: { taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }] } })]);
+      const cluster = w.cluster();
+      expect((await cluster.addTaint('t1', DISRUPTED)).spec?.taints).toEqual([{ key: 'team', value: 'a', effect: 'NoSchedule' }, DISRUPTED]);
+      expect((await cluster.addTaint('t1', DISRUPTED)).spec?.taints).toHaveLength(2);
+      expect((await cluster.removeTaint('t1', DISRUPTED.key, DISRUPTED.effect)).spec?.taints).toEqual([{ key: 'team', value: 'a', effect: 'NoSchedule' }]);
+    });
+
+    it('re-reads and retries a taint when another writer got in between, losing neither change', async () => {
+      w.seed([node('t2')]);
+      w.race('Node', 't2', 2);
+      const result = await w.cluster().addTaint('t2', DISRUPTED);
+      expect(result.spec?.taints).toEqual([DISRUPTED]);
+      expect(result.metadata.labels?.raced).toBe('2');
+    });
+
+    it('gives up with ConflictError (409, naming the node) after the bounded attempts', async () => {
+      w.seed([node('t3')]);
+      w.race('Node', 't3', 100);
+      const err = await w.cluster({ conflictAttempts: 3 }).addTaint('t3', DISRUPTED).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err).toMatchObject({ status: 409, object: { kind: 'Node', name: 't3' } });
+    });
+
+    it('names a missing node in NotFoundError', async () => {
+      const err = await w.cluster().addTaint('ghost', DISRUPTED).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect((err as Error).message).toBe('Node ghost not found');
+    });
+
+    it('sets and removes labels and annotations on nodes and NodeClaims', async () => {
+      w.seed([node('m1', { metadata: { name: 'm1', labels: { keep: 'me', drop: 'me' } } }), nodeClaim('mc1')]);
+      const cluster = w.cluster();
+      const n = await cluster.patchMetadata('Node', 'm1', { labels: { 'karpenter.sh/registered': 'true', drop: null }, annotations: { 'kraftsman.dev/termination-cause': 'spot-interruption' } });
+      expect(n.metadata.labels).toEqual({ keep: 'me', 'karpenter.sh/registered': 'true' });
+      expect(n.metadata.annotations).toEqual({ 'kraftsman.dev/termination-cause': 'spot-interruption' });
+      const c = await cluster.patchMetadata('NodeClaim', 'mc1', { labels: { 'karpenter.sh/initialized': 'true' } });
+      expect(c.metadata.labels).toEqual({ 'karpenter.sh/nodepool': 'gpu', 'karpenter.sh/initialized': 'true' });
+    });
+
+    it('creates a NodeClaim without its status and refuses a duplicate with AlreadyExistsError', async () => {
+      const cluster = w.cluster();
+      const created = await cluster.createNodeClaim(claim('c1'));
+      expect(created.metadata.uid).toBeTruthy();
+      expect(created.status).toBeUndefined();
+      await expect(cluster.createNodeClaim(claim('c1'))).rejects.toBeInstanceOf(AlreadyExistsError);
+    });
+
+    it('updates NodeClaim status read-modify-write, retrying a conflict', async () => {
+      const cluster = w.cluster();
+      await cluster.createNodeClaim(claim('c2'));
+      w.race('NodeClaim', 'c2', 1);
+      const updated = await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, providerID: 'aws:///us-east-1a/i-1', conditions: [{ type: 'Launched', status: 'True' }] }));
+      expect(updated.status?.providerID).toBe('aws:///us-east-1a/i-1');
+      expect(updated.metadata.labels?.raced).toBe('1');
+      expect((await cluster.getNodeClaim('c2')).status?.conditions).toEqual([{ type: 'Launched', status: 'True' }]);
+    });
+
+    it('deletes a NodeClaim: with a finalizer it is only marked, without one it is gone', async () => {
+      w.seed([nodeClaim('c3', { metadata: { name: 'c3', finalizers: ['karpenter.sh/termination'] } }), nodeClaim('c4')]);
+      const cluster = w.cluster();
+      await cluster.deleteNodeClaim('c3');
+      expect((await cluster.getNodeClaim('c3')).metadata.deletionTimestamp).toBeTruthy();
+      await cluster.deleteNodeClaim('c4');
+      await expect(cluster.getNodeClaim('c4')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(cluster.deleteNodeClaim('c4')).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('deletes a Node only when a uid precondition matches', async () => {
+      w.seed([node('d1')]);
+      const cluster = w.cluster();
+      const err = await cluster.deleteNode('d1', { uid: 'not-the-uid' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ status: 409 });
+      const uid = (await cluster.getNode('d1')).metadata.uid as string;
+      await cluster.deleteNode('d1', { uid });
+      await expect(cluster.getNode('d1')).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('evicts while the PDB allows it, then reports "blocked" (retry later), not an error', async () => {
+      w.seed([pdb('e1', 'web', 1), pod('e1', 'a'), pod('e1', 'b')]);
+      const cluster = w.cluster();
+      expect(await cluster.evictPod({ namespace: 'e1', name: 'a' })).toEqual({ outcome: 'evicted' });
+      const blocked = await cluster.evictPod({ namespace: 'e1', name: 'b' });
+      expect(blocked.outcome).toBe('blocked');
+      expect(blocked.outcome === 'blocked' && blocked.message).toContain('disruption budget');
+      const pods = (await cluster.readSnapshot()).snapshot.pods.map((p) => p.metadata.name);
+      expect(pods).toEqual(['b']);
+    });
+
+    it('evicts a pending pod regardless of its PDB and reports a missing pod as gone', async () => {
+      w.seed([pdb('e2', 'web', 0), pod('e2', 'pending', { status: { phase: 'Pending' } })]);
+      const cluster = w.cluster();
+      expect(await cluster.evictPod({ namespace: 'e2', name: 'pending' })).toEqual({ outcome: 'evicted' });
+      expect(await cluster.evictPod({ namespace: 'e2', name: 'pending' })).toEqual({ outcome: 'gone' });
+    });
+
+    it('fails with ApiError 500 naming the pod when two PDBs cover it', async () => {
+      w.seed([pdb('e3', 'one', 1), pdb('e3', 'two', 1), pod('e3', 'p')]);
+      const err = await w.cluster().evictPod({ namespace: 'e3', name: 'p' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ status: 500, object: { kind: 'Pod', name: 'p', namespace: 'e3' } });
+    });
+  });
+}

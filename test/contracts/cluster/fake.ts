@@ -1,0 +1,183 @@
+// FakeCluster: an in-memory Cluster for use-case tests, held to the same contract suite as KubeCluster.
+// Objects are model objects (zod-parsed on seed); writes bump a resourceVersion; `race` simulates another writer.
+import { randomUUID } from 'node:crypto';
+import { matchesLabelSelector } from '../../../local/kube-api/selectors.ts';
+import { KINDS, type ObjectOf } from '../../../shared/model/objects.ts';
+import type { Node } from '../../../shared/model/node.ts';
+import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
+import type { Taint } from '../../../shared/model/meta.ts';
+import {
+  AlreadyExistsError,
+  ApiError,
+  ConflictError,
+  NotFoundError,
+  SNAPSHOT_KINDS,
+  type Cluster,
+  type EvictionResult,
+  type KindRead,
+  type MetadataChange,
+  type NodeClaimStatus,
+  type ObjectKey,
+  type SnapshotKind,
+  type SnapshotRead,
+} from '../../../shared/ports/cluster.ts';
+
+type Obj = { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string } };
+const keyOf = (m: { name: string; namespace?: string }): string => (m.namespace ? `${m.namespace}/${m.name}` : m.name);
+
+export class FakeCluster implements Cluster {
+  private rv = 1;
+  private readonly objects = new Map<SnapshotKind, Map<string, Obj>>(SNAPSHOT_KINDS.map((k) => [k, new Map()]));
+  private readonly changed = new Map<SnapshotKind, number>();
+  private read = false;
+  /** Called before each write attempt; a test makes "another writer" change the object here. */
+  readonly beforeWrite: ((kind: SnapshotKind, name: string) => void)[] = [];
+
+  constructor(public conflictAttempts = 5) {}
+
+  seed(objects: readonly unknown[]): void {
+    for (const raw of objects) {
+      const kind = (raw as { kind: SnapshotKind }).kind;
+      const parsed = KINDS[kind].schema.parse(raw) as Obj;
+      parsed.metadata.uid ??= randomUUID();
+      this.put(kind, parsed);
+    }
+  }
+
+  private put(kind: SnapshotKind, obj: Obj): Obj {
+    obj.metadata.resourceVersion = String(++this.rv);
+    this.objects.get(kind)?.set(keyOf(obj.metadata), obj);
+    this.changed.set(kind, (this.changed.get(kind) ?? 0) + 1);
+    return obj;
+  }
+
+  private get<K extends SnapshotKind>(kind: K, name: string, namespace?: string): ObjectOf<K> & Obj {
+    const obj = this.objects.get(kind)?.get(keyOf({ name, ...(namespace ? { namespace } : {}) }));
+    if (!obj) throw new NotFoundError({ kind, name, ...(namespace ? { namespace } : {}) });
+    return structuredClone(obj) as ObjectOf<K> & Obj;
+  }
+
+  /** Another writer touched the object: its resourceVersion moves on. */
+  touch(kind: SnapshotKind, name: string, labels: Record<string, string>): void {
+    const obj = this.get(kind, name);
+    obj.metadata.labels = { ...obj.metadata.labels, ...labels };
+    this.put(kind, obj);
+  }
+
+  private async retry<T>(kind: SnapshotKind, name: string, attempt: (read: () => Obj) => T): Promise<T> {
+    for (let i = 0; i < this.conflictAttempts; i++) {
+      const seen = this.get(kind, name);
+      for (const hook of this.beforeWrite) hook(kind, name);
+      if (this.get(kind, name).metadata.resourceVersion === seen.metadata.resourceVersion) return attempt(() => seen);
+    }
+    throw new ConflictError({ kind, name }, this.conflictAttempts);
+  }
+
+  async readSnapshot(): Promise<SnapshotRead> {
+    const all = <K extends SnapshotKind>(k: K) => [...(this.objects.get(k)?.values() ?? [])].map((o) => structuredClone(o)) as ObjectOf<K>[];
+    const reads = Object.fromEntries(
+      SNAPSHOT_KINDS.map((k): [SnapshotKind, KindRead] => [k, { mode: this.read ? 'catch-up' : 'list', objects: this.objects.get(k)?.size ?? 0, changes: this.read ? (this.changed.get(k) ?? 0) : 0, resourceVersion: String(this.rv) }]),
+    ) as Record<SnapshotKind, KindRead>;
+    this.read = true;
+    this.changed.clear();
+    return {
+      reads,
+      warnings: [],
+      snapshot: {
+        nodes: all('Node'), pods: all('Pod'), namespaces: all('Namespace'), pvcs: all('PersistentVolumeClaim'), pvs: all('PersistentVolume'),
+        storageClasses: all('StorageClass'), csiNodes: all('CSINode'), pdbs: all('PodDisruptionBudget'), daemonSets: all('DaemonSet'),
+        nodePools: all('NodePool'), nodeClaims: all('NodeClaim'), ec2NodeClasses: all('EC2NodeClass'), gceNodeClasses: all('GCENodeClass'), podGroups: all('PodGroup'),
+      },
+    };
+  }
+
+  async getNode(name: string): Promise<Node> {
+    return this.get('Node', name);
+  }
+
+  async getNodeClaim(name: string): Promise<NodeClaim> {
+    return this.get('NodeClaim', name);
+  }
+
+  addTaint(node: string, taint: Taint): Promise<Node> {
+    return this.retry('Node', node, (read) => {
+      const n = read() as Node & Obj;
+      const taints = n.spec?.taints ?? [];
+      if (taints.some((t) => t.key === taint.key && t.effect === taint.effect)) return n;
+      return this.put('Node', { ...n, spec: { ...n.spec, taints: [...taints, taint] } } as Obj) as Node;
+    });
+  }
+
+  removeTaint(node: string, key: string, effect: Taint['effect']): Promise<Node> {
+    return this.retry('Node', node, (read) => {
+      const n = read() as Node & Obj;
+      const taints = (n.spec?.taints ?? []).filter((t) => !(t.key === key && t.effect === effect));
+      return this.put('Node', { ...n, spec: { ...n.spec, taints } } as Obj) as Node;
+    });
+  }
+
+  patchMetadata(kind: 'Node', name: string, change: MetadataChange): Promise<Node>;
+  patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
+  async patchMetadata(kind: 'Node' | 'NodeClaim', name: string, change: MetadataChange): Promise<Node | NodeClaim> {
+    const obj = this.get(kind, name);
+    const apply = (cur: Record<string, string> | undefined, ch: Readonly<Record<string, string | null>> | undefined) => {
+      const out = { ...cur };
+      for (const [k, v] of Object.entries(ch ?? {})) if (v === null) delete out[k];
+      else out[k] = v;
+      return out;
+    };
+    if (change.labels) obj.metadata.labels = apply(obj.metadata.labels, change.labels);
+    if (change.annotations) obj.metadata.annotations = apply(obj.metadata.annotations, change.annotations);
+    return this.put(kind, obj) as Node | NodeClaim;
+  }
+
+  async createNodeClaim(claim: NodeClaim): Promise<NodeClaim> {
+    if (this.objects.get('NodeClaim')?.has(claim.metadata.name)) throw new AlreadyExistsError({ kind: 'NodeClaim', name: claim.metadata.name });
+    const { status: _status, ...rest } = structuredClone(claim);
+    return this.put('NodeClaim', { ...rest, metadata: { ...rest.metadata, uid: randomUUID() } } as Obj) as NodeClaim;
+  }
+
+  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim> {
+    return this.retry('NodeClaim', name, (read) => {
+      const c = read() as NodeClaim & Obj;
+      return this.put('NodeClaim', { ...c, status: mutate(structuredClone(c.status ?? {})) } as Obj) as NodeClaim;
+    });
+  }
+
+  private remove(kind: 'Node' | 'NodeClaim', name: string, uid: string | undefined): void {
+    const obj = this.get(kind, name);
+    if (uid && obj.metadata.uid !== uid) throw new ApiError({ kind, name }, 409, 'Conflict', 'Precondition failed: UID mismatch');
+    if ((obj.metadata.finalizers ?? []).length > 0) {
+      obj.metadata.deletionTimestamp ??= new Date(0).toISOString();
+      this.put(kind, obj);
+    } else this.objects.get(kind)?.delete(name);
+  }
+
+  async deleteNodeClaim(name: string, precondition: { uid?: string } = {}): Promise<void> {
+    this.remove('NodeClaim', name, precondition.uid);
+  }
+
+  async deleteNode(name: string, precondition: { uid?: string } = {}): Promise<void> {
+    this.remove('Node', name, precondition.uid);
+  }
+
+  async evictPod(key: ObjectKey): Promise<EvictionResult> {
+    const namespace = key.namespace ?? 'default';
+    const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;
+    if (!pod) return { outcome: 'gone' };
+    const phase = pod.status?.phase;
+    if (phase === 'Running' || phase === undefined) {
+      const pdbs = [...(this.objects.get('PodDisruptionBudget')?.values() ?? [])] as ObjectOf<'PodDisruptionBudget'>[];
+      const matching = pdbs.filter((p) => p.metadata.namespace === namespace && matchesLabelSelector(p.spec.selector as never, pod.metadata.labels ?? {}));
+      if (matching.length > 1) throw new ApiError({ kind: 'Pod', name: key.name, namespace }, 500, 'InternalError', 'This pod has more than one PodDisruptionBudget');
+      const pdb = matching[0];
+      if (pdb) {
+        const allowed = pdb.status?.disruptionsAllowed ?? 0;
+        if (allowed <= 0) return { outcome: 'blocked', message: `Cannot evict pod as it would violate the pod's disruption budget ${pdb.metadata.name}.` };
+        this.put('PodDisruptionBudget', { ...pdb, status: { ...pdb.status, disruptionsAllowed: allowed - 1 } } as Obj);
+      }
+    }
+    this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);
+    return { outcome: 'evicted' };
+  }
+}
