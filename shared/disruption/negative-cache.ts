@@ -1,0 +1,212 @@
+// The negative-result cache (seed, "Remembering no-ops"): no-op consolidation verdicts keyed by a fingerprint of
+// everything the verdict could depend on, trusted for a TTL, cleared (an epoch bump) whenever a command completes.
+// Immutable values and pure functions; the loop loads/saves through the StateStore port. API: negativeFingerprint,
+// negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache,
+// negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
+import type { NegativeCacheResult } from './metric-names.ts';
+
+export const NEGATIVE_CACHE_TTL_MS = 5 * 60_000;
+
+export interface NegativeCacheOptions {
+  /** How long a no-op verdict is trusted: bounds what the fingerprint cannot see (spot prices, offerings). */
+  readonly ttlMs: number;
+  /** consolidation-skip-unchanged-negatives: off by default, so the cache only observes and counts hits. */
+  readonly skipUnchangedNegatives: boolean;
+}
+export const DEFAULT_NEGATIVE_CACHE_OPTIONS: NegativeCacheOptions = { ttlMs: NEGATIVE_CACHE_TTL_MS, skipUnchangedNegatives: false };
+
+// ── fingerprint ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The metadata a fingerprint reads; every Kubernetes object in shared/model has this shape. */
+export interface Versioned {
+  readonly metadata: { readonly uid?: string; readonly resourceVersion?: string; readonly generation?: number };
+}
+
+export interface FingerprintInput {
+  readonly candidate: string;
+  /** The candidate's Node and NodeClaim: a claim derived from labels (no object) has no version, so no fingerprint. */
+  readonly node: Versioned | undefined;
+  readonly claim: Versioned | undefined;
+  readonly nodePool: Versioned;
+  /** Revision of the candidate pool's instance types (catalog and offerings as the pass read them). */
+  readonly instanceTypeRevision: string | undefined;
+  /** Every pod that would move if the candidate went away. */
+  readonly pods: readonly Versioned[];
+  /** Every ready NodePool, each with its instance-type revision: a replacement could land in any of them. */
+  readonly readyNodePools: readonly { readonly pool: Versioned; readonly revision: string | undefined }[];
+}
+
+/**
+ * The seed's fingerprint: node + claim resourceVersion, NodePool UID & generation, instance-type revision, UID &
+ * resourceVersion of every pod that would move, and every ready NodePool's UID, generation & revision. Order of
+ * pods and pools does not matter. Undefined when any part is missing: fail closed — no fingerprint, no skip.
+ */
+export function negativeFingerprint(input: FingerprintInput): string | undefined {
+  const nodeVersion = input.node?.metadata.resourceVersion;
+  const claimVersion = input.claim?.metadata.resourceVersion;
+  const pool = poolKey(input.nodePool, input.instanceTypeRevision);
+  if (!input.candidate || !nodeVersion || !claimVersion || !pool) return undefined;
+  const pods: string[] = [];
+  for (const p of input.pods) {
+    if (!p.metadata.uid || !p.metadata.resourceVersion) return undefined;
+    pods.push(`${p.metadata.uid}@${p.metadata.resourceVersion}`);
+  }
+  const pools: string[] = [];
+  for (const r of input.readyNodePools) {
+    const k = poolKey(r.pool, r.revision);
+    if (!k) return undefined;
+    pools.push(k);
+  }
+  const canonical = JSON.stringify(['v1', input.candidate, nodeVersion, claimVersion, pool, pods.sort(), pools.sort()]);
+  return `fp1:${hash(canonical, 0x9e3779b9)}${hash(canonical, 0x85ebca6b)}`;
+}
+
+function poolKey(pool: Versioned, revision: string | undefined): string | undefined {
+  const { uid, generation } = pool.metadata;
+  if (!uid || generation === undefined || revision === undefined || revision === '') return undefined;
+  return `${uid}/${generation}/${revision}`;
+}
+
+/** cyrb53 (a public-domain 53-bit string hash); two seeds give ~106 bits. A collision could only delay a consolidation until the TTL. */
+function hash(text: string, seed: number): string {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+// ── the cache ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A remembered no-op, the StateStore's NegativeEntry plus the epoch it was written under. */
+export interface NegativeEntry {
+  readonly candidate: string;
+  readonly fingerprint: string;
+  readonly expiresAt: Date;
+  readonly epoch: number;
+}
+export interface NegativeCache {
+  /** Bumped by every completed command; entries of an older epoch are ignored. */
+  readonly epoch: number;
+  readonly entries: ReadonlyMap<string, NegativeEntry>;
+}
+
+/** A cache at `epoch`. Entries without an epoch (the store's PassState, already filtered to it) take `epoch`. */
+export function negativeCache(
+  epoch = 0,
+  entries: Iterable<{ readonly candidate: string; readonly fingerprint: string; readonly expiresAt: Date; readonly epoch?: number }> = [],
+): NegativeCache {
+  const map = new Map<string, NegativeEntry>();
+  for (const e of entries) map.set(e.candidate, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt, epoch: e.epoch ?? epoch });
+  return { epoch, entries: map };
+}
+
+export type NegativeLookup =
+  | { readonly result: 'hit'; readonly entry: NegativeEntry }
+  | { readonly result: Exclude<NegativeCacheResult, 'hit'> };
+
+/** A hit only for an entry of the current epoch, unexpired at `now` (checked here, not in the background), with the same fingerprint. */
+export function lookupNegative(cache: NegativeCache, candidate: string, fingerprint: string | undefined, now: Date): NegativeLookup {
+  if (fingerprint === undefined) return { result: 'no-fingerprint' };
+  const entry = cache.entries.get(candidate);
+  if (!entry) return { result: 'miss' };
+  if (entry.epoch !== cache.epoch) return { result: 'stale-epoch' };
+  if (entry.expiresAt.getTime() <= now.getTime()) return { result: 'expired' };
+  if (entry.fingerprint !== fingerprint) return { result: 'changed' };
+  return { result: 'hit', entry };
+}
+
+export type SimulatedVerdict = 'no-op' | 'delete' | 'replace';
+
+/**
+ * Records a simulated verdict: only a no-op with a fingerprint is remembered (until now + ttl); any other
+ * verdict, or a no-op without a fingerprint, forgets the candidate. So a stale entry can delay a
+ * consolidation, never cause one.
+ */
+export function rememberVerdict(
+  cache: NegativeCache,
+  candidate: string,
+  fingerprint: string | undefined,
+  verdict: SimulatedVerdict,
+  now: Date,
+  ttlMs: number = NEGATIVE_CACHE_TTL_MS,
+): NegativeCache {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  const entries = new Map(cache.entries);
+  if (verdict === 'no-op' && fingerprint !== undefined) {
+    entries.set(candidate, { candidate, fingerprint, expiresAt: new Date(now.getTime() + ttlMs), epoch: cache.epoch });
+  } else {
+    entries.delete(candidate);
+  }
+  return { epoch: cache.epoch, entries };
+}
+
+/** A command completed through the disruption queue (any method): everything is forgotten, in one epoch bump. */
+export function clearNegativeCache(cache: NegativeCache): NegativeCache {
+  return { epoch: cache.epoch + 1, entries: new Map() };
+}
+
+/** Adopts a newer epoch read from the store (a command completed elsewhere); older entries stop hitting. */
+export function observeEpoch(cache: NegativeCache, epoch: number): NegativeCache {
+  return epoch > cache.epoch ? { epoch, entries: cache.entries } : cache;
+}
+
+/** The end-of-pass sweep: drops expired entries and entries of older epochs. */
+export function sweepNegativeCache(cache: NegativeCache, now: Date): { readonly cache: NegativeCache; readonly removed: readonly string[] } {
+  const entries = new Map<string, NegativeEntry>();
+  const removed: string[] = [];
+  for (const [name, e] of cache.entries) {
+    if (e.epoch === cache.epoch && e.expiresAt.getTime() > now.getTime()) entries.set(name, e);
+    else removed.push(name);
+  }
+  return { cache: { epoch: cache.epoch, entries }, removed: removed.sort() };
+}
+
+/** What to save: putNegativeEntries(epoch, put) and deleteNegativeEntries(remove). */
+export function negativeCacheDelta(before: NegativeCache, after: NegativeCache): { readonly epoch: number; readonly put: NegativeEntry[]; readonly remove: string[] } {
+  const put = [...after.entries.values()].filter((e) => {
+    const old = before.entries.get(e.candidate);
+    return !old || old.fingerprint !== e.fingerprint || old.expiresAt.getTime() !== e.expiresAt.getTime() || old.epoch !== e.epoch;
+  });
+  const remove = [...before.entries.keys()].filter((n) => !after.entries.has(n));
+  return { epoch: after.epoch, put: put.sort((a, b) => a.candidate.localeCompare(b.candidate)), remove: remove.sort() };
+}
+
+// ── what a pass does with a lookup ──────────────────────────────────────────────────────────────────────────
+
+/** Skip the simulation only on a hit and only when skipping is switched on; observe-only otherwise. */
+export function shouldSkip(lookup: NegativeLookup, options: Pick<NegativeCacheOptions, 'skipUnchangedNegatives'>): boolean {
+  return lookup.result === 'hit' && options.skipUnchangedNegatives;
+}
+
+export interface NegativeCacheTally {
+  readonly byResult: Readonly<Record<NegativeCacheResult, number>>;
+  /** Candidates passed over on a hit: a pass with any cannot mark the fleet consolidated. */
+  readonly skipped: readonly string[];
+  /** Observe-only evidence: hits whose fresh simulation was not a no-op (should stay 0 before skipping is trusted). */
+  readonly contradictedHits: number;
+}
+export const EMPTY_TALLY: NegativeCacheTally = {
+  byResult: { hit: 0, miss: 0, changed: 0, expired: 0, 'stale-epoch': 0, 'no-fingerprint': 0 },
+  skipped: [],
+  contradictedHits: 0,
+};
+
+/** Counts one lookup and what followed it: 'skipped', or the verdict the simulation reached anyway. */
+export function tallyLookup(t: NegativeCacheTally, candidate: string, lookup: NegativeLookup, then: 'skipped' | SimulatedVerdict): NegativeCacheTally {
+  return {
+    byResult: { ...t.byResult, [lookup.result]: t.byResult[lookup.result] + 1 },
+    skipped: then === 'skipped' ? [...t.skipped, candidate] : t.skipped,
+    contradictedHits: t.contradictedHits + (lookup.result === 'hit' && then !== 'skipped' && then !== 'no-op' ? 1 : 0),
+  };
+}
+
+/** Seed: "A pass that skipped candidates on cache hits can't mark the fleet consolidated." */
+export function mayMarkConsolidated(t: NegativeCacheTally): boolean {
+  return t.skipped.length === 0;
+}
