@@ -7,10 +7,21 @@ import type { CapacityType, Cloud } from '../model/labels.ts';
 
 // ── names ───────────────────────────────────────────────────────────────────────────────────────────────
 /** Keys are built from these, so '#' (the key separator) and empty strings are refused at the boundary. */
-export const storeName = z.string().min(1).max(253).regex(/^[^#\s]+$/, 'must be non-empty, without "#" or spaces');
+export const storeName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[^#\s]+$/, 'must be non-empty, without "#" or spaces');
 
 export const ADMISSION_LOCK = 'admission' as const;
-export const PASS_LEASES = ['consolidation', 'provisioning', 'orchestration', 'lifecycle', 'census', 'pricing'] as const;
+export const PASS_LEASES = [
+  'consolidation',
+  'provisioning',
+  'orchestration',
+  'lifecycle',
+  'census',
+  'pricing',
+] as const;
 export type PassLeaseName = (typeof PASS_LEASES)[number];
 export const LEASE_NAMES = [ADMISSION_LOCK, ...PASS_LEASES] as const;
 export type LeaseName = (typeof LEASE_NAMES)[number];
@@ -76,8 +87,15 @@ export const podVerdictSchema = z.object({
 export type PodVerdict = z.infer<typeof podVerdictSchema>;
 
 export const nominationSchema = z
-  .object({ podKey: storeName, nodeName: storeName.optional(), claimName: storeName.optional(), expiresAt: z.date() })
-  .refine((n) => n.nodeName !== undefined || n.claimName !== undefined, { message: 'needs nodeName or claimName' });
+  .object({
+    podKey: storeName,
+    nodeName: storeName.optional(),
+    claimName: storeName.optional(),
+    expiresAt: z.date(),
+  })
+  .refine((n) => n.nodeName !== undefined || n.claimName !== undefined, {
+    message: 'needs nodeName or claimName',
+  });
 export type Nomination = z.infer<typeof nominationSchema>;
 
 export const unavailableOfferingSchema = z.object({
@@ -109,11 +127,23 @@ export interface PassState {
 }
 
 // ── disruption commands ─────────────────────────────────────────────────────────────────────────────────
-export const DISRUPTION_METHODS = ['emptiness', 'drift', 'multi-node-consolidation', 'single-node-consolidation', 'expiration'] as const;
+export const DISRUPTION_METHODS = [
+  'emptiness',
+  'drift',
+  'multi-node-consolidation',
+  'single-node-consolidation',
+  'expiration',
+] as const;
 export type DisruptionMethod = (typeof DISRUPTION_METHODS)[number];
 export const DECISIONS = ['delete', 'replace'] as const;
 export type Decision = (typeof DECISIONS)[number];
-export const COMMAND_STATUSES = ['launching', 'draining', 'rolling-back', 'completed', 'rolled-back'] as const;
+export const COMMAND_STATUSES = [
+  'launching',
+  'draining',
+  'rolling-back',
+  'completed',
+  'rolled-back',
+] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 export const OPEN_COMMAND_STATUSES: readonly CommandStatus[] = ['launching', 'draining', 'rolling-back'];
 /** The queue's state machine (Karpenter's orchestration queue): replacements launch, candidates drain, or roll back. */
@@ -165,7 +195,9 @@ export interface LaunchRecord extends LaunchInput {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
-export type LaunchOutcome = { readonly status: 'launched'; readonly providerId: string } | { readonly status: 'failed'; readonly error: string };
+export type LaunchOutcome =
+  | { readonly status: 'launched'; readonly providerId: string }
+  | { readonly status: 'failed'; readonly error: string };
 
 export const censusResultSchema = z.object({
   nodePool: storeName,
@@ -189,7 +221,12 @@ export interface StateStore {
   loadPassState(cluster: string): Promise<PassState>;
   /** Begins a new coverage cycle iff the stored cycle is still `expected` (ConditionFailedError otherwise). */
   startCoverageCycle(cluster: string, nodePool: string, expected: number): Promise<number>;
-  markEvaluated(cluster: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void>;
+  markEvaluated(
+    cluster: string,
+    nodePool: string,
+    cycle: number,
+    candidates: readonly string[],
+  ): Promise<void>;
   /** Entries are stamped with the epoch the pass read, so a clear that raced the pass wins. */
   putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void>;
   deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void>;
@@ -206,7 +243,12 @@ export interface StateStore {
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;
   /** Conditional on `from`; moving to `completed` clears the negative cache first (seed, "Remembering no-ops"). */
-  transitionCommand(cluster: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord>;
+  transitionCommand(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    to: CommandStatus,
+  ): Promise<CommandRecord>;
 
   /** Idempotent per NodeClaim and fenced on `fence`: `created` is false when the record already existed. */
   recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }>;
@@ -232,7 +274,10 @@ export class LockHeldError extends StateStoreError {
     readonly reason: 'held' | 'same-run',
     options?: { cause?: unknown },
   ) {
-    super(`lease ${holder.cluster}/${holder.name} ${reason === 'held' ? `is held by ${holder.owner} (token ${holder.token})` : `already ran run ${holder.lastRunId}`}`, options);
+    super(
+      `lease ${holder.cluster}/${holder.name} ${reason === 'held' ? `is held by ${holder.owner} (token ${holder.token})` : `already ran run ${holder.lastRunId}`}`,
+      options,
+    );
   }
 }
 /** A heartbeat or release for a lease that expired or was taken over: `current` is what the store holds. */
@@ -243,7 +288,10 @@ export class LockLostError extends StateStoreError {
     readonly current: LeaseView | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`lease ${fence.cluster}/${fence.name} token ${fence.token} is no longer held by ${fence.owner}${current ? ` (now ${current.owner}, token ${current.token})` : ''}`, options);
+    super(
+      `lease ${fence.cluster}/${fence.name} token ${fence.token} is no longer held by ${fence.owner}${current ? ` (now ${current.owner}, token ${current.token})` : ''}`,
+      options,
+    );
   }
 }
 /** A fenced write from a stale holder was refused: `current` is the lease item that won. */
@@ -254,7 +302,10 @@ export class StaleWriteError extends StateStoreError {
     readonly current: LeaseView | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`write fenced by ${fence.cluster}/${fence.name} token ${fence.token} refused: ${current ? `current token ${current.token} held by ${current.owner}` : 'no lease'}`, options);
+    super(
+      `write fenced by ${fence.cluster}/${fence.name} token ${fence.token} refused: ${current ? `current token ${current.token} held by ${current.owner}` : 'no lease'}`,
+      options,
+    );
   }
 }
 /** A conditional write lost: `current` is the item that made the condition fail (undefined if absent). */
@@ -287,5 +338,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-  throw new InvalidStateInputError(`${where}${path}: ${issue?.message ?? 'invalid'}`, { cause: result.error });
+  throw new InvalidStateInputError(`${where}${path}: ${issue?.message ?? 'invalid'}`, {
+    cause: result.error,
+  });
 }

@@ -14,11 +14,13 @@ const arg = (name: string): string | undefined => {
 };
 const sizes = (arg('nodes') ?? '100,1000').split(',').map((s) => {
   const n = Number(s);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--nodes must be a comma-separated list of positive integers, got "${s}"`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`--nodes must be a comma-separated list of positive integers, got "${s}"`);
   return n;
 });
 const server = arg('server') ?? 'dynalite';
-if (server !== 'dynalite' && server !== 'dynamodb-local') throw new Error(`--server must be dynalite or dynamodb-local, got "${server}"`);
+if (server !== 'dynalite' && server !== 'dynamodb-local')
+  throw new Error(`--server must be dynalite or dynamodb-local, got "${server}"`);
 
 const table = await startStateTable(server === 'dynalite' ? startDynalite : () => startDynamoDbLocal());
 const rows: Record<string, unknown>[] = [];
@@ -44,9 +46,15 @@ try {
   await table.close();
 }
 
-console.log(`DynamoDB round trips per consolidation pass (${server}; persist = worst case, every candidate rewritten)`);
+console.log(
+  `DynamoDB round trips per consolidation pass (${server}; persist = worst case, every candidate rewritten)`,
+);
 console.log('nodes  acquire  loadPassState  persist  release  total');
-for (const r of rows) console.log(`${String(r.nodes).padStart(5)}  ${String(r.acquire).padStart(7)}  ${String(r.load).padStart(13)}  ${String(r.persist).padStart(7)}  ${String(r.release).padStart(7)}  ${String(r.total).padStart(5)}`);
-for (const r of rows) console.log(`  ${r.nodes} nodes, loadPassState by operation: ${JSON.stringify(r.loadByOperation)}`);
+for (const r of rows)
+  console.log(
+    `${String(r.nodes).padStart(5)}  ${String(r.acquire).padStart(7)}  ${String(r.load).padStart(13)}  ${String(r.persist).padStart(7)}  ${String(r.release).padStart(7)}  ${String(r.total).padStart(5)}`,
+  );
+for (const r of rows)
+  console.log(`  ${r.nodes} nodes, loadPassState by operation: ${JSON.stringify(r.loadByOperation)}`);
 const json = arg('json');
 if (json) writeFileSync(json, `${JSON.stringify(rows, null, 2)}\n`);

@@ -23,7 +23,11 @@ export function createDynamoDbClient(options: DynamoDbClientOptions): DynamoDBCl
     ...(options.credentials ? { credentials: options.credentials } : {}),
     maxAttempts: 1,
     // Without throwOnRequestTimeout this smithy version only logs a warning and waits for ever.
-    requestHandler: { requestTimeout: options.requestTimeoutMs ?? 5_000, connectionTimeout: 2_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      requestTimeout: options.requestTimeoutMs ?? 5_000,
+      connectionTimeout: 2_000,
+      throwOnRequestTimeout: true,
+    },
   });
 }
 
@@ -42,8 +46,20 @@ export const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
   'Throttling',
 ]);
 /** Transient failures where the request may or may not have been applied: safe only because every write is. */
-const TRANSIENT_ERRORS: ReadonlySet<string> = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'InternalServerError', 'ServiceUnavailable']);
-const TRANSIENT_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNABORTED']);
+const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'InternalServerError',
+  'ServiceUnavailable',
+]);
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+]);
 
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -2,7 +2,8 @@
 // needs no extra package; undefined fields are dropped, as marshalling with removeUndefinedValues would.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-export type Plain = string | number | boolean | null | readonly Plain[] | { readonly [key: string]: Plain | undefined };
+export type Plain =
+  string | number | boolean | null | readonly Plain[] | { readonly [key: string]: Plain | undefined };
 export type Item = Record<string, AttributeValue>;
 
 export function marshal(value: Plain): AttributeValue {

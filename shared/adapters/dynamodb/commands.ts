@@ -14,7 +14,15 @@ import {
 } from '../../ports/state-store.ts';
 import type { CommandInput, CommandRecord, CommandStatus, Fence } from '../../ports/state-store.ts';
 import { toCommand, toLeaseView } from './items.ts';
-import { GSI1, candidateKey, candidatePk, cleanupTtl, commandKey, statusPartition, statusSort } from './keys.ts';
+import {
+  GSI1,
+  candidateKey,
+  candidatePk,
+  cleanupTtl,
+  commandKey,
+  statusPartition,
+  statusSort,
+} from './keys.ts';
 import type { Leases } from './leases.ts';
 import type { Table } from './table.ts';
 
@@ -48,12 +56,19 @@ export class Commands {
 
   async admit(fence: Fence, command: CommandInput): Promise<CommandRecord> {
     const c = parseInput(commandInputSchema, command, 'admitCommand.command');
-    if (fence.name !== 'admission') throw new InvalidStateInputError(`admitCommand: commands are fenced by the admission lock, not ${fence.name}`);
+    if (fence.name !== 'admission')
+      throw new InvalidStateInputError(
+        `admitCommand: commands are fenced by the admission lock, not ${fence.name}`,
+      );
     const now = this.clock.now();
     // Pointers first (or alongside the fence): a pointer without its command is ignored by readers, while a
     // command without its pointers could not be found by candidate name.
     const pointers = this.table.batchWrite(
-      c.candidates.map((name) => ({ ...candidateKey(fence.cluster, name, c.id), commandId: c.id, ttl: cleanupTtl(now.getTime() + 30 * 86_400_000) })),
+      c.candidates.map((name) => ({
+        ...candidateKey(fence.cluster, name, c.id),
+        commandId: c.id,
+        ttl: cleanupTtl(now.getTime() + 30 * 86_400_000),
+      })),
     );
     const fenced = this.leases.fence(fence, {
       update: '#seq = if_not_exists(#seq, :zero) + :one, #lastCommandId = :commandId',
@@ -64,8 +79,18 @@ export class Commands {
     const [lock] = await Promise.all([fenced, pointers]);
     const seq = Number(lock.seq);
     // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
-    if (this.clock.now().getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
-    const record: CommandRecord = { ...c, cluster: fence.cluster, seq, status: 'launching', fencingToken: fence.token, admittedBy: fence.owner, createdAt: now, updatedAt: now };
+    if (this.clock.now().getTime() >= Number(lock.expiresAt))
+      throw new StaleWriteError(fence, toLeaseView(lock));
+    const record: CommandRecord = {
+      ...c,
+      cluster: fence.cluster,
+      seq,
+      status: 'launching',
+      fencingToken: fence.token,
+      admittedBy: fence.owner,
+      createdAt: now,
+      updatedAt: now,
+    };
     const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), {
       ...record,
       createdAt: now.getTime(),
@@ -76,7 +101,9 @@ export class Commands {
     if (out.ok) return record;
     const existing = out.old ? toCommand(out.old) : undefined;
     if (existing && existing.seq === seq && existing.fencingToken === fence.token) return existing;
-    throw new ConditionFailedError(`command ${fence.cluster}/${c.id} already exists`, existing, { cause: out.cause });
+    throw new ConditionFailedError(`command ${fence.cluster}/${c.id} already exists`, existing, {
+      cause: out.cause,
+    });
   }
 
   async get(cluster: string, id: string): Promise<CommandRecord | undefined> {
@@ -88,11 +115,17 @@ export class Commands {
   /** Resolved from the command's own bookkeeping (seed: a deleted candidate must not wedge its command). */
   async byCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
     parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
-    const pointers = await this.table.query({ attr: 'pk', value: candidatePk(cluster) }, { skPrefix: `${candidate}#` });
+    const pointers = await this.table.query(
+      { attr: 'pk', value: candidatePk(cluster) },
+      { skPrefix: `${candidate}#` },
+    );
     const ids = [...new Set(pointers.map((p) => String(p.commandId)))];
     const items = await this.table.batchGet(ids.map((id) => commandKey(cluster, id)));
     // A pointer whose command was never written (admission crashed in between) is ignored.
-    return items.map(toCommand).filter((c) => c.candidates.includes(candidate)).sort((a, b) => a.seq - b.seq);
+    return items
+      .map(toCommand)
+      .filter((c) => c.candidates.includes(candidate))
+      .sort((a, b) => a.seq - b.seq);
   }
 
   async byStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]> {
@@ -106,12 +139,21 @@ export class Commands {
 
   /** Every open command of the cluster: one index partition, so one paginated Query. */
   async open(cluster: string): Promise<CommandRecord[]> {
-    const items = await this.table.query({ attr: 'gsi1pk', value: statusPartition(cluster, 'launching') }, { index: GSI1, skAttr: 'gsi1sk' });
+    const items = await this.table.query(
+      { attr: 'gsi1pk', value: statusPartition(cluster, 'launching') },
+      { index: GSI1, skAttr: 'gsi1sk' },
+    );
     return items.map(toCommand).sort((a, b) => a.seq - b.seq);
   }
 
-  async transition(cluster: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
-    if (!COMMAND_TRANSITIONS[from]?.includes(to)) throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
+  async transition(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    to: CommandStatus,
+  ): Promise<CommandRecord> {
+    if (!COMMAND_TRANSITIONS[from]?.includes(to))
+      throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
     parseInput(storeName, id, 'transitionCommand.id');
     // Clear first: a crash after the clear and before the transition over-clears, which is harmless.
     if (to === 'completed') await this.clearNegativeCache(cluster);
@@ -121,11 +163,30 @@ export class Commands {
     const out = await this.table.update(commandKey(cluster, id), {
       update: `SET #status = :to, #updatedAt = :now, #gsi1pk = :gpk, #gsi1sk = :gsk, #lastTransitionId = :nonce${terminal ? ', #ttl = :ttl' : ''}`,
       condition: COMMAND_CONDITIONS.STATUS_IS,
-      names: { '#status': 'status', '#updatedAt': 'updatedAt', '#gsi1pk': 'gsi1pk', '#gsi1sk': 'gsi1sk', '#lastTransitionId': 'lastTransitionId', '#ttl': 'ttl' },
-      values: { ':to': to, ':from': from, ':now': now, ':gpk': statusPartition(cluster, to), ':gsk': statusSort(to, id), ':nonce': nonce, ':ttl': cleanupTtl(now + TERMINAL_RETENTION_MS) },
+      names: {
+        '#status': 'status',
+        '#updatedAt': 'updatedAt',
+        '#gsi1pk': 'gsi1pk',
+        '#gsi1sk': 'gsi1sk',
+        '#lastTransitionId': 'lastTransitionId',
+        '#ttl': 'ttl',
+      },
+      values: {
+        ':to': to,
+        ':from': from,
+        ':now': now,
+        ':gpk': statusPartition(cluster, to),
+        ':gsk': statusSort(to, id),
+        ':nonce': nonce,
+        ':ttl': cleanupTtl(now + TERMINAL_RETENTION_MS),
+      },
     });
     if (out.ok) return toCommand(out.item);
     if (out.old && out.old.lastTransitionId === nonce) return toCommand(out.old);
-    throw new ConditionFailedError(`command ${cluster}/${id} is ${out.old ? String(out.old.status) : 'absent'}, not ${from}`, out.old ? toCommand(out.old) : undefined, { cause: out.cause });
+    throw new ConditionFailedError(
+      `command ${cluster}/${id} is ${out.old ? String(out.old.status) : 'absent'}, not ${from}`,
+      out.old ? toCommand(out.old) : undefined,
+      { cause: out.cause },
+    );
   }
 }

@@ -59,14 +59,38 @@ export const launchItem = z.object({
   createId: z.string().optional(),
 });
 
-export const censusItem = z.object({ nodePool: z.string(), candidates: z.number().int(), counts: z.record(z.string(), z.number().int()), at: date });
+export const censusItem = z.object({
+  nodePool: z.string(),
+  candidates: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+  at: date,
+});
 
 export const epochItem = z.object({ epoch: z.number().int(), lastClearId: z.string().optional() });
-export const cycleItem = z.object({ nodePool: z.string(), cycle: z.number().int(), lastStartId: z.string().optional() });
+export const cycleItem = z.object({
+  nodePool: z.string(),
+  cycle: z.number().int(),
+  lastStartId: z.string().optional(),
+});
 export const memberItem = z.object({ nodePool: z.string(), candidate: z.string(), cycle: z.number().int() });
-export const negativeItem = z.object({ candidate: z.string(), fingerprint: z.string(), expiresAt: date, epoch: z.number().int() });
-export const verdictItem = z.object({ podKey: z.string(), podUid: z.string(), reason: z.string(), expiresAt: date });
-export const nominationItem = z.object({ podKey: z.string(), nodeName: z.string().optional(), claimName: z.string().optional(), expiresAt: date });
+export const negativeItem = z.object({
+  candidate: z.string(),
+  fingerprint: z.string(),
+  expiresAt: date,
+  epoch: z.number().int(),
+});
+export const verdictItem = z.object({
+  podKey: z.string(),
+  podUid: z.string(),
+  reason: z.string(),
+  expiresAt: date,
+});
+export const nominationItem = z.object({
+  podKey: z.string(),
+  nodeName: z.string().optional(),
+  claimName: z.string().optional(),
+  expiresAt: date,
+});
 export const unavailableItem = z.object({
   cloud: z.enum(CLOUDS),
   instanceType: z.string(),
@@ -80,13 +104,25 @@ export const unavailableItem = z.object({
 export function parseItem<S extends z.ZodType>(schema: S, item: Record<string, unknown>): z.output<S> {
   const r = schema.safeParse(item);
   if (r.success) return r.data;
-  throw new CorruptItemError(`stored item ${String(item.pk)} / ${String(item.sk)} does not parse: ${r.error.issues[0]?.message ?? ''} at ${r.error.issues[0]?.path.join('.') ?? ''}`, { cause: r.error });
+  throw new CorruptItemError(
+    `stored item ${String(item.pk)} / ${String(item.sk)} does not parse: ${r.error.issues[0]?.message ?? ''} at ${r.error.issues[0]?.path.join('.') ?? ''}`,
+    { cause: r.error },
+  );
 }
 
 export const toLeaseView = (item: Record<string, unknown> | undefined): LeaseView | undefined => {
   if (!item || item.owner === undefined) return undefined;
   const l = parseItem(leaseItem, item);
-  return { cluster: l.cluster, name: l.name, owner: l.owner, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt, released: l.released, ...(l.lastRunId ? { lastRunId: l.lastRunId } : {}) };
+  return {
+    cluster: l.cluster,
+    name: l.name,
+    owner: l.owner,
+    token: l.token,
+    acquiredAt: l.acquiredAt,
+    expiresAt: l.expiresAt,
+    released: l.released,
+    ...(l.lastRunId ? { lastRunId: l.lastRunId } : {}),
+  };
 };
 
 export const toCommand = (item: Record<string, unknown>): CommandRecord => {

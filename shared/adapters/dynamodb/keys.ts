@@ -19,12 +19,30 @@ export const PASS_SK = {
   unavailable: 'UNAVAIL#',
 } as const;
 export const epochKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.epoch });
-export const cycleKey = (cluster: string, pool: string): Key => ({ pk: passPk(cluster), sk: `${PASS_SK.cycle}${pool}` });
-export const memberKey = (cluster: string, pool: string, candidate: string): Key => ({ pk: passPk(cluster), sk: `${PASS_SK.member}${pool}#${candidate}` });
-export const negativeKey = (cluster: string, candidate: string): Key => ({ pk: passPk(cluster), sk: `${PASS_SK.negative}${candidate}` });
-export const verdictKey = (cluster: string, podKey: string): Key => ({ pk: passPk(cluster), sk: `${PASS_SK.verdict}${podKey}` });
-export const nominationKey = (cluster: string, podKey: string): Key => ({ pk: passPk(cluster), sk: `${PASS_SK.nomination}${podKey}` });
-export const unavailableKey = (cluster: string, o: { cloud: string; instanceType: string; zone: string; capacityType: string }): Key => ({
+export const cycleKey = (cluster: string, pool: string): Key => ({
+  pk: passPk(cluster),
+  sk: `${PASS_SK.cycle}${pool}`,
+});
+export const memberKey = (cluster: string, pool: string, candidate: string): Key => ({
+  pk: passPk(cluster),
+  sk: `${PASS_SK.member}${pool}#${candidate}`,
+});
+export const negativeKey = (cluster: string, candidate: string): Key => ({
+  pk: passPk(cluster),
+  sk: `${PASS_SK.negative}${candidate}`,
+});
+export const verdictKey = (cluster: string, podKey: string): Key => ({
+  pk: passPk(cluster),
+  sk: `${PASS_SK.verdict}${podKey}`,
+});
+export const nominationKey = (cluster: string, podKey: string): Key => ({
+  pk: passPk(cluster),
+  sk: `${PASS_SK.nomination}${podKey}`,
+});
+export const unavailableKey = (
+  cluster: string,
+  o: { cloud: string; instanceType: string; zone: string; capacityType: string },
+): Key => ({
   pk: passPk(cluster),
   sk: `${PASS_SK.unavailable}${o.cloud}#${o.instanceType}#${o.zone}#${o.capacityType}`,
 });
@@ -34,12 +52,21 @@ export const commandKey = (cluster: string, id: string): Key => ({ pk: `C#${clus
 export const statusPartition = (cluster: string, status: CommandStatus): string =>
   OPEN_COMMAND_STATUSES.includes(status) ? `C#${cluster}#CMD#open` : `C#${cluster}#CMD#${status}`;
 export const statusSort = (status: CommandStatus, commandId: string): string => `${status}#${commandId}`;
-export const candidateKey = (cluster: string, candidate: string, commandId: string): Key => ({ pk: `C#${cluster}#CAND`, sk: `${candidate}#${commandId}` });
+export const candidateKey = (cluster: string, candidate: string, commandId: string): Key => ({
+  pk: `C#${cluster}#CAND`,
+  sk: `${candidate}#${commandId}`,
+});
 export const candidatePk = (cluster: string): string => `C#${cluster}#CAND`;
 
-export const launchKey = (cluster: string, claimName: string): Key => ({ pk: `C#${cluster}#LAUNCH`, sk: claimName });
+export const launchKey = (cluster: string, claimName: string): Key => ({
+  pk: `C#${cluster}#LAUNCH`,
+  sk: claimName,
+});
 export const censusPk = (cluster: string): string => `C#${cluster}#CENSUS`;
-export const censusKey = (cluster: string, nodePool: string): Key => ({ pk: censusPk(cluster), sk: nodePool });
+export const censusKey = (cluster: string, nodePool: string): Key => ({
+  pk: censusPk(cluster),
+  sk: nodePool,
+});
 
 /** DynamoDB TTL (epoch seconds) for cleanup only, a day after the reader-decided expiry. */
 export const cleanupTtl = (expiresAtMs: number): number => Math.ceil(expiresAtMs / 1000) + 86_400;

@@ -3,7 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
-import { ConditionFailedError, StaleWriteError, launchInputSchema, parseInput, storeName } from '../../ports/state-store.ts';
+import {
+  ConditionFailedError,
+  StaleWriteError,
+  launchInputSchema,
+  parseInput,
+  storeName,
+} from '../../ports/state-store.ts';
 import type { Fence, LaunchInput, LaunchOutcome, LaunchRecord } from '../../ports/state-store.ts';
 import { toLaunch, toLeaseView } from './items.ts';
 import { launchKey } from './keys.ts';
@@ -36,10 +42,28 @@ export class Launches {
     const now = this.clock.now();
     if (now.getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
     const createId = randomUUID();
-    const record: LaunchRecord = { ...l, cluster: fence.cluster, status: 'pending', fence: fence.name, fencingToken: fence.token, createdAt: now, updatedAt: now };
-    const out = await this.table.putIfAbsent(launchKey(fence.cluster, l.claimName), { ...record, createdAt: now.getTime(), updatedAt: now.getTime(), createId });
+    const record: LaunchRecord = {
+      ...l,
+      cluster: fence.cluster,
+      status: 'pending',
+      fence: fence.name,
+      fencingToken: fence.token,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const out = await this.table.putIfAbsent(launchKey(fence.cluster, l.claimName), {
+      ...record,
+      createdAt: now.getTime(),
+      updatedAt: now.getTime(),
+      createId,
+    });
     if (out.ok) return { record, created: true };
-    if (!out.old) throw new ConditionFailedError(`launch ${fence.cluster}/${l.claimName} vanished while recording it`, undefined, { cause: out.cause });
+    if (!out.old)
+      throw new ConditionFailedError(
+        `launch ${fence.cluster}/${l.claimName} vanished while recording it`,
+        undefined,
+        { cause: out.cause },
+      );
     return { record: toLaunch(out.old), created: out.old.createId === createId };
   }
 
@@ -48,16 +72,38 @@ export class Launches {
     const o = parseInput(outcomeSchema, outcome, 'completeLaunch.outcome');
     const now = this.clock.now().getTime();
     const out = await this.table.update(launchKey(cluster, claimName), {
-      update: o.status === 'launched' ? 'SET #status = :status, #providerId = :detail, #updatedAt = :now' : 'SET #status = :status, #error = :detail, #updatedAt = :now',
+      update:
+        o.status === 'launched'
+          ? 'SET #status = :status, #providerId = :detail, #updatedAt = :now'
+          : 'SET #status = :status, #error = :detail, #updatedAt = :now',
       condition: LAUNCH_CONDITIONS.IS_PENDING,
-      names: { '#status': 'status', '#providerId': 'providerId', '#error': 'error', '#updatedAt': 'updatedAt' },
-      values: { ':status': o.status, ':pending': 'pending', ':detail': o.status === 'launched' ? o.providerId : o.error, ':now': now },
+      names: {
+        '#status': 'status',
+        '#providerId': 'providerId',
+        '#error': 'error',
+        '#updatedAt': 'updatedAt',
+      },
+      values: {
+        ':status': o.status,
+        ':pending': 'pending',
+        ':detail': o.status === 'launched' ? o.providerId : o.error,
+        ':now': now,
+      },
     });
     if (out.ok) return toLaunch(out.item);
     const current = out.old ? toLaunch(out.old) : undefined;
     // The same outcome recorded twice (a retried call) is the same fact, not a conflict.
-    if (current && current.status === o.status && (o.status === 'failed' || current.providerId === o.providerId)) return current;
-    throw new ConditionFailedError(`launch ${cluster}/${claimName} is ${current?.status ?? 'absent'}, not pending`, current, { cause: out.cause });
+    if (
+      current &&
+      current.status === o.status &&
+      (o.status === 'failed' || current.providerId === o.providerId)
+    )
+      return current;
+    throw new ConditionFailedError(
+      `launch ${cluster}/${claimName} is ${current?.status ?? 'absent'}, not pending`,
+      current,
+      { cause: out.cause },
+    );
   }
 
   async get(cluster: string, claimName: string): Promise<LaunchRecord | undefined> {

@@ -1,7 +1,13 @@
 // Leases on DynamoDB: the admission lock and the pass leases, one item per cluster + name, each write a single
 // conditional UpdateItem. The fence check here is what every write a stale holder could make goes through.
 import type { Clock } from '../../ports/clock.ts';
-import { LockHeldError, LockLostError, StaleWriteError, leaseRequestSchema, parseInput } from '../../ports/state-store.ts';
+import {
+  LockHeldError,
+  LockLostError,
+  StaleWriteError,
+  leaseRequestSchema,
+  parseInput,
+} from '../../ports/state-store.ts';
 import type { Fence, Lease, LeaseName, LeaseRequest, LeaseView } from '../../ports/state-store.ts';
 import { toLeaseView } from './items.ts';
 import { leaseKey } from './keys.ts';
@@ -41,7 +47,14 @@ export const LEASE_NAMES_MAP = {
   '#lastCommandId': 'lastCommandId',
 } as const;
 
-const toLease = (v: LeaseView): Lease => ({ cluster: v.cluster, name: v.name, owner: v.owner, token: v.token, acquiredAt: v.acquiredAt, expiresAt: v.expiresAt });
+const toLease = (v: LeaseView): Lease => ({
+  cluster: v.cluster,
+  name: v.name,
+  owner: v.owner,
+  token: v.token,
+  acquiredAt: v.acquiredAt,
+  expiresAt: v.expiresAt,
+});
 
 export class Leases {
   constructor(
@@ -56,14 +69,28 @@ export class Leases {
       update:
         'SET #cluster = :cluster, #name = :name, #owner = :owner, #token = if_not_exists(#token, :zero) + :one, ' +
         `#acquiredAt = :now, #expiresAt = :expiresAt, #released = :false${r.runId ? ', #lastRunId = :runId' : ''}`,
-      condition: r.runId ? `${LEASE_CONDITIONS.FREE} AND ${LEASE_CONDITIONS.NOT_SAME_RUN}` : LEASE_CONDITIONS.FREE,
+      condition: r.runId
+        ? `${LEASE_CONDITIONS.FREE} AND ${LEASE_CONDITIONS.NOT_SAME_RUN}`
+        : LEASE_CONDITIONS.FREE,
       names: LEASE_NAMES_MAP,
-      values: { ':cluster': r.cluster, ':name': r.name, ':owner': r.owner, ':zero': 0, ':one': 1, ':now': now, ':expiresAt': now + r.ttlMs, ':false': false, ':true': true, ':runId': r.runId ?? '' },
+      values: {
+        ':cluster': r.cluster,
+        ':name': r.name,
+        ':owner': r.owner,
+        ':zero': 0,
+        ':one': 1,
+        ':now': now,
+        ':expiresAt': now + r.ttlMs,
+        ':false': false,
+        ':true': true,
+        ':runId': r.runId ?? '',
+      },
     });
     if (out.ok) return toLease(toLeaseView(out.item) as LeaseView);
     const holder = toLeaseView(out.old) as LeaseView;
     // Our own earlier attempt won (response lost to a timeout, then retried): the lease is ours.
-    if (holder.owner === r.owner && !holder.released && holder.expiresAt.getTime() > now) return toLease(holder);
+    if (holder.owner === r.owner && !holder.released && holder.expiresAt.getTime() > now)
+      return toLease(holder);
     const heldByOther = !holder.released && holder.expiresAt.getTime() > now;
     throw new LockHeldError(holder, heldByOther ? 'held' : 'same-run', { cause: out.cause });
   }
@@ -75,7 +102,13 @@ export class Leases {
       update: 'SET #expiresAt = :expiresAt',
       condition: LEASE_CONDITIONS.HELD_BY_ME,
       names: LEASE_NAMES_MAP,
-      values: { ':owner': fence.owner, ':token': fence.token, ':false': false, ':now': now, ':expiresAt': now + ttlMs },
+      values: {
+        ':owner': fence.owner,
+        ':token': fence.token,
+        ':false': false,
+        ':now': now,
+        ':expiresAt': now + ttlMs,
+      },
     });
     if (!out.ok) throw new LockLostError(fence, toLeaseView(out.old), { cause: out.cause });
     return toLease(toLeaseView(out.item) as LeaseView);
@@ -101,16 +134,36 @@ export class Leases {
    * `also` adds to the same write (the admission sequence number). Returns the lease item after the write,
    * or throws StaleWriteError with the item that won.
    */
-  async fence(fence: Fence, also?: { update: string; condition: string; values: Record<string, string | number>; isOwnRetry: (old: Record<string, unknown>) => boolean }): Promise<Record<string, unknown>> {
+  async fence(
+    fence: Fence,
+    also?: {
+      update: string;
+      condition: string;
+      values: Record<string, string | number>;
+      isOwnRetry: (old: Record<string, unknown>) => boolean;
+    },
+  ): Promise<Record<string, unknown>> {
     const now = this.clock.now().getTime();
     const out = await this.table.update(leaseKey(fence.cluster, fence.name), {
       update: `SET #fencedAt = :now${also ? `, ${also.update}` : ''}`,
       condition: also ? `${LEASE_CONDITIONS.HELD_BY_ME} AND ${also.condition}` : LEASE_CONDITIONS.HELD_BY_ME,
       names: LEASE_NAMES_MAP,
-      values: { ':owner': fence.owner, ':token': fence.token, ':false': false, ':now': now, ...(also?.values ?? {}) },
+      values: {
+        ':owner': fence.owner,
+        ':token': fence.token,
+        ':false': false,
+        ':now': now,
+        ...(also?.values ?? {}),
+      },
     });
     if (out.ok) return out.item;
-    if (out.old && also?.isOwnRetry(out.old) && out.old.owner === fence.owner && out.old.token === fence.token) return out.old;
+    if (
+      out.old &&
+      also?.isOwnRetry(out.old) &&
+      out.old.owner === fence.owner &&
+      out.old.token === fence.token
+    )
+      return out.old;
     throw new StaleWriteError(fence, toLeaseView(out.old), { cause: out.cause });
   }
 }

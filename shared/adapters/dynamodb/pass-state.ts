@@ -12,9 +12,37 @@ import {
   storeName,
   unavailableOfferingSchema,
 } from '../../ports/state-store.ts';
-import type { CommandRecord, CoverageCycle, NegativeEntry, Nomination, PassState, PodVerdict, UnavailableOffering } from '../../ports/state-store.ts';
-import { cycleItem, epochItem, memberItem, negativeItem, nominationItem, parseItem, unavailableItem, verdictItem } from './items.ts';
-import { PASS_SK, cleanupTtl, cycleKey, epochKey, memberKey, negativeKey, nominationKey, passPk, unavailableKey, verdictKey } from './keys.ts';
+import type {
+  CommandRecord,
+  CoverageCycle,
+  NegativeEntry,
+  Nomination,
+  PassState,
+  PodVerdict,
+  UnavailableOffering,
+} from '../../ports/state-store.ts';
+import {
+  cycleItem,
+  epochItem,
+  memberItem,
+  negativeItem,
+  nominationItem,
+  parseItem,
+  unavailableItem,
+  verdictItem,
+} from './items.ts';
+import {
+  PASS_SK,
+  cleanupTtl,
+  cycleKey,
+  epochKey,
+  memberKey,
+  negativeKey,
+  nominationKey,
+  passPk,
+  unavailableKey,
+  verdictKey,
+} from './keys.ts';
 import type { Table } from './table.ts';
 
 /*
@@ -44,7 +72,10 @@ export class PassStateStore {
   /** One Query over the pass partition (all pages) alongside the open-commands Query: two round trips at any size below 1 MB. */
   async load(cluster: string, openCommands: Promise<CommandRecord[]>): Promise<PassState> {
     parseInput(storeName, cluster, 'loadPassState.cluster');
-    const [items, commands] = await Promise.all([this.table.query({ attr: 'pk', value: passPk(cluster) }), openCommands]);
+    const [items, commands] = await Promise.all([
+      this.table.query({ attr: 'pk', value: passPk(cluster) }),
+      openCommands,
+    ]);
     const now = this.clock.now().getTime();
     const live = (expiresAt: Date): boolean => expiresAt.getTime() > now;
     let epoch = 0;
@@ -74,12 +105,29 @@ export class PassStateStore {
       }
     }
     const negativeCache = new Map<string, NegativeEntry>();
-    for (const n of negatives) if (n.epoch === epoch && live(n.expiresAt)) negativeCache.set(n.candidate, { candidate: n.candidate, fingerprint: n.fingerprint, expiresAt: n.expiresAt });
+    for (const n of negatives)
+      if (n.epoch === epoch && live(n.expiresAt))
+        negativeCache.set(n.candidate, {
+          candidate: n.candidate,
+          fingerprint: n.fingerprint,
+          expiresAt: n.expiresAt,
+        });
     const evaluated = new Map<string, Set<string>>();
-    for (const m of members) if (cycles.get(m.nodePool) === m.cycle) evaluated.set(m.nodePool, (evaluated.get(m.nodePool) ?? new Set()).add(m.candidate));
+    for (const m of members)
+      if (cycles.get(m.nodePool) === m.cycle)
+        evaluated.set(m.nodePool, (evaluated.get(m.nodePool) ?? new Set()).add(m.candidate));
     const coverage = new Map<string, CoverageCycle>();
-    for (const [nodePool, cycle] of cycles) coverage.set(nodePool, { nodePool, cycle, evaluated: evaluated.get(nodePool) ?? new Set() });
-    return { epoch, coverage, negativeCache, verdicts, nominations, unavailableOfferings: unavailable, openCommands: commands };
+    for (const [nodePool, cycle] of cycles)
+      coverage.set(nodePool, { nodePool, cycle, evaluated: evaluated.get(nodePool) ?? new Set() });
+    return {
+      epoch,
+      coverage,
+      negativeCache,
+      verdicts,
+      nominations,
+      unavailableOfferings: unavailable,
+      openCommands: commands,
+    };
   }
 
   async startCycle(cluster: string, nodePool: string, expected: number): Promise<number> {
@@ -94,24 +142,50 @@ export class PassStateStore {
     });
     if (out.ok || out.old?.lastStartId === nonce) return expected + 1;
     const current = out.old ? parseItem(cycleItem, out.old).cycle : 0;
-    throw new ConditionFailedError(`coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`, current, { cause: out.cause });
+    throw new ConditionFailedError(
+      `coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`,
+      current,
+      { cause: out.cause },
+    );
   }
 
-  async markEvaluated(cluster: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+  async markEvaluated(
+    cluster: string,
+    nodePool: string,
+    cycle: number,
+    candidates: readonly string[],
+  ): Promise<void> {
     parseInput(storeName, nodePool, 'markEvaluated.nodePool');
     parseInput(names, candidates, 'markEvaluated.candidates');
-    await this.table.batchWrite(candidates.map((candidate) => ({ ...memberKey(cluster, nodePool, candidate), nodePool, candidate, cycle })));
+    await this.table.batchWrite(
+      candidates.map((candidate) => ({
+        ...memberKey(cluster, nodePool, candidate),
+        nodePool,
+        candidate,
+        cycle,
+      })),
+    );
   }
 
   async putNegative(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
     const parsed = parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries');
     await this.table.batchWrite(
-      parsed.map((e) => ({ ...negativeKey(cluster, e.candidate), candidate: e.candidate, fingerprint: e.fingerprint, epoch, expiresAt: e.expiresAt.getTime(), ttl: cleanupTtl(e.expiresAt.getTime()) })),
+      parsed.map((e) => ({
+        ...negativeKey(cluster, e.candidate),
+        candidate: e.candidate,
+        fingerprint: e.fingerprint,
+        epoch,
+        expiresAt: e.expiresAt.getTime(),
+        ttl: cleanupTtl(e.expiresAt.getTime()),
+      })),
     );
   }
 
   async deleteNegative(cluster: string, candidates: readonly string[]): Promise<void> {
-    await this.table.batchWrite([], parseInput(names, candidates, 'deleteNegativeEntries.candidates').map((c) => negativeKey(cluster, c)));
+    await this.table.batchWrite(
+      [],
+      parseInput(names, candidates, 'deleteNegativeEntries.candidates').map((c) => negativeKey(cluster, c)),
+    );
   }
 
   async clearNegative(cluster: string): Promise<number> {
@@ -130,20 +204,48 @@ export class PassStateStore {
 
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
     const parsed = parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts');
-    await this.table.batchWrite(parsed.map((v) => ({ ...verdictKey(cluster, v.podKey), ...v, expiresAt: v.expiresAt.getTime(), ttl: cleanupTtl(v.expiresAt.getTime()) })));
+    await this.table.batchWrite(
+      parsed.map((v) => ({
+        ...verdictKey(cluster, v.podKey),
+        ...v,
+        expiresAt: v.expiresAt.getTime(),
+        ttl: cleanupTtl(v.expiresAt.getTime()),
+      })),
+    );
   }
 
   async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
     const parsed = parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations');
-    await this.table.batchWrite(parsed.map((n) => ({ ...nominationKey(cluster, n.podKey), ...n, expiresAt: n.expiresAt.getTime(), ttl: cleanupTtl(n.expiresAt.getTime()) })));
+    await this.table.batchWrite(
+      parsed.map((n) => ({
+        ...nominationKey(cluster, n.podKey),
+        ...n,
+        expiresAt: n.expiresAt.getTime(),
+        ttl: cleanupTtl(n.expiresAt.getTime()),
+      })),
+    );
   }
 
   async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
-    await this.table.batchWrite([], parseInput(names, podKeys, 'deleteNominations.podKeys').map((k) => nominationKey(cluster, k)));
+    await this.table.batchWrite(
+      [],
+      parseInput(names, podKeys, 'deleteNominations.podKeys').map((k) => nominationKey(cluster, k)),
+    );
   }
 
   async putUnavailable(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
-    const parsed = parseInput(z.array(unavailableOfferingSchema), offerings, 'putUnavailableOfferings.offerings');
-    await this.table.batchWrite(parsed.map((o) => ({ ...unavailableKey(cluster, o), ...o, expiresAt: o.expiresAt.getTime(), ttl: cleanupTtl(o.expiresAt.getTime()) })));
+    const parsed = parseInput(
+      z.array(unavailableOfferingSchema),
+      offerings,
+      'putUnavailableOfferings.offerings',
+    );
+    await this.table.batchWrite(
+      parsed.map((o) => ({
+        ...unavailableKey(cluster, o),
+        ...o,
+        expiresAt: o.expiresAt.getTime(),
+        ttl: cleanupTtl(o.expiresAt.getTime()),
+      })),
+    );
   }
 }

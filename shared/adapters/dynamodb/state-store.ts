@@ -56,8 +56,17 @@ export class DynamoDbStateStore implements StateStore {
   private readonly launches: Launches;
 
   constructor(options: DynamoDbStateStoreOptions) {
-    const transport = { client: options.client, counter: this.roundTrips, retry: options.retry ?? DEFAULT_RETRY, sleep: options.sleep ?? realSleep, random: options.random ?? Math.random };
-    this.table = new Table(transport, parseInput(z.string().min(3).max(255), options.tableName, 'DynamoDbStateStore.tableName'));
+    const transport = {
+      client: options.client,
+      counter: this.roundTrips,
+      retry: options.retry ?? DEFAULT_RETRY,
+      sleep: options.sleep ?? realSleep,
+      random: options.random ?? Math.random,
+    };
+    this.table = new Table(
+      transport,
+      parseInput(z.string().min(3).max(255), options.tableName, 'DynamoDbStateStore.tableName'),
+    );
     this.leases = new Leases(this.table, options.clock);
     this.pass = new PassStateStore(this.table, options.clock);
     this.commands = new Commands(this.table, this.leases, options.clock, (c) => this.pass.clearNegative(c));
@@ -83,7 +92,12 @@ export class DynamoDbStateStore implements StateStore {
   async startCoverageCycle(c: string, nodePool: string, expected: number): Promise<number> {
     return this.pass.startCycle(cluster(c, 'startCoverageCycle'), nodePool, expected);
   }
-  async markEvaluated(c: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+  async markEvaluated(
+    c: string,
+    nodePool: string,
+    cycle: number,
+    candidates: readonly string[],
+  ): Promise<void> {
     return this.pass.markEvaluated(cluster(c, 'markEvaluated'), nodePool, cycle, candidates);
   }
   async putNegativeEntries(c: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
@@ -120,7 +134,12 @@ export class DynamoDbStateStore implements StateStore {
   async listCommandsByStatus(c: string, status: CommandStatus): Promise<CommandRecord[]> {
     return this.commands.byStatus(cluster(c, 'listCommandsByStatus'), status);
   }
-  async transitionCommand(c: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
+  async transitionCommand(
+    c: string,
+    id: string,
+    from: CommandStatus,
+    to: CommandStatus,
+  ): Promise<CommandRecord> {
     return this.commands.transition(cluster(c, 'transitionCommand'), id, from, to);
   }
 
@@ -137,7 +156,9 @@ export class DynamoDbStateStore implements StateStore {
   async putCensus(c: string, results: readonly CensusResult[]): Promise<void> {
     const parsed = parseInput(z.array(censusResultSchema), results, 'putCensus.results');
     const k = cluster(c, 'putCensus');
-    await this.table.batchWrite(parsed.map((r) => ({ ...censusKey(k, r.nodePool), ...r, at: r.at.getTime() })));
+    await this.table.batchWrite(
+      parsed.map((r) => ({ ...censusKey(k, r.nodePool), ...r, at: r.at.getTime() })),
+    );
   }
   async listCensus(c: string): Promise<CensusResult[]> {
     const items = await this.table.query({ attr: 'pk', value: censusPk(cluster(c, 'listCensus')) });

@@ -33,15 +33,23 @@ export interface Expr {
   readonly values: { readonly [placeholder: string]: Plain };
 }
 
-function placeholders(e: Expr, extra = ''): Pick<UpdateItemCommand['input'], 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+function placeholders(
+  e: Expr,
+  extra = '',
+): Pick<UpdateItemCommand['input'], 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
   const text = `${e.update ?? ''} ${e.condition ?? ''} ${extra}`;
   const names = Object.fromEntries(Object.entries(e.names).filter(([k]) => new RegExp(`${k}\\b`).test(text)));
   const used = Object.entries(e.values).filter(([k]) => new RegExp(`${k}\\b`).test(text));
   const values = used.length > 0 ? marshalItem(Object.fromEntries(used)) : undefined;
-  return { ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}), ...(values ? { ExpressionAttributeValues: values } : {}) };
+  return {
+    ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+    ...(values ? { ExpressionAttributeValues: values } : {}),
+  };
 }
 
-export type Outcome = { readonly ok: true; readonly item: Record<string, unknown> } | { readonly ok: false; readonly old: Record<string, unknown> | undefined; readonly cause: unknown };
+export type Outcome =
+  | { readonly ok: true; readonly item: Record<string, unknown> }
+  | { readonly ok: false; readonly old: Record<string, unknown> | undefined; readonly cause: unknown };
 
 export class Table {
   constructor(
@@ -50,7 +58,11 @@ export class Table {
   ) {}
 
   async get(key: Key): Promise<Record<string, unknown> | undefined> {
-    const out = await send<GetItemCommandOutput>(this.t, new GetItemCommand({ TableName: this.name, Key: marshalItem(key), ConsistentRead: true }), 'GetItem');
+    const out = await send<GetItemCommandOutput>(
+      this.t,
+      new GetItemCommand({ TableName: this.name, Key: marshalItem(key), ConsistentRead: true }),
+      'GetItem',
+    );
     return out.Item ? unmarshalItem(out.Item) : undefined;
   }
 
@@ -100,10 +112,14 @@ export class Table {
   }
 
   /** All items of one partition (optionally under an sk prefix, optionally from an index), every page. */
-  async query(pk: { readonly attr: string; readonly value: string }, options: { index?: string; skAttr?: string; skPrefix?: string } = {}): Promise<Record<string, unknown>[]> {
+  async query(
+    pk: { readonly attr: string; readonly value: string },
+    options: { index?: string; skAttr?: string; skPrefix?: string } = {},
+  ): Promise<Record<string, unknown>[]> {
     const skAttr = options.skAttr ?? 'sk';
     const condition = options.skPrefix === undefined ? '#p = :p' : '#p = :p AND begins_with(#s, :s)';
-    const names: Record<string, string> = options.skPrefix === undefined ? { '#p': pk.attr } : { '#p': pk.attr, '#s': skAttr };
+    const names: Record<string, string> =
+      options.skPrefix === undefined ? { '#p': pk.attr } : { '#p': pk.attr, '#s': skAttr };
     const values = marshalItem({ ':p': pk.value, ':s': options.skPrefix });
     const items: Record<string, unknown>[] = [];
     let start: Record<string, AttributeValue> | undefined;
@@ -124,9 +140,13 @@ export class Table {
   }
 
   /** Unconditional puts and deletes, 25 per request (keys deduplicated: a batch may not name a key twice). */
-  async batchWrite(puts: readonly Record<string, Plain | undefined>[], deletes: readonly Key[] = []): Promise<void> {
+  async batchWrite(
+    puts: readonly Record<string, Plain | undefined>[],
+    deletes: readonly Key[] = [],
+  ): Promise<void> {
     const byKey = new Map<string, WriteRequest>();
-    for (const p of puts) byKey.set(`${String(p.pk)}\u0000${String(p.sk)}`, { PutRequest: { Item: marshalItem(p) } });
+    for (const p of puts)
+      byKey.set(`${String(p.pk)}\u0000${String(p.sk)}`, { PutRequest: { Item: marshalItem(p) } });
     for (const d of deletes) byKey.set(`${d.pk}\u0000${d.sk}`, { DeleteRequest: { Key: marshalItem(d) } });
     const requests = [...byKey.values()];
     const chunks: WriteRequest[][] = [];
@@ -137,9 +157,16 @@ export class Table {
   private async writeChunk(chunk: WriteRequest[]): Promise<void> {
     let pending = chunk;
     for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > this.t.retry.maxAttempts) throw new StoreUnavailableError(`DynamoDB BatchWriteItem left ${pending.length} items unprocessed after ${attempt - 1} attempts`);
+      if (attempt > this.t.retry.maxAttempts)
+        throw new StoreUnavailableError(
+          `DynamoDB BatchWriteItem left ${pending.length} items unprocessed after ${attempt - 1} attempts`,
+        );
       if (attempt > 1) await this.t.sleep(backoff(this.t, attempt));
-      const out = await send<BatchWriteItemCommandOutput>(this.t, new BatchWriteItemCommand({ RequestItems: { [this.name]: pending } }), 'BatchWriteItem');
+      const out = await send<BatchWriteItemCommandOutput>(
+        this.t,
+        new BatchWriteItemCommand({ RequestItems: { [this.name]: pending } }),
+        'BatchWriteItem',
+      );
       pending = out.UnprocessedItems?.[this.name] ?? [];
     }
   }
@@ -150,9 +177,12 @@ export class Table {
     for (let i = 0; i < keys.length; i += 100) {
       let pending: Item[] = keys.slice(i, i + 100).map((k) => marshalItem(k));
       for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > this.t.retry.maxAttempts) throw new StoreUnavailableError(`DynamoDB BatchGetItem left ${pending.length} keys unprocessed`);
+        if (attempt > this.t.retry.maxAttempts)
+          throw new StoreUnavailableError(`DynamoDB BatchGetItem left ${pending.length} keys unprocessed`);
         if (attempt > 1) await this.t.sleep(backoff(this.t, attempt));
-        const cmd = new BatchGetItemCommand({ RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } } });
+        const cmd = new BatchGetItemCommand({
+          RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
+        });
         const out = await send<BatchGetItemCommandOutput>(this.t, cmd, 'BatchGetItem');
         for (const it of out.Responses?.[this.name] ?? []) items.push(unmarshalItem(it));
         pending = out.UnprocessedKeys?.[this.name]?.Keys ?? [];
@@ -162,7 +192,11 @@ export class Table {
   }
 }
 
-async function inParallel<T>(items: readonly T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+async function inParallel<T>(
+  items: readonly T[],
+  width: number,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

@@ -2,11 +2,12 @@
 // fencing tokens, epochs, expiry decided by the injected Clock), each "conditional write" one synchronous step.
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
+import { acquire, heldBy, isLive, newClusterState, toLease, toView, viewOf } from './cluster-state.ts';
+import type { ClusterState, MemoryStateData, StoredLease } from './cluster-state.ts';
 import {
   COMMAND_TRANSITIONS,
   ConditionFailedError,
   InvalidStateInputError,
-  LockHeldError,
   LockLostError,
   StaleWriteError,
   censusResultSchema,
@@ -42,28 +43,9 @@ import type {
   UnavailableOffering,
 } from '../../ports/state-store.ts';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type StoredLease = Mutable<LeaseView> & { seq: number };
-
-export interface ClusterState {
-  leases: Map<LeaseName, StoredLease>;
-  epoch: number;
-  cycles: Map<string, number>;
-  evaluated: Map<string, Map<string, number>>;
-  negative: Map<string, NegativeEntry & { epoch: number }>;
-  verdicts: Map<string, PodVerdict>;
-  nominations: Map<string, Nomination>;
-  unavailable: Map<string, UnavailableOffering>;
-  commands: Map<string, CommandRecord>;
-  launches: Map<string, LaunchRecord>;
-  census: Map<string, CensusResult>;
-}
-
 const names = z.array(storeName);
-const isLive = (expiresAt: Date, now: Date): boolean => expiresAt.getTime() > now.getTime();
 
-/** The stored data, separable from the store so that several stores (several "containers") can share it. */
-export type MemoryStateData = Map<string, ClusterState>;
+export type { MemoryStateData };
 
 export class MemoryStateStore implements StateStore {
   constructor(
@@ -75,7 +57,7 @@ export class MemoryStateStore implements StateStore {
     parseInput(storeName, cluster, `${where}.cluster`);
     let s = this.clusters.get(cluster);
     if (!s) {
-      s = { leases: new Map(), epoch: 0, cycles: new Map(), evaluated: new Map(), negative: new Map(), verdicts: new Map(), nominations: new Map(), unavailable: new Map(), commands: new Map(), launches: new Map(), census: new Map() };
+      s = newClusterState();
       this.clusters.set(cluster, s);
     }
     return s;
@@ -84,40 +66,34 @@ export class MemoryStateStore implements StateStore {
   async acquireLease(request: LeaseRequest): Promise<Lease> {
     const r = parseInput(leaseRequestSchema, request, 'acquireLease');
     const s = this.state(r.cluster, 'acquireLease');
-    const now = this.clock.now();
-    const old = s.leases.get(r.name);
-    if (old && old.owner === r.owner && !old.released && isLive(old.expiresAt, now)) return toLease(old);
-    if (old && !old.released && isLive(old.expiresAt, now)) throw new LockHeldError(old, 'held');
-    if (old && r.runId !== undefined && old.lastRunId === r.runId) throw new LockHeldError(old, 'same-run');
-    const next: StoredLease = { cluster: r.cluster, name: r.name, owner: r.owner, token: (old?.token ?? 0) + 1, acquiredAt: now, expiresAt: new Date(now.getTime() + r.ttlMs), released: false, lastRunId: r.runId ?? old?.lastRunId, seq: old?.seq ?? 0 };
-    s.leases.set(r.name, next);
-    return toLease(next);
+    return toLease(acquire(s, r, this.clock.now()));
   }
 
   async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
     parseInput(leaseRequestSchema.shape.ttlMs, ttlMs, 'heartbeatLease.ttlMs');
     const now = this.clock.now();
     const current = this.heldBy(lease, now);
-    if (!current) throw new LockLostError(lease, this.state(lease.cluster, 'heartbeatLease').leases.get(lease.name));
+    if (!current)
+      throw new LockLostError(lease, viewOf(this.state(lease.cluster, 'heartbeatLease'), lease.name));
     current.expiresAt = new Date(now.getTime() + ttlMs);
     return toLease(current);
   }
 
   async releaseLease(lease: Fence): Promise<void> {
     const current = this.state(lease.cluster, 'releaseLease').leases.get(lease.name);
-    if (!current || current.owner !== lease.owner || current.token !== lease.token) throw new LockLostError(lease, current);
+    if (!current || current.owner !== lease.owner || current.token !== lease.token)
+      throw new LockLostError(lease, current && toView(current));
     current.released = true;
     current.expiresAt = this.clock.now();
   }
 
   async readLease(cluster: string, name: LeaseName): Promise<LeaseView | undefined> {
     const l = this.state(cluster, 'readLease').leases.get(name);
-    return l ? { ...toLease(l), released: l.released, lastRunId: l.lastRunId } : undefined;
+    return l ? toView(l) : undefined;
   }
 
   private heldBy(fence: Fence, now: Date): StoredLease | undefined {
-    const l = this.state(fence.cluster, 'heldBy').leases.get(fence.name);
-    return l && l.owner === fence.owner && l.token === fence.token && !l.released && isLive(l.expiresAt, now) ? l : undefined;
+    return heldBy(this.state(fence.cluster, 'heldBy'), fence, now);
   }
 
   async loadPassState(cluster: string): Promise<PassState> {
@@ -125,12 +101,17 @@ export class MemoryStateStore implements StateStore {
     const now = this.clock.now();
     const coverage = new Map<string, CoverageCycle>();
     for (const [pool, cycle] of s.cycles) {
-      const evaluated = [...(s.evaluated.get(pool) ?? new Map<string, number>())].filter(([, c]) => c === cycle).map(([n]) => n);
+      const evaluated = [...(s.evaluated.get(pool) ?? new Map<string, number>())]
+        .filter(([, c]) => c === cycle)
+        .map(([n]) => n);
       coverage.set(pool, { nodePool: pool, cycle, evaluated: new Set(evaluated) });
     }
-    const live = <T extends { expiresAt: Date }>(m: Map<string, T>) => new Map([...m].filter(([, v]) => isLive(v.expiresAt, now)));
+    const live = <T extends { expiresAt: Date }>(m: Map<string, T>) =>
+      new Map([...m].filter(([, v]) => isLive(v.expiresAt, now)));
     const negativeCache = new Map<string, NegativeEntry>();
-    for (const [k, e] of s.negative) if (e.epoch === s.epoch && isLive(e.expiresAt, now)) negativeCache.set(k, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt });
+    for (const [k, e] of s.negative)
+      if (e.epoch === s.epoch && isLive(e.expiresAt, now))
+        negativeCache.set(k, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt });
     return {
       epoch: s.epoch,
       coverage,
@@ -138,7 +119,9 @@ export class MemoryStateStore implements StateStore {
       verdicts: live(s.verdicts),
       nominations: live(s.nominations),
       unavailableOfferings: [...live(s.unavailable).values()],
-      openCommands: [...s.commands.values()].filter((c) => COMMAND_TRANSITIONS[c.status].length > 0).sort((a, b) => a.seq - b.seq),
+      openCommands: [...s.commands.values()]
+        .filter((c) => COMMAND_TRANSITIONS[c.status].length > 0)
+        .sort((a, b) => a.seq - b.seq),
     };
   }
 
@@ -146,12 +129,21 @@ export class MemoryStateStore implements StateStore {
     parseInput(storeName, nodePool, 'startCoverageCycle.nodePool');
     const s = this.state(cluster, 'startCoverageCycle');
     const current = s.cycles.get(nodePool) ?? 0;
-    if (current !== expected) throw new ConditionFailedError(`coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`, current);
+    if (current !== expected)
+      throw new ConditionFailedError(
+        `coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`,
+        current,
+      );
     s.cycles.set(nodePool, current + 1);
     return current + 1;
   }
 
-  async markEvaluated(cluster: string, nodePool: string, cycle: number, candidates: readonly string[]): Promise<void> {
+  async markEvaluated(
+    cluster: string,
+    nodePool: string,
+    cycle: number,
+    candidates: readonly string[],
+  ): Promise<void> {
     parseInput(storeName, nodePool, 'markEvaluated.nodePool');
     parseInput(names, candidates, 'markEvaluated.candidates');
     const s = this.state(cluster, 'markEvaluated');
@@ -179,12 +171,14 @@ export class MemoryStateStore implements StateStore {
 
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
     const s = this.state(cluster, 'putVerdicts');
-    for (const v of parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts')) s.verdicts.set(v.podKey, v);
+    for (const v of parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts'))
+      s.verdicts.set(v.podKey, v);
   }
 
   async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
     const s = this.state(cluster, 'putNominations');
-    for (const n of parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations')) s.nominations.set(n.podKey, n);
+    for (const n of parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations'))
+      s.nominations.set(n.podKey, n);
   }
 
   async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
@@ -194,7 +188,11 @@ export class MemoryStateStore implements StateStore {
 
   async putUnavailableOfferings(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
     const s = this.state(cluster, 'putUnavailableOfferings');
-    for (const o of parseInput(z.array(unavailableOfferingSchema), offerings, 'putUnavailableOfferings.offerings'))
+    for (const o of parseInput(
+      z.array(unavailableOfferingSchema),
+      offerings,
+      'putUnavailableOfferings.offerings',
+    ))
       s.unavailable.set(`${o.cloud}#${o.instanceType}#${o.zone}#${o.capacityType}`, o);
   }
 
@@ -202,14 +200,28 @@ export class MemoryStateStore implements StateStore {
     const c = parseInput(commandInputSchema, command, 'admitCommand.command');
     const s = this.state(fence.cluster, 'admitCommand');
     const now = this.clock.now();
-    if (fence.name !== 'admission') throw new InvalidStateInputError(`admitCommand: commands are fenced by the admission lock, not ${fence.name}`);
+    if (fence.name !== 'admission')
+      throw new InvalidStateInputError(
+        `admitCommand: commands are fenced by the admission lock, not ${fence.name}`,
+      );
     const existing = s.commands.get(c.id);
-    if (existing && existing.fencingToken === fence.token && existing.admittedBy === fence.owner) return existing;
+    if (existing && existing.fencingToken === fence.token && existing.admittedBy === fence.owner)
+      return existing;
     const lock = this.heldBy(fence, now);
-    if (!lock) throw new StaleWriteError(fence, s.leases.get(fence.name));
-    if (existing) throw new ConditionFailedError(`command ${c.id} already exists in ${fence.cluster}`, existing);
+    if (!lock) throw new StaleWriteError(fence, viewOf(s, fence.name));
+    if (existing)
+      throw new ConditionFailedError(`command ${c.id} already exists in ${fence.cluster}`, existing);
     lock.seq += 1;
-    const record: CommandRecord = { ...c, cluster: fence.cluster, seq: lock.seq, status: 'launching', fencingToken: fence.token, admittedBy: fence.owner, createdAt: now, updatedAt: now };
+    const record: CommandRecord = {
+      ...c,
+      cluster: fence.cluster,
+      seq: lock.seq,
+      status: 'launching',
+      fencingToken: fence.token,
+      admittedBy: fence.owner,
+      createdAt: now,
+      updatedAt: now,
+    };
     s.commands.set(c.id, record);
     return record;
   }
@@ -220,18 +232,32 @@ export class MemoryStateStore implements StateStore {
 
   async findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
     parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
-    return [...this.state(cluster, 'findCommandsByCandidate').commands.values()].filter((c) => c.candidates.includes(candidate)).sort((a, b) => a.seq - b.seq);
+    return [...this.state(cluster, 'findCommandsByCandidate').commands.values()]
+      .filter((c) => c.candidates.includes(candidate))
+      .sort((a, b) => a.seq - b.seq);
   }
 
   async listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]> {
-    return [...this.state(cluster, 'listCommandsByStatus').commands.values()].filter((c) => c.status === status).sort((a, b) => a.seq - b.seq);
+    return [...this.state(cluster, 'listCommandsByStatus').commands.values()]
+      .filter((c) => c.status === status)
+      .sort((a, b) => a.seq - b.seq);
   }
 
-  async transitionCommand(cluster: string, id: string, from: CommandStatus, to: CommandStatus): Promise<CommandRecord> {
-    if (!COMMAND_TRANSITIONS[from]?.includes(to)) throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
+  async transitionCommand(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    to: CommandStatus,
+  ): Promise<CommandRecord> {
+    if (!COMMAND_TRANSITIONS[from]?.includes(to))
+      throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
     const s = this.state(cluster, 'transitionCommand');
     const current = s.commands.get(id);
-    if (!current || current.status !== from) throw new ConditionFailedError(`command ${cluster}/${id} is ${current?.status ?? 'absent'}, not ${from}`, current);
+    if (!current || current.status !== from)
+      throw new ConditionFailedError(
+        `command ${cluster}/${id} is ${current?.status ?? 'absent'}, not ${from}`,
+        current,
+      );
     if (to === 'completed') s.epoch += 1;
     const next = { ...current, status: to, updatedAt: this.clock.now() };
     s.commands.set(id, next);
@@ -242,10 +268,18 @@ export class MemoryStateStore implements StateStore {
     const l = parseInput(launchInputSchema, launch, 'recordLaunch.launch');
     const s = this.state(fence.cluster, 'recordLaunch');
     const now = this.clock.now();
-    if (!this.heldBy(fence, now)) throw new StaleWriteError(fence, s.leases.get(fence.name));
+    if (!this.heldBy(fence, now)) throw new StaleWriteError(fence, viewOf(s, fence.name));
     const existing = s.launches.get(l.claimName);
     if (existing) return { record: existing, created: false };
-    const record: LaunchRecord = { ...l, cluster: fence.cluster, status: 'pending', fence: fence.name, fencingToken: fence.token, createdAt: now, updatedAt: now };
+    const record: LaunchRecord = {
+      ...l,
+      cluster: fence.cluster,
+      status: 'pending',
+      fence: fence.name,
+      fencingToken: fence.token,
+      createdAt: now,
+      updatedAt: now,
+    };
     s.launches.set(l.claimName, record);
     return { record, created: true };
   }
@@ -253,8 +287,17 @@ export class MemoryStateStore implements StateStore {
   async completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
     const s = this.state(cluster, 'completeLaunch');
     const current = s.launches.get(claimName);
-    if (current && current.status === outcome.status && (outcome.status === 'failed' || current.providerId === outcome.providerId)) return current;
-    if (!current || current.status !== 'pending') throw new ConditionFailedError(`launch ${cluster}/${claimName} is ${current?.status ?? 'absent'}, not pending`, current);
+    if (
+      current &&
+      current.status === outcome.status &&
+      (outcome.status === 'failed' || current.providerId === outcome.providerId)
+    )
+      return current;
+    if (!current || current.status !== 'pending')
+      throw new ConditionFailedError(
+        `launch ${cluster}/${claimName} is ${current?.status ?? 'absent'}, not pending`,
+        current,
+      );
     const next: LaunchRecord = { ...current, ...outcome, updatedAt: this.clock.now() };
     s.launches.set(claimName, next);
     return next;
@@ -266,14 +309,13 @@ export class MemoryStateStore implements StateStore {
 
   async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {
     const s = this.state(cluster, 'putCensus');
-    for (const r of parseInput(z.array(censusResultSchema), results, 'putCensus.results')) s.census.set(r.nodePool, r);
+    for (const r of parseInput(z.array(censusResultSchema), results, 'putCensus.results'))
+      s.census.set(r.nodePool, r);
   }
 
   async listCensus(cluster: string): Promise<CensusResult[]> {
-    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) =>
+      a.nodePool.localeCompare(b.nodePool),
+    );
   }
-}
-
-function toLease(l: Lease): Lease {
-  return { cluster: l.cluster, name: l.name, owner: l.owner, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt };
 }

@@ -1,7 +1,11 @@
 // Contract cases for disruption commands: admission under the lock's fence, the sequence, lookups by
 // candidate and status, and conditional transitions (the queue of DESIGN.md §3).
 import { describe, expect, it } from 'vitest';
-import { ConditionFailedError, InvalidStateInputError, StaleWriteError } from '../../../shared/ports/state-store.ts';
+import {
+  ConditionFailedError,
+  InvalidStateInputError,
+  StaleWriteError,
+} from '../../../shared/ports/state-store.ts';
 import type { CommandInput } from '../../../shared/ports/state-store.ts';
 import type { ContractContext } from './contract.ts';
 
@@ -14,7 +18,8 @@ export const command = (id: string, candidates: string[], replacements: string[]
 });
 
 export function commandContract(ctx: ContractContext): void {
-  const lock = (owner = 'admit-1', ttlMs = 30_000) => ctx.store.acquireLease({ cluster: ctx.cluster, name: 'admission', owner, ttlMs });
+  const lock = (owner = 'admit-1', ttlMs = 30_000) =>
+    ctx.store.acquireLease({ cluster: ctx.cluster, name: 'admission', owner, ttlMs });
 
   describe('disruption commands', () => {
     it('admits commands under the lock as one increasing sequence stamped with the fencing token', async () => {
@@ -22,7 +27,13 @@ export function commandContract(ctx: ContractContext): void {
       const a = await ctx.store.admitCommand(l, command('cmd-a', ['node-1']));
       const b = await ctx.store.admitCommand(l, command('cmd-b', ['node-2', 'node-3'], ['claim-x']));
       expect([a.seq, b.seq]).toEqual([1, 2]);
-      expect(b).toMatchObject({ status: 'launching', fencingToken: l.token, admittedBy: 'admit-1', decision: 'replace', replacements: ['claim-x'] });
+      expect(b).toMatchObject({
+        status: 'launching',
+        fencingToken: l.token,
+        admittedBy: 'admit-1',
+        decision: 'replace',
+        replacements: ['claim-x'],
+      });
       expect(await ctx.other.getCommand(ctx.cluster, 'cmd-b')).toEqual(b);
       expect(await ctx.other.getCommand(ctx.cluster, 'cmd-none')).toBeUndefined();
     });
@@ -31,7 +42,12 @@ export function commandContract(ctx: ContractContext): void {
       const first = await lock('admit-1', 1_000);
       await ctx.store.admitCommand(first, command('cmd-1', ['n1']));
       ctx.clock.advance(1_000);
-      const second = await ctx.other.acquireLease({ cluster: ctx.cluster, name: 'admission', owner: 'admit-2', ttlMs: 1_000 });
+      const second = await ctx.other.acquireLease({
+        cluster: ctx.cluster,
+        name: 'admission',
+        owner: 'admit-2',
+        ttlMs: 1_000,
+      });
       const c = await ctx.other.admitCommand(second, command('cmd-2', ['n2']));
       expect(c.seq).toBe(2);
       expect(c.fencingToken).toBe(second.token);
@@ -40,7 +56,12 @@ export function commandContract(ctx: ContractContext): void {
     it('refuses a command from a holder whose lease was taken over, carrying the winning lock', async () => {
       const old = await lock('admit-old', 1_000);
       ctx.clock.advance(1_001);
-      const current = await ctx.other.acquireLease({ cluster: ctx.cluster, name: 'admission', owner: 'admit-new', ttlMs: 1_000 });
+      const current = await ctx.other.acquireLease({
+        cluster: ctx.cluster,
+        name: 'admission',
+        owner: 'admit-new',
+        ttlMs: 1_000,
+      });
       const err = await ctx.store.admitCommand(old, command('late', ['n1'])).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StaleWriteError);
       expect((err as StaleWriteError).current).toMatchObject({ owner: 'admit-new', token: current.token });
@@ -51,14 +72,25 @@ export function commandContract(ctx: ContractContext): void {
     it('refuses a command from a holder whose lease expired, even before anyone took over', async () => {
       const l = await lock('admit-1', 1_000);
       ctx.clock.advance(1_000);
-      await expect(ctx.store.admitCommand(l, command('late', ['n1']))).rejects.toBeInstanceOf(StaleWriteError);
+      await expect(ctx.store.admitCommand(l, command('late', ['n1']))).rejects.toBeInstanceOf(
+        StaleWriteError,
+      );
     });
 
     it('accepts commands only under the admission lock', async () => {
-      const pass = await ctx.store.acquireLease({ cluster: ctx.cluster, name: 'consolidation', owner: 'p', ttlMs: 1_000 });
-      await expect(ctx.store.admitCommand(pass, command('x', ['n1']))).rejects.toBeInstanceOf(InvalidStateInputError);
+      const pass = await ctx.store.acquireLease({
+        cluster: ctx.cluster,
+        name: 'consolidation',
+        owner: 'p',
+        ttlMs: 1_000,
+      });
+      await expect(ctx.store.admitCommand(pass, command('x', ['n1']))).rejects.toBeInstanceOf(
+        InvalidStateInputError,
+      );
       const l = await lock();
-      await expect(ctx.store.admitCommand(l, command('y', []))).rejects.toThrow(/admitCommand\.command\.candidates/);
+      await expect(ctx.store.admitCommand(l, command('y', []))).rejects.toThrow(
+        /admitCommand\.command\.candidates/,
+      );
     });
 
     it('resolves commands by candidate name, also for a candidate named by several', async () => {
@@ -66,8 +98,13 @@ export function commandContract(ctx: ContractContext): void {
       await ctx.store.admitCommand(l, command('cmd-1', ['node-a', 'node-b']));
       await ctx.store.admitCommand(l, command('cmd-2', ['node-b']));
       await ctx.store.admitCommand(l, command('cmd-3', ['node-bb']));
-      expect((await ctx.other.findCommandsByCandidate(ctx.cluster, 'node-b')).map((c) => c.id)).toEqual(['cmd-1', 'cmd-2']);
-      expect((await ctx.other.findCommandsByCandidate(ctx.cluster, 'node-a')).map((c) => c.id)).toEqual(['cmd-1']);
+      expect((await ctx.other.findCommandsByCandidate(ctx.cluster, 'node-b')).map((c) => c.id)).toEqual([
+        'cmd-1',
+        'cmd-2',
+      ]);
+      expect((await ctx.other.findCommandsByCandidate(ctx.cluster, 'node-a')).map((c) => c.id)).toEqual([
+        'cmd-1',
+      ]);
       expect(await ctx.other.findCommandsByCandidate(ctx.cluster, 'node-z')).toEqual([]);
     });
 
@@ -77,18 +114,32 @@ export function commandContract(ctx: ContractContext): void {
       await ctx.store.admitCommand(l, command('c2', ['n2']));
       const draining = await ctx.store.transitionCommand(ctx.cluster, 'c1', 'launching', 'draining');
       expect(draining.status).toBe('draining');
-      const err = await ctx.other.transitionCommand(ctx.cluster, 'c1', 'launching', 'rolling-back').catch((e: unknown) => e);
+      const err = await ctx.other
+        .transitionCommand(ctx.cluster, 'c1', 'launching', 'rolling-back')
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConditionFailedError);
       expect((err as ConditionFailedError<{ status: string }>).current?.status).toBe('draining');
-      await expect(ctx.store.transitionCommand(ctx.cluster, 'c2', 'launching', 'completed')).rejects.toBeInstanceOf(InvalidStateInputError);
-      await expect(ctx.store.transitionCommand(ctx.cluster, 'absent', 'launching', 'draining')).rejects.toBeInstanceOf(ConditionFailedError);
-      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'launching')).map((c) => c.id)).toEqual(['c2']);
-      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'draining')).map((c) => c.id)).toEqual(['c1']);
+      await expect(
+        ctx.store.transitionCommand(ctx.cluster, 'c2', 'launching', 'completed'),
+      ).rejects.toBeInstanceOf(InvalidStateInputError);
+      await expect(
+        ctx.store.transitionCommand(ctx.cluster, 'absent', 'launching', 'draining'),
+      ).rejects.toBeInstanceOf(ConditionFailedError);
+      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'launching')).map((c) => c.id)).toEqual([
+        'c2',
+      ]);
+      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'draining')).map((c) => c.id)).toEqual([
+        'c1',
+      ]);
       await ctx.store.transitionCommand(ctx.cluster, 'c1', 'draining', 'completed');
       await ctx.store.transitionCommand(ctx.cluster, 'c2', 'launching', 'rolling-back');
       await ctx.store.transitionCommand(ctx.cluster, 'c2', 'rolling-back', 'rolled-back');
-      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'completed')).map((c) => c.id)).toEqual(['c1']);
-      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'rolled-back')).map((c) => c.id)).toEqual(['c2']);
+      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'completed')).map((c) => c.id)).toEqual([
+        'c1',
+      ]);
+      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'rolled-back')).map((c) => c.id)).toEqual([
+        'c2',
+      ]);
       expect(await ctx.other.listCommandsByStatus(ctx.cluster, 'draining')).toEqual([]);
     });
 
@@ -110,7 +161,9 @@ export function commandContract(ctx: ContractContext): void {
       const l = await lock();
       await ctx.store.admitCommand(l, command('c1', ['n1']));
       const before = await ctx.store.loadPassState(ctx.cluster);
-      await ctx.store.putNegativeEntries(ctx.cluster, before.epoch, [{ candidate: 'n9', fingerprint: 'f', expiresAt: new Date(ctx.clock.now().getTime() + 60_000) }]);
+      await ctx.store.putNegativeEntries(ctx.cluster, before.epoch, [
+        { candidate: 'n9', fingerprint: 'f', expiresAt: new Date(ctx.clock.now().getTime() + 60_000) },
+      ]);
       await ctx.store.transitionCommand(ctx.cluster, 'c1', 'launching', 'draining');
       expect((await ctx.other.loadPassState(ctx.cluster)).negativeCache.size).toBe(1);
       await ctx.store.transitionCommand(ctx.cluster, 'c1', 'draining', 'completed');

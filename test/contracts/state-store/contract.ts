@@ -2,7 +2,14 @@
 // (Hono's runTest habit). Each test uses a fresh cluster id, so stores can share one table per file.
 import { beforeAll, afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseName, StateStore } from '../../../shared/ports/state-store.ts';
-import { ConditionFailedError, InvalidStateInputError, LockHeldError, LockLostError, StaleWriteError, leaseStatus } from '../../../shared/ports/state-store.ts';
+import {
+  ConditionFailedError,
+  InvalidStateInputError,
+  LockHeldError,
+  LockLostError,
+  StaleWriteError,
+  leaseStatus,
+} from '../../../shared/ports/state-store.ts';
 import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
 import { commandContract } from './commands.ts';
 import { passStateContract } from './pass-state.ts';
@@ -115,7 +122,9 @@ function leaseContract(ctx: ContractContext): void {
     it('refuses a second firing of the same scheduled run even after the first released', async () => {
       const first = await ctx.store.acquireLease(req('a', { name: 'consolidation', runId: 'evt-1' }));
       await ctx.store.releaseLease(first);
-      const err = await ctx.other.acquireLease(req('b', { name: 'consolidation', runId: 'evt-1' })).catch((e: unknown) => e);
+      const err = await ctx.other
+        .acquireLease(req('b', { name: 'consolidation', runId: 'evt-1' }))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LockHeldError);
       expect((err as LockHeldError).reason).toBe('same-run');
       const next = await ctx.other.acquireLease(req('b', { name: 'consolidation', runId: 'evt-2' }));
@@ -139,20 +148,30 @@ function leaseContract(ctx: ContractContext): void {
 
     it('keeps leases of different names and clusters independent', async () => {
       await ctx.store.acquireLease(req('a'));
-      await expect(ctx.other.acquireLease(req('b', { name: 'consolidation' }))).resolves.toMatchObject({ token: 1 });
-      await expect(ctx.other.acquireLease({ ...req('b'), cluster: `${ctx.cluster}-x` })).resolves.toMatchObject({ token: 1 });
+      await expect(ctx.other.acquireLease(req('b', { name: 'consolidation' }))).resolves.toMatchObject({
+        token: 1,
+      });
+      await expect(
+        ctx.other.acquireLease({ ...req('b'), cluster: `${ctx.cluster}-x` }),
+      ).resolves.toMatchObject({ token: 1 });
     });
 
     it('names the method and field of bad lease input', async () => {
-      await expect(ctx.store.acquireLease({ ...req('a'), cluster: 'bad#cluster' })).rejects.toThrow(/acquireLease\.cluster/);
-      await expect(ctx.store.acquireLease({ ...req('a'), ttlMs: 0 })).rejects.toBeInstanceOf(InvalidStateInputError);
+      await expect(ctx.store.acquireLease({ ...req('a'), cluster: 'bad#cluster' })).rejects.toThrow(
+        /acquireLease\.cluster/,
+      );
+      await expect(ctx.store.acquireLease({ ...req('a'), ttlMs: 0 })).rejects.toBeInstanceOf(
+        InvalidStateInputError,
+      );
     });
 
     it('refuses a fenced launch record from a holder whose lease was taken over', async () => {
       const a = await ctx.store.acquireLease(req('a', { name: 'consolidation' }));
       ctx.clock.advance(10_001);
       const b = await ctx.other.acquireLease(req('b', { name: 'consolidation' }));
-      const err = await ctx.store.recordLaunch(a, { claimName: 'claim-1', cloud: 'aws', nodePool: 'gpu' }).catch((e: unknown) => e);
+      const err = await ctx.store
+        .recordLaunch(a, { claimName: 'claim-1', cloud: 'aws', nodePool: 'gpu' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StaleWriteError);
       expect((err as StaleWriteError).current?.token).toBe(b.token);
       expect(await ctx.store.getLaunch(ctx.cluster, 'claim-1')).toBeUndefined();
@@ -162,24 +181,57 @@ function leaseContract(ctx: ContractContext): void {
   describe('launch records', () => {
     it('creates a launch record once per NodeClaim and returns the first to a second launcher', async () => {
       const lease = await ctx.store.acquireLease(req('a', { name: 'provisioning' }));
-      const first = await ctx.store.recordLaunch(lease, { claimName: 'gpu-abc', cloud: 'gcp', nodePool: 'gpu' });
+      const first = await ctx.store.recordLaunch(lease, {
+        claimName: 'gpu-abc',
+        cloud: 'gcp',
+        nodePool: 'gpu',
+      });
       expect(first.created).toBe(true);
-      expect(first.record).toMatchObject({ status: 'pending', fencingToken: lease.token, fence: 'provisioning' });
-      const second = await ctx.other.recordLaunch(lease, { claimName: 'gpu-abc', cloud: 'gcp', nodePool: 'gpu' });
+      expect(first.record).toMatchObject({
+        status: 'pending',
+        fencingToken: lease.token,
+        fence: 'provisioning',
+      });
+      const second = await ctx.other.recordLaunch(lease, {
+        claimName: 'gpu-abc',
+        cloud: 'gcp',
+        nodePool: 'gpu',
+      });
       expect(second.created).toBe(false);
       expect(second.record.createdAt.getTime()).toBe(first.record.createdAt.getTime());
     });
 
     it('completes a pending launch once; the same outcome again is accepted, a different one refused', async () => {
       const lease = await ctx.store.acquireLease(req('a'));
-      await ctx.store.recordLaunch(lease, { claimName: 'gpu-1', cloud: 'aws', nodePool: 'gpu', commandId: 'cmd-1' });
-      const done = await ctx.store.completeLaunch(ctx.cluster, 'gpu-1', { status: 'launched', providerId: 'aws:///us-east-1a/i-1' });
-      expect(done).toMatchObject({ status: 'launched', providerId: 'aws:///us-east-1a/i-1', commandId: 'cmd-1' });
-      await expect(ctx.store.completeLaunch(ctx.cluster, 'gpu-1', { status: 'launched', providerId: 'aws:///us-east-1a/i-1' })).resolves.toMatchObject({ status: 'launched' });
-      const err = await ctx.store.completeLaunch(ctx.cluster, 'gpu-1', { status: 'failed', error: 'boom' }).catch((e: unknown) => e);
+      await ctx.store.recordLaunch(lease, {
+        claimName: 'gpu-1',
+        cloud: 'aws',
+        nodePool: 'gpu',
+        commandId: 'cmd-1',
+      });
+      const done = await ctx.store.completeLaunch(ctx.cluster, 'gpu-1', {
+        status: 'launched',
+        providerId: 'aws:///us-east-1a/i-1',
+      });
+      expect(done).toMatchObject({
+        status: 'launched',
+        providerId: 'aws:///us-east-1a/i-1',
+        commandId: 'cmd-1',
+      });
+      await expect(
+        ctx.store.completeLaunch(ctx.cluster, 'gpu-1', {
+          status: 'launched',
+          providerId: 'aws:///us-east-1a/i-1',
+        }),
+      ).resolves.toMatchObject({ status: 'launched' });
+      const err = await ctx.store
+        .completeLaunch(ctx.cluster, 'gpu-1', { status: 'failed', error: 'boom' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConditionFailedError);
       expect((err as ConditionFailedError<{ status: string }>).current?.status).toBe('launched');
-      await expect(ctx.store.completeLaunch(ctx.cluster, 'nope', { status: 'failed', error: 'x' })).rejects.toBeInstanceOf(ConditionFailedError);
+      await expect(
+        ctx.store.completeLaunch(ctx.cluster, 'nope', { status: 'failed', error: 'x' }),
+      ).rejects.toBeInstanceOf(ConditionFailedError);
     });
   });
 }

@@ -11,7 +11,14 @@ export function passStateContract(ctx: ContractContext): void {
     it('starts empty', async () => {
       const s = await ctx.store.loadPassState(ctx.cluster);
       expect(s.epoch).toBe(0);
-      expect([s.coverage.size, s.negativeCache.size, s.verdicts.size, s.nominations.size, s.unavailableOfferings.length, s.openCommands.length]).toEqual([0, 0, 0, 0, 0, 0]);
+      expect([
+        s.coverage.size,
+        s.negativeCache.size,
+        s.verdicts.size,
+        s.nominations.size,
+        s.unavailableOfferings.length,
+        s.openCommands.length,
+      ]).toEqual([0, 0, 0, 0, 0, 0]);
     });
 
     it('keeps a coverage cycle per NodePool; a new cycle forgets what the last one evaluated', async () => {
@@ -32,7 +39,9 @@ export function passStateContract(ctx: ContractContext): void {
       const err = await ctx.other.startCoverageCycle(ctx.cluster, 'gpu', 0).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConditionFailedError);
       expect((err as ConditionFailedError<number>).current).toBe(1);
-      await expect(ctx.other.startCoverageCycle(ctx.cluster, 'gpu', 5)).rejects.toBeInstanceOf(ConditionFailedError);
+      await expect(ctx.other.startCoverageCycle(ctx.cluster, 'gpu', 5)).rejects.toBeInstanceOf(
+        ConditionFailedError,
+      );
     });
 
     it('returns live negative entries and drops expired ones by the reader clock', async () => {
@@ -41,7 +50,11 @@ export function passStateContract(ctx: ContractContext): void {
         { candidate: 'n2', fingerprint: 'fp-2', expiresAt: inMs(60_000) },
       ]);
       let s = await ctx.other.loadPassState(ctx.cluster);
-      expect(s.negativeCache.get('n1')).toEqual({ candidate: 'n1', fingerprint: 'fp-1', expiresAt: inMs(300_000) });
+      expect(s.negativeCache.get('n1')).toEqual({
+        candidate: 'n1',
+        fingerprint: 'fp-1',
+        expiresAt: inMs(300_000),
+      });
       expect(s.negativeCache.size).toBe(2);
       ctx.clock.advance(60_000);
       s = await ctx.other.loadPassState(ctx.cluster);
@@ -49,15 +62,23 @@ export function passStateContract(ctx: ContractContext): void {
     });
 
     it('clears the whole negative cache with one epoch bump, also against entries written late under the old epoch', async () => {
-      const entries = Array.from({ length: 60 }, (_, i) => ({ candidate: `node-${i}`, fingerprint: `fp-${i}`, expiresAt: inMs(300_000) }));
+      const entries = Array.from({ length: 60 }, (_, i) => ({
+        candidate: `node-${i}`,
+        fingerprint: `fp-${i}`,
+        expiresAt: inMs(300_000),
+      }));
       await ctx.store.putNegativeEntries(ctx.cluster, 0, entries);
       expect((await ctx.other.loadPassState(ctx.cluster)).negativeCache.size).toBe(60);
       expect(await ctx.other.clearNegativeCache(ctx.cluster)).toBe(1);
-      await ctx.store.putNegativeEntries(ctx.cluster, 0, [{ candidate: 'late', fingerprint: 'old', expiresAt: inMs(300_000) }]);
+      await ctx.store.putNegativeEntries(ctx.cluster, 0, [
+        { candidate: 'late', fingerprint: 'old', expiresAt: inMs(300_000) },
+      ]);
       let s = await ctx.store.loadPassState(ctx.cluster);
       expect(s.epoch).toBe(1);
       expect(s.negativeCache.size).toBe(0);
-      await ctx.store.putNegativeEntries(ctx.cluster, 1, [{ candidate: 'node-1', fingerprint: 'new', expiresAt: inMs(300_000) }]);
+      await ctx.store.putNegativeEntries(ctx.cluster, 1, [
+        { candidate: 'node-1', fingerprint: 'new', expiresAt: inMs(300_000) },
+      ]);
       s = await ctx.store.loadPassState(ctx.cluster);
       expect([...s.negativeCache.values()].map((e) => e.fingerprint)).toEqual(['new']);
     });
@@ -75,7 +96,12 @@ export function passStateContract(ctx: ContractContext): void {
 
     it('keeps verdicts, nominations and unavailable offerings until they expire', async () => {
       await ctx.store.putVerdicts(ctx.cluster, [
-        { podKey: 'ns/p1', podUid: 'u1', reason: 'incompatible with every NodePool', expiresAt: inMs(120_000) },
+        {
+          podKey: 'ns/p1',
+          podUid: 'u1',
+          reason: 'incompatible with every NodePool',
+          expiresAt: inMs(120_000),
+        },
         { podKey: 'ns/p2', podUid: 'u2', reason: 'taints', expiresAt: inMs(30_000) },
       ]);
       await ctx.store.putNominations(ctx.cluster, [
@@ -83,11 +109,28 @@ export function passStateContract(ctx: ContractContext): void {
         { podKey: 'ns/p4', nodeName: 'node-4', expiresAt: inMs(120_000) },
       ]);
       await ctx.store.putUnavailableOfferings(ctx.cluster, [
-        { cloud: 'aws', instanceType: 'p5.48xlarge', zone: 'us-east-1a', capacityType: 'spot', reason: 'InsufficientInstanceCapacity', expiresAt: inMs(180_000) },
-        { cloud: 'gcp', instanceType: 'a3-highgpu-8g', zone: 'us-central1-a', capacityType: 'on-demand', reason: 'ZONE_RESOURCE_POOL_EXHAUSTED', expiresAt: inMs(30_000) },
+        {
+          cloud: 'aws',
+          instanceType: 'p5.48xlarge',
+          zone: 'us-east-1a',
+          capacityType: 'spot',
+          reason: 'InsufficientInstanceCapacity',
+          expiresAt: inMs(180_000),
+        },
+        {
+          cloud: 'gcp',
+          instanceType: 'a3-highgpu-8g',
+          zone: 'us-central1-a',
+          capacityType: 'on-demand',
+          reason: 'ZONE_RESOURCE_POOL_EXHAUSTED',
+          expiresAt: inMs(30_000),
+        },
       ]);
       let s = await ctx.other.loadPassState(ctx.cluster);
-      expect(s.verdicts.get('ns/p1')).toMatchObject({ podUid: 'u1', reason: 'incompatible with every NodePool' });
+      expect(s.verdicts.get('ns/p1')).toMatchObject({
+        podUid: 'u1',
+        reason: 'incompatible with every NodePool',
+      });
       expect(s.nominations.get('ns/p3')).toMatchObject({ claimName: 'gpu-x' });
       expect(s.unavailableOfferings).toHaveLength(2);
       ctx.clock.advance(30_000);
@@ -105,7 +148,9 @@ export function passStateContract(ctx: ContractContext): void {
         { nodePool: 'gpu', candidates: 10, counts: { delete: 2, replace: 1 }, at },
         { nodePool: 'cpu', candidates: 4, counts: {}, at },
       ]);
-      await ctx.store.putCensus(ctx.cluster, [{ nodePool: 'gpu', candidates: 11, counts: { delete: 3 }, at: inMs(600_000) }]);
+      await ctx.store.putCensus(ctx.cluster, [
+        { nodePool: 'gpu', candidates: 11, counts: { delete: 3 }, at: inMs(600_000) },
+      ]);
       expect(await ctx.other.listCensus(ctx.cluster)).toEqual([
         { nodePool: 'cpu', candidates: 4, counts: {}, at },
         { nodePool: 'gpu', candidates: 11, counts: { delete: 3 }, at: inMs(600_000) },
@@ -113,12 +158,18 @@ export function passStateContract(ctx: ContractContext): void {
     });
 
     it('names the method and field of bad pass-state input', async () => {
-      const err = await ctx.store.putNegativeEntries(ctx.cluster, 0, [{ candidate: 'n1', fingerprint: '', expiresAt: inMs(1) }]).catch((e: unknown) => e);
+      const err = await ctx.store
+        .putNegativeEntries(ctx.cluster, 0, [{ candidate: 'n1', fingerprint: '', expiresAt: inMs(1) }])
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InvalidStateInputError);
       expect((err as Error).message).toMatch(/putNegativeEntries\.entries\.0\.fingerprint/);
-      await expect(ctx.store.putNominations(ctx.cluster, [{ podKey: 'ns/p', expiresAt: inMs(1) }])).rejects.toThrow(/needs nodeName or claimName/);
+      await expect(
+        ctx.store.putNominations(ctx.cluster, [{ podKey: 'ns/p', expiresAt: inMs(1) }]),
+      ).rejects.toThrow(/needs nodeName or claimName/);
       await expect(ctx.store.loadPassState('has space')).rejects.toThrow(/loadPassState\.cluster/);
-      await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(/markEvaluated\.candidates\.0/);
+      await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(
+        /markEvaluated\.candidates\.0/,
+      );
     });
   });
 }

@@ -43,7 +43,13 @@ describe('the admission lock under contention (DynamoDB Local)', () => {
         }
         inside += 1;
         if (inside > 1) overlaps += 1;
-        const command = await store.admitCommand(lease, { id: `cmd-${i}-${round}`, method: 'single-node-consolidation', decision: 'delete', candidates: [`node-${i}-${round}`], replacements: [] });
+        const command = await store.admitCommand(lease, {
+          id: `cmd-${i}-${round}`,
+          method: 'single-node-consolidation',
+          decision: 'delete',
+          candidates: [`node-${i}-${round}`],
+          replacements: [],
+        });
         admitted.push({ command, admitter: i, round });
         inside -= 1;
         await store.releaseLease(lease);
@@ -54,10 +60,13 @@ describe('the admission lock under contention (DynamoDB Local)', () => {
     expect(overlaps).toBe(0);
     const bySeq = [...admitted].sort((a, b) => a.command.seq - b.command.seq);
     // One sequence: 1..800 with no gap and no duplicate, in the order the lock was held.
-    expect(bySeq.map((a) => a.command.seq)).toEqual(Array.from({ length: ADMITTERS * ROUNDS }, (_, k) => k + 1));
+    expect(bySeq.map((a) => a.command.seq)).toEqual(
+      Array.from({ length: ADMITTERS * ROUNDS }, (_, k) => k + 1),
+    );
     expect(admitted.map((a) => a.command.seq)).toEqual(bySeq.map((a) => a.command.seq));
     // Fencing tokens grow with the sequence: one acquisition per command here.
-    for (let k = 1; k < bySeq.length; k++) expect(bySeq[k]!.command.fencingToken).toBeGreaterThan(bySeq[k - 1]!.command.fencingToken);
+    for (let k = 1; k < bySeq.length; k++)
+      expect(bySeq[k]!.command.fencingToken).toBeGreaterThan(bySeq[k - 1]!.command.fencingToken);
     // Each admitter's own rounds appear in order.
     for (let i = 0; i < ADMITTERS; i++) {
       const rounds = bySeq.filter((a) => a.admitter === i).map((a) => a.round);
@@ -75,7 +84,13 @@ describe('pass leases (DynamoDB Local)', () => {
     const runs = new Map<string, number>();
     const pass = async (store: (typeof containers)[number], runId: string, owner: string): Promise<void> => {
       try {
-        const lease = await store.acquireLease({ cluster: 'twice', name: 'consolidation', owner, ttlMs: 120_000, runId });
+        const lease = await store.acquireLease({
+          cluster: 'twice',
+          name: 'consolidation',
+          owner,
+          ttlMs: 120_000,
+          runId,
+        });
         runs.set(runId, (runs.get(runId) ?? 0) + 1);
         await store.releaseLease(lease);
       } catch (error: unknown) {
@@ -101,11 +116,18 @@ describe('negative-cache clear (DynamoDB Local)', () => {
     for (let round = 0; round < 10; round++) {
       const { epoch } = await pass.loadPassState(cluster);
       const entries = (n: number, from: number) =>
-        Array.from({ length: n }, (_, i) => ({ candidate: `node-${from + i}`, fingerprint: `fp-${round}`, expiresAt: new Date(clock.now().getTime() + 300_000) }));
+        Array.from({ length: n }, (_, i) => ({
+          candidate: `node-${from + i}`,
+          fingerprint: `fp-${round}`,
+          expiresAt: new Date(clock.now().getTime() + 300_000),
+        }));
       await pass.putNegativeEntries(cluster, epoch, entries(100, 0));
       expect((await nextPass.loadPassState(cluster)).negativeCache.size).toBe(100);
       // The clear lands while the pass is still writing its second half under the epoch it read.
-      const [cleared] = await Promise.all([orchestrate.clearNegativeCache(cluster), pass.putNegativeEntries(cluster, epoch, entries(100, 100))]);
+      const [cleared] = await Promise.all([
+        orchestrate.clearNegativeCache(cluster),
+        pass.putNegativeEntries(cluster, epoch, entries(100, 100)),
+      ]);
       const seen = await nextPass.loadPassState(cluster);
       expect(cleared).toBe(epoch + 1);
       expect(seen.epoch).toBe(epoch + 1);

@@ -1,7 +1,12 @@
 // Faults on DynamoDB Local (issue 4): a holder that stops heartbeating, writes retried after a timeout,
 // throttling retried with backoff, and other failures surfacing with their cause. Time is a ManualClock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockHeldError, LockLostError, StaleWriteError, StoreUnavailableError } from '../../../shared/ports/state-store.ts';
+import {
+  LockHeldError,
+  LockLostError,
+  StaleWriteError,
+  StoreUnavailableError,
+} from '../../../shared/ports/state-store.ts';
 import { startDynamoDbLocal } from '../../support/dynamodb/dynamodb-local.ts';
 import { startFaultProxy } from '../../support/dynamodb/fault-proxy.ts';
 import type { FaultProxy } from '../../support/dynamodb/fault-proxy.ts';
@@ -46,22 +51,46 @@ describe('a holder that stops heartbeating (DynamoDB Local)', () => {
       clock.advance(10_000);
       await a.heartbeatLease(lockA, 15_000);
     }
-    await a.admitCommand(lockA, { id: 'early', method: 'drift', decision: 'replace', candidates: ['n1'], replacements: ['r1'] });
+    await a.admitCommand(lockA, {
+      id: 'early',
+      method: 'drift',
+      decision: 'replace',
+      candidates: ['n1'],
+      replacements: ['r1'],
+    });
     // A stops heartbeating: until its lease runs out nobody else gets in.
     clock.advance(14_999);
-    await expect(b.acquireLease({ cluster, name: 'admission', owner: 'admit-b', ttlMs: 15_000 })).rejects.toBeInstanceOf(LockHeldError);
+    await expect(
+      b.acquireLease({ cluster, name: 'admission', owner: 'admit-b', ttlMs: 15_000 }),
+    ).rejects.toBeInstanceOf(LockHeldError);
     clock.advance(1);
     const lockB = await b.acquireLease({ cluster, name: 'admission', owner: 'admit-b', ttlMs: 15_000 });
     expect(lockB.token).toBe(lockA.token + 1);
 
-    const late = await a.admitCommand(lockA, { id: 'late', method: 'drift', decision: 'delete', candidates: ['n2'], replacements: [] }).catch((e: unknown) => e);
+    const late = await a
+      .admitCommand(lockA, {
+        id: 'late',
+        method: 'drift',
+        decision: 'delete',
+        candidates: ['n2'],
+        replacements: [],
+      })
+      .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(StaleWriteError);
     expect((late as StaleWriteError).current).toMatchObject({ owner: 'admit-b', token: lockB.token });
-    await expect(a.recordLaunch(lockA, { claimName: 'r9', cloud: 'aws', nodePool: 'gpu', commandId: 'late' })).rejects.toBeInstanceOf(StaleWriteError);
+    await expect(
+      a.recordLaunch(lockA, { claimName: 'r9', cloud: 'aws', nodePool: 'gpu', commandId: 'late' }),
+    ).rejects.toBeInstanceOf(StaleWriteError);
     await expect(a.heartbeatLease(lockA, 15_000)).rejects.toBeInstanceOf(LockLostError);
     await expect(a.releaseLease(lockA)).rejects.toBeInstanceOf(LockLostError);
 
-    const next = await b.admitCommand(lockB, { id: 'next', method: 'drift', decision: 'delete', candidates: ['n2'], replacements: [] });
+    const next = await b.admitCommand(lockB, {
+      id: 'next',
+      method: 'drift',
+      decision: 'delete',
+      candidates: ['n2'],
+      replacements: [],
+    });
     expect(next.seq).toBe(2);
     expect((await b.listCommandsByStatus(cluster, 'launching')).map((c) => c.id)).toEqual(['early', 'next']);
     expect(await b.getLaunch(cluster, 'r9')).toBeUndefined();
@@ -76,8 +105,20 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
     const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-1', ttlMs: 60_000 });
     proxy.inject('UpdateItem', { kind: 'withhold-response' });
     proxy.inject('PutItem', { kind: 'withhold-response' });
-    const first = await store.admitCommand(lock, { id: 'cmd-1', method: 'emptiness', decision: 'delete', candidates: ['n1'], replacements: [] });
-    const second = await store.admitCommand(lock, { id: 'cmd-2', method: 'emptiness', decision: 'delete', candidates: ['n2'], replacements: [] });
+    const first = await store.admitCommand(lock, {
+      id: 'cmd-1',
+      method: 'emptiness',
+      decision: 'delete',
+      candidates: ['n1'],
+      replacements: [],
+    });
+    const second = await store.admitCommand(lock, {
+      id: 'cmd-2',
+      method: 'emptiness',
+      decision: 'delete',
+      candidates: ['n2'],
+      replacements: [],
+    });
     expect([first.seq, second.seq]).toEqual([1, 2]);
     expect((await store.listCommandsByStatus(cluster, 'launching')).map((c) => [c.id, c.seq])).toEqual([
       ['cmd-1', 1],
@@ -98,33 +139,57 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
     expect(await store.clearNegativeCache(cluster)).toBe(1);
     expect((await store.loadPassState(cluster)).epoch).toBe(1);
 
-    await store.admitCommand(lock, { id: 'c', method: 'drift', decision: 'replace', candidates: ['n1'], replacements: ['r1'] });
+    await store.admitCommand(lock, {
+      id: 'c',
+      method: 'drift',
+      decision: 'replace',
+      candidates: ['n1'],
+      replacements: ['r1'],
+    });
     proxy.inject('UpdateItem', { kind: 'withhold-response' });
     expect((await store.transitionCommand(cluster, 'c', 'launching', 'draining')).status).toBe('draining');
 
     proxy.inject('PutItem', { kind: 'withhold-response' });
-    const launch = await store.recordLaunch(lock, { claimName: 'r1', cloud: 'gcp', nodePool: 'gpu', commandId: 'c' });
+    const launch = await store.recordLaunch(lock, {
+      claimName: 'r1',
+      cloud: 'gcp',
+      nodePool: 'gpu',
+      commandId: 'c',
+    });
     expect(launch.created).toBe(true);
-    expect((await store.recordLaunch(lock, { claimName: 'r1', cloud: 'gcp', nodePool: 'gpu', commandId: 'c' })).created).toBe(false);
+    expect(
+      (await store.recordLaunch(lock, { claimName: 'r1', cloud: 'gcp', nodePool: 'gpu', commandId: 'c' }))
+        .created,
+    ).toBe(false);
 
     proxy.inject('BatchWriteItem', { kind: 'withhold-response' });
-    await store.putNegativeEntries(cluster, 1, [{ candidate: 'n7', fingerprint: 'f', expiresAt: new Date(clock.now().getTime() + 60_000) }]);
+    await store.putNegativeEntries(cluster, 1, [
+      { candidate: 'n7', fingerprint: 'f', expiresAt: new Date(clock.now().getTime() + 60_000) },
+    ]);
     expect([...(await store.loadPassState(cluster)).negativeCache.keys()]).toEqual(['n7']);
     expect(delays.length).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe('throttling and other failures (DynamoDB Local behind a fault proxy)', () => {
-  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded'])('retries %s with growing backoff', async (type) => {
-    const clock = new ManualClock();
-    const store = faultyStore(clock);
-    proxy.inject('UpdateItem', { kind: 'error', status: 400, type }, 3);
-    store.roundTrips.reset();
-    const lease = await store.acquireLease({ cluster: freshCluster(), name: 'census', owner: 'c', ttlMs: 1_000 });
-    expect(lease.token).toBe(1);
-    expect(store.roundTrips.byOperation()).toEqual({ UpdateItem: 4 });
-    expect(delays).toEqual([50, 100, 200]);
-  });
+  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded'])(
+    'retries %s with growing backoff',
+    async (type) => {
+      const clock = new ManualClock();
+      const store = faultyStore(clock);
+      proxy.inject('UpdateItem', { kind: 'error', status: 400, type }, 3);
+      store.roundTrips.reset();
+      const lease = await store.acquireLease({
+        cluster: freshCluster(),
+        name: 'census',
+        owner: 'c',
+        ttlMs: 1_000,
+      });
+      expect(lease.token).toBe(1);
+      expect(store.roundTrips.byOperation()).toEqual({ UpdateItem: 4 });
+      expect(delays).toEqual([50, 100, 200]);
+    },
+  );
 
   it('gives up on persistent throttling with the SDK error as cause', async () => {
     const store = faultyStore(new ManualClock());
@@ -137,7 +202,12 @@ describe('throttling and other failures (DynamoDB Local behind a fault proxy)', 
 
   it('surfaces any other failure at once, with its cause', async () => {
     const store = faultyStore(new ManualClock());
-    proxy.inject('GetItem', { kind: 'error', status: 400, type: 'ResourceNotFoundException', message: 'Requested resource not found' });
+    proxy.inject('GetItem', {
+      kind: 'error',
+      status: 400,
+      type: 'ResourceNotFoundException',
+      message: 'Requested resource not found',
+    });
     store.roundTrips.reset();
     const err = await store.readLease(freshCluster(), 'admission').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailableError);

@@ -3,7 +3,11 @@ import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type DynaliteFactory = (options: { createTableMs: number; deleteTableMs: number; updateTableMs: number }) => Server;
+type DynaliteFactory = (options: {
+  createTableMs: number;
+  deleteTableMs: number;
+  updateTableMs: number;
+}) => Server;
 const dynalite = createRequire(import.meta.url)('dynalite') as DynaliteFactory;
 
 export interface LocalDynamo {

@@ -43,7 +43,19 @@ async function startOnce(timeoutMs: number): Promise<LocalDynamo> {
   const port = await freePort();
   const child = spawn(
     'java',
-    ['-Xmx512m', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-disableTelemetry', '-port', String(port)],
+    // C1 only and the serial collector: half the start-up and less CPU on a shared 2-core machine (measured).
+    [
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      '-Xmx512m',
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-inMemory',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -64,7 +76,10 @@ async function startOnce(timeoutMs: number): Promise<LocalDynamo> {
         await client.send(new ListTablesCommand({}));
         break;
       } catch (error: unknown) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${output}`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${output}`, {
+            cause: error,
+          });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -32,13 +32,22 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const held = new Set<ServerResponse>();
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+    const operation =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() ?? '';
     const rule = rules.find((r) => r.operation === operation && r.remaining > 0);
     if (rule) rule.remaining -= 1;
     log.push({ operation, ...(rule ? { fault: rule.fault.kind } : {}) });
     if (rule?.fault.kind === 'error') {
-      const payload = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${rule.fault.type}`, message: rule.fault.message ?? 'injected by the fault proxy' });
-      res.writeHead(rule.fault.status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-errortype': rule.fault.type });
+      const payload = JSON.stringify({
+        __type: `com.amazonaws.dynamodb.v20120810#${rule.fault.type}`,
+        message: rule.fault.message ?? 'injected by the fault proxy',
+      });
+      res.writeHead(rule.fault.status, {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amzn-errortype': rule.fault.type,
+      });
       res.end(payload);
       return;
     }

@@ -12,13 +12,21 @@ export interface StateTable {
   readonly server: LocalDynamo;
   readonly tableName: string;
   /** A store over its own client; `endpoint` lets a test route it through a fault proxy. */
-  store(clock: Clock, options?: { endpoint?: string; requestTimeoutMs?: number } & Partial<Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random'>>): DynamoDbStateStore;
+  store(
+    clock: Clock,
+    options?: { endpoint?: string; requestTimeoutMs?: number } & Partial<
+      Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random'>
+    >,
+  ): DynamoDbStateStore;
   close(): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export async function startStateTable(start: () => Promise<LocalDynamo>, tableName = 'kraftsman-state-test'): Promise<StateTable> {
+export async function startStateTable(
+  start: () => Promise<LocalDynamo>,
+  tableName = 'kraftsman-state-test',
+): Promise<StateTable> {
   const server = await start();
   try {
     await createTable(server, tableName);

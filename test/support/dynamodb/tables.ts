@@ -16,10 +16,18 @@ const tableResource = z.object({
   Type: z.literal('AWS::DynamoDB::Table'),
   Properties: z.looseObject({
     BillingMode: z.enum(['PAY_PER_REQUEST', 'PROVISIONED']),
-    AttributeDefinitions: z.array(z.object({ AttributeName: z.string(), AttributeType: z.enum(['S', 'N', 'B']) })),
+    AttributeDefinitions: z.array(
+      z.object({ AttributeName: z.string(), AttributeType: z.enum(['S', 'N', 'B']) }),
+    ),
     KeySchema: keySchema,
     GlobalSecondaryIndexes: z
-      .array(z.object({ IndexName: z.string(), KeySchema: keySchema, Projection: z.object({ ProjectionType: z.enum(['ALL', 'KEYS_ONLY', 'INCLUDE']) }) }))
+      .array(
+        z.object({
+          IndexName: z.string(),
+          KeySchema: keySchema,
+          Projection: z.object({ ProjectionType: z.enum(['ALL', 'KEYS_ONLY', 'INCLUDE']) }),
+        }),
+      )
       .optional(),
     TimeToLiveSpecification: z.object({ AttributeName: z.string(), Enabled: z.boolean() }).optional(),
   }),
@@ -30,10 +38,15 @@ export type TableResource = z.infer<typeof tableResource>;
 export function tableResources(): Map<string, TableResource> {
   const out = new Map<string, TableResource>();
   for (const file of readdirSync(INFRA).filter((f) => /\.ya?ml$/.test(f))) {
-    const doc = z.object({ Resources: z.record(z.string(), z.unknown()) }).parse(parse(readFileSync(join(INFRA, file), 'utf8')));
+    const doc = z
+      .object({ Resources: z.record(z.string(), z.unknown()) })
+      .parse(parse(readFileSync(join(INFRA, file), 'utf8')));
     for (const [id, resource] of Object.entries(doc.Resources)) {
       const r = tableResource.safeParse(resource);
-      if (!r.success) throw new Error(`infra/dynamodb/${file}: resource ${id} is not a table this helper understands: ${r.error.message}`);
+      if (!r.success)
+        throw new Error(
+          `infra/dynamodb/${file}: resource ${id} is not a table this helper understands: ${r.error.message}`,
+        );
       out.set(id, r.data);
     }
   }
@@ -52,7 +65,11 @@ export function createTableInput(resource: TableResource, tableName: string): Cr
 }
 
 /** Creates the resource `logicalId` (default StateTable) as `tableName` on a local server. */
-export async function createTable(server: LocalDynamo, tableName: string, logicalId = 'StateTable'): Promise<void> {
+export async function createTable(
+  server: LocalDynamo,
+  tableName: string,
+  logicalId = 'StateTable',
+): Promise<void> {
   const resource = tableResources().get(logicalId);
   if (!resource) throw new Error(`infra/dynamodb declares no table ${logicalId}`);
   const client = setupClient(server.endpoint);
@@ -60,7 +77,8 @@ export async function createTable(server: LocalDynamo, tableName: string, logica
     await client.send(new CreateTableCommand(createTableInput(resource, tableName)));
     const ttl = resource.Properties.TimeToLiveSpecification;
     // dynalite has no UpdateTimeToLive; TTL is cleanup only, so the store's behaviour does not depend on it.
-    if (ttl && server.full) await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: ttl }));
+    if (ttl && server.full)
+      await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: ttl }));
   } finally {
     client.destroy();
   }
