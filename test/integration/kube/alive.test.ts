@@ -2,6 +2,7 @@
 // the binder places pending pods (gangs all or nothing), owners recreate evicted pods as pending.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bindPending } from '../../../local/kube-api/alive/binder.ts';
+import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
 import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
 import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
@@ -92,5 +93,26 @@ describe('owners', () => {
     expect(pods[0]?.metadata.name).not.toBe('web-abcde');
     expect(pods[0]?.spec).not.toHaveProperty('nodeName');
     expect(pods[0]?.status).toEqual({ phase: 'Pending' });
+  });
+});
+
+describe('disruption budgets', () => {
+  it('allow evictions down to minAvailable healthy pods, then block', async () => {
+    gpuNode('g1', '4');
+    h.emulator.seed([
+      { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { namespace: 'ml', name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } },
+      ...['a', 'b', 'c', 'd'].map((n) => gpuPod(n)),
+    ]);
+    bindPending(h.emulator);
+    refreshDisruptionBudgets(h.emulator);
+    const status = () => h.emulator.store.get(h.emulator.typeOf('PodDisruptionBudget'), 'ml', 'web').status;
+    expect(status()).toMatchObject({ expectedPods: 4, currentHealthy: 4, desiredHealthy: 2, disruptionsAllowed: 2 });
+    const cluster = h.cluster();
+    expect(await cluster.evictPod({ namespace: 'ml', name: 'a' })).toEqual({ outcome: 'evicted' });
+    refreshDisruptionBudgets(h.emulator);
+    expect(status()).toMatchObject({ expectedPods: 3, currentHealthy: 3, desiredHealthy: 2, disruptionsAllowed: 1 });
+    expect(await cluster.evictPod({ namespace: 'ml', name: 'b' })).toEqual({ outcome: 'evicted' });
+    refreshDisruptionBudgets(h.emulator);
+    expect((await cluster.evictPod({ namespace: 'ml', name: 'c' })).outcome).toBe('blocked');
   });
 });

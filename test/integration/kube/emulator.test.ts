@@ -106,7 +106,7 @@ describe('selectors and pagination', () => {
 });
 
 describe('watch', () => {
-  const collect = (path: string, params: Record<string, unknown>, until: (type: string) => boolean) =>
+  const collect = (path: string, params: Record<string, string | number | boolean>, until: (type: string) => boolean) =>
     new Promise<{ type: string; name?: string; code?: number }[]>((resolve, reject) => {
       const seen: { type: string; name?: string; code?: number }[] = [];
       let ctl: AbortController | undefined;
