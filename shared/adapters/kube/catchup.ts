@@ -32,7 +32,12 @@ const rvOf = (o: unknown): string | undefined => {
   return typeof rv === 'string' ? rv : undefined;
 };
 
-export function catchUp(c: KubeClients, spec: KindSpec, fromRv: string, timeoutSeconds: number): Promise<CatchUp> {
+export function catchUp(
+  c: KubeClients,
+  spec: KindSpec,
+  fromRv: string,
+  timeoutSeconds: number,
+): Promise<CatchUp> {
   return new Promise((resolve, reject) => {
     const events: RawEvent[] = [];
     let rv = fromRv;
@@ -49,21 +54,42 @@ export function catchUp(c: KubeClients, spec: KindSpec, fromRv: string, timeoutS
       if (type === 'ERROR') {
         const status = object as { code?: number; reason?: string; message?: string };
         if (status.code === 410) finish(new WatchExpiredError(spec.kind, fromRv));
-        else finish(new ApiError(undefined, status.code ?? 500, status.reason ?? 'Unknown', `watch ${spec.path}: ${status.message ?? ''}`));
+        else
+          finish(
+            new ApiError(
+              undefined,
+              status.code ?? 500,
+              status.reason ?? 'Unknown',
+              `watch ${spec.path}: ${status.message ?? ''}`,
+            ),
+          );
         return;
       }
       rv = rvOf(object) ?? rv;
       if (type === 'BOOKMARK') finish();
-      else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') events.push({ type, object: object as Record<string, unknown> });
+      else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+        events.push({ type, object: object as Record<string, unknown> });
     };
     const onDone = (err: unknown): void => {
       if (!err) return finish();
-      if (statusOf(err)?.code === 410) return finish(new WatchExpiredError(spec.kind, fromRv, { cause: err }));
+      if (statusOf(err)?.code === 410)
+        return finish(new WatchExpiredError(spec.kind, fromRv, { cause: err }));
       const s = statusOf(err);
-      finish(s ? new ApiError(undefined, s.code, s.reason || 'Unknown', `watch ${spec.path}: ${s.message}`, { cause: err }) : err);
+      finish(
+        s
+          ? new ApiError(undefined, s.code, s.reason || 'Unknown', `watch ${spec.path}: ${s.message}`, {
+              cause: err,
+            })
+          : err,
+      );
     };
     c.watch
-      .watch(spec.path, { resourceVersion: fromRv, allowWatchBookmarks: true, timeoutSeconds }, onEvent, onDone)
+      .watch(
+        spec.path,
+        { resourceVersion: fromRv, allowWatchBookmarks: true, timeoutSeconds },
+        onEvent,
+        onDone,
+      )
       .then((ctl) => {
         controller = ctl;
         if (finished) ctl.abort();

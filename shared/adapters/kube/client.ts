@@ -1,6 +1,14 @@
 // Builds the @kubernetes/client-node clients once per container: typed APIs for core kinds, the custom
 // objects API for CRDs, and Watch for catch-up. The composition root passes a KubeConfig in.
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PolicyV1Api, StorageV1Api, Watch } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  PolicyV1Api,
+  StorageV1Api,
+  Watch,
+} from '@kubernetes/client-node';
 
 export interface KubeClients {
   readonly core: CoreV1Api;

@@ -5,7 +5,14 @@ import { KINDS } from '../../model/objects.ts';
 import type { Node } from '../../model/node.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Taint } from '../../model/meta.ts';
-import type { Cluster, EvictionResult, MetadataChange, NodeClaimStatus, ObjectKey, SnapshotRead } from '../../ports/cluster.ts';
+import type {
+  Cluster,
+  EvictionResult,
+  MetadataChange,
+  NodeClaimStatus,
+  ObjectKey,
+  SnapshotRead,
+} from '../../ports/cluster.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, toClusterError } from './errors.ts';
 import { withConflictRetry } from './retry.ts';
@@ -63,7 +70,9 @@ export class KubeCluster implements Cluster {
   }
 
   addTaint(node: string, taint: Taint): Promise<Node> {
-    return this.editTaints(node, (taints) => (taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : [...taints, taint]));
+    return this.editTaints(node, (taints) =>
+      taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : [...taints, taint],
+    );
   }
 
   removeTaint(node: string, key: string, effect: Taint['effect']): Promise<Node> {
@@ -91,11 +100,25 @@ export class KubeCluster implements Cluster {
   patchMetadata(kind: 'Node', name: string, change: MetadataChange): Promise<Node>;
   patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
   /** Labels and annotations merge key by key, so no lock is needed: concurrent writers cannot lose keys. */
-  async patchMetadata(kind: 'Node' | 'NodeClaim', name: string, change: MetadataChange): Promise<Node | NodeClaim> {
-    const body = { metadata: { ...(change.labels ? { labels: change.labels } : {}), ...(change.annotations ? { annotations: change.annotations } : {}) } };
+  async patchMetadata(
+    kind: 'Node' | 'NodeClaim',
+    name: string,
+    change: MetadataChange,
+  ): Promise<Node | NodeClaim> {
+    const body = {
+      metadata: {
+        ...(change.labels ? { labels: change.labels } : {}),
+        ...(change.annotations ? { annotations: change.annotations } : {}),
+      },
+    };
     try {
-      if (kind === 'Node') return toModel('Node', plain(await this.c.core.patchNode({ name, body }, merge)), 'v1');
-      return toModel('NodeClaim', await this.c.custom.patchClusterCustomObject({ ...CLAIMS, name, body }, merge), KINDS.NodeClaim.apiVersion);
+      if (kind === 'Node')
+        return toModel('Node', plain(await this.c.core.patchNode({ name, body }, merge)), 'v1');
+      return toModel(
+        'NodeClaim',
+        await this.c.custom.patchClusterCustomObject({ ...CLAIMS, name, body }, merge),
+        KINDS.NodeClaim.apiVersion,
+      );
     } catch (err: unknown) {
       throw toClusterError(err, { kind, name });
     }
@@ -105,14 +128,20 @@ export class KubeCluster implements Cluster {
     const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, ...metadata } = claim.metadata;
     const { status: _status, ...rest } = claim;
     try {
-      const created = await this.c.custom.createClusterCustomObject({ ...CLAIMS, body: { ...rest, metadata } });
+      const created = await this.c.custom.createClusterCustomObject({
+        ...CLAIMS,
+        body: { ...rest, metadata },
+      });
       return toModel('NodeClaim', created, KINDS.NodeClaim.apiVersion);
     } catch (err: unknown) {
       throw toClusterError(err, { kind: 'NodeClaim', name: claim.metadata.name });
     }
   }
 
-  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim> {
+  updateNodeClaimStatus(
+    name: string,
+    mutate: (status: NodeClaimStatus) => NodeClaimStatus,
+  ): Promise<NodeClaim> {
     return withConflictRetry({ kind: 'NodeClaim', name }, this.attempts, async () => {
       const raw = await this.rawClaim(name);
       const current = toModel('NodeClaim', raw, KINDS.NodeClaim.apiVersion);
@@ -124,7 +153,11 @@ export class KubeCluster implements Cluster {
 
   async deleteNodeClaim(name: string, precondition: { uid?: string } = {}): Promise<void> {
     try {
-      await this.c.custom.deleteClusterCustomObject({ ...CLAIMS, name, body: precondition.uid ? { preconditions: { uid: precondition.uid } } : {} });
+      await this.c.custom.deleteClusterCustomObject({
+        ...CLAIMS,
+        name,
+        body: precondition.uid ? { preconditions: { uid: precondition.uid } } : {},
+      });
     } catch (err: unknown) {
       throw toClusterError(err, { kind: 'NodeClaim', name });
     }
@@ -132,7 +165,10 @@ export class KubeCluster implements Cluster {
 
   async deleteNode(name: string, precondition: { uid?: string } = {}): Promise<void> {
     try {
-      await this.c.core.deleteNode({ name, ...(precondition.uid ? { body: { preconditions: { uid: precondition.uid } } } : {}) });
+      await this.c.core.deleteNode({
+        name,
+        ...(precondition.uid ? { body: { preconditions: { uid: precondition.uid } } } : {}),
+      });
     } catch (err: unknown) {
       throw toClusterError(err, { kind: 'Node', name });
     }

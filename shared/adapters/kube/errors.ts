@@ -1,7 +1,13 @@
 // Translates client-node failures (ApiException with a JSON Status body, watch errors with statusCode)
 // into the Cluster port's typed errors, naming the object the request concerned.
 import { ApiException } from '@kubernetes/client-node';
-import { AlreadyExistsError, ApiError, ClusterError, NotFoundError, type ObjectRefInfo } from '../../ports/cluster.ts';
+import {
+  AlreadyExistsError,
+  ApiError,
+  ClusterError,
+  NotFoundError,
+  type ObjectRefInfo,
+} from '../../ports/cluster.ts';
 
 export interface StatusInfo {
   readonly code: number;
@@ -42,7 +48,8 @@ export function toClusterError(err: unknown, object: ObjectRefInfo | undefined):
   const status = statusOf(err);
   if (!status) return err;
   if (status.code === 404 && object) return new NotFoundError(object, { cause: err });
-  if (status.code === 409 && status.reason === 'AlreadyExists' && object) return new AlreadyExistsError(object, { cause: err });
+  if (status.code === 409 && status.reason === 'AlreadyExists' && object)
+    return new AlreadyExistsError(object, { cause: err });
   return new ApiError(object, status.code, status.reason || 'Unknown', status.message, { cause: err });
 }
 

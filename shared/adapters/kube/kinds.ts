@@ -35,7 +35,11 @@ function spec(kind: SnapshotKind, plural: string): KindSpec {
     listPage: async (c, r) => {
       const l = await getJson(c.config, path, { limit: r.limit, continue: r._continue });
       const cont = l.metadata?.continue;
-      return { items: l.items ?? [], resourceVersion: l.metadata?.resourceVersion ?? '', ...(cont ? { continue: cont } : {}) };
+      return {
+        items: l.items ?? [],
+        resourceVersion: l.metadata?.resourceVersion ?? '',
+        ...(cont ? { continue: cont } : {}),
+      };
     },
   };
 }

@@ -10,7 +10,11 @@ export interface RawList {
   readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
 }
 
-export async function getJson(kc: KubeConfig, path: string, query: Readonly<Record<string, string | number | undefined>>): Promise<RawList> {
+export async function getJson(
+  kc: KubeConfig,
+  path: string,
+  query: Readonly<Record<string, string | number | undefined>>,
+): Promise<RawList> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the KubeConfig has no current cluster');
   const url = new URL(server.replace(/\/+$/, '') + path);
@@ -18,16 +22,27 @@ export async function getJson(kc: KubeConfig, path: string, query: Readonly<Reco
   const opts: RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
   await kc.applyToHTTPSOptions(opts);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const { status, headers, text } = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
+  const { status, headers, text } = await new Promise<{
+    status: number;
+    headers: Record<string, string>;
+    text: string;
+  }>((resolve, reject) => {
     const req = send(url, opts, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string>,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
     req.end();
   });
-  if (status < 200 || status > 299) throw new ApiException(status, `GET ${path}: HTTP ${status}`, text, headers);
+  if (status < 200 || status > 299)
+    throw new ApiException(status, `GET ${path}: HTTP ${status}`, text, headers);
   return JSON.parse(text) as RawList;
 }

@@ -3,7 +3,11 @@
 import { ConflictError, type ObjectRefInfo } from '../../ports/cluster.ts';
 import { isConflict, toClusterError } from './errors.ts';
 
-export async function withConflictRetry<T>(object: ObjectRefInfo, attempts: number, attempt: () => Promise<T>): Promise<T> {
+export async function withConflictRetry<T>(
+  object: ObjectRefInfo,
+  attempts: number,
+  attempt: () => Promise<T>,
+): Promise<T> {
   let last: unknown;
   for (let i = 0; i < attempts; i++) {
     try {

@@ -1,7 +1,14 @@
 // The pass snapshot: every kind LISTed in pages the first time (cold), then caught up by WATCH from
 // each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone.
 import type { ObjectOf } from '../../model/objects.ts';
-import { InvalidObjectError, SNAPSHOT_KINDS, type ClusterSnapshot, type KindRead, type SnapshotKind, type SnapshotRead } from '../../ports/cluster.ts';
+import {
+  InvalidObjectError,
+  SNAPSHOT_KINDS,
+  type ClusterSnapshot,
+  type KindRead,
+  type SnapshotKind,
+  type SnapshotRead,
+} from '../../ports/cluster.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { KubeClients } from './client.ts';
 import { toClusterError } from './errors.ts';
@@ -12,7 +19,11 @@ import { toModel, type InvalidPolicy } from './validate.ts';
 export interface SnapshotOptions {
   /** LIST page size (`limit`); the API server's default chunk size is 500. */
   readonly pageSize?: number;
-  /** Upper bound on one catch-up watch when the server sends no bookmark sooner. */
+  /**
+   * Upper bound on one catch-up watch (`timeoutSeconds`). The emulator bookmarks right after the replay;
+   * kube-apiserver sends its bookmark shortly before a watch's timeout, so a short timeout keeps a warm
+   * read near this bound at worst. Kinds are caught up in parallel.
+   */
   readonly catchUpTimeoutSeconds?: number;
   readonly invalid?: InvalidPolicy;
   readonly logger?: Logger;
@@ -42,7 +53,9 @@ export class SnapshotReader {
 
   async read(): Promise<SnapshotRead> {
     const warnings: string[] = [];
-    const results = await Promise.all(SNAPSHOT_KINDS.map(async (kind) => [kind, await this.readKind(kind, warnings)] as const));
+    const results = await Promise.all(
+      SNAPSHOT_KINDS.map(async (kind) => [kind, await this.readKind(kind, warnings)] as const),
+    );
     const reads = Object.fromEntries(results) as Record<SnapshotKind, KindRead>;
     return { snapshot: this.assemble(), reads, warnings };
   }
@@ -51,14 +64,27 @@ export class SnapshotReader {
     const prev = this.state.get(kind);
     if (prev) {
       try {
-        const caught = await catchUp(this.c, KIND_SPECS[kind], prev.resourceVersion, this.options.catchUpTimeoutSeconds ?? 10);
+        const caught = await catchUp(
+          this.c,
+          KIND_SPECS[kind],
+          prev.resourceVersion,
+          this.options.catchUpTimeoutSeconds ?? 3,
+        );
         const staged = new Map(prev.objects);
         for (const e of caught.events) this.apply(kind, staged, e, warnings);
         this.state.set(kind, { objects: staged, resourceVersion: caught.resourceVersion });
-        return { mode: 'catch-up', objects: staged.size, changes: caught.events.length, resourceVersion: caught.resourceVersion };
+        return {
+          mode: 'catch-up',
+          objects: staged.size,
+          changes: caught.events.length,
+          resourceVersion: caught.resourceVersion,
+        };
       } catch (err: unknown) {
         if (!(err instanceof WatchExpiredError)) throw err;
-        this.options.logger?.info('watch expired, re-listing', { kind, resourceVersion: prev.resourceVersion });
+        this.options.logger?.info('watch expired, re-listing', {
+          kind,
+          resourceVersion: prev.resourceVersion,
+        });
         return { ...(await this.list(kind, warnings)), mode: 'relist' };
       }
     }
@@ -76,7 +102,8 @@ export class SnapshotReader {
         .listPage(this.c, { limit: this.options.pageSize ?? 500, ...(cont ? { _continue: cont } : {}) })
         .catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
       if (!resourceVersion) resourceVersion = page.resourceVersion;
-      for (const raw of page.items) this.apply(kind, objects, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
+      for (const raw of page.items)
+        this.apply(kind, objects, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
       cont = page.continue;
     } while (cont);
     this.state.set(kind, { objects, resourceVersion });

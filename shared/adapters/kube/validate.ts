@@ -25,7 +25,10 @@ export function plain(value: unknown): unknown {
 }
 
 const fieldPath = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '') || '(root)';
+  path.reduce<string>(
+    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+    '',
+  ) || '(root)';
 
 export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersion: string): ObjectOf<K> {
   // Items of a LIST carry no apiVersion/kind on a real API server; the model requires them.
@@ -35,7 +38,11 @@ export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersio
   const m = (obj.metadata ?? {}) as { name?: unknown; namespace?: unknown };
   const issue = parsed.error.issues[0];
   throw new InvalidObjectError(
-    { kind, name: typeof m.name === 'string' ? m.name : '<unnamed>', ...(typeof m.namespace === 'string' ? { namespace: m.namespace } : {}) },
+    {
+      kind,
+      name: typeof m.name === 'string' ? m.name : '<unnamed>',
+      ...(typeof m.namespace === 'string' ? { namespace: m.namespace } : {}),
+    },
     fieldPath(issue?.path ?? []),
     issue?.message ?? 'invalid',
     { cause: parsed.error },
