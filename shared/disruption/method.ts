@@ -2,6 +2,8 @@
 // order consolidation methods share (ShouldDisrupt and sortCandidates of consolidation.go).
 import { parseNillableDuration } from '../model/duration.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
+import type { CoverageState } from './coverage-cycle.ts';
+import type { NegativeCache, NegativeCacheTally } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
 import { isEmpty, savingsRatio, type Candidate, type Command, type MethodName, type Skip, type SkipReason } from './types.ts';
 
@@ -13,11 +15,22 @@ export interface MethodResult {
   readonly timedOut: boolean;
   /** NodePools a timed-out walk never reached (Karpenter's PreviouslyUnseenNodePools). */
   readonly unseenPools?: readonly string[];
+  /** The walk's memory after this pass (kraftsman): coverage cycle and negative cache. */
+  readonly coverage?: CoverageState;
+  readonly negativeCache?: NegativeCache;
+  readonly negativeTally?: NegativeCacheTally;
+  /** Per NodePool: how many of its candidates the walk reached, of how many. */
+  readonly depth?: ReadonlyMap<string, { readonly reached: number; readonly candidates: number }>;
 }
 
-/** Hints a pass carries from the previous one (position only: nothing decided carries over). */
+/**
+ * What a pass carries from the previous one: Karpenter's unseen pools, kraftsman's coverage cycle (a position
+ * hint only) and negative cache (verdicts trusted only while their fingerprint and TTL hold).
+ */
 export interface WalkHints {
   readonly unseenPools?: readonly string[];
+  readonly coverage?: CoverageState;
+  readonly negativeCache?: NegativeCache;
 }
 
 export interface Method {

@@ -5,7 +5,10 @@ import { budgetMapping } from './budgets.ts';
 import { buildCandidates, type Expired } from './candidates.ts';
 import type { MethodName } from './types.ts';
 import { METHODS } from './methods.ts';
-import type { WalkHints } from './method.ts';
+import type { MethodResult, WalkHints } from './method.ts';
+import type { CoverageState } from './coverage-cycle.ts';
+import { mayMarkConsolidated, sweepNegativeCache, type NegativeCache, type NegativeCacheTally } from './negative-cache.ts';
+import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Candidate, Command, PassOptions, Skip, SkipReason, Stopwatch } from './types.ts';
@@ -30,6 +33,11 @@ export interface PassResult {
   readonly timedOut: boolean;
   readonly unseenPools: readonly string[];
   readonly timings: Readonly<Record<Stage, number>>;
+  readonly outcome: PassOutcome;
+  /** What the next pass should start from (persisted through the StateStore by the loop). */
+  readonly memory: WalkHints;
+  readonly negativeTally: NegativeCacheTally | undefined;
+  readonly depth: MethodResult['depth'];
 }
 
 export function runPass(inputs: PassInputs): PassResult {
@@ -41,6 +49,9 @@ export function runPass(inputs: PassInputs): PassResult {
   let evaluated = 0;
   let timedOut = false;
   let unseenPools: readonly string[] = inputs.hints?.unseenPools ?? [];
+  let coverage: CoverageState | undefined = inputs.hints?.coverage;
+  let cache: NegativeCache | undefined = inputs.hints?.negativeCache;
+  let walk: MethodResult | undefined;
   for (const method of METHODS) {
     const eligible: Candidate[] = [];
     for (const c of set.candidates) {
@@ -50,11 +61,14 @@ export function runPass(inputs: PassInputs): PassResult {
     }
     if (eligible.length === 0) continue;
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now);
-    const out = method.compute(ctx, eligible, budgets, { unseenPools });
+    const out = method.compute(ctx, eligible, budgets, { unseenPools, coverage, negativeCache: cache });
     for (const s of out.skipped) skips.set(s.node, s.reason);
     evaluated += out.evaluated;
     timedOut ||= out.timedOut;
     if (out.unseenPools) unseenPools = out.unseenPools;
+    if (out.coverage) coverage = out.coverage;
+    if (out.negativeCache) cache = out.negativeCache;
+    if (method.name === 'single-node-consolidation') walk = out;
     if (out.commands.length > 0) return finish(out.commands, method.name);
   }
   return finish([], undefined);
@@ -62,10 +76,22 @@ export function runPass(inputs: PassInputs): PassResult {
   function finish(commands: readonly Command[], method: MethodName | undefined): PassResult {
     for (const cmd of commands) for (const c of cmd.candidates) skips.delete(c.name);
     const skipped = [...skips].map(([node, reason]) => ({ node, reason })).sort((a, b) => a.node.localeCompare(b.node));
+    // The end-of-pass sweep: expiry is checked here and on lookup, never in the background.
+    const negativeCache = cache ? sweepNegativeCache(cache, now).cache : undefined;
+    const tally = walk?.negativeTally;
+    let outcome: PassOutcome;
+    if (set.candidates.length === 0) outcome = 'no-candidates';
+    else if (commands.length > 0) outcome = timedOut ? 'timed-out-with-proposals' : 'proposed';
+    else if (timedOut) outcome = 'timed-out';
+    // A pass that skipped on a cached verdict did not look at everything, so it cannot call the fleet consolidated.
+    else outcome = !tally || mayMarkConsolidated(tally) ? 'consolidated' : 'no-proposals';
     return {
       commands, method, skipped, expired: set.expired,
       candidates: set.candidates.length + set.skipped.length,
-      evaluated, timedOut, unseenPools, timings: ctx.timings,
+      evaluated, timedOut, unseenPools, timings: ctx.timings, outcome,
+      memory: { unseenPools, coverage, negativeCache },
+      negativeTally: tally,
+      depth: walk?.depth,
     };
   }
 }

@@ -1,48 +1,45 @@
 // Single-node consolidation: walk the candidates one at a time (pools interleaved, pools a timed-out walk never
 // reached first) within three minutes. Karpenter stops at its first command; kraftsman may hold up to
-// maxCommands proposals, spending each pool's budget as it holds them, and later simulations see the held
-// candidates gone (seed, "More than one command per pass").
+// maxCommands proposals, spending each pool's budget as it holds them (later simulations see the held
+// candidates gone), resumes behind the candidates this coverage cycle already reached, and consults the
+// negative cache (skipping on a hit only when switched on). Seed, "Surviving the timeout" and after.
 import { BudgetLedger } from './budgets.ts';
 import { computeConsolidation } from './consolidation.ts';
+import { EMPTY_COVERAGE, markEvaluated, reconcileCoverage, resumeCoverageCycle, upstreamOrder } from './coverage-cycle.ts';
+import { candidateFingerprint, catalogRevision } from './fingerprint.ts';
 import { consolidationFilter, sortCandidates, type Method } from './method.ts';
+import { EMPTY_TALLY, lookupNegative, negativeCache, rememberVerdict, shouldSkip, tallyLookup } from './negative-cache.ts';
 import type { Candidate, Command, Skip } from './types.ts';
-
-/** Sorted per pool, then interleaved: position i of every pool before position i + 1 of any. */
-export function interleave(sorted: readonly Candidate[], unseenFirst: readonly string[]): Candidate[] {
-  const byPool = new Map<string, Candidate[]>();
-  for (const c of sorted) byPool.set(c.nodePool, [...(byPool.get(c.nodePool) ?? []), c]);
-  const pools = [...unseenFirst.filter((p) => byPool.has(p)), ...[...byPool.keys()].filter((p) => !unseenFirst.includes(p)).sort()];
-  const out: Candidate[] = [];
-  const longest = Math.max(0, ...[...byPool.values()].map((l) => l.length));
-  for (let i = 0; i < longest; i++) for (const p of pools) {
-    const c = byPool.get(p)?.[i];
-    if (c) out.push(c);
-  }
-  return out;
-}
 
 export const singleNode: Method = {
   name: 'single-node-consolidation',
   reason: 'Underutilized',
   filter: consolidationFilter,
   compute(ctx, candidates, budgets, hints) {
-    const ordered = interleave(sortCandidates(candidates), hints.unseenPools ?? []);
-    const unseen = new Set(ordered.map((c) => c.nodePool));
+    const { options, now, snapshot } = ctx;
+    const upstream = options.upstream;
+    const karpenterOrder = upstreamOrder(sortCandidates(candidates), hints.unseenPools ?? []);
+    const coverage = upstream ? EMPTY_COVERAGE : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
+    const ordered = upstream ? karpenterOrder : resumeCoverageCycle(karpenterOrder, coverage);
+    const revision = upstream ? '' : catalogRevision(snapshot);
+    let cache = hints.negativeCache ?? negativeCache();
+    let tally = EMPTY_TALLY;
     let ledger = BudgetLedger.from(budgets);
     const held: Command[] = [];
     const heldCandidates: Candidate[] = [];
     const skipped: Skip[] = [];
+    const reached: Candidate[] = [];
     const start = ctx.stopwatch.elapsedMs();
     let evaluated = 0;
     let timedOut = false;
     for (const [i, c] of ordered.entries()) {
-      if (held.length >= ctx.options.maxCommands) break;
-      if (ctx.stopwatch.elapsedMs() - start > ctx.options.singleNodeTimeoutMs) {
+      if (held.length >= options.maxCommands) break;
+      if (ctx.stopwatch.elapsedMs() - start > options.singleNodeTimeoutMs) {
         timedOut = true;
         for (const rest of ordered.slice(i)) skipped.push({ node: rest.name, reason: 'timed-out' });
         break;
       }
-      unseen.delete(c.nodePool);
+      reached.push(c);
       if (heldCandidates.includes(c)) {
         skipped.push({ node: c.name, reason: 'claimed-by-pending-command' });
         continue;
@@ -51,8 +48,20 @@ export const singleNode: Method = {
         skipped.push({ node: c.name, reason: 'budget-exhausted' });
         continue;
       }
+      const fingerprint = upstream ? undefined : candidateFingerprint(c, snapshot, revision);
+      const lookup = lookupNegative(cache, c.name, fingerprint, now);
+      if (!upstream && shouldSkip(lookup, options)) {
+        tally = tallyLookup(tally, c.name, lookup, 'skipped');
+        skipped.push({ node: c.name, reason: 'cached-negative' });
+        continue;
+      }
       evaluated++;
       const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], heldCandidates);
+      const verdict = outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
+      if (!upstream) {
+        tally = tallyLookup(tally, c.name, lookup, verdict);
+        cache = rememberVerdict(cache, c.name, fingerprint, verdict, now);
+      }
       if (outcome.kind === 'no-op') {
         skipped.push({ node: c.name, reason: outcome.reason });
         continue;
@@ -61,6 +70,23 @@ export const singleNode: Method = {
       held.push(outcome.command);
       heldCandidates.push(c);
     }
-    return { commands: held, skipped, evaluated, timedOut, unseenPools: [...unseen] };
+    const reachedPools = new Set(reached.map((c) => c.nodePool));
+    const reachedSet = new Set(reached);
+    const depth = new Map<string, { reached: number; candidates: number }>();
+    for (const c of ordered) {
+      const d = depth.get(c.nodePool) ?? { reached: 0, candidates: 0 };
+      depth.set(c.nodePool, { reached: d.reached + (reachedSet.has(c) ? 1 : 0), candidates: d.candidates + 1 });
+    }
+    return {
+      commands: held,
+      skipped,
+      evaluated,
+      timedOut,
+      unseenPools: [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
+      coverage: upstream ? undefined : markEvaluated(coverage, reached, candidates),
+      negativeCache: upstream ? undefined : cache,
+      negativeTally: upstream ? undefined : tally,
+      depth,
+    };
   },
 };

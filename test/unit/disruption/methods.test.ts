@@ -1,7 +1,7 @@
 // The methods in order and their own rules: emptiness, drift, multi-node's binary search, the single-node walk
 // (interleaving, batched proposals, timeouts) and disruption budgets as the pass applies them.
 import { describe, expect, it } from 'vitest';
-import { interleave } from '../../../shared/disruption/single-node.ts';
+import { upstreamOrder as interleave } from '../../../shared/disruption/coverage-cycle.ts';
 import type { Candidate } from '../../../shared/disruption/types.ts';
 import { runPass } from '../../../shared/disruption/pass.ts';
 import { passOptions, type PassOptions, type Stopwatch } from '../../../shared/disruption/types.ts';

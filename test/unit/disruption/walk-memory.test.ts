@@ -1,0 +1,117 @@
+// The fork's walk memory across passes: the coverage cycle resumes a timed-out walk behind what it already
+// reached (upstream restarts at the head), and the negative cache observes by default, skips unchanged no-ops
+// only when switched on, fails closed without a fingerprint, and keeps a skipping pass from calling the fleet consolidated.
+import { describe, expect, it } from 'vitest';
+import { runPass, type PassResult } from '../../../shared/disruption/pass.ts';
+import type { WalkHints } from '../../../shared/disruption/method.ts';
+import { passOptions, type PassOptions } from '../../../shared/disruption/types.ts';
+import { node, NOW, nodePool, pod, snapshotOf } from './fixtures.ts';
+
+type Obj = Record<string, unknown>;
+
+// Nodes that each simulate to a no-op: a 3-CPU pod on a 4-CPU node has nowhere cheaper to go.
+function stuck(count: number, version = '1'): Obj[] {
+  const pool = nodePool('default', { budgets: [{ nodes: '100%' }] });
+  (pool.metadata as Obj).uid = 'pool-uid';
+  (pool.metadata as Obj).generation = 1;
+  const out: Obj[] = [pool];
+  for (let i = 0; i < count; i++) {
+    const name = `n${i}`;
+    const n = node(name, { type: 's-4' });
+    (n.metadata as Obj).resourceVersion = '10';
+    const p = pod(`${name}-app`, { node: name, cpu: '3' });
+    (p.metadata as Obj).resourceVersion = version;
+    out.push(n, p, {
+      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
+      metadata: { name: `claim-${name}`, resourceVersion: '20', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
+      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+    });
+  }
+  return out;
+}
+
+function pass(objs: Obj[], options: Partial<PassOptions>, hints?: WalkHints, ticks = false): PassResult {
+  let t = 0;
+  // Each read of the stopwatch advances it, so a small walk budget times out part-way through.
+  const stopwatch = { elapsedMs: () => (ticks ? (t += 1) : 0) };
+  return runPass({ snapshot: snapshotOf(objs), now: NOW, options: passOptions(options), stopwatch, hints });
+}
+
+const reachedIn = (r: PassResult): string[] => r.skipped.filter((s) => s.reason !== 'timed-out').map((s) => s.node);
+
+describe('the coverage cycle', () => {
+  const fleet = stuck(6);
+  const budget = { singleNodeTimeoutMs: 30 };
+
+  it('resumes a timed-out walk behind the candidates it already reached', () => {
+    const first = pass(fleet, budget, undefined, true);
+    expect(first.timedOut).toBe(true);
+    const reached = reachedIn(first);
+    expect(reached.length).toBeGreaterThan(0);
+    const unreached = first.skipped.filter((x) => x.reason === 'timed-out').map((x) => x.node);
+    expect(unreached.length).toBeGreaterThan(0);
+    const second = pass(fleet, budget, first.memory, true);
+    const stillUnreached = second.skipped.filter((x) => x.reason === 'timed-out').map((x) => x.node);
+    expect(stillUnreached.filter((n) => unreached.includes(n))).toEqual([]);
+  });
+
+  it('upstream restarts at the head every pass', () => {
+    const first = pass(fleet, { ...budget, upstream: true }, undefined, true);
+    const second = pass(fleet, { ...budget, upstream: true }, first.memory, true);
+    expect(reachedIn(second)).toEqual(reachedIn(first));
+  });
+
+  it('reaches every candidate within a few passes', () => {
+    let memory: WalkHints | undefined;
+    const seen = new Set<string>();
+    for (let i = 0; i < 6 && seen.size < 6; i++) {
+      const r = pass(fleet, budget, memory, true);
+      for (const n of reachedIn(r)) seen.add(n);
+      memory = r.memory;
+    }
+    expect(seen.size).toBe(6);
+  });
+});
+
+describe('the negative cache', () => {
+  const fleet = stuck(2);
+  const first = pass(fleet, {});
+
+  it('remembers no-op verdicts of candidates it can fingerprint', () => {
+    expect([...(first.memory.negativeCache?.entries.keys() ?? [])]).toEqual(['n0', 'n1']);
+    expect(first.outcome).toBe('consolidated');
+  });
+
+  it('only observes by default: the candidates are simulated again and the hits counted', () => {
+    const r = pass(fleet, {}, first.memory);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
+    expect(r.negativeTally?.byResult.hit).toBe(2);
+  });
+
+  it('skips unchanged no-ops when switched on, and then cannot call the fleet consolidated', () => {
+    const r = pass(fleet, { skipUnchangedNegatives: true }, first.memory);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['cached-negative', 'cached-negative']);
+    expect(r.negativeTally?.skipped).toEqual(['n0', 'n1']);
+    expect(r.outcome).toBe('no-proposals');
+  });
+
+  it('simulates again when a pod that would move changed', () => {
+    const r = pass(stuck(2, '2'), { skipUnchangedNegatives: true }, first.memory);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
+    expect(r.negativeTally?.byResult.changed).toBe(2);
+  });
+
+  it('fails closed for a claim derived from node labels (no version, no fingerprint)', () => {
+    const derived = [nodePool('default'), node('d0', { type: 's-4' }), pod('d0-app', { node: 'd0', cpu: '3' })];
+    const r1 = pass(derived, { skipUnchangedNegatives: true });
+    const r2 = pass(derived, { skipUnchangedNegatives: true }, r1.memory);
+    expect(r2.skipped).toEqual([{ node: 'd0', reason: 'no-cheaper-replacement' }]);
+    expect(r2.negativeTally?.byResult['no-fingerprint']).toBe(1);
+  });
+
+  it('is not used in upstream mode', () => {
+    const r = pass(fleet, { upstream: true, skipUnchangedNegatives: true }, first.memory);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
+  });
+});
