@@ -23,7 +23,7 @@ function event(world: Ec2World, i: EmuInstance, detailType: string, detail: Reco
     account: '123456789012',
     time: new Date().toISOString(),
     region: world.region,
-    resources: [`arn:aws:ec2:${i.zone}:instance/${i.instanceId}`],
+    resources: [`arn:aws:ec2:${world.region}:123456789012:instance/${i.instanceId}`],
     detail: { 'instance-id': i.instanceId, ...detail },
   };
 }

@@ -65,6 +65,7 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
     const action = params.get('Action') ?? '';
     const requestId = world.nextId('req');
     world.calls.push(action);
+    world.requests.push({ action, params });
     try {
       await sleep(world.faults.delayMs[action] ?? 0);
       const failure = world.faults.failNext[action];

@@ -112,6 +112,8 @@ export class Ec2World {
   readonly faults: Faults = { throttle: { remaining: 0 }, delayMs: {}, ignoreMinTargetCapacity: false, pricingUnavailable: false, failNext: {} };
   /** Every request by action name, for tests that assert what the adapter called. */
   readonly calls: string[] = [];
+  /** Every request's parameters, in order (what the SDK put on the wire). */
+  readonly requests: { readonly action: string; readonly params: ReadonlyMap<string, string> }[] = [];
   private seq = 0;
 
   constructor(readonly region: string) {}

@@ -13,6 +13,8 @@ export interface GceEmulatorOptions {
   readonly project?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
+  /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
+  readonly waitBudgetMs?: number;
   /** Extra routes served on the same port (the Cloud Billing stand-in). */
   readonly extraRoute?: (method: string, url: URL) => { status: number; body: unknown } | undefined;
 }
@@ -82,7 +84,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       if (!op) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/operations/${name}' was not found`);
       if (method === 'POST' && verb === 'wait') {
         // Like Compute Engine, wait returns when the operation is DONE or its budget runs out (the caller loops).
-        const deadline = Date.now() + WAIT_BUDGET_MS;
+        const deadline = Date.now() + (options.waitBudgetMs ?? WAIT_BUDGET_MS);
         while (op.status !== 'DONE' && Date.now() < deadline) {
           await sleep(Math.max(1, Math.min(op.doneAt - Date.now(), 20)));
           settle(world);
@@ -104,6 +106,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     const text = await readBody(req);
     const method = req.method ?? 'GET';
     world.calls.push(`${method} ${url.pathname}`);
+    if (text) world.bodies.push({ path: url.pathname, body: JSON.parse(text) as Record<string, unknown> });
     const send = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
     try {
       const extra = options.extraRoute?.(method, url);

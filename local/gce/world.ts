@@ -76,6 +76,8 @@ export class GceWorld {
   readonly faults: GceFaults = { throttle: 0, operationDelayMs: 0, ignoreMinCount: false };
   /** Every request as "METHOD path", for tests that assert what the adapter called. */
   readonly calls: string[] = [];
+  /** Request bodies by path, in order (what the SDK put on the wire). */
+  readonly bodies: { readonly path: string; readonly body: Record<string, unknown> }[] = [];
   private seq = 0;
 
   constructor(readonly project: string) {}

@@ -98,6 +98,24 @@ export interface CloudProvider {
   isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined>;
 }
 
+// ---- interruption -----------------------------------------------------------------------------------
+
+/** Values of the kraftsman.dev/termination-cause annotation a cloud interruption stamps on a NodeClaim. */
+export const TERMINATION_CAUSES = ['spot-interruption', 'preempted', 'instance-stopped', 'instance-terminated', 'scheduled-maintenance', 'rebalance-recommendation'] as const;
+export type TerminationCause = (typeof TERMINATION_CAUSES)[number];
+
+/** A cloud's notice that an instance is going away (or may): translated from EventBridge or GCE operations. */
+export interface InterruptionSignal {
+  readonly cloud: Cloud;
+  /** EC2 instance ID, or the Compute Engine instance name. */
+  readonly instance: string;
+  readonly zone?: string;
+  readonly cause: TerminationCause;
+  /** True when the instance is being taken away: stamp the cause and drain early (Karpenter deletes the claim). */
+  readonly drain: boolean;
+  readonly at: Date;
+}
+
 // ---- the error contract ---------------------------------------------------------------------------
 
 export const CLOUD_ERROR_NAMES = ['NotFoundError', 'InsufficientCapacityError', 'RetryableCloudError', 'FatalCloudError'] as const;

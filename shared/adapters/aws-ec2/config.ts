@@ -22,7 +22,9 @@ export function parseEc2ProviderConfig(input: unknown): Ec2ProviderConfig {
   const parsed = ec2ProviderConfigSchema.safeParse(input);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new Error(`invalid EC2 provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`);
+    throw new Error(
+      `invalid EC2 provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }

@@ -33,7 +33,10 @@ export const THROTTLING_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
 ]);
 
-export const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
+export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
+  'InvalidInstanceID.NotFound',
+  'InvalidInstanceID.Malformed',
+]);
 
 export type Ec2ErrorKind = 'capacity' | 'throttled' | 'not-found' | 'fatal';
 
@@ -41,7 +44,13 @@ function codesAlong(err: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = err;
   for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
-    const e = current as { name?: unknown; code?: unknown; Code?: unknown; errno?: unknown; $metadata?: { httpStatusCode?: number } };
+    const e = current as {
+      name?: unknown;
+      code?: unknown;
+      Code?: unknown;
+      errno?: unknown;
+      $metadata?: { httpStatusCode?: number };
+    };
     for (const c of [e.Code, e.code, e.name]) if (typeof c === 'string') codes.push(c);
     if ((e.$metadata?.httpStatusCode ?? 0) >= 500) codes.push('InternalError');
     current = (current as { cause?: unknown }).cause;

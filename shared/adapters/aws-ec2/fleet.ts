@@ -23,19 +23,35 @@ export function fleetInput(plan: FleetPlan): CreateFleetCommandInput {
     const overrides = t.options
       .filter((o) => plan.subnetByZone.has(o.zone))
       .slice(0, Math.max(budget, 0))
-      .map((o, i) => ({ InstanceType: o.instanceType as _InstanceType, SubnetId: plan.subnetByZone.get(o.zone), AvailabilityZone: o.zone, Priority: i }));
+      .map((o, i) => ({
+        InstanceType: o.instanceType as _InstanceType,
+        SubnetId: plan.subnetByZone.get(o.zone),
+        AvailabilityZone: o.zone,
+        Priority: i,
+      }));
     budget -= overrides.length;
-    return { LaunchTemplateSpecification: { LaunchTemplateName: t.name, Version: '$Latest' }, Overrides: overrides };
+    return {
+      LaunchTemplateSpecification: { LaunchTemplateName: t.name, Version: '$Latest' },
+      Overrides: overrides,
+    };
   });
-  const gang = plan.count > 1 ? { MinTargetCapacity: plan.count, SingleInstanceType: true, SingleAvailabilityZone: true } : {};
+  const gang =
+    plan.count > 1
+      ? { MinTargetCapacity: plan.count, SingleInstanceType: true, SingleAvailabilityZone: true }
+      : {};
   const tags = Object.entries(plan.tags).map(([Key, Value]) => ({ Key, Value }));
   return {
     Type: 'instant',
     ClientToken: plan.clientToken,
     LaunchTemplateConfigs: configs.filter((c) => c.Overrides.length > 0),
-    TargetCapacitySpecification: { TotalTargetCapacity: plan.count, DefaultTargetCapacityType: plan.capacityType === 'spot' ? 'spot' : 'on-demand' },
+    TargetCapacitySpecification: {
+      TotalTargetCapacity: plan.count,
+      DefaultTargetCapacityType: plan.capacityType === 'spot' ? 'spot' : 'on-demand',
+    },
     // Karpenter: price-capacity-optimized for spot (fewer interruptions at a near-lowest price), lowest-price for on-demand.
-    ...(plan.capacityType === 'spot' ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized', ...gang } } : { OnDemandOptions: { AllocationStrategy: 'lowest-price', ...gang } }),
+    ...(plan.capacityType === 'spot'
+      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized', ...gang } }
+      : { OnDemandOptions: { AllocationStrategy: 'lowest-price', ...gang } }),
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
       { ResourceType: 'volume', Tags: tags },
@@ -44,7 +60,11 @@ export function fleetInput(plan: FleetPlan): CreateFleetCommandInput {
 }
 
 export interface FleetOutcome {
-  readonly launched: readonly { readonly instanceId: string; readonly instanceType: string; readonly zone: string }[];
+  readonly launched: readonly {
+    readonly instanceId: string;
+    readonly instanceType: string;
+    readonly zone: string;
+  }[];
   readonly unavailable: readonly UnavailableOffering[];
   /** Errors that are not about capacity (bad parameters, throttling inside the fleet). */
   readonly otherErrors: readonly { readonly code: string; readonly message: string }[];
@@ -52,7 +72,11 @@ export interface FleetOutcome {
 
 export function readFleet(out: CreateFleetCommandOutput, capacityType: CapacityType): FleetOutcome {
   const launched = (out.Instances ?? []).flatMap((set) =>
-    (set.InstanceIds ?? []).map((instanceId) => ({ instanceId, instanceType: String(set.InstanceType ?? set.LaunchTemplateAndOverrides?.Overrides?.InstanceType ?? ''), zone: set.LaunchTemplateAndOverrides?.Overrides?.AvailabilityZone ?? '' })),
+    (set.InstanceIds ?? []).map((instanceId) => ({
+      instanceId,
+      instanceType: String(set.InstanceType ?? set.LaunchTemplateAndOverrides?.Overrides?.InstanceType ?? ''),
+      zone: set.LaunchTemplateAndOverrides?.Overrides?.AvailabilityZone ?? '',
+    })),
   );
   const unavailable = new Map<string, UnavailableOffering>();
   const otherErrors: { code: string; message: string }[] = [];
@@ -60,7 +84,12 @@ export function readFleet(out: CreateFleetCommandOutput, capacityType: CapacityT
     const code = e.ErrorCode ?? 'Unknown';
     const o = e.LaunchTemplateAndOverrides?.Overrides;
     if (CAPACITY_CODES.has(code) && o?.InstanceType && o.AvailabilityZone) {
-      unavailable.set(`${o.InstanceType}|${o.AvailabilityZone}`, { instanceType: String(o.InstanceType), zone: o.AvailabilityZone, capacityType, reason: code });
+      unavailable.set(`${o.InstanceType}|${o.AvailabilityZone}`, {
+        instanceType: String(o.InstanceType),
+        zone: o.AvailabilityZone,
+        capacityType,
+        reason: code,
+      });
     } else otherErrors.push({ code, message: e.ErrorMessage ?? '' });
   }
   return { launched, unavailable: [...unavailable.values()], otherErrors };

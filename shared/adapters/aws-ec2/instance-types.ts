@@ -18,7 +18,12 @@ export function eniLimitedPods(info: InstanceTypeInfo): number {
 
 /** Karpenter's kube-reserved CPU: 6% of the first core, 1% of the second, 0.5% of the next two, 0.25% above. */
 export function kubeReservedCpuMilli(vcpu: number): number {
-  const steps: [number, number][] = [[1, 0.06], [1, 0.01], [2, 0.005], [Number.POSITIVE_INFINITY, 0.0025]];
+  const steps: [number, number][] = [
+    [1, 0.06],
+    [1, 0.01],
+    [2, 0.005],
+    [Number.POSITIVE_INFINITY, 0.0025],
+  ];
   let left = vcpu;
   let milli = 0;
   for (const [cores, share] of steps) {
@@ -30,7 +35,12 @@ export function kubeReservedCpuMilli(vcpu: number): number {
   return Math.round(milli);
 }
 
-function labelsOf(info: InstanceTypeInfo, name: string, vcpu: number, memoryMiB: number): Record<string, string> {
+function labelsOf(
+  info: InstanceTypeInfo,
+  name: string,
+  vcpu: number,
+  memoryMiB: number,
+): Record<string, string> {
   const [family = '', size = ''] = name.split('.');
   const labels: Record<string, string> = {
     'karpenter.k8s.aws/instance-family': family,
@@ -55,7 +65,13 @@ function labelsOf(info: InstanceTypeInfo, name: string, vcpu: number, memoryMiB:
   return labels;
 }
 
-export function toInstanceTypeSpec(args: { info: InstanceTypeInfo; zones: readonly string[]; resolved: ResolvedNodeClass; prices: PriceBook; maxPods?: number }): InstanceTypeSpec | undefined {
+export function toInstanceTypeSpec(args: {
+  info: InstanceTypeInfo;
+  zones: readonly string[];
+  resolved: ResolvedNodeClass;
+  prices: PriceBook;
+  maxPods?: number;
+}): InstanceTypeSpec | undefined {
   const { info } = args;
   const name = String(info.InstanceType ?? '');
   const vcpu = info.VCpuInfo?.DefaultVCpus ?? 0;
@@ -73,7 +89,15 @@ export function toInstanceTypeSpec(args: { info: InstanceTypeInfo; zones: readon
   }
   for (const r of args.resolved.reservations) {
     // Reserved capacity is already paid for: Karpenter prices it near zero so it is always chosen first.
-    if (r.instanceType === name && args.zones.includes(r.zone)) offerings.push({ zone: r.zone, capacityType: 'reserved', price: 0, available: r.available > 0, reservationId: r.id, reservationCapacity: r.available });
+    if (r.instanceType === name && args.zones.includes(r.zone))
+      offerings.push({
+        zone: r.zone,
+        capacityType: 'reserved',
+        price: 0,
+        available: r.available > 0,
+        reservationId: r.id,
+        reservationCapacity: r.available,
+      });
   }
   if (offerings.length === 0) return undefined;
   const capacity: Record<string, string> = {

@@ -1,6 +1,11 @@
 // EC2 instances as CloudInstances, the tags kraftsman writes on them, and provider-ID parsing.
 import type { Instance } from '@aws-sdk/client-ec2';
-import { providerId, type CloudInstance, type InstanceState, type ProviderId } from '../../ports/cloud-provider.ts';
+import {
+  providerId,
+  type CloudInstance,
+  type InstanceState,
+  type ProviderId,
+} from '../../ports/cloud-provider.ts';
 
 export const TAG_CLUSTER = 'kraftsman.dev/cluster';
 export const TAG_NODEPOOL = 'karpenter.sh/nodepool';
@@ -13,11 +18,13 @@ export const clusterOwnedTag = (cluster: string): string => `kubernetes.io/clust
 /** `aws:///us-east-1a/i-0abc` → `i-0abc`; anything else is refused with a message naming the input. */
 export function instanceIdOf(id: ProviderId | string): string {
   const match = /^aws:\/\/\/[a-z0-9-]+\/(i-[0-9a-f]+)$/.exec(id);
-  if (!match?.[1]) throw new Error(`not an EC2 provider ID: ${JSON.stringify(id)} (expected aws:///<zone>/i-…)`);
+  if (!match?.[1])
+    throw new Error(`not an EC2 provider ID: ${JSON.stringify(id)} (expected aws:///<zone>/i-…)`);
   return match[1];
 }
 
-export const ec2ProviderId = (zone: string, instanceId: string): ProviderId => providerId(`aws:///${zone}/${instanceId}`);
+export const ec2ProviderId = (zone: string, instanceId: string): ProviderId =>
+  providerId(`aws:///${zone}/${instanceId}`);
 
 function stateOf(name: string | undefined): InstanceState {
   if (name === 'pending') return 'pending';
@@ -34,7 +41,8 @@ export function toCloudInstance(i: Instance): CloudInstance {
     cloud: 'aws',
     instanceType: String(i.InstanceType ?? ''),
     zone,
-    capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : i.CapacityReservationId ? 'reserved' : 'on-demand',
+    capacityType:
+      i.InstanceLifecycle === 'spot' ? 'spot' : i.CapacityReservationId ? 'reserved' : 'on-demand',
     state: stateOf(i.State?.Name),
     ...(tags[TAG_NODECLAIM] ? { nodeClaim: tags[TAG_NODECLAIM] } : {}),
     ...(tags[TAG_NODEPOOL] ? { nodePool: tags[TAG_NODEPOOL] } : {}),

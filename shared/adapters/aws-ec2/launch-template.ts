@@ -1,7 +1,11 @@
 // Launch templates named by a hash of their content, created once and reused (Karpenter's pattern):
 // CreateFleet needs one, and identical claims of a pool share it.
 import { createHash } from 'node:crypto';
-import { CreateLaunchTemplateCommand, DescribeLaunchTemplatesCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import {
+  CreateLaunchTemplateCommand,
+  DescribeLaunchTemplatesCommand,
+  type EC2Client,
+} from '@aws-sdk/client-ec2';
 
 export interface TemplateContent {
   readonly cluster: string;
@@ -15,20 +19,35 @@ export interface TemplateContent {
 type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
 
 export function templateName(c: TemplateContent): string {
-  const hash = createHash('sha256').update(JSON.stringify([c.imageId, c.securityGroupIds, c.userData, c.tags, c.capacityReservationId ?? ''])).digest('hex').slice(0, 24);
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify([c.imageId, c.securityGroupIds, c.userData, c.tags, c.capacityReservationId ?? '']),
+    )
+    .digest('hex')
+    .slice(0, 24);
   return `kraftsman/${c.cluster}/${hash}`;
 }
 
 const codeOf = (err: unknown): string => (err instanceof Error ? err.name : '');
 
 /** Returns the name of a launch template with this content, creating it when it does not exist yet. */
-export async function ensureLaunchTemplate(ec2: EC2Client, call: Call, content: TemplateContent): Promise<string> {
+export async function ensureLaunchTemplate(
+  ec2: EC2Client,
+  call: Call,
+  content: TemplateContent,
+): Promise<string> {
   const name = templateName(content);
   try {
-    await call('DescribeLaunchTemplates', () => ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateNames: [name] })));
+    await call('DescribeLaunchTemplates', () =>
+      ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateNames: [name] })),
+    );
     return name;
   } catch (err) {
-    if (codeOf(err) !== 'InvalidLaunchTemplateName.NotFoundException' && !(err instanceof Error && codeOf(err.cause) === 'InvalidLaunchTemplateName.NotFoundException')) throw err;
+    if (
+      codeOf(err) !== 'InvalidLaunchTemplateName.NotFoundException' &&
+      !(err instanceof Error && codeOf(err.cause) === 'InvalidLaunchTemplateName.NotFoundException')
+    )
+      throw err;
   }
   const tags = Object.entries(content.tags).map(([Key, Value]) => ({ Key, Value }));
   try {
@@ -42,7 +61,13 @@ export async function ensureLaunchTemplate(ec2: EC2Client, call: Call, content: 
             UserData: Buffer.from(content.userData, 'utf8').toString('base64'),
             MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1 },
             TagSpecifications: [{ ResourceType: 'volume', Tags: tags }],
-            ...(content.capacityReservationId ? { CapacityReservationSpecification: { CapacityReservationTarget: { CapacityReservationId: content.capacityReservationId } } } : {}),
+            ...(content.capacityReservationId
+              ? {
+                  CapacityReservationSpecification: {
+                    CapacityReservationTarget: { CapacityReservationId: content.capacityReservationId },
+                  },
+                }
+              : {}),
           },
           TagSpecifications: [{ ResourceType: 'launch-template', Tags: tags }],
         }),

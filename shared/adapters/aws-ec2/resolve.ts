@@ -1,6 +1,13 @@
 // Resolves an EC2NodeClass's selector terms into the image, subnets, security groups and capacity
 // reservations a launch uses (Karpenter: terms are ORed, fields within a term ANDed).
-import { DescribeCapacityReservationsCommand, DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, type EC2Client, type Filter } from '@aws-sdk/client-ec2';
+import {
+  DescribeCapacityReservationsCommand,
+  DescribeImagesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  type EC2Client,
+  type Filter,
+} from '@aws-sdk/client-ec2';
 import type { EC2NodeClass } from '../../model/nodeclass.ts';
 import { NodeClassResolutionError } from './errors.ts';
 
@@ -9,26 +16,55 @@ export interface ResolvedNodeClass {
   /** One subnet per zone: the one with the most free addresses, as Karpenter picks. */
   readonly subnets: readonly { readonly subnetId: string; readonly zone: string }[];
   readonly securityGroupIds: readonly string[];
-  readonly reservations: readonly { readonly id: string; readonly instanceType: string; readonly zone: string; readonly available: number }[];
+  readonly reservations: readonly {
+    readonly id: string;
+    readonly instanceType: string;
+    readonly zone: string;
+    readonly available: number;
+  }[];
 }
 
 type Term = { id?: string; name?: string; alias?: string; tags?: Record<string, string> };
 type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
 
-const tagFilters = (tags: Record<string, string> | undefined): Filter[] => Object.entries(tags ?? {}).map(([k, v]) => (v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] }));
+const tagFilters = (tags: Record<string, string> | undefined): Filter[] =>
+  Object.entries(tags ?? {}).map(([k, v]) =>
+    v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] },
+  );
 
 /** Image families an alias names (`al2023@latest`) mapped to image name patterns; no SSM is involved. */
-const ALIAS_PATTERNS: Record<string, string> = { al2023: 'al2023-ami-*', al2: 'amzn2-ami-*', bottlerocket: 'bottlerocket-aws-k8s-*', ubuntu: 'ubuntu/images/*' };
+const ALIAS_PATTERNS: Record<string, string> = {
+  al2023: 'al2023-ami-*',
+  al2: 'amzn2-ami-*',
+  bottlerocket: 'bottlerocket-aws-k8s-*',
+  ubuntu: 'ubuntu/images/*',
+};
 
 async function images(ec2: EC2Client, call: Call, terms: readonly Term[]): Promise<string> {
   const found: { id: string; created: string }[] = [];
   for (const t of terms) {
     const family = t.alias?.split('@')[0];
     const pattern = family ? ALIAS_PATTERNS[family] : undefined;
-    if (t.alias && !pattern) throw new NodeClassResolutionError(`amiSelectorTerms alias ${t.alias}: unknown family (known: ${Object.keys(ALIAS_PATTERNS).join(', ')})`);
-    const filters = [...tagFilters(t.tags), ...(t.name ? [{ Name: 'name', Values: [t.name] }] : []), ...(pattern ? [{ Name: 'name', Values: [pattern] }] : [])];
-    const out = await call('DescribeImages', () => ec2.send(new DescribeImagesCommand({ ...(t.id ? { ImageIds: [t.id] } : {}), ...(pattern ? { Owners: ['amazon'] } : {}), Filters: filters.length > 0 ? filters : undefined })));
-    for (const i of out.Images ?? []) if (i.ImageId) found.push({ id: i.ImageId, created: i.CreationDate ?? '' });
+    if (t.alias && !pattern)
+      throw new NodeClassResolutionError(
+        `amiSelectorTerms alias ${t.alias}: unknown family (known: ${Object.keys(ALIAS_PATTERNS).join(', ')})`,
+      );
+    const filters = [
+      ...tagFilters(t.tags),
+      ...(t.name ? [{ Name: 'name', Values: [t.name] }] : []),
+      ...(pattern ? [{ Name: 'name', Values: [pattern] }] : []),
+    ];
+    const out = await call('DescribeImages', () =>
+      ec2.send(
+        new DescribeImagesCommand({
+          ...(t.id ? { ImageIds: [t.id] } : {}),
+          ...(pattern ? { Owners: ['amazon'] } : {}),
+          Filters: filters.length > 0 ? filters : undefined,
+        }),
+      ),
+    );
+    for (const i of out.Images ?? [])
+      if (i.ImageId) found.push({ id: i.ImageId, created: i.CreationDate ?? '' });
   }
   // Karpenter launches the newest image among those the terms select.
   const newest = found.sort((a, b) => b.created.localeCompare(a.created) || a.id.localeCompare(b.id))[0];
@@ -36,22 +72,37 @@ async function images(ec2: EC2Client, call: Call, terms: readonly Term[]): Promi
   return newest.id;
 }
 
-export async function resolveNodeClass(ec2: EC2Client, call: Call, nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
+export async function resolveNodeClass(
+  ec2: EC2Client,
+  call: Call,
+  nodeClass: EC2NodeClass,
+): Promise<ResolvedNodeClass> {
   const spec = nodeClass.spec;
   const where = `EC2NodeClass ${nodeClass.metadata.name}`;
-  if (!spec.amiSelectorTerms?.length) throw new NodeClassResolutionError(`${where}: spec.amiSelectorTerms is required`);
-  if (!spec.subnetSelectorTerms?.length) throw new NodeClassResolutionError(`${where}: spec.subnetSelectorTerms is required`);
-  if (!spec.securityGroupSelectorTerms?.length) throw new NodeClassResolutionError(`${where}: spec.securityGroupSelectorTerms is required`);
+  if (!spec.amiSelectorTerms?.length)
+    throw new NodeClassResolutionError(`${where}: spec.amiSelectorTerms is required`);
+  if (!spec.subnetSelectorTerms?.length)
+    throw new NodeClassResolutionError(`${where}: spec.subnetSelectorTerms is required`);
+  if (!spec.securityGroupSelectorTerms?.length)
+    throw new NodeClassResolutionError(`${where}: spec.securityGroupSelectorTerms is required`);
   const imageId = await images(ec2, call, spec.amiSelectorTerms);
 
   const byZone = new Map<string, { subnetId: string; zone: string; free: number }>();
   for (const t of spec.subnetSelectorTerms) {
-    const out = await call('DescribeSubnets', () => ec2.send(new DescribeSubnetsCommand({ ...(t.id ? { SubnetIds: [t.id] } : {}), Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined })));
+    const out = await call('DescribeSubnets', () =>
+      ec2.send(
+        new DescribeSubnetsCommand({
+          ...(t.id ? { SubnetIds: [t.id] } : {}),
+          Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined,
+        }),
+      ),
+    );
     for (const s of out.Subnets ?? []) {
       if (!s.SubnetId || !s.AvailabilityZone) continue;
       const free = s.AvailableIpAddressCount ?? 0;
       const seen = byZone.get(s.AvailabilityZone);
-      if (!seen || free > seen.free) byZone.set(s.AvailabilityZone, { subnetId: s.SubnetId, zone: s.AvailabilityZone, free });
+      if (!seen || free > seen.free)
+        byZone.set(s.AvailabilityZone, { subnetId: s.SubnetId, zone: s.AvailabilityZone, free });
     }
   }
   if (byZone.size === 0) throw new NodeClassResolutionError(`${where}: subnetSelectorTerms select no subnet`);
@@ -59,17 +110,45 @@ export async function resolveNodeClass(ec2: EC2Client, call: Call, nodeClass: EC
   const groups = new Set<string>();
   for (const t of spec.securityGroupSelectorTerms) {
     const filters = [...tagFilters(t.tags), ...(t.name ? [{ Name: 'group-name', Values: [t.name] }] : [])];
-    const out = await call('DescribeSecurityGroups', () => ec2.send(new DescribeSecurityGroupsCommand({ ...(t.id ? { GroupIds: [t.id] } : {}), Filters: filters.length ? filters : undefined })));
+    const out = await call('DescribeSecurityGroups', () =>
+      ec2.send(
+        new DescribeSecurityGroupsCommand({
+          ...(t.id ? { GroupIds: [t.id] } : {}),
+          Filters: filters.length ? filters : undefined,
+        }),
+      ),
+    );
     for (const g of out.SecurityGroups ?? []) if (g.GroupId) groups.add(g.GroupId);
   }
-  if (groups.size === 0) throw new NodeClassResolutionError(`${where}: securityGroupSelectorTerms select no security group`);
+  if (groups.size === 0)
+    throw new NodeClassResolutionError(`${where}: securityGroupSelectorTerms select no security group`);
 
   const reservations: ResolvedNodeClass['reservations'][number][] = [];
   for (const t of spec.capacityReservationSelectorTerms ?? []) {
-    const out = await call('DescribeCapacityReservations', () => ec2.send(new DescribeCapacityReservationsCommand({ ...(t.id ? { CapacityReservationIds: [t.id] } : {}), Filters: [{ Name: 'state', Values: ['active'] }, ...tagFilters(t.tags)] })));
+    const out = await call('DescribeCapacityReservations', () =>
+      ec2.send(
+        new DescribeCapacityReservationsCommand({
+          ...(t.id ? { CapacityReservationIds: [t.id] } : {}),
+          Filters: [{ Name: 'state', Values: ['active'] }, ...tagFilters(t.tags)],
+        }),
+      ),
+    );
     for (const r of out.CapacityReservations ?? []) {
-      if (r.CapacityReservationId && r.InstanceType && r.AvailabilityZone) reservations.push({ id: r.CapacityReservationId, instanceType: r.InstanceType, zone: r.AvailabilityZone, available: r.AvailableInstanceCount ?? 0 });
+      if (r.CapacityReservationId && r.InstanceType && r.AvailabilityZone)
+        reservations.push({
+          id: r.CapacityReservationId,
+          instanceType: r.InstanceType,
+          zone: r.AvailabilityZone,
+          available: r.AvailableInstanceCount ?? 0,
+        });
     }
   }
-  return { imageId, subnets: [...byZone.values()].map(({ subnetId, zone }) => ({ subnetId, zone })).sort((a, b) => a.zone.localeCompare(b.zone)), securityGroupIds: [...groups].sort(), reservations };
+  return {
+    imageId,
+    subnets: [...byZone.values()]
+      .map(({ subnetId, zone }) => ({ subnetId, zone }))
+      .sort((a, b) => a.zone.localeCompare(b.zone)),
+    securityGroupIds: [...groups].sort(),
+    reservations,
+  };
 }

@@ -11,7 +11,12 @@ export interface RetryPolicy {
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function withThrottleRetry<T>(op: () => Promise<T>, policy: RetryPolicy, sleep: Sleep, random: () => number = Math.random): Promise<T> {
+export async function withThrottleRetry<T>(
+  op: () => Promise<T>,
+  policy: RetryPolicy,
+  sleep: Sleep,
+  random: () => number = Math.random,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await op();

@@ -7,7 +7,12 @@ import { z } from 'zod';
 export const externalAccountSchema = z
   .object({
     type: z.literal('external_account'),
-    audience: z.string().regex(/^\/\/iam\.googleapis\.com\/projects\/\d+\/locations\/global\/workloadIdentityPools\/[^/]+\/providers\/[^/]+$/, 'must name a workload identity pool provider (//iam.googleapis.com/projects/N/locations/global/workloadIdentityPools/P/providers/R)'),
+    audience: z
+      .string()
+      .regex(
+        /^\/\/iam\.googleapis\.com\/projects\/\d+\/locations\/global\/workloadIdentityPools\/[^/]+\/providers\/[^/]+$/,
+        'must name a workload identity pool provider (//iam.googleapis.com/projects/N/locations/global/workloadIdentityPools/P/providers/R)',
+      ),
     subject_token_type: z.literal('urn:ietf:params:aws:token-type:aws4_request'),
     token_url: z.url().default('https://sts.googleapis.com/v1/token'),
     service_account_impersonation_url: z.url().optional(),
@@ -32,15 +37,30 @@ export class CredentialConfigError extends Error {
 /** Parses the configuration (a JSON string or object) and builds the federated client; no network. */
 export function workloadIdentityClient(input: unknown): BaseExternalAccountClient {
   const raw: unknown = typeof input === 'string' ? JSON.parse(input) : input;
-  if (raw && typeof raw === 'object' && ('private_key' in raw || (raw as { type?: unknown }).type === 'service_account')) {
-    throw new CredentialConfigError('Google credentials: service-account keys are not accepted; configure workload identity federation (type external_account)');
+  if (
+    raw &&
+    typeof raw === 'object' &&
+    ('private_key' in raw || (raw as { type?: unknown }).type === 'service_account')
+  ) {
+    throw new CredentialConfigError(
+      'Google credentials: service-account keys are not accepted; configure workload identity federation (type external_account)',
+    );
   }
   const parsed = externalAccountSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new CredentialConfigError(`Google credentials config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`, { cause: parsed.error });
+    throw new CredentialConfigError(
+      `Google credentials config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
+      { cause: parsed.error },
+    );
   }
-  const client = ExternalAccountClient.fromJSON({ ...parsed.data, scopes: ['https://www.googleapis.com/auth/cloud-platform'] } as Parameters<typeof ExternalAccountClient.fromJSON>[0]);
-  if (!client) throw new CredentialConfigError('Google credentials: google-auth-library did not accept the external_account configuration');
+  const client = ExternalAccountClient.fromJSON({
+    ...parsed.data,
+    scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+  } as Parameters<typeof ExternalAccountClient.fromJSON>[0]);
+  if (!client)
+    throw new CredentialConfigError(
+      'Google credentials: google-auth-library did not accept the external_account configuration',
+    );
   return client;
 }

@@ -1,6 +1,11 @@
 // The Compute Engine SDK clients the adapter uses, built once per container from one auth client.
 // Transport is REST (fallback) so that the same clients talk to the emulator in tests.
-import { AcceleratorTypesClient, InstancesClient, MachineTypesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import {
+  AcceleratorTypesClient,
+  InstancesClient,
+  MachineTypesClient,
+  ZoneOperationsClient,
+} from '@google-cloud/compute';
 import type { AuthClient } from 'google-auth-library';
 
 export interface ComputeClients {
@@ -12,13 +17,23 @@ export interface ComputeClients {
 }
 
 /** `endpoint` is for tests (the emulator on 127.0.0.1); production uses the default API endpoint. */
-export function createComputeClients(authClient: AuthClient, endpoint?: { host: string; port: number; protocol: 'http' | 'https' }): ComputeClients {
-  const options = { fallback: true, authClient, ...(endpoint ? { apiEndpoint: endpoint.host, port: endpoint.port, protocol: endpoint.protocol } : {}) } as unknown as ConstructorParameters<typeof InstancesClient>[0];
+export function createComputeClients(
+  authClient: AuthClient,
+  endpoint?: { host: string; port: number; protocol: 'http' | 'https' },
+): ComputeClients {
+  const options = {
+    fallback: true,
+    authClient,
+    ...(endpoint ? { apiEndpoint: endpoint.host, port: endpoint.port, protocol: endpoint.protocol } : {}),
+  } as unknown as ConstructorParameters<typeof InstancesClient>[0];
   const clients = {
     instances: new InstancesClient(options),
     operations: new ZoneOperationsClient(options),
     machineTypes: new MachineTypesClient(options),
     acceleratorTypes: new AcceleratorTypesClient(options),
   };
-  return { ...clients, close: async () => void (await Promise.all(Object.values(clients).map((c) => c.close()))) };
+  return {
+    ...clients,
+    close: async () => void (await Promise.all(Object.values(clients).map((c) => c.close()))),
+  };
 }

@@ -24,7 +24,9 @@ export function parseGceProviderConfig(input: unknown): GceProviderConfig {
   const parsed = gceProviderConfigSchema.safeParse(input);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new Error(`invalid GCE provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`);
+    throw new Error(
+      `invalid GCE provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }

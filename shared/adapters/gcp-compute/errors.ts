@@ -14,9 +14,23 @@ export const CAPACITY_CODES: ReadonlySet<string> = new Set([
   'INSUFFICIENT_CAPACITY',
   'RESOURCE_EXHAUSTED',
 ]);
-export const THROTTLING_CODES: ReadonlySet<string> = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'backendError', 'internalError', 'UNAVAILABLE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+export const THROTTLING_CODES: ReadonlySet<string> = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'RATE_LIMIT_EXCEEDED',
+  'backendError',
+  'internalError',
+  'UNAVAILABLE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+]);
 export const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['notFound', 'NOT_FOUND', 'RESOURCE_NOT_FOUND']);
-export const ALREADY_EXISTS_CODES: ReadonlySet<string> = new Set(['alreadyExists', 'ALREADY_EXISTS', 'RESOURCE_ALREADY_EXISTS']);
+export const ALREADY_EXISTS_CODES: ReadonlySet<string> = new Set([
+  'alreadyExists',
+  'ALREADY_EXISTS',
+  'RESOURCE_ALREADY_EXISTS',
+]);
 
 export type GceErrorKind = 'capacity' | 'throttled' | 'not-found' | 'already-exists' | 'fatal';
 
@@ -40,7 +54,8 @@ export function codesAlong(err: unknown): string[] {
   let current: unknown = err;
   for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
     const e = current as HttpLike;
-    for (const c of [e.code, e.status, e.reason, e.response?.status]) if (typeof c === 'string' || typeof c === 'number') codes.push(String(c));
+    for (const c of [e.code, e.status, e.reason, e.response?.status])
+      if (typeof c === 'string' || typeof c === 'number') codes.push(String(c));
     codes.push(...reasonsOf(e.response?.data));
     const opCodes = (current as { codes?: unknown }).codes;
     if (Array.isArray(opCodes)) codes.push(...opCodes.map(String));
@@ -51,7 +66,8 @@ export function codesAlong(err: unknown): string[] {
         // not a JSON body: the message is plain text
       }
     }
-    for (const code of CAPACITY_CODES) if (typeof e.message === 'string' && e.message.includes(code)) codes.push(code);
+    for (const code of CAPACITY_CODES)
+      if (typeof e.message === 'string' && e.message.includes(code)) codes.push(code);
     current = e.cause;
   }
   return codes;
@@ -67,7 +83,10 @@ export function classifyCode(code: string): GceErrorKind {
 
 export function classifyGceError(err: unknown): GceErrorKind {
   const kinds = codesAlong(err).map(classifyCode);
-  return (['capacity', 'already-exists', 'not-found', 'throttled'] as const).find((k) => kinds.includes(k)) ?? 'fatal';
+  return (
+    (['capacity', 'already-exists', 'not-found', 'throttled'] as const).find((k) => kinds.includes(k)) ??
+    'fatal'
+  );
 }
 
 export function toCloudError(err: unknown, what: string): Error {

@@ -2,7 +2,12 @@
 // lowercase, [a-z0-9_-], at most 63 characters), provider IDs, status mapping.
 import { createHash } from 'node:crypto';
 import type { protos } from '@google-cloud/compute';
-import { providerId, type CloudInstance, type InstanceState, type ProviderId } from '../../ports/cloud-provider.ts';
+import {
+  providerId,
+  type CloudInstance,
+  type InstanceState,
+  type ProviderId,
+} from '../../ports/cloud-provider.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -25,7 +30,8 @@ export function labelValue(text: string): string {
 export function instanceName(claimName: string): string {
   let clean = claimName.toLowerCase().replace(/[^a-z0-9-]/g, '-');
   if (!/^[a-z]/.test(clean)) clean = `k-${clean}`;
-  if (clean.length > 63 || clean !== claimName) clean = `${clean.slice(0, 54).replace(/-+$/, '')}-${short(claimName)}`;
+  if (clean.length > 63 || clean !== claimName)
+    clean = `${clean.slice(0, 54).replace(/-+$/, '')}-${short(claimName)}`;
   return clean.replace(/-+$/, '');
 }
 
@@ -35,7 +41,10 @@ export function gceProviderId(project: string, zone: string, name: string): Prov
 
 export function parseGceProviderId(id: string): { project: string; zone: string; name: string } {
   const m = /^gce:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(id);
-  if (!m) throw new Error(`not a Compute Engine provider ID: ${JSON.stringify(id)} (expected gce://<project>/<zone>/<name>)`);
+  if (!m)
+    throw new Error(
+      `not a Compute Engine provider ID: ${JSON.stringify(id)} (expected gce://<project>/<zone>/<name>)`,
+    );
   return { project: m[1] as string, zone: m[2] as string, name: m[3] as string };
 }
 
@@ -56,7 +65,10 @@ export function toCloudInstance(project: string, i: Instance): CloudInstance {
   const labels = Object.fromEntries(Object.entries(i.labels ?? {}).map(([k, v]) => [k, String(v)]));
   const zone = lastSegment(i.zone);
   // Gang members are named after their claim (bulkInsert cannot label instances one by one).
-  const claim = metadataItem(i, META_NODECLAIM) ?? labels[LABEL_NODECLAIM] ?? (labels[LABEL_GANG] ? (i.name ?? undefined) : undefined);
+  const claim =
+    metadataItem(i, META_NODECLAIM) ??
+    labels[LABEL_NODECLAIM] ??
+    (labels[LABEL_GANG] ? (i.name ?? undefined) : undefined);
   const image = metadataItem(i, META_IMAGE);
   return {
     providerId: gceProviderId(project, zone, i.name ?? ''),

@@ -14,7 +14,13 @@ export interface GcePriceBook {
 
 /** GKE's kube-reserved memory: 25% of the first 4 GiB, 20% of the next 4, 10% of the next 8, 6% of the next 112, 2% above; plus 100Mi eviction. */
 export function gkeReservedMemoryMi(memoryMi: number): number {
-  const steps: [number, number][] = [[4096, 0.25], [4096, 0.2], [8192, 0.1], [114688, 0.06], [Number.POSITIVE_INFINITY, 0.02]];
+  const steps: [number, number][] = [
+    [4096, 0.25],
+    [4096, 0.2],
+    [8192, 0.1],
+    [114688, 0.06],
+    [Number.POSITIVE_INFINITY, 0.02],
+  ];
   let left = memoryMi;
   let reserved = 0;
   for (const [size, share] of steps) {
@@ -28,7 +34,12 @@ export function gkeReservedMemoryMi(memoryMi: number): number {
 
 /** GKE's kube-reserved CPU: 6% of the first core, 1% of the next, 0.5% of the next two, 0.25% above four. */
 export function gkeReservedCpuMilli(cpus: number): number {
-  const steps: [number, number][] = [[1, 0.06], [1, 0.01], [2, 0.005], [Number.POSITIVE_INFINITY, 0.0025]];
+  const steps: [number, number][] = [
+    [1, 0.06],
+    [1, 0.01],
+    [2, 0.005],
+    [Number.POSITIVE_INFINITY, 0.0025],
+  ];
   let left = cpus;
   let milli = 0;
   for (const [n, share] of steps) {
@@ -52,7 +63,9 @@ export interface TypeShape {
 }
 
 /** Shapes across zones: every machine type, and n1-standard × attachable GPU × 1/2/4 cards. */
-export function shapesOf(byZone: ReadonlyMap<string, { machineTypes: MachineType[]; accelerators: AcceleratorType[] }>): TypeShape[] {
+export function shapesOf(
+  byZone: ReadonlyMap<string, { machineTypes: MachineType[]; accelerators: AcceleratorType[] }>,
+): TypeShape[] {
   const shapes = new Map<string, TypeShape>();
   const add = (s: Omit<TypeShape, 'zones'>, zone: string): void => {
     const seen = shapes.get(s.name) ?? { ...s, zones: [] };
@@ -62,11 +75,29 @@ export function shapesOf(byZone: ReadonlyMap<string, { machineTypes: MachineType
   for (const [zone, { machineTypes, accelerators }] of byZone) {
     for (const m of machineTypes) {
       const bundled = m.accelerators?.[0];
-      add({ name: m.name ?? '', cpus: m.guestCpus ?? 0, memoryMi: m.memoryMb ?? 0, ...(bundled ? { gpu: { type: bundled.guestAcceleratorType ?? '', count: bundled.guestAcceleratorCount ?? 0 } } : {}) }, zone);
+      add(
+        {
+          name: m.name ?? '',
+          cpus: m.guestCpus ?? 0,
+          memoryMi: m.memoryMb ?? 0,
+          ...(bundled
+            ? { gpu: { type: bundled.guestAcceleratorType ?? '', count: bundled.guestAcceleratorCount ?? 0 } }
+            : {}),
+        },
+        zone,
+      );
       if (!m.name?.startsWith('n1-standard-')) continue;
       for (const a of accelerators.filter((x) => ATTACHABLE.test(x.name ?? ''))) {
         for (const count of [1, 2, 4].filter((c) => c <= (a.maximumCardsPerInstance ?? 0))) {
-          add({ name: `${m.name}_${a.name}_${count}`, cpus: m.guestCpus ?? 0, memoryMi: m.memoryMb ?? 0, gpu: { type: a.name ?? '', count } }, zone);
+          add(
+            {
+              name: `${m.name}_${a.name}_${count}`,
+              cpus: m.guestCpus ?? 0,
+              memoryMi: m.memoryMb ?? 0,
+              gpu: { type: a.name ?? '', count },
+            },
+            zone,
+          );
         }
       }
     }
@@ -74,7 +105,12 @@ export function shapesOf(byZone: ReadonlyMap<string, { machineTypes: MachineType
   return [...shapes.values()];
 }
 
-export function toInstanceTypeSpec(shape: TypeShape, prices: GcePriceBook, maxPods = 110, diskGiB = 100): InstanceTypeSpec | undefined {
+export function toInstanceTypeSpec(
+  shape: TypeShape,
+  prices: GcePriceBook,
+  maxPods = 110,
+  diskGiB = 100,
+): InstanceTypeSpec | undefined {
   const offerings: Offering[] = [];
   for (const zone of [...shape.zones].sort()) {
     const od = prices.onDemand(shape.name, zone);
@@ -89,11 +125,26 @@ export function toInstanceTypeSpec(shape: TypeShape, prices: GcePriceBook, maxPo
     name: shape.name,
     cloud: 'gcp',
     arch: /^(t2a|c4a)-/.test(shape.name) ? 'arm64' : 'amd64',
-    capacity: { cpu: String(shape.cpus), memory: `${shape.memoryMi}Mi`, pods: String(maxPods), 'ephemeral-storage': `${diskGiB}Gi`, ...(shape.gpu ? { 'nvidia.com/gpu': String(shape.gpu.count) } : {}) },
-    overhead: { cpu: `${gkeReservedCpuMilli(shape.cpus)}m`, memory: `${gkeReservedMemoryMi(shape.memoryMi)}Mi` },
+    capacity: {
+      cpu: String(shape.cpus),
+      memory: `${shape.memoryMi}Mi`,
+      pods: String(maxPods),
+      'ephemeral-storage': `${diskGiB}Gi`,
+      ...(shape.gpu ? { 'nvidia.com/gpu': String(shape.gpu.count) } : {}),
+    },
+    overhead: {
+      cpu: `${gkeReservedCpuMilli(shape.cpus)}m`,
+      memory: `${gkeReservedMemoryMi(shape.memoryMi)}Mi`,
+    },
     labels: {
       'cloud.google.com/machine-family': family,
-      ...(shape.gpu ? { 'cloud.google.com/gke-accelerator': shape.gpu.type, 'kraftsman.dev/gpu-model': model, 'kraftsman.dev/gpu-count': String(shape.gpu.count) } : {}),
+      ...(shape.gpu
+        ? {
+            'cloud.google.com/gke-accelerator': shape.gpu.type,
+            'kraftsman.dev/gpu-model': model,
+            'kraftsman.dev/gpu-count': String(shape.gpu.count),
+          }
+        : {}),
     },
     offerings,
   };

@@ -5,8 +5,12 @@ import type { GcePriceBook } from './machine-types.ts';
 
 export function catalogPriceBook(catalog: InstanceTypeCatalog | undefined): GcePriceBook {
   const find = (type: string, zone: string, ct: 'on-demand' | 'spot'): number | undefined => {
-    const offerings = catalog?.instanceTypes.find((t) => t.cloud === 'gcp' && t.name === type)?.offerings ?? [];
-    return (offerings.find((o) => o.zone === zone && o.capacityType === ct) ?? offerings.find((o) => o.capacityType === ct))?.price;
+    const offerings =
+      catalog?.instanceTypes.find((t) => t.cloud === 'gcp' && t.name === type)?.offerings ?? [];
+    return (
+      offerings.find((o) => o.zone === zone && o.capacityType === ct) ??
+      offerings.find((o) => o.capacityType === ct)
+    )?.price;
   };
   return { onDemand: (t, z) => find(t, z, 'on-demand'), spot: (t, z) => find(t, z, 'spot') };
 }

@@ -7,11 +7,39 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
-import { FatalCloudError, InsufficientCapacityError, NotFoundError, RetryableCloudError, launchOptions, type CloudInstance, type CloudProvider, type DriftReason, type GangLaunchRequest, type GangLaunchResult, type LaunchOption, type LaunchRequest, type LaunchResult, type ProviderId, type UnavailableOffering } from '../../ports/cloud-provider.ts';
+import {
+  FatalCloudError,
+  InsufficientCapacityError,
+  NotFoundError,
+  RetryableCloudError,
+  launchOptions,
+  type CloudInstance,
+  type CloudProvider,
+  type DriftReason,
+  type GangLaunchRequest,
+  type InterruptionSignal,
+  type GangLaunchResult,
+  type LaunchOption,
+  type LaunchRequest,
+  type LaunchResult,
+  type ProviderId,
+  type UnavailableOffering,
+} from '../../ports/cloud-provider.ts';
 import type { ComputeClients } from './clients.ts';
 import type { GceProviderConfig } from './config.ts';
 import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
-import { LABEL_CLUSTER, LABEL_GANG, LABEL_NODECLAIM, instanceName, labelValue, metadataItem, META_IMAGE, parseGceProviderId, toCloudInstance } from './instances.ts';
+import {
+  LABEL_CLUSTER,
+  LABEL_GANG,
+  LABEL_NODECLAIM,
+  instanceName,
+  labelValue,
+  metadataItem,
+  META_IMAGE,
+  parseGceProviderId,
+  toCloudInstance,
+} from './instances.ts';
+import { HOST_MAINTENANCE_FILTER, PREEMPTION_FILTER, gceInterruptionSignals } from './interruption.ts';
 import { shapesOf, toInstanceTypeSpec, type GcePriceBook } from './machine-types.ts';
 import { waitForOperation } from './operations.ts';
 import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
@@ -55,15 +83,35 @@ export class GceCloudProvider implements CloudProvider {
     const refused: UnavailableOffering[] = [];
     for (const option of this.options(claim, request.instanceTypes)) {
       const body = { ...this.body(nc, claim, option, true), name };
-      const id = requestId([this.deps.config.clusterName, claim.metadata.name, claim.metadata.uid ?? '', option.instanceType, option.zone, option.capacityType]);
-      const outcome = await this.attempt(option, () => this.deps.clients.instances.insert({ project: this.project, zone: option.zone, requestId: id, instanceResource: body }), name);
+      const id = requestId([
+        this.deps.config.clusterName,
+        claim.metadata.name,
+        claim.metadata.uid ?? '',
+        option.instanceType,
+        option.zone,
+        option.capacityType,
+      ]);
+      const outcome = await this.attempt(
+        option,
+        () =>
+          this.deps.clients.instances.insert({
+            project: this.project,
+            zone: option.zone,
+            requestId: id,
+            instanceResource: body,
+          }),
+        name,
+      );
       if (outcome !== 'launched') {
         refused.push(outcome);
         continue;
       }
       return { instance: await this.getIn(option.zone, name), unavailableOfferings: refused };
     }
-    throw new InsufficientCapacityError(`NodeClaim ${claim.metadata.name}: no offering had capacity`, refused);
+    throw new InsufficientCapacityError(
+      `NodeClaim ${claim.metadata.name}: no offering had capacity`,
+      refused,
+    );
   }
 
   async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
@@ -74,17 +122,40 @@ export class GceCloudProvider implements CloudProvider {
     const gangLabel = labelValue(request.gang);
     const names = request.claims.map((c) => instanceName(c.metadata.name));
     const existing = await this.findByLabel(LABEL_GANG, gangLabel);
-    if (existing.length === n) return { instances: this.matchGang(request, names, existing), unavailableOfferings: [] };
+    if (existing.length === n)
+      return { instances: this.matchGang(request, names, existing), unavailableOfferings: [] };
     if (existing.length > 0) {
       await this.deleteAll(existing);
-      throw new RetryableCloudError(`gang ${request.gang}: deleted ${existing.length} of ${n} instances left by an earlier attempt`);
+      throw new RetryableCloudError(
+        `gang ${request.gang}: deleted ${existing.length} of ${n} instances left by an earlier attempt`,
+      );
     }
     const refused: UnavailableOffering[] = [];
     for (const option of this.options(first, request.instanceTypes)) {
       const props = this.body(nc, first, option, false, { [LABEL_GANG]: gangLabel });
-      const id = requestId([this.deps.config.clusterName, 'gang', request.gang, ...request.claims.map((c) => c.metadata.uid ?? c.metadata.name), option.instanceType, option.zone]);
-      const resource = { count: String(n), minCount: String(n), perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])), instanceProperties: { ...props, machineType: String(props.machineType).split('/').pop() } };
-      const outcome = await this.attempt(option, () => this.deps.clients.instances.bulkInsert({ project: this.project, zone: option.zone, requestId: id, bulkInsertInstanceResourceResource: resource as protos.google.cloud.compute.v1.IBulkInsertInstanceResource }));
+      const id = requestId([
+        this.deps.config.clusterName,
+        'gang',
+        request.gang,
+        ...request.claims.map((c) => c.metadata.uid ?? c.metadata.name),
+        option.instanceType,
+        option.zone,
+      ]);
+      const resource = {
+        count: String(n),
+        minCount: String(n),
+        perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])),
+        instanceProperties: { ...props, machineType: String(props.machineType).split('/').pop() },
+      };
+      const outcome = await this.attempt(option, () =>
+        this.deps.clients.instances.bulkInsert({
+          project: this.project,
+          zone: option.zone,
+          requestId: id,
+          bulkInsertInstanceResourceResource:
+            resource as protos.google.cloud.compute.v1.IBulkInsertInstanceResource,
+        }),
+      );
       if (outcome !== 'launched') {
         refused.push(outcome);
         continue;
@@ -93,12 +164,20 @@ export class GceCloudProvider implements CloudProvider {
       if (launched.length < n) {
         // All or nothing (DESIGN §4): fewer than minCount must not survive, whatever the API did.
         await this.deleteAll(launched);
-        refused.push({ instanceType: option.instanceType, zone: option.zone, capacityType: option.capacityType, reason: 'PARTIAL_BULK_INSERT' });
+        refused.push({
+          instanceType: option.instanceType,
+          zone: option.zone,
+          capacityType: option.capacityType,
+          reason: 'PARTIAL_BULK_INSERT',
+        });
         continue;
       }
       return { instances: this.matchGang(request, names, launched), unavailableOfferings: refused };
     }
-    throw new InsufficientCapacityError(`gang ${request.gang} (${n} instances): no offering had capacity for all of it`, refused);
+    throw new InsufficientCapacityError(
+      `gang ${request.gang} (${n} instances): no offering had capacity for all of it`,
+      refused,
+    );
   }
 
   async get(id: ProviderId): Promise<CloudInstance> {
@@ -111,7 +190,10 @@ export class GceCloudProvider implements CloudProvider {
     const filter = `labels.${LABEL_CLUSTER} = "${labelValue(this.deps.config.clusterName)}"`;
     await this.call('instances.aggregatedList', async () => {
       out.length = 0;
-      for await (const [, scoped] of this.deps.clients.instances.aggregatedListAsync({ project: this.project, filter })) {
+      for await (const [, scoped] of this.deps.clients.instances.aggregatedListAsync({
+        project: this.project,
+        filter,
+      })) {
         for (const i of scoped.instances ?? []) {
           const c = toCloudInstance(this.project, i);
           if (c.state === 'pending' || c.state === 'running') out.push(c);
@@ -125,15 +207,32 @@ export class GceCloudProvider implements CloudProvider {
     const { zone, name } = parseGceProviderId(id);
     await this.getIn(zone, name);
     // Deletion is started, not awaited: the instance reports STOPPING at once, which get() treats as gone.
-    await this.call('instances.delete', () => this.deps.clients.instances.delete({ project: this.project, zone, instance: name, requestId: requestId(['delete', id]) }));
+    await this.call('instances.delete', () =>
+      this.deps.clients.instances.delete({
+        project: this.project,
+        zone,
+        instance: name,
+        requestId: requestId(['delete', id]),
+      }),
+    );
   }
 
   async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
     const nc = this.gceClass(nodeClass);
-    const byZone = new Map<string, { machineTypes: protos.google.cloud.compute.v1.IMachineType[]; accelerators: protos.google.cloud.compute.v1.IAcceleratorType[] }>();
+    const byZone = new Map<
+      string,
+      {
+        machineTypes: protos.google.cloud.compute.v1.IMachineType[];
+        accelerators: protos.google.cloud.compute.v1.IAcceleratorType[];
+      }
+    >();
     for (const zone of this.deps.config.zones) {
-      const [machineTypes] = await this.call('machineTypes.list', () => this.deps.clients.machineTypes.list({ project: this.project, zone }));
-      const [accelerators] = await this.call('acceleratorTypes.list', () => this.deps.clients.acceleratorTypes.list({ project: this.project, zone }));
+      const [machineTypes] = await this.call('machineTypes.list', () =>
+        this.deps.clients.machineTypes.list({ project: this.project, zone }),
+      );
+      const [accelerators] = await this.call('acceleratorTypes.list', () =>
+        this.deps.clients.acceleratorTypes.list({ project: this.project, zone }),
+      );
       byZone.set(zone, { machineTypes, accelerators });
     }
     let primary: GcePriceBook | undefined;
@@ -162,6 +261,20 @@ export class GceCloudProvider implements CloudProvider {
     return undefined;
   }
 
+  /** Preemptions and host-maintenance terminations since `since`, from the zonal operations of every zone. */
+  async interruptions(since: Date): Promise<{ signals: InterruptionSignal[]; skipped: number }> {
+    const ops: unknown[] = [];
+    for (const zone of this.deps.config.zones) {
+      for (const filter of [PREEMPTION_FILTER, HOST_MAINTENANCE_FILTER]) {
+        const [found] = await this.call('zoneOperations.list', () =>
+          this.deps.clients.operations.list({ project: this.project, zone, filter }),
+        );
+        ops.push(...found);
+      }
+    }
+    return gceInterruptionSignals(ops, since);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------------
 
   private async call<T>(what: string, op: () => Promise<T>): Promise<T> {
@@ -173,7 +286,10 @@ export class GceCloudProvider implements CloudProvider {
   }
 
   private gceClass(nodeClass: NodeClass): GCENodeClass {
-    if (nodeClass.kind !== 'GCENodeClass') throw new FatalCloudError(`the Compute Engine provider cannot launch a ${nodeClass.kind} (${nodeClass.metadata.name})`);
+    if (nodeClass.kind !== 'GCENodeClass')
+      throw new FatalCloudError(
+        `the Compute Engine provider cannot launch a ${nodeClass.kind} (${nodeClass.metadata.name})`,
+      );
     return nodeClass as GCENodeClass;
   }
 
@@ -185,35 +301,81 @@ export class GceCloudProvider implements CloudProvider {
     }
   }
 
-  private body(nc: GCENodeClass, claim: NodeClaim, option: LaunchOption, claimMetadata: boolean, extraLabels: Record<string, string> = {}): Instance {
-    return instanceBody({ cluster: this.deps.config.clusterName, project: this.project, zone: option.zone, option, claim, nodeClass: nc, image: this.image(nc), extraLabels, claimMetadata });
+  private body(
+    nc: GCENodeClass,
+    claim: NodeClaim,
+    option: LaunchOption,
+    claimMetadata: boolean,
+    extraLabels: Record<string, string> = {},
+  ): Instance {
+    return instanceBody({
+      cluster: this.deps.config.clusterName,
+      project: this.project,
+      zone: option.zone,
+      option,
+      claim,
+      nodeClass: nc,
+      image: this.image(nc),
+      extraLabels,
+      claimMetadata,
+    });
   }
 
   private options(claim: NodeClaim, types: readonly InstanceTypeSpec[]): LaunchOption[] {
-    return launchOptions(claim, types).filter((o) => this.deps.config.zones.includes(o.zone)).slice(0, this.deps.config.maxLaunchAttempts);
+    return launchOptions(claim, types)
+      .filter((o) => this.deps.config.zones.includes(o.zone))
+      .slice(0, this.deps.config.maxLaunchAttempts);
   }
 
   private refusal(option: LaunchOption, reason: string): UnavailableOffering {
-    return { instanceType: option.instanceType, zone: option.zone, capacityType: option.capacityType, reason };
+    return {
+      instanceType: option.instanceType,
+      zone: option.zone,
+      capacityType: option.capacityType,
+      reason,
+    };
   }
 
   /** One insert or bulkInsert and its operation: launched, or refused for capacity (with the code). */
-  private async attempt(option: LaunchOption, send: () => Promise<unknown>, existingName?: string): Promise<'launched' | UnavailableOffering> {
+  private async attempt(
+    option: LaunchOption,
+    send: () => Promise<unknown>,
+    existingName?: string,
+  ): Promise<'launched' | UnavailableOffering> {
     try {
-      const [lro] = (await withThrottleRetry(send, this.deps.config.retry, this.deps.sleep ?? realSleep)) as [{ latestResponse?: Operation }];
+      const [lro] = (await withThrottleRetry(send, this.deps.config.retry, this.deps.sleep ?? realSleep)) as [
+        { latestResponse?: Operation },
+      ];
       const operation = (lro.latestResponse ?? {}) as Operation;
-      await waitForOperation({ operations: this.deps.clients.operations, project: this.project, zone: option.zone, operation, timeoutMs: this.deps.config.operationTimeoutMs, now: () => this.deps.clock.now().getTime() });
+      await waitForOperation({
+        operations: this.deps.clients.operations,
+        project: this.project,
+        zone: option.zone,
+        operation,
+        timeoutMs: this.deps.config.operationTimeoutMs,
+        now: () => this.deps.clock.now().getTime(),
+      });
       return 'launched';
     } catch (err) {
       const kind = classifyGceError(err);
-      if (kind === 'capacity') return this.refusal(option, codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED');
+      if (kind === 'capacity')
+        return this.refusal(
+          option,
+          codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED',
+        );
       if (kind === 'already-exists' && existingName) return 'launched';
       if (err instanceof RetryableCloudError) throw err;
-      throw err instanceof OperationError ? new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err }) : toCloudError(err, 'instances.insert');
+      throw err instanceof OperationError
+        ? new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err })
+        : toCloudError(err, 'instances.insert');
     }
   }
 
-  private matchGang(request: GangLaunchRequest, names: readonly string[], found: readonly CloudInstance[]): GangLaunchResult['instances'] {
+  private matchGang(
+    request: GangLaunchRequest,
+    names: readonly string[],
+    found: readonly CloudInstance[],
+  ): GangLaunchResult['instances'] {
     return request.claims.map((c, i) => {
       const instance = found.find((x) => x.providerId.endsWith(`/${names[i]}`));
       if (!instance) throw new RetryableCloudError(`gang ${request.gang}: instance ${names[i]} is missing`);
@@ -228,13 +390,26 @@ export class GceCloudProvider implements CloudProvider {
   private async deleteAll(instances: readonly CloudInstance[]): Promise<void> {
     for (const i of instances) {
       const { zone, name } = parseGceProviderId(i.providerId);
-      await this.call('instances.delete', () => this.deps.clients.instances.delete({ project: this.project, zone, instance: name, requestId: requestId(['cleanup', i.providerId, String(i.launchTime?.getTime() ?? '')]) }));
+      await this.call('instances.delete', () =>
+        this.deps.clients.instances.delete({
+          project: this.project,
+          zone,
+          instance: name,
+          requestId: requestId(['cleanup', i.providerId, String(i.launchTime?.getTime() ?? '')]),
+        }),
+      );
     }
   }
 
   private async rawIn(zone: string, name: string): Promise<Instance> {
-    const [instance] = await this.call('instances.get', () => this.deps.clients.instances.get({ project: this.project, zone, instance: name }));
-    if (instance.status === 'STOPPING' || instance.status === 'TERMINATED') throw new NotFoundError(`Compute Engine instance ${zone}/${name} is terminating`, `gce://${this.project}/${zone}/${name}`);
+    const [instance] = await this.call('instances.get', () =>
+      this.deps.clients.instances.get({ project: this.project, zone, instance: name }),
+    );
+    if (instance.status === 'STOPPING' || instance.status === 'TERMINATED')
+      throw new NotFoundError(
+        `Compute Engine instance ${zone}/${name} is terminating`,
+        `gce://${this.project}/${zone}/${name}`,
+      );
     return instance;
   }
 

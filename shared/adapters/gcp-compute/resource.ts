@@ -6,12 +6,22 @@ import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { LaunchOption } from '../../ports/cloud-provider.ts';
 import { claimNodePool } from '../../ports/cloud-provider.ts';
 import { renderBootstrapScript } from '../aws-ec2/userdata.ts';
-import { LABEL_CLUSTER, LABEL_NODECLAIM, LABEL_NODEPOOL, META_IMAGE, META_NODECLAIM, labelValue } from './instances.ts';
+import {
+  LABEL_CLUSTER,
+  LABEL_NODECLAIM,
+  LABEL_NODEPOOL,
+  META_IMAGE,
+  META_NODECLAIM,
+  labelValue,
+} from './instances.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
 /** `n1-standard-8_nvidia-tesla-t4_2` = machine type n1-standard-8 with two attached T4s; other names are machine types. */
-export function parseInstanceType(name: string): { machineType: string; accelerator?: { type: string; count: number } } {
+export function parseInstanceType(name: string): {
+  machineType: string;
+  accelerator?: { type: string; count: number };
+} {
   const [machineType = name, type, count] = name.split('_');
   return type && count ? { machineType, accelerator: { type, count: Number(count) } } : { machineType };
 }
@@ -20,7 +30,8 @@ const BUNDLED_GPU_FAMILIES = /^(a2|a3|a4|g2|g4)-/;
 
 /** Image aliases (family shortcuts) to image family URLs; an id is used as given. */
 const IMAGE_ALIASES: Record<string, string> = {
-  'ubuntu-accelerator': 'projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accelerator-2204-amd64-with-nvidia-550',
+  'ubuntu-accelerator':
+    'projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accelerator-2204-amd64-with-nvidia-550',
   cos: 'projects/cos-cloud/global/images/family/cos-stable',
 };
 
@@ -29,19 +40,39 @@ export function resolveImage(nc: GCENodeClass): string {
     if (t.id) return t.id;
     const family = t.alias?.split('@')[0];
     if (family && IMAGE_ALIASES[family]) return IMAGE_ALIASES[family];
-    if (t.alias) throw new Error(`GCENodeClass ${nc.metadata.name}: unknown image alias ${t.alias} (known: ${Object.keys(IMAGE_ALIASES).join(', ')})`);
+    if (t.alias)
+      throw new Error(
+        `GCENodeClass ${nc.metadata.name}: unknown image alias ${t.alias} (known: ${Object.keys(IMAGE_ALIASES).join(', ')})`,
+      );
   }
-  throw new Error(`GCENodeClass ${nc.metadata.name}: spec.imageSelectorTerms must name an image (id or alias)`);
+  throw new Error(
+    `GCENodeClass ${nc.metadata.name}: spec.imageSelectorTerms must name an image (id or alias)`,
+  );
 }
 
-export function instanceBody(args: { cluster: string; project: string; zone: string; option: LaunchOption; claim: NodeClaim; nodeClass: GCENodeClass; image: string; extraLabels?: Record<string, string>; claimMetadata: boolean }): Instance {
+export function instanceBody(args: {
+  cluster: string;
+  project: string;
+  zone: string;
+  option: LaunchOption;
+  claim: NodeClaim;
+  nodeClass: GCENodeClass;
+  image: string;
+  extraLabels?: Record<string, string>;
+  claimMetadata: boolean;
+}): Instance {
   const { option, claim, nodeClass } = args;
   const spec = nodeClass.spec;
   const { machineType, accelerator } = parseInstanceType(option.instanceType);
   const gpu = accelerator !== undefined || BUNDLED_GPU_FAMILIES.test(machineType);
   const spot = option.capacityType === 'spot';
   const pool = claimNodePool(claim);
-  const script = renderBootstrapScript({ cluster: args.cluster, claim, ...(spec.bootstrap ? { bootstrap: spec.bootstrap } : {}), ...(spec.kubeletConfiguration?.maxPods ? { maxPods: spec.kubeletConfiguration.maxPods } : {}) });
+  const script = renderBootstrapScript({
+    cluster: args.cluster,
+    claim,
+    ...(spec.bootstrap ? { bootstrap: spec.bootstrap } : {}),
+    ...(spec.kubeletConfiguration?.maxPods ? { maxPods: spec.kubeletConfiguration.maxPods } : {}),
+  });
   const boot = spec.disks?.find((d) => d.boot) ?? spec.disks?.[0];
   return {
     machineType: `zones/${args.zone}/machineTypes/${machineType}`,
@@ -64,12 +95,42 @@ export function instanceBody(args: { cluster: string; project: string; zone: str
     // Spot VMs are deleted, not stopped, when preempted (a stopped GPU VM would still hold a NodeClaim);
     // GPU VMs cannot live-migrate, so host maintenance terminates them.
     scheduling: spot
-      ? { provisioningModel: 'SPOT', instanceTerminationAction: 'DELETE', onHostMaintenance: 'TERMINATE', automaticRestart: false }
-      : { provisioningModel: 'STANDARD', onHostMaintenance: gpu ? 'TERMINATE' : 'MIGRATE', automaticRestart: true },
-    ...(accelerator ? { guestAccelerators: [{ acceleratorType: `projects/${args.project}/zones/${args.zone}/acceleratorTypes/${accelerator.type}`, acceleratorCount: accelerator.count }] } : {}),
-    disks: [{ boot: true, autoDelete: true, initializeParams: { sourceImage: args.image, diskSizeGb: String(boot?.sizeGiB ?? 100) } }],
+      ? {
+          provisioningModel: 'SPOT',
+          instanceTerminationAction: 'DELETE',
+          onHostMaintenance: 'TERMINATE',
+          automaticRestart: false,
+        }
+      : {
+          provisioningModel: 'STANDARD',
+          onHostMaintenance: gpu ? 'TERMINATE' : 'MIGRATE',
+          automaticRestart: true,
+        },
+    ...(accelerator
+      ? {
+          guestAccelerators: [
+            {
+              acceleratorType: `projects/${args.project}/zones/${args.zone}/acceleratorTypes/${accelerator.type}`,
+              acceleratorCount: accelerator.count,
+            },
+          ],
+        }
+      : {}),
+    disks: [
+      {
+        boot: true,
+        autoDelete: true,
+        initializeParams: { sourceImage: args.image, diskSizeGb: String(boot?.sizeGiB ?? 100) },
+      },
+    ],
     networkInterfaces: [{ ...(spec.subnetwork ? { subnetwork: spec.subnetwork } : {}) }],
-    ...(spec.serviceAccount ? { serviceAccounts: [{ email: spec.serviceAccount, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }] } : {}),
+    ...(spec.serviceAccount
+      ? {
+          serviceAccounts: [
+            { email: spec.serviceAccount, scopes: ['https://www.googleapis.com/auth/cloud-platform'] },
+          ],
+        }
+      : {}),
     ...(spec.networkTags?.length ? { tags: { items: spec.networkTags } } : {}),
   };
 }

@@ -1,0 +1,101 @@
+// Interruption use case: cloud signals (EC2 EventBridge events, GCE preemptions) become a
+// kraftsman.dev/termination-cause annotation on the NodeClaim and an early drain. Like Karpenter's
+// interruption controller, a drain-worthy signal deletes the claim, so termination taints and drains
+// the node before the cloud takes it. Talks through narrow ports defined here.
+import type { Logger } from '../ports/logger.ts';
+import type { InterruptionSignal, TerminationCause } from '../ports/cloud-provider.ts';
+
+export const TERMINATION_CAUSE_ANNOTATION = 'kraftsman.dev/termination-cause';
+
+/** The claims that have an instance: enough to match a signal to its claim. */
+export interface NodeClaimRef {
+  readonly name: string;
+  readonly uid?: string;
+  readonly providerID?: string;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly deleting?: boolean;
+}
+
+export interface NodeClaimLookup {
+  listNodeClaims(): Promise<readonly NodeClaimRef[]>;
+}
+
+export interface NodeClaimAnnotator {
+  annotate(claim: string, annotations: Readonly<Record<string, string>>): Promise<void>;
+}
+
+/** Starts the claim's termination (Karpenter: delete the NodeClaim; its finalizer drains the node). */
+export interface EarlyDrain {
+  drain(claim: NodeClaimRef, cause: TerminationCause): Promise<void>;
+}
+
+export interface InterruptionPorts {
+  readonly claims: NodeClaimLookup;
+  readonly annotator: NodeClaimAnnotator;
+  readonly drainer: EarlyDrain;
+  readonly logger?: Logger;
+}
+
+/** Partial success as counts: one failing claim does not stop the others. */
+export interface InterruptionOutcome {
+  readonly signals: number;
+  readonly annotated: number;
+  readonly drained: number;
+  /** Signals that only inform (rebalance recommendations). */
+  readonly noted: number;
+  /** Signals for instances no NodeClaim owns (not ours, or already gone). */
+  readonly unmatched: number;
+  readonly failed: number;
+  readonly errors: readonly { readonly claim: string; readonly error: string }[];
+}
+
+/** True when the claim's providerID names the signalled instance (aws:///zone/i-…, gce://project/zone/name). */
+export function matchesInstance(providerID: string | undefined, signal: InterruptionSignal): boolean {
+  if (!providerID) return false;
+  if (signal.cloud === 'aws') return providerID.startsWith('aws://') && providerID.endsWith(`/${signal.instance}`);
+  const parts = providerID.replace(/^gce:\/\//, '').split('/');
+  return providerID.startsWith('gce://') && parts[2] === signal.instance && (signal.zone === undefined || parts[1] === signal.zone);
+}
+
+/** The first cause wins: a later state change must not overwrite the spot warning that explained it. */
+function causeToStamp(claim: NodeClaimRef, cause: TerminationCause): TerminationCause | undefined {
+  return claim.annotations?.[TERMINATION_CAUSE_ANNOTATION] ? undefined : cause;
+}
+
+export async function handleInterruptions(signals: readonly InterruptionSignal[], ports: InterruptionPorts): Promise<InterruptionOutcome> {
+  const counts = { signals: signals.length, annotated: 0, drained: 0, noted: 0, unmatched: 0, failed: 0 };
+  const errors: { claim: string; error: string }[] = [];
+  if (signals.length === 0) return { ...counts, errors };
+  // A local copy, updated as we act, so a second signal for the same claim sees the first one's effect.
+  const claims = [...(await ports.claims.listNodeClaims())];
+  for (const signal of signals) {
+    const index = claims.findIndex((c) => matchesInstance(c.providerID, signal));
+    const claim = claims[index];
+    if (!claim) {
+      counts.unmatched += 1;
+      continue;
+    }
+    if (!signal.drain) {
+      counts.noted += 1;
+      ports.logger?.info('cloud recommends replacing an instance', { claim: claim.name, cause: signal.cause });
+      continue;
+    }
+    try {
+      const cause = causeToStamp(claim, signal.cause);
+      if (cause) {
+        await ports.annotator.annotate(claim.name, { [TERMINATION_CAUSE_ANNOTATION]: cause });
+        counts.annotated += 1;
+        claims[index] = { ...claim, annotations: { ...claim.annotations, [TERMINATION_CAUSE_ANNOTATION]: cause } };
+      }
+      if (!claim.deleting) {
+        await ports.drainer.drain(claim, signal.cause);
+        counts.drained += 1;
+        claims[index] = { ...(claims[index] as NodeClaimRef), deleting: true };
+      }
+    } catch (err) {
+      counts.failed += 1;
+      errors.push({ claim: claim.name, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    }
+  }
+  return { ...counts, errors };
+}
