@@ -38,6 +38,12 @@ export const leaseRequestSchema = z.object({
 });
 export type LeaseRequest = z.input<typeof leaseRequestSchema>;
 
+export const fenceSchema = z.object({
+  cluster: storeName,
+  name: z.enum(LEASE_NAMES),
+  owner: storeName,
+  token: z.number().int().min(1),
+});
 /** What a holder carries into every fenced write. */
 export interface Fence {
   readonly cluster: string;

@@ -2,6 +2,7 @@
 // conditional UpdateItem. The fence check here is what every write a stale holder could make goes through.
 import type { Clock } from '../../ports/clock.ts';
 import {
+  ConditionFailedError,
   LockHeldError,
   LockLostError,
   StaleWriteError,
@@ -87,12 +88,18 @@ export class Leases {
       },
     });
     if (out.ok) return toLease(toLeaseView(out.item) as LeaseView);
-    const holder = toLeaseView(out.old) as LeaseView;
+    const holder = toLeaseView(out.old);
+    // Lease items are never deleted, so a lost condition always has a holder; anything else is a foreign writer.
+    if (!holder)
+      throw new ConditionFailedError(`lease ${r.cluster}/${r.name} vanished while acquiring it`, undefined, {
+        cause: out.cause,
+      });
     // Our own earlier attempt won (response lost to a timeout, then retried): the lease is ours.
     if (holder.owner === r.owner && !holder.released && holder.expiresAt.getTime() > now)
       return toLease(holder);
+    const sameRun = r.runId !== undefined && holder.lastRunId === r.runId;
     const heldByOther = !holder.released && holder.expiresAt.getTime() > now;
-    throw new LockHeldError(holder, heldByOther ? 'held' : 'same-run', { cause: out.cause });
+    throw new LockHeldError(holder, heldByOther || !sameRun ? 'held' : 'same-run', { cause: out.cause });
   }
 
   async heartbeat(fence: Fence, ttlMs: number): Promise<Lease> {

@@ -3,7 +3,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
-import { censusResultSchema, parseInput, storeName } from '../../ports/state-store.ts';
+import { censusResultSchema, fenceSchema, parseInput, storeName } from '../../ports/state-store.ts';
 import type {
   CensusResult,
   CommandInput,
@@ -77,10 +77,10 @@ export class DynamoDbStateStore implements StateStore {
     return this.leases.acquire(request);
   }
   async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
-    return this.leases.heartbeat(lease, ttlMs);
+    return this.leases.heartbeat(parseInput(fenceSchema, lease, 'heartbeatLease.lease'), ttlMs);
   }
   async releaseLease(lease: Fence): Promise<void> {
-    return this.leases.release(lease);
+    return this.leases.release(parseInput(fenceSchema, lease, 'releaseLease.lease'));
   }
   async readLease(c: string, name: LeaseName): Promise<LeaseView | undefined> {
     return this.leases.read(cluster(c, 'readLease'), name);
@@ -123,7 +123,7 @@ export class DynamoDbStateStore implements StateStore {
   }
 
   async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
-    return this.commands.admit(fence, command);
+    return this.commands.admit(parseInput(fenceSchema, fence, 'admitCommand.fence'), command);
   }
   async getCommand(c: string, id: string): Promise<CommandRecord | undefined> {
     return this.commands.get(cluster(c, 'getCommand'), id);
@@ -144,7 +144,7 @@ export class DynamoDbStateStore implements StateStore {
   }
 
   async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
-    return this.launches.record(fence, launch);
+    return this.launches.record(parseInput(fenceSchema, fence, 'recordLaunch.fence'), launch);
   }
   async completeLaunch(c: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
     return this.launches.complete(cluster(c, 'completeLaunch'), claimName, outcome);

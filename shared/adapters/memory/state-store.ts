@@ -12,6 +12,7 @@ import {
   StaleWriteError,
   censusResultSchema,
   commandInputSchema,
+  fenceSchema,
   launchInputSchema,
   leaseRequestSchema,
   negativeEntrySchema,
@@ -70,6 +71,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
+    parseInput(fenceSchema, lease, 'heartbeatLease.lease');
     parseInput(leaseRequestSchema.shape.ttlMs, ttlMs, 'heartbeatLease.ttlMs');
     const now = this.clock.now();
     const current = this.heldBy(lease, now);
@@ -80,6 +82,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async releaseLease(lease: Fence): Promise<void> {
+    parseInput(fenceSchema, lease, 'releaseLease.lease');
     const current = this.state(lease.cluster, 'releaseLease').leases.get(lease.name);
     if (!current || current.owner !== lease.owner || current.token !== lease.token)
       throw new LockLostError(lease, current && toView(current));
@@ -197,6 +200,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
+    parseInput(fenceSchema, fence, 'admitCommand.fence');
     const c = parseInput(commandInputSchema, command, 'admitCommand.command');
     const s = this.state(fence.cluster, 'admitCommand');
     const now = this.clock.now();
@@ -265,6 +269,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
+    parseInput(fenceSchema, fence, 'recordLaunch.fence');
     const l = parseInput(launchInputSchema, launch, 'recordLaunch.launch');
     const s = this.state(fence.cluster, 'recordLaunch');
     const now = this.clock.now();

@@ -88,6 +88,9 @@ export function commandContract(ctx: ContractContext): void {
         InvalidStateInputError,
       );
       const l = await lock();
+      await expect(ctx.store.admitCommand({ ...l, token: 0 }, command('z', ['n1']))).rejects.toThrow(
+        /admitCommand\.fence\.token/,
+      );
       await expect(ctx.store.admitCommand(l, command('y', []))).rejects.toThrow(
         /admitCommand\.command\.candidates/,
       );

@@ -49,4 +49,22 @@ describe('round trips per consolidation pass (DynamoDB Local)', () => {
     // 200 negative entries → 8 requests; 200 coverage members over 8 pools of 25 → 8 requests.
     expect(trips).toEqual({ acquire: 1, load: 2, persist: 16, release: 1 });
   });
+
+  it('reads a pass state larger than one 1 MB page in full, one more Query per page', async () => {
+    const clock = new ManualClock();
+    const store = table.store(clock);
+    const later = new Date(clock.now().getTime() + 300_000);
+    // ~2,600 entries × ~480 bytes ≈ 1.2 MB: two pages of the pass partition.
+    const entries = Array.from({ length: 2_600 }, (_, i) => ({
+      candidate: `node-${i}`,
+      fingerprint: `${i}:`.padEnd(400, 'f'),
+      expiresAt: later,
+    }));
+    await store.putNegativeEntries('rt-pages', 0, entries);
+    store.roundTrips.reset();
+    const state = await store.loadPassState('rt-pages');
+    expect(state.negativeCache.size).toBe(2_600);
+    expect(state.negativeCache.get('node-2599')?.fingerprint).toBe(entries[2_599]?.fingerprint);
+    expect(store.roundTrips.byOperation()).toEqual({ Query: 3 });
+  });
 });
