@@ -1,6 +1,6 @@
 // A NodeClaim the run would create (Karpenter's scheduling.NodeClaim): accumulates pods, narrows its
 // requirements and keeps only the instance types that still fit every pod plus daemon overhead.
-import { HOSTNAME } from '../model/labels.ts';
+import { CAPACITY_TYPE, HOSTNAME, ZONE } from '../model/labels.ts';
 import { add, addInto, fits, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import { offeringCompatible, type InstanceType } from './instance-type.ts';
@@ -18,6 +18,8 @@ export class NewClaim {
   instanceTypes: readonly InstanceType[];
   requests: MutableResourceList = {};
   private readonly ports: HostPort[];
+  /** Per resource, the largest allocatable among the remaining types: a cheap upper bound for pre-checks. */
+  ceiling: ResourceList;
 
   constructor(
     readonly template: NodeClaimTemplate,
@@ -28,6 +30,16 @@ export class NewClaim {
     this.requirements = template.requirements.copy().add(Requirement.in(HOSTNAME, hostname));
     this.instanceTypes = instanceTypes;
     this.ports = [...template.daemonHostPorts];
+    this.ceiling = ceilingOf(instanceTypes);
+  }
+
+  /** False when the pod cannot fit even the largest remaining type (skips the full check). */
+  mightFit(requests: ResourceList): boolean {
+    for (const k in requests) {
+      const want = (requests[k] as number) + (this.requests[k] ?? 0);
+      if (want > 0 && want > (this.ceiling[k] ?? 0)) return false;
+    }
+    return true;
   }
 
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
@@ -47,9 +59,10 @@ export class NewClaim {
     const remaining = this.filterTypes(final, requests);
     if (typeof remaining === 'string') return remaining;
 
-    const prev = { requirements: this.requirements, types: this.instanceTypes, requests: this.requests };
+    const prev = { requirements: this.requirements, types: this.instanceTypes, requests: this.requests, ceiling: this.ceiling };
     this.pods.push(pod);
     this.requirements = final;
+    if (remaining.length !== this.instanceTypes.length) this.ceiling = ceilingOf(remaining);
     this.instanceTypes = remaining;
     this.requests = requests;
     this.ports.push(...pod.info.hostPorts);
@@ -58,6 +71,7 @@ export class NewClaim {
       this.requirements = prev.requirements;
       this.instanceTypes = prev.types;
       this.requests = prev.requests;
+      this.ceiling = prev.ceiling;
       this.ports.length -= pod.info.hostPorts.length;
     });
     topology.record(pod.info, this.template.taints, final);
@@ -66,14 +80,18 @@ export class NewClaim {
 
   // Karpenter's filterInstanceTypesByRequirements: requirements intersect, an available offering is compatible,
   // and requests plus the type's daemon overhead fit its allocatable; then minValues must still hold.
+  // Every remaining type already passed the requirement and offering checks against this.requirements, so
+  // only keys the pod narrowed are re-checked (and offerings only when zone or capacity type narrowed).
   private filterTypes(reqs: Requirements, requests: ResourceList): InstanceType[] | string {
     const out: InstanceType[] = [];
     let requirementsOk = false;
     let offeringOk = false;
+    const changed = reqs.changedSince(this.requirements);
+    const offeringsChanged = changed.includes(ZONE) || changed.includes(CAPACITY_TYPE);
     for (const it of this.instanceTypes) {
-      if (reqs.conflict(it.requirements) !== undefined) continue;
+      if (changed.length && reqs.conflictOn(it.requirements, changed) !== undefined) continue;
       requirementsOk = true;
-      if (!it.offerings.some((o) => o.available && offeringCompatible(o, reqs))) continue;
+      if (offeringsChanged && !it.offerings.some((o) => o.available && offeringCompatible(o, reqs))) continue;
       offeringOk = true;
       const total = addInto({ ...requests }, this.template.daemonOverhead.get(it.name) ?? {});
       if (fits(total, it.allocatable)) out.push(it);
@@ -96,4 +114,10 @@ export class NewClaim {
     }
     return out;
   }
+}
+
+function ceilingOf(types: readonly InstanceType[]): ResourceList {
+  const out: MutableResourceList = {};
+  for (const it of types) for (const k in it.allocatable) out[k] = Math.max(out[k] ?? 0, it.allocatable[k] as number);
+  return out;
 }

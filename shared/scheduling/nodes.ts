@@ -1,5 +1,6 @@
 // Capacity a pod can be placed on without launching anything: initialized nodes and in-flight NodeClaims
 // (Karpenter's ExistingNode). Tracks what this run adds so gangs can roll back.
+import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
 import { addInto, fits, firstShortfall, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
@@ -37,6 +38,10 @@ export class ExistingNode {
 
   get name(): string {
     return this.input.name;
+  }
+
+  get hostname(): string {
+    return this.input.labels[HOSTNAME] ?? this.input.name;
   }
 
   /** Places the pod if it fits; returns undefined on success or the reason it does not fit. */

@@ -32,16 +32,44 @@ export class Requirements {
     return out;
   }
 
-  /** Intersects `r` into the set (in place). */
+  /** Intersects `r` into the set (in place); a requirement that narrows nothing keeps the stored object. */
   add(r: Requirement): this {
     const existing = this.byKey.get(r.key);
-    this.byKey.set(r.key, existing ? existing.intersection(r) : r);
+    if (!existing) this.byKey.set(r.key, r);
+    else if (existing !== r && !sameRequirement(existing, r)) {
+      const merged = existing.intersection(r);
+      this.byKey.set(r.key, sameRequirement(existing, merged) ? existing : merged);
+    }
     return this;
   }
 
   addAll(other: Requirements): this {
     for (const r of other.byKey.values()) this.add(r);
     return this;
+  }
+
+  /** The stored requirement object for a key (identity changes whenever the key is narrowed). */
+  peek(key: string): Requirement | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Keys whose requirement differs (by identity) from `before`'s. */
+  changedSince(before: Requirements): string[] {
+    const out: string[] = [];
+    for (const [k, r] of this.byKey) if (before.byKey.get(k) !== r) out.push(k);
+    return out;
+  }
+
+  /** Karpenter's Intersects restricted to the given keys (the others are known to be compatible). */
+  conflictOn(incoming: Requirements, keys: readonly string[]): string | undefined {
+    for (const key of keys) {
+      const inc = incoming.byKey.get(key);
+      const existing = this.byKey.get(key);
+      if (!inc || !existing || existing.intersects(inc)) continue;
+      if (isNegative(inc) && isNegative(existing)) continue;
+      return key;
+    }
+    return undefined;
   }
 
   has(key: string): boolean {
@@ -121,6 +149,13 @@ export class Requirements {
   toString(): string {
     return [...this.byKey.values()].map((r) => r.toString()).join(', ');
   }
+}
+
+function sameRequirement(a: Requirement, b: Requirement): boolean {
+  if (a.complement !== b.complement || a.greaterThan !== b.greaterThan || a.lessThan !== b.lessThan) return false;
+  if (a.minValues !== b.minValues || a.values.size !== b.values.size) return false;
+  for (const v of a.values) if (!b.values.has(v)) return false;
+  return true;
 }
 
 function isNegative(r: Requirement): boolean {

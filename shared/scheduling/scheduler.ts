@@ -1,7 +1,7 @@
 // The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
-import { fits, subtractWithin, type ResourceList } from '../model/resources.ts';
+import { subtractWithin, type ResourceList } from '../model/resources.ts';
 import { HOSTNAME } from '../model/labels.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { Journal } from './journal.ts';
@@ -158,7 +158,9 @@ class Scheduler {
   }
 
   private add(pod: PodState): string | undefined {
+    const excluded = this.topology.excludedHostnames(pod);
     for (const node of this.existing) {
+      if (excluded?.has(node.hostname)) continue;
       if (node.add(pod, this.topology, this.journal) === undefined) {
         this.place(pod, { kind: 'existing', node: node.name });
         return undefined;
@@ -166,23 +168,13 @@ class Scheduler {
     }
     const inFlight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length);
     for (const claim of inFlight) {
-      if (!this.quickFits(claim, pod)) continue;
+      if (excluded?.has(claim.hostname) || !claim.mightFit(pod.info.requests)) continue;
       if (claim.add(pod, this.topology, this.journal) === undefined) {
         this.place(pod, { kind: 'new', claim });
         return undefined;
       }
     }
     return this.addNewClaim(pod);
-  }
-
-  private quickFits(claim: NewClaim, pod: PodState): boolean {
-    const want = pod.info.requests;
-    for (const it of claim.instanceTypes) {
-      const total: Record<string, number> = { ...claim.requests };
-      for (const k in want) total[k] = (total[k] ?? 0) + (want[k] as number);
-      if (fits(total, it.allocatable)) return true;
-    }
-    return false;
   }
 
   private place(pod: PodState, p: Placement): void {

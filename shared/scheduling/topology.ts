@@ -1,6 +1,7 @@
 // The topology of one scheduling run: groups for the pending pods' spread constraints and (anti-)affinity
 // terms, inverse anti-affinity groups from pods that carry required anti-affinity, existing pods counted
 // into their domains, and AddRequirements/Record as Karpenter's Topology does them.
+import { HOSTNAME } from '../model/labels.ts';
 import type { Taint, Toleration } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import type { Journal } from './journal.ts';
@@ -93,12 +94,32 @@ export class Topology {
       const counted = (domain: string): boolean => this.counts(pod, g, domain);
       const domains = g.next(g.selectsPod(pod.info.namespace, pod.info.labels), podDomains, nodeDomains, counted);
       if (domains.size() === 0) {
-        return `unsatisfiable topology constraint for ${describe(g.spec.type)}, key=${g.key} (counts = ${summarize(g)}, podDomains = ${podDomains}, nodeDomains = ${nodeDomains})`;
+        // kept cheap: most failures are trial placements whose message nobody reads
+        return `unsatisfiable topology constraint for ${describe(g.spec.type)}, key=${g.key}`;
       }
       result ??= nodeRequirements.copy();
       result.add(domains);
     }
     return result ?? nodeRequirements;
+  }
+
+  /**
+   * Hostnames the pod can certainly not join right now — a domain already holding a pod its hostname
+   * anti-affinity (own or inverse) excludes, or a hostname spread already at maxSkew. A pre-filter only:
+   * everything it lets through is still checked in full by addRequirements.
+   */
+  excludedHostnames(pod: PodState): ReadonlySet<string> | undefined {
+    let out: Set<string> | undefined;
+    const exclude = (g: TopologyGroup, limit: number): void => {
+      for (const [domain, count] of g.domains) if (count >= limit) (out ??= new Set()).add(domain);
+    };
+    for (const g of this.owned.get(pod.key) ?? []) {
+      if (g.key !== HOSTNAME) continue;
+      if (g.spec.type === 'anti-affinity') exclude(g, 1);
+      else if (g.spec.type === 'spread' && g.selectsPod(pod.info.namespace, pod.info.labels)) exclude(g, g.spec.maxSkew);
+    }
+    for (const g of this.inverseSelecting.get(pod.key) ?? []) if (g.key === HOSTNAME && !this.filters.has(g)) exclude(g, 1);
+    return out;
   }
 
   /** Records a placed pod in every group that counts it. */
@@ -267,7 +288,3 @@ export class Topology {
 
 const describe = (t: TopologyType): string =>
   t === 'spread' ? 'topology spread' : t === 'affinity' ? 'pod affinity' : 'pod anti-affinity';
-
-function summarize(g: TopologyGroup): string {
-  return [...g.domains].sort(([a], [b]) => a.localeCompare(b)).slice(0, 8).map(([d, n]) => `${d}:${n}`).join(', ');
-}
