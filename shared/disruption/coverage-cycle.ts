@@ -100,16 +100,25 @@ export function resumeCoverageCycle<C extends CoverageCandidate>(ordered: readon
  * jump ahead of a big pool's tail again every pass, breaking the ⌈walk / budget⌉ + 1 bound.)
  */
 export function markEvaluated(state: CoverageState, reached: readonly CoverageCandidate[], current: readonly CoverageCandidate[]): CoverageState {
-  const live = new Set(current.map((c) => key(c)));
-  let out = new Map<string, CoverageCycle>(state);
+  const unique = new Map(current.map((c) => [key(c), c]));
+  const live = new Set(unique.keys());
+  // Private working copies (the caller's state is never touched); `open` counts current candidates not yet evaluated.
+  const work = new Map([...state].map(([pool, c]) => [pool, { cycle: c.cycle, evaluated: new Set(c.evaluated) }]));
+  let open = [...unique.values()].filter((c) => !isEvaluated(state, c)).length;
   for (const c of reached) {
     if (!live.has(key(c))) continue;
-    const prev = cycleOf(out, c.nodePool);
-    if (prev.evaluated.has(c.name)) continue;
-    out.set(c.nodePool, { ...prev, evaluated: new Set([...prev.evaluated, c.name]) });
-    if (allCovered(out, current)) out = nextCycle(out);
+    let entry = work.get(c.nodePool);
+    if (!entry) work.set(c.nodePool, (entry = { cycle: 0, evaluated: new Set() }));
+    if (entry.evaluated.has(c.name)) continue;
+    entry.evaluated.add(c.name);
+    if (--open > 0) continue;
+    for (const e of work.values()) {
+      e.cycle += 1;
+      e.evaluated = new Set();
+    }
+    open = live.size;
   }
-  return out;
+  return new Map([...work].map(([pool, e]) => [pool, { nodePool: pool, cycle: e.cycle, evaluated: e.evaluated }]));
 }
 
 /** The walk-cycle coverage gauge: the fraction of current candidates evaluated this cycle (1 with none). */

@@ -12,6 +12,7 @@ import {
   type CoverageCandidate,
   type CoverageState,
 } from '../../../shared/disruption/coverage-cycle.ts';
+import { formatCoverageMeasure, measureCoverage, syntheticCandidates } from '../../bench/coverage-measure.ts';
 
 const cands = (pool: string, ...names: string[]): CoverageCandidate[] => names.map((name) => ({ name, nodePool: pool }));
 const names = (cs: readonly CoverageCandidate[]) => cs.map((c) => c.name);
@@ -101,6 +102,14 @@ describe('one cycle across every pool of the walk', () => {
     expect(s.get('q')?.cycle).toBe(10);
   });
 
+  it('never mutates the state it was given, and counts a duplicated candidate once', () => {
+    const before = state(['p', 0, ['a']]);
+    const current = [...cands('p', 'a', 'b'), ...cands('p', 'b')];
+    const after = markEvaluated(before, cands('p', 'b'), current);
+    expect(before.get('p')).toEqual({ nodePool: 'p', cycle: 0, evaluated: new Set(['a']) });
+    expect(after.get('p')).toEqual({ nodePool: 'p', cycle: 1, evaluated: new Set() });
+  });
+
   it('ignores names that are not current candidates', () => {
     const s = markEvaluated(EMPTY_COVERAGE, cands('p', 'ghost'), cands('p', 'A'));
     expect(s.size).toBe(0);
@@ -133,6 +142,23 @@ describe('what the pass persists', () => {
 
   it('treats a pool the store never saw as cycle 0', () => {
     expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, []]))).toEqual([{ nodePool: 'p', startCycles: [0], cycle: 1, evaluated: [] }]);
+  });
+});
+
+describe('the bench:pass coverage measure (measure 4)', () => {
+  it('reaches every candidate within the bound with the cycle, while the upstream order never gets past the head', () => {
+    const fleet = syntheticCandidates(300, 7);
+    const cost = new Map(fleet.map((c) => [c.name, c.costMs]));
+    const m = measureCoverage({ sorted: fleet, costMs: (c) => cost.get(c.name) ?? 0, maxPasses: 40 });
+    expect(m.budgetMs).toBeCloseTo(m.fullWalkMs / 10);
+    expect(m.coverageCycle.passes).toBeLessThanOrEqual(m.bound);
+    expect(m.upstream.passes).toBeUndefined();
+    expect(m.upstream.reached).toBeLessThan(0.2);
+    expect(formatCoverageMeasure(m)).toMatch(/coverage-cycle\s+\d+/);
+  });
+
+  it('refuses a budget fraction outside (0, 1]', () => {
+    expect(() => measureCoverage({ sorted: [], costMs: () => 1, budgetFraction: 0 })).toThrow(/budgetFraction/);
   });
 });
 
