@@ -1,7 +1,6 @@
-// The coverage cycle (seed, "Surviving the timeout"): candidates a walk already evaluated this cycle go behind
-// the unreached ones, so a timed-out walk resumes mid-list instead of restarting at the head. A position hint
-// only — it never changes a verdict. Also Karpenter's own order (pools interleaved, unseen pools first). Pure.
-// API: upstreamOrder, unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated, coverageFraction, coverageDelta.
+// Coverage cycle (seed, "Surviving the timeout"): candidates evaluated this cycle go behind the unreached ones, so a timed-out
+// walk resumes mid-list; a position hint only, never a verdict. Plus Karpenter's order. Pure. API: upstreamOrder,
+// unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated, coverageFraction, coverageDelta.
 
 /** Anything the walk orders: a name and the NodePool it belongs to. */
 export interface CoverageCandidate {

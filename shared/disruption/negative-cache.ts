@@ -1,8 +1,6 @@
-// The negative-result cache (seed, "Remembering no-ops"): no-op consolidation verdicts keyed by a fingerprint of
-// everything the verdict could depend on, trusted for a TTL, cleared (an epoch bump) whenever a command completes.
-// Immutable values and pure functions; the loop loads/saves through the StateStore port. API: negativeFingerprint,
-// negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache,
-// negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
+// Negative-result cache (seed, "Remembering no-ops"): no-op verdicts keyed by a fingerprint of all they depend on, trusted
+// for a TTL, cleared by an epoch bump when any command completes; immutable values, pure functions. API: negativeFingerprint,
+// negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
 import type { NegativeCacheResult } from './metric-names.ts';
 
 export const NEGATIVE_CACHE_TTL_MS = 5 * 60_000;
