@@ -1,25 +1,13 @@
 // Warm-container catch-up: WATCH one kind from the resourceVersion of the last read and collect the
 // events up to the first BOOKMARK (everything before it has been delivered) or the server's timeout.
-import { ApiError, type SnapshotKind } from '../../ports/cluster.ts';
+import { ApiError } from '../../ports/cluster.ts';
 import type { KubeClients } from './client.ts';
-import { statusOf } from './errors.ts';
+import { statusOf, WatchExpiredError } from './errors.ts';
 import type { KindSpec } from './kinds.ts';
 
 export interface RawEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly object: Record<string, unknown>;
-}
-
-/** 410 Gone: the resourceVersion is older than the server's history; the caller re-lists. */
-export class WatchExpiredError extends Error {
-  override readonly name = 'WatchExpiredError';
-  constructor(
-    readonly kind: SnapshotKind,
-    readonly resourceVersion: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${kind}: watch from resourceVersion ${resourceVersion} expired (410 Gone)`, options);
-  }
 }
 
 export interface CatchUp {

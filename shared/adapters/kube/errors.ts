@@ -1,5 +1,5 @@
 // Translates client-node failures (ApiException with a JSON Status body, watch errors with statusCode)
-// into the Cluster port's typed errors, naming the object the request concerned.
+// into the Cluster port's typed errors, naming the object the request concerned; plus the adapter's own.
 import { ApiException } from '@kubernetes/client-node';
 import {
   AlreadyExistsError,
@@ -7,6 +7,7 @@ import {
   ClusterError,
   NotFoundError,
   type ObjectRefInfo,
+  type SnapshotKind,
 } from '../../ports/cluster.ts';
 
 export interface StatusInfo {
@@ -57,3 +58,15 @@ export const isConflict = (err: unknown): boolean => {
   const s = statusOf(err);
   return s?.code === 409 && s.reason !== 'AlreadyExists';
 };
+
+/** 410 Gone: the resourceVersion is older than the server's history; the caller re-lists. */
+export class WatchExpiredError extends Error {
+  override readonly name = 'WatchExpiredError';
+  constructor(
+    readonly kind: SnapshotKind,
+    readonly resourceVersion: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${kind}: watch from resourceVersion ${resourceVersion} expired (410 Gone)`, options);
+  }
+}

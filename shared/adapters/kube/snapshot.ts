@@ -11,8 +11,8 @@ import {
 } from '../../ports/cluster.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { KubeClients } from './client.ts';
-import { toClusterError } from './errors.ts';
-import { catchUp, WatchExpiredError, type RawEvent } from './catchup.ts';
+import { toClusterError, WatchExpiredError } from './errors.ts';
+import { catchUp, type RawEvent } from './catchup.ts';
 import { KIND_SPECS } from './kinds.ts';
 import { toModel, type InvalidPolicy } from './validate.ts';
 
