@@ -10,6 +10,8 @@ export interface DomainSupplier {
   readonly taints: readonly Taint[];
   /** NodePools may satisfy well-known keys they do not name; existing nodes must carry the label. */
   readonly isPool: boolean;
+  /** For a NodePool: the requirements of the instance types through which it supplies this domain. */
+  readonly instanceTypes?: readonly Requirements[];
 }
 
 export class DomainUniverse {
@@ -42,5 +44,7 @@ export function canUse(
   allowUndefined: ReadonlySet<string>,
 ): boolean {
   if (honorTaints && untolerated(supplier.taints, tolerations)) return false;
-  return supplier.requirements.compatible(podRequirements, supplier.isPool ? allowUndefined : new Set());
+  if (!supplier.requirements.compatible(podRequirements, supplier.isPool ? allowUndefined : new Set())) return false;
+  // a pool reaches the domain for this pod only through a type the pod could run on (judged by labels)
+  return !supplier.instanceTypes || supplier.instanceTypes.some((it) => it.conflict(podRequirements) === undefined);
 }

@@ -1,7 +1,8 @@
 // Turns a cluster snapshot into scheduler input. What does not depend on the candidate (NodeClaim templates,
 // DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (seed, "Sharing the pass");
 // each simulation then only chooses which nodes exist and which pods are pending.
-import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
+import { CAPACITY_TYPE, CLOUD, HOSTNAME, WELL_KNOWN_LABELS, ZONE } from '../model/labels.ts';
+import { offeringCompatible } from '../scheduling/instance-type.ts';
 import type { Taint } from '../model/meta.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import { CPU, EMPTY, MEMORY, fromQuantities, subtract, subtractWithin, addInto, type MutableResourceList, type ResourceList } from '../model/resources.ts';
@@ -61,7 +62,12 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   }
   const volumes = volumeIndex(snapshot.objects);
   const gangs = new Map(snapshot.objects.podGroups.map((g) => [`${g.metadata.namespace ?? 'default'}/${g.metadata.name}`, g.spec.minMember]));
-  const poolSuppliers = templates.map((t) => ({ t, s: { requirements: t.requirements, taints: t.taints, isPool: true } as DomainSupplier }));
+  const poolSuppliers = new Map<string, { domain: string; supplier: DomainSupplier }[]>();
+  const suppliersFor = (key: string) => {
+    let list = poolSuppliers.get(key);
+    if (!list) poolSuppliers.set(key, (list = templates.flatMap((t) => poolDomains(t, key))));
+    return list;
+  };
   const nodeSuppliers = new Map<StateNode, DomainSupplier>();
   const supplierOf = (n: StateNode): DomainSupplier => {
     let s = nodeSuppliers.get(n);
@@ -90,7 +96,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       for (const b of bound) for (const t of b.antiAffinity) keys.add(t.topologyKey);
       const universe = new DomainUniverse();
       for (const key of keys) {
-        for (const { t, s } of poolSuppliers) for (const d of poolDomains(t, key)) universe.add(key, d, s);
+        for (const { domain, supplier } of suppliersFor(key)) universe.add(key, domain, supplier);
         for (const n of nodes) {
           const d = n.labels[key];
           if (d !== undefined) universe.add(key, d, supplierOf(n));
@@ -104,16 +110,31 @@ export function passView(snapshot: ClusterSnapshot): PassView {
 
 const schedulable = (n: StateNode): boolean => !n.markedForDeletion && n.node?.spec?.unschedulable !== true;
 
-function poolDomains(t: NodeClaimTemplate, key: string): string[] {
+// The domains a pool supplies on a key, each with the instance types that supply it (zone and capacity type
+// through available offerings, other keys through labels), so reachability can be judged per pod.
+function poolDomains(t: NodeClaimTemplate, key: string): { domain: string; supplier: DomainSupplier }[] {
   if (key === HOSTNAME) return [];
   const r = t.requirements.get(key);
-  if (!r.complement) return [...r.values];
-  const out = new Set<string>();
+  const byDomain = new Map<string, Requirements[]>();
+  const add = (d: string, it: NodeClaimTemplate['instanceTypes'][number]) => {
+    if (!r.has(d)) return;
+    const list = byDomain.get(d) ?? [];
+    if (!list.includes(it.requirements)) list.push(it.requirements);
+    byDomain.set(d, list);
+  };
   for (const it of t.instanceTypes) {
-    const v = it.labels[key];
-    if (v !== undefined && r.has(v)) out.add(v);
+    if (key === ZONE || key === CAPACITY_TYPE) {
+      for (const o of it.offerings) if (o.available && offeringCompatible(o, t.requirements)) add(key === ZONE ? o.zone : o.capacityType, it);
+    } else {
+      const v = it.labels[key] ?? t.labels[key];
+      if (v !== undefined) add(v, it);
+      else if (!r.complement) for (const d of r.values) add(d, it);
+    }
   }
-  return [...out];
+  return [...byDomain].map(([domain, instanceTypes]) => ({
+    domain,
+    supplier: { requirements: t.requirements, taints: t.taints, isPool: true, instanceTypes },
+  }));
 }
 
 function collectKeys(pod: Pod, keys: Set<string>): void {

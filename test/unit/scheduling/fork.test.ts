@@ -75,4 +75,17 @@ describe('topology domains remember which NodePool supplies them', () => {
     const s = simulate([...objects().slice(0, 2), ...existing, pod('w-0', { cpu: '3', labels: { app: 'w' }, spec: { nodeSelector: { 'karpenter.sh/nodepool': 'pinned' }, ...spread(ZONE, 'w') } })]);
     expect(s.zoneOf('w-0')).toBe('us-east-1a');
   });
+
+  it('does not count a zone whose pool offers no instance type the pod could run on', () => {
+    const gpu = (name: string, cloud: 'aws' | 'gcp', model: string, zones: string[]) => ({
+      name, cloud, arch: 'amd64' as const, labels: { 'kraftsman.dev/gpu-model': model },
+      capacity: { cpu: '8', memory: '32Gi', pods: '110', 'nvidia.com/gpu': '1' },
+      offerings: zones.map((zone) => ({ zone, capacityType: 'on-demand' as const, price: 1, available: true })),
+    });
+    const types = [gpu('a10g-1', 'aws', 'a10g', ['us-east-1a', 'us-east-1b']), gpu('l4-1', 'gcp', 'l4', ['us-central1-a'])];
+    const replicas = Array.from({ length: 3 }, (_, i) => pod(`inf-${i}`, { cpu: '7', gpu: '1', labels: { app: 'inf' }, spec: { nodeSelector: { 'kraftsman.dev/gpu-model': 'a10g' }, ...spread(ZONE, 'inf') } }));
+    const objs = [nodePool('aws'), nodePool('gcp', { cloud: 'gcp' }), ...replicas];
+    expect(simulate(objs, { types }).pods.every((p) => p.result === 'new')).toBe(true);
+    expect(simulate(objs, { types, upstream: true }).pods.filter((p) => p.result === 'unschedulable')).toHaveLength(1);
+  });
 });
