@@ -62,6 +62,8 @@ export const PASS_CONDITIONS = {
 } as const;
 
 const names = z.array(storeName);
+/** A coverage member untouched for a week belongs to a node long gone (cycles take minutes to hours). */
+const MEMBER_RETENTION_MS = 7 * 24 * 3_600_000;
 
 export class PassStateStore {
   constructor(
@@ -157,12 +159,16 @@ export class PassStateStore {
   ): Promise<void> {
     parseInput(storeName, nodePool, 'markEvaluated.nodePool');
     parseInput(names, candidates, 'markEvaluated.candidates');
+    parseInput(z.number().int().min(0), cycle, 'markEvaluated.cycle');
+    // Members of nodes that left the fleet are never overwritten again: DynamoDB's TTL removes them.
+    const ttl = cleanupTtl(this.clock.now().getTime() + MEMBER_RETENTION_MS);
     await this.table.batchWrite(
       candidates.map((candidate) => ({
         ...memberKey(cluster, nodePool, candidate),
         nodePool,
         candidate,
         cycle,
+        ttl,
       })),
     );
   }

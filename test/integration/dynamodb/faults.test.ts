@@ -28,12 +28,15 @@ afterAll(async () => {
 let clusters = 0;
 const freshCluster = () => `faults-${++clusters}`;
 const delays: number[] = [];
-/** A store behind the fault proxy whose backoff is recorded instead of slept. */
-const faultyStore = (clock: ManualClock) => {
+/**
+ * A store behind the fault proxy whose backoff is recorded instead of slept. Tests of withheld responses use a
+ * short request timeout; the others a long one, so that a slow answer on a busy machine is not a timeout.
+ */
+const faultyStore = (clock: ManualClock, requestTimeoutMs = 10_000) => {
   delays.length = 0;
   return table.store(clock, {
     endpoint: proxy.endpoint,
-    requestTimeoutMs: 400,
+    requestTimeoutMs,
     sleep: async (ms) => {
       delays.push(ms);
     },
@@ -100,7 +103,7 @@ describe('a holder that stops heartbeating (DynamoDB Local)', () => {
 describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)', () => {
   it('admits a command once when the fence write and the command write each lose their response', async () => {
     const clock = new ManualClock();
-    const store = faultyStore(clock);
+    const store = faultyStore(clock, 500);
     const cluster = freshCluster();
     const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-1', ttlMs: 60_000 });
     proxy.inject('UpdateItem', { kind: 'withhold-response' });
@@ -129,7 +132,7 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
 
   it('acquires, clears, transitions and records a launch exactly once when each first response is lost', async () => {
     const clock = new ManualClock();
-    const store = faultyStore(clock);
+    const store = faultyStore(clock, 500);
     const cluster = freshCluster();
     proxy.inject('UpdateItem', { kind: 'withhold-response' });
     const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-1', ttlMs: 60_000 });
