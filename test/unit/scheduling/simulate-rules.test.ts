@@ -218,4 +218,21 @@ describe('ordering and retries', () => {
     expect(b.pods.map((p) => [p.pod, p.result]).sort()).toEqual(a.pods.map((p) => [p.pod, p.result]).sort());
     expect(b.nodeClaims.map((c) => c.cheapest)).toEqual(a.nodeClaims.map((c) => c.cheapest));
   });
+
+  it('retries a pod that failed once other pods made progress (affinity to a pod later in the queue)', () => {
+    const aff = { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: ZONE, labelSelector: { matchLabels: { app: 'leader' } } }] } } };
+    const s = simulate([nodePool(), pod('follower', { cpu: '3', spec: aff }), pod('leader', { cpu: '1', labels: { app: 'leader' }, spec: { nodeSelector: { [ZONE]: 'us-east-1c' } } })]);
+    expect(s.zoneOf('follower')).toBe('us-east-1c');
+  });
+
+  it('relaxes preferred pod anti-affinity when it cannot be met, but honours it when it can', () => {
+    const pref = { affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'p' } } } }] } } };
+    const two = [pod('p-0', { labels: { app: 'p' }, spec: pref }), pod('p-1', { labels: { app: 'p' }, spec: pref })];
+    const apart = simulate([nodePool(), ...two]);
+    expect(apart.placement('p-0')).not.toBe(apart.placement('p-1'));
+    const limited = nodePool();
+    (limited.spec as Record<string, unknown>).limits = { cpu: '4' };
+    const together = simulate([limited, ...two]);
+    expect(together.placement('p-0')).toBe(together.placement('p-1'));
+  });
 });
