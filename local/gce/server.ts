@@ -7,16 +7,16 @@ import { compileFilter } from './filter.ts';
 import { bulkInsert, insert, preempt, remove, settle, type Hooks } from './instances.ts';
 import { GceHttpError, errorBody, instanceJson, operationJson } from './resources.ts';
 import { seedWorld } from './seed.ts';
+import { defaultSkus, skusResponse } from './billing.ts';
 import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation } from './world.ts';
 
 export interface GceEmulatorOptions {
   readonly project?: string;
+  readonly region?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
   /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
   readonly waitBudgetMs?: number;
-  /** Extra routes served on the same port (the Cloud Billing stand-in). */
-  readonly extraRoute?: (method: string, url: URL) => { status: number; body: unknown } | undefined;
 }
 
 export interface GceEmulator {
@@ -31,9 +31,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const WAIT_BUDGET_MS = 2_000;
 
 export async function startGceEmulator(options: GceEmulatorOptions = {}): Promise<GceEmulator> {
-  const world = new GceWorld(options.project ?? 'kraftsman-test');
+  const world = new GceWorld(options.project ?? 'kraftsman-test', options.region ?? 'us-central1');
   const zones = options.zones ?? ['us-central1-a', 'us-central1-b'];
   seedWorld(world, zones);
+  world.skus.push(...defaultSkus());
   const hooks: Hooks = {
     created: (i: GceInstance) => {
       const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
@@ -109,8 +110,11 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     if (text) world.bodies.push({ path: url.pathname, body: JSON.parse(text) as Record<string, unknown> });
     const send = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
     try {
-      const extra = options.extraRoute?.(method, url);
-      if (extra) return send(extra.status, extra.body);
+      if (url.pathname === '/v1/services/6F81-5844-456A/skus' && method === 'GET') {
+        // The Cloud Billing catalog stand-in shares the port (both clients take one endpoint in tests).
+        if (world.faults.billingUnavailable) throw new GceHttpError(503, 'backendError', 'The service is currently unavailable.');
+        return send(200, skusResponse(world.skus, world.region));
+      }
       if (world.faults.throttle > 0) {
         world.faults.throttle -= 1;
         throw new GceHttpError(429, 'rateLimitExceeded', 'Rate Limit Exceeded');

@@ -1,5 +1,6 @@
 // The Compute Engine emulator's in-memory world: machine and accelerator types per zone, capacity
 // per (machine type, zone, provisioning model), instances, zonal operations, request ids, faults.
+import type { SeedSku } from './billing.ts';
 
 export type ProvisioningModel = 'STANDARD' | 'SPOT';
 
@@ -64,6 +65,8 @@ export interface GceFaults {
   failNextOperation?: { code: string; message: string };
   /** bulkInsert creates what fits even below minCount (the partial launch a bug would leave). */
   ignoreMinCount: boolean;
+  /** The Cloud Billing catalog answers 503 (the adapter must fall back to the built-in catalog). */
+  billingUnavailable?: boolean;
 }
 
 export class GceWorld {
@@ -80,7 +83,13 @@ export class GceWorld {
   readonly bodies: { readonly path: string; readonly body: Record<string, unknown> }[] = [];
   private seq = 0;
 
-  constructor(readonly project: string) {}
+  /** Cloud Billing SKUs the billing stand-in serves. */
+  readonly skus: SeedSku[] = [];
+
+  constructor(
+    readonly project: string,
+    readonly region: string,
+  ) {}
 
   nextId(): string {
     this.seq += 1;

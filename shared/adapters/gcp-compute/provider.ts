@@ -40,7 +40,7 @@ import {
   toCloudInstance,
 } from './instances.ts';
 import { HOST_MAINTENANCE_FILTER, PREEMPTION_FILTER, gceInterruptionSignals } from './interruption.ts';
-import { shapesOf, toInstanceTypeSpec, type GcePriceBook } from './machine-types.ts';
+import { shapesOf, toInstanceTypeSpec, type GcePriceBook, type TypeShape } from './machine-types.ts';
 import { waitForOperation } from './operations.ts';
 import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
 import { instanceBody, resolveImage } from './resource.ts';
@@ -54,7 +54,7 @@ export interface GceProviderDeps {
   readonly config: GceProviderConfig;
   readonly clock: Clock;
   /** Reads prices from the Cloud Billing catalog; without it (or when it fails) the catalog prices. */
-  readonly readPrices?: () => Promise<GcePriceBook>;
+  readonly readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>;
   readonly fallbackCatalog?: InstanceTypeCatalog;
   readonly logger?: Logger;
   readonly sleep?: Sleep;
@@ -235,16 +235,17 @@ export class GceCloudProvider implements CloudProvider {
       );
       byZone.set(zone, { machineTypes, accelerators });
     }
+    const shapes = shapesOf(byZone);
     let primary: GcePriceBook | undefined;
     if (this.deps.readPrices) {
-      primary = await this.deps.readPrices().catch((err: unknown) => {
+      primary = await this.deps.readPrices(shapes).catch((err: unknown) => {
         this.deps.logger?.warn('GCE prices fell back to the built-in catalog', { error: String(err) });
         return undefined;
       });
     }
     const prices = layeredPriceBook(primary, catalogPriceBook(this.deps.fallbackCatalog));
     const disk = nc.spec.disks?.find((d) => d.boot)?.sizeGiB ?? 100;
-    return shapesOf(byZone)
+    return shapes
       .map((s) => toInstanceTypeSpec(s, prices, nc.spec.kubeletConfiguration?.maxPods ?? 110, disk))
       .filter((t): t is InstanceTypeSpec => t !== undefined);
   }

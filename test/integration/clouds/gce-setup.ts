@@ -1,11 +1,13 @@
 // Test wiring for the Compute Engine adapter: the emulator on 127.0.0.1, the real @google-cloud/compute
 // clients (REST transport) with an OAuth2Client holding a fake token, and a GPU node class.
+import { CloudCatalogClient } from '@google-cloud/billing';
 import { OAuth2Client } from 'google-auth-library';
+import { billingPriceReader } from '../../../shared/adapters/gcp-compute/billing.ts';
 import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
 import type { GCENodeClass } from '../../../shared/model/nodeclass.ts';
 import { createComputeClients, type ComputeClients } from '../../../shared/adapters/gcp-compute/clients.ts';
 import { parseGceProviderConfig } from '../../../shared/adapters/gcp-compute/config.ts';
-import type { GcePriceBook } from '../../../shared/adapters/gcp-compute/machine-types.ts';
+import type { GcePriceBook, TypeShape } from '../../../shared/adapters/gcp-compute/machine-types.ts';
 import { GceCloudProvider } from '../../../shared/adapters/gcp-compute/provider.ts';
 import { startGceEmulator, type GceEmulator, type GceEmulatorOptions } from '../../../local/gce/server.ts';
 
@@ -50,9 +52,10 @@ export interface GceRig {
   close(): Promise<void>;
 }
 
-export async function startGceRig(opts: { emulator?: GceEmulatorOptions; readPrices?: () => Promise<GcePriceBook>; operationTimeoutMs?: number } = {}): Promise<GceRig> {
+export async function startGceRig(opts: { emulator?: GceEmulatorOptions; readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>; operationTimeoutMs?: number } = {}): Promise<GceRig> {
   const emulator = await startGceEmulator({ zones: ZONES, ...opts.emulator });
   const clients = createComputeClients(fakeAuth(), { host: '127.0.0.1', port: emulator.port, protocol: 'http' });
+  const billing = new CloudCatalogClient({ apiEndpoint: '127.0.0.1', port: emulator.port, protocol: 'http', fallback: true, authClient: fakeAuth() } as unknown as ConstructorParameters<typeof CloudCatalogClient>[0]);
   const warnings: string[] = [];
   const provider = new GceCloudProvider({
     clients,
@@ -61,7 +64,7 @@ export async function startGceRig(opts: { emulator?: GceEmulatorOptions; readPri
     fallbackCatalog: gceCatalog(),
     logger: { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined },
     sleep: async () => undefined,
-    ...(opts.readPrices ? { readPrices: opts.readPrices } : {}),
+    readPrices: opts.readPrices ?? billingPriceReader(billing),
   });
   return {
     emulator,
@@ -70,6 +73,7 @@ export async function startGceRig(opts: { emulator?: GceEmulatorOptions; readPri
     warnings,
     close: async () => {
       await clients.close();
+      await billing.close();
       await emulator.close();
     },
   };
