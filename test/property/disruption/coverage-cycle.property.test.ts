@@ -10,6 +10,7 @@ import {
   type CoverageCandidate,
   type CoverageState,
 } from '../../../shared/disruption/coverage-cycle.ts';
+import { measureCoverage } from '../../bench/coverage-measure.ts';
 
 const fleet = fc
   .array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's'), fc.integer({ min: 0, max: 60 })), { minLength: 1, maxLength: 80 })
@@ -81,6 +82,22 @@ describe('coverage cycle properties', () => {
             s = markEvaluated(reconcileCoverage(s, current), walk, current);
           }
           for (const c of unreached) expect(reached.has(id(c))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with a time budget, uneven costs and unseen pools first (the real walk), every candidate is reached within ⌈walk / budget⌉ + 1 passes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's', 't'), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 150 }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (pairs, fraction) => {
+          const sorted = pairs.map(([pool, cost], i) => ({ name: `n${i}`, nodePool: pool, cost }));
+          const m = measureCoverage({ sorted, costMs: (c) => c.cost, budgetFraction: fraction });
+          expect(m.coverageCycle.passes).toBeDefined();
+          expect(m.coverageCycle.passes).toBeLessThanOrEqual(m.bound);
         },
       ),
       { numRuns: 300 },
