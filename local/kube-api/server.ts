@@ -17,6 +17,8 @@ export interface EmulatorOptions {
   /** Events kept per resource for watch catch-up; older resourceVersions get 410 Gone. */
   readonly historyLimit?: number;
   readonly crds?: readonly CrdObject[];
+  /** How a watch from a compacted resourceVersion is refused: kube-apiserver's 200 + ERROR event, or a plain HTTP 410. */
+  readonly expiredWatch?: 'event' | 'status';
 }
 
 /** One request as RBAC sees it: verb on group/resource[/subresource]. */
@@ -36,9 +38,11 @@ export class KubeApiEmulator {
   private readonly types: ResourceType[] = [...BUILTIN_TYPES];
   private server: Server | undefined;
   private url = '';
+  private readonly expiredWatch: 'event' | 'status';
 
   constructor(options: EmulatorOptions = {}) {
     this.store = new Store(options.now, options.historyLimit);
+    this.expiredWatch = options.expiredWatch ?? 'event';
     for (const crd of options.crds ?? []) this.installCrd(crd);
   }
 
@@ -139,7 +143,7 @@ export class KubeApiEmulator {
         return { code: 200, body: listBody(r.type, page) };
       }
       case 'watch':
-        serveWatch(this.store, r, q, res);
+        serveWatch(this.store, r, q, res, this.expiredWatch);
         return undefined;
       case 'get':
         return { code: 200, body: this.store.get(r.type, r.namespace, r.name as string) };

@@ -71,7 +71,9 @@ export class SnapshotReader {
           this.options.catchUpTimeoutSeconds ?? 3,
         );
         const staged = new Map(prev.objects);
-        for (const e of caught.events) this.apply(kind, staged, e, warnings);
+        // Only each object's last event matters: an object added and deleted in between never counts.
+        const last = new Map(caught.events.map((e) => [keyOf(e.object), e] as const));
+        for (const e of last.values()) this.apply(kind, staged, e, warnings);
         this.state.set(kind, { objects: staged, resourceVersion: caught.resourceVersion });
         return {
           mode: 'catch-up',

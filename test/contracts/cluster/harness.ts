@@ -1,6 +1,6 @@
 // Starts the Kubernetes API emulator with the project's CRDs and builds the real adapter against it;
 // plus small object builders with overrides for the contract suite.
-import { KubeApiEmulator } from '../../../local/kube-api/server.ts';
+import { KubeApiEmulator, type EmulatorOptions } from '../../../local/kube-api/server.ts';
 import { defaultCrds } from '../../../local/kube-api/crds.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
 import { KubeCluster, kubeConfigFor, makeClients, type KubeClusterOptions } from '../../../shared/adapters/kube/index.ts';
@@ -12,8 +12,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const emulator = new KubeApiEmulator({ crds: defaultCrds(), now: () => new Date('2026-11-30T00:00:00Z') });
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emulator = new KubeApiEmulator({ crds: defaultCrds(), now: () => new Date('2026-11-30T00:00:00Z'), ...options });
   const url = await emulator.start();
   const clients = makeClients(kubeConfigFor(url, 'test-token'));
   return { emulator, url, cluster: (options) => new KubeCluster(clients, options), close: () => emulator.close() };

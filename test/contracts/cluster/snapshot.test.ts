@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusError } from '../../../local/kube-api/status.ts';
 import { ApiError, InvalidObjectError, SNAPSHOT_KINDS } from '../../../shared/ports/cluster.ts';
 import { node, nodeClaim, nodePool, pdb, pod, startHarness, type Harness } from './harness.ts';
+import type { KubeObject } from '../../../local/kube-api/store.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -92,5 +93,37 @@ describe('the pass snapshot', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(403);
     expect((err as ApiError).reason).toBe('Forbidden');
+  });
+
+  it('keeps the previous state when a catch-up meets an invalid object, and names it', async () => {
+    const cluster = h.cluster();
+    const before = await cluster.readSnapshot();
+    h.emulator.seed([pod('ml', 'bad-later', { spec: { containers: [] } })]);
+    const err = await cluster.readSnapshot().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidObjectError);
+    expect((err as InvalidObjectError).message).toBe('Pod ml/bad-later: invalid field spec.containers: a pod needs at least one container');
+    h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'bad-later');
+    const after = await cluster.readSnapshot();
+    expect(after.reads.Pod.mode).toBe('catch-up');
+    expect(after.reads.Pod.changes).toBe(2);
+    expect(after.snapshot.pods.map((p) => p.metadata.name).sort()).toEqual(before.snapshot.pods.map((p) => p.metadata.name).sort());
+  });
+});
+
+describe('410 Gone as an HTTP status', () => {
+  it('re-lists as well when the server refuses the watch with a plain 410', async () => {
+    const plain = await startHarness({ expiredWatch: 'status' });
+    try {
+      plain.emulator.seed([node('x1')] as KubeObject[]);
+      const cluster = plain.cluster();
+      await cluster.readSnapshot();
+      plain.emulator.seed([node('x2')]);
+      plain.emulator.store.compact();
+      const read = await cluster.readSnapshot();
+      expect(read.reads.Node.mode).toBe('relist');
+      expect(read.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['x1', 'x2']);
+    } finally {
+      await plain.close();
+    }
   });
 });
