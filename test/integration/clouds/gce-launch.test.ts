@@ -9,6 +9,14 @@ import type { BootedGceInstance } from '../../../local/gce/world.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
 
+/** The parts of an instances.insert body the tests read. */
+interface InstanceBody {
+  scheduling?: Record<string, unknown>;
+  labels?: Record<string, string>;
+  machineType?: string;
+  guestAccelerators?: unknown[];
+}
+
 const g2 = [{ key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: ['g2-standard-4', 'g2-standard-8'] }];
 
 describe('Compute Engine adapter launches', () => {
@@ -33,7 +41,7 @@ describe('Compute Engine adapter launches', () => {
     c.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }, ...g2];
     const { instance } = await rig.provider.create({ claim: c, nodeClass: gceNodeClass(), instanceTypes: types });
     expect(instance).toMatchObject({ instanceType: 'g2-standard-4', capacityType: 'spot', nodeClaim: 'spot-g2', nodePool: 'gpu' });
-    const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as Record<string, any>;
+    const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as InstanceBody;
     expect(body.scheduling).toEqual({ provisioningModel: 'SPOT', instanceTerminationAction: 'DELETE', onHostMaintenance: 'TERMINATE', automaticRestart: false });
     expect(body.labels).toMatchObject({ 'kraftsman-cluster': 'test', 'kraftsman-nodepool': 'gpu', 'kraftsman-nodeclaim': 'spot-g2' });
     expect(body.machineType).toBe(`zones/${instance.zone}/machineTypes/g2-standard-4`);
@@ -48,7 +56,7 @@ describe('Compute Engine adapter launches', () => {
     expect(t4?.capacity['nvidia.com/gpu']).toBe('2');
     expect(t4?.offerings.find((o) => o.capacityType === 'on-demand')?.price).toBeCloseTo(8 * 0.031611 + 30 * 0.004237 + 2 * 0.35, 6);
     await rig.provider.create({ claim: claim('n1-t4', [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['n1-standard-8_nvidia-tesla-t4_2'] }]), nodeClass: gceNodeClass(), instanceTypes: types });
-    const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as Record<string, any>;
+    const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as InstanceBody;
     expect(body.machineType).toMatch(/machineTypes\/n1-standard-8$/);
     expect(body.guestAccelerators).toEqual([{ acceleratorType: expect.stringMatching(/acceleratorTypes\/nvidia-tesla-t4$/), acceleratorCount: 2 }]);
     expect(body.scheduling).toMatchObject({ provisioningModel: 'STANDARD', onHostMaintenance: 'TERMINATE' });
