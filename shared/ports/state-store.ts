@@ -201,9 +201,11 @@ export interface LaunchRecord extends LaunchInput {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
-export type LaunchOutcome =
-  | { readonly status: 'launched'; readonly providerId: string }
-  | { readonly status: 'failed'; readonly error: string };
+export const launchOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('launched'), providerId: z.string().min(1) }),
+  z.object({ status: z.literal('failed'), error: z.string().min(1).max(4096) }),
+]);
+export type LaunchOutcome = z.infer<typeof launchOutcomeSchema>;
 
 export const censusResultSchema = z.object({
   nodePool: storeName,

@@ -1,12 +1,12 @@
 // Launch records on DynamoDB: one item per NodeClaim, created once (the launcher's idempotency key) after a
 // fence check on the lease the launch happens under, then completed conditionally from `pending`.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
 import {
   ConditionFailedError,
   StaleWriteError,
   launchInputSchema,
+  launchOutcomeSchema,
   parseInput,
   storeName,
 } from '../../ports/state-store.ts';
@@ -23,11 +23,6 @@ import type { Table } from './table.ts';
  *   gets created = false (it must not call the cloud). A retry after a lost response recognises its createId.
  */
 export const LAUNCH_CONDITIONS = { IS_PENDING: '#status = :pending' } as const;
-
-const outcomeSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('launched'), providerId: z.string().min(1) }),
-  z.object({ status: z.literal('failed'), error: z.string().min(1).max(4096) }),
-]);
 
 export class Launches {
   constructor(
@@ -69,7 +64,7 @@ export class Launches {
 
   async complete(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
     parseInput(storeName, claimName, 'completeLaunch.claimName');
-    const o = parseInput(outcomeSchema, outcome, 'completeLaunch.outcome');
+    const o = parseInput(launchOutcomeSchema, outcome, 'completeLaunch.outcome');
     const now = this.clock.now().getTime();
     const out = await this.table.update(launchKey(cluster, claimName), {
       update:

@@ -14,6 +14,7 @@ import {
   commandInputSchema,
   fenceSchema,
   launchInputSchema,
+  launchOutcomeSchema,
   leaseRequestSchema,
   negativeEntrySchema,
   nominationSchema,
@@ -291,6 +292,7 @@ export class MemoryStateStore implements StateStore {
 
   async completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
     const s = this.state(cluster, 'completeLaunch');
+    parseInput(launchOutcomeSchema, outcome, 'completeLaunch.outcome');
     const current = s.launches.get(claimName);
     if (
       current &&
