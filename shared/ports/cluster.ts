@@ -91,6 +91,8 @@ export type NodeClaimStatus = NonNullable<NodeClaim['status']>;
 export interface Cluster {
   /** The pass snapshot: a full paginated LIST the first time, a watch catch-up afterwards. */
   readSnapshot(): Promise<SnapshotRead>;
+  /** Pods bound to one node (a field-selected LIST), for draining without a full snapshot. */
+  listPodsOnNode(node: string): Promise<Pod[]>;
   getNode(name: string): Promise<Node>;
   getNodeClaim(name: string): Promise<NodeClaim>;
   /** Adds the taint unless a taint with its key and effect is present. */

@@ -3,6 +3,7 @@
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { KINDS } from '../../model/objects.ts';
 import type { Node } from '../../model/node.ts';
+import type { Pod } from '../../model/pod.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Taint } from '../../model/meta.ts';
 import type {
@@ -15,6 +16,7 @@ import type {
 } from '../../ports/cluster.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, toClusterError } from './errors.ts';
+import { getJson } from './raw-list.ts';
 import { withConflictRetry } from './retry.ts';
 import { SnapshotReader, type SnapshotOptions } from './snapshot.ts';
 import { plain, toModel } from './validate.ts';
@@ -43,6 +45,20 @@ export class KubeCluster implements Cluster {
 
   readSnapshot(): Promise<SnapshotRead> {
     return this.reader.read();
+  }
+
+  /** `spec.nodeName=<node>` is a field selector every API server indexes for pods (the kubelet uses it). */
+  async listPodsOnNode(node: string): Promise<Pod[]> {
+    const pods: Pod[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await getJson(this.c.config, '/api/v1/pods', { fieldSelector: `spec.nodeName=${node}`, limit: 500, continue: cont }).catch((err: unknown) =>
+        Promise.reject(toClusterError(err, { kind: 'Node', name: node })),
+      );
+      for (const raw of page.items ?? []) pods.push(toModel('Pod', raw, 'v1'));
+      cont = page.metadata?.continue;
+    } while (cont);
+    return pods;
   }
 
   private async rawNode(name: string): Promise<Raw> {

@@ -43,6 +43,14 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(second.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['n2']);
     });
 
+    it('lists the pods bound to one node', async () => {
+      w.seed([node('n1'), node('n2'), ...['a', 'b'].map((p) => pod('ml', p, { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })), pod('ml', 'c', { spec: { nodeName: 'n2', containers: [{ name: 'c' }] } }), pod('ml', 'pending', { status: { phase: 'Pending' } })]);
+      const pods = await w.cluster().listPodsOnNode('n1');
+      expect(pods.map((p) => p.metadata.name).sort()).toEqual(['a', 'b']);
+      expect(pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+      expect(await w.cluster().listPodsOnNode('ghost')).toEqual([]);
+    });
+
     it('adds the disrupted taint once, keeps other taints, and removes it again', async () => {
       w.seed([node('t1', { spec: { taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }] } })]);
       const cluster = w.cluster();

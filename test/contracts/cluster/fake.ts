@@ -91,6 +91,10 @@ export class FakeCluster implements Cluster {
     };
   }
 
+  async listPodsOnNode(node: string): Promise<ObjectOf<'Pod'>[]> {
+    return ([...(this.objects.get('Pod')?.values() ?? [])] as ObjectOf<'Pod'>[]).filter((p) => p.spec.nodeName === node).map((p) => structuredClone(p));
+  }
+
   async getNode(name: string): Promise<Node> {
     return this.get('Node', name);
   }

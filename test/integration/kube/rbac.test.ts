@@ -32,6 +32,7 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   await cluster.readSnapshot();
   await cluster.readSnapshot(); // warm: watch
   await cluster.getNode('n1');
+  await cluster.listPodsOnNode('n1');
   await cluster.addTaint('n1', { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
   await cluster.patchMetadata('Node', 'n1', { labels: { a: 'b' } });
   await cluster.patchMetadata('NodeClaim', 'c1', { labels: { a: 'b' } });
