@@ -38,7 +38,7 @@ describe('the admission lock under contention (DynamoDB Local)', () => {
             break;
           } catch (error: unknown) {
             if (!(error instanceof LockHeldError)) throw error;
-            await pause(10 + Math.random() * 30);
+            await pause(20 + Math.random() * 40);
           }
         }
         inside += 1;

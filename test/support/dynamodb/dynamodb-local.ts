@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Retries on another port if the one probed was taken in between (the jar then exits at once). */
-export async function startDynamoDbLocal(timeoutMs = 30_000): Promise<LocalDynamo> {
+export async function startDynamoDbLocal(timeoutMs = 60_000): Promise<LocalDynamo> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(timeoutMs);
