@@ -2,7 +2,7 @@
 // the pending backlog and the PDB limits are read once per pass and the backlog is copied out per call (the
 // simulation appends candidate pods to it). Upstream mode re-reads all of it for every simulation, as
 // Karpenter's SimulateScheduling does, so the same build can measure both.
-import type { Pod } from '../model/pod.ts';
+import { podKey, type Pod } from '../model/pod.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import type { SchedulingOptions } from '../scheduling/scheduler.ts';
@@ -11,6 +11,7 @@ import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
 import type { PassOptions, Stopwatch } from './types.ts';
+import { incompatibleWithEveryPool } from './verdicts.ts';
 
 export const STAGES = ['state-copy', 'pod-gather', 'construction', 'simulation'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -33,7 +34,14 @@ export interface PassContext {
 
 export const ZERO_STOPWATCH: Stopwatch = { elapsedMs: () => 0 };
 
-export function passContext(snapshot: ClusterSnapshot, now: Date, options: PassOptions, stopwatch: Stopwatch = ZERO_STOPWATCH): PassContext {
+export function passContext(
+  snapshot: ClusterSnapshot,
+  now: Date,
+  options: PassOptions,
+  stopwatch: Stopwatch = ZERO_STOPWATCH,
+  /** podKeys the provisioner found incompatible with every NodePool (through the StateStore port), if any. */
+  verdicts?: ReadonlySet<string>,
+): PassContext {
   const timings: Record<Stage, number> = { 'state-copy': 0, 'pod-gather': 0, construction: 0, simulation: 0 };
   const timed = <T>(stage: Stage, fn: () => T): T => {
     const start = stopwatch.elapsedMs();
@@ -62,7 +70,17 @@ export function passContext(snapshot: ClusterSnapshot, now: Date, options: PassO
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),
     pdbs: () => (pdbs ??= timed('pod-gather', readPdbs)),
     backlog: (v) => {
-      if (backlog?.view !== v) backlog = { view: v, pods: timed('pod-gather', () => readBacklog().map((p) => v.pendingPod(p))) };
+      if (backlog?.view !== v) {
+        backlog = {
+          view: v,
+          pods: timed('pod-gather', () => {
+            const pods = readBacklog();
+            const excluded = options.excludeIncompatible ? (verdicts ?? incompatibleWithEveryPool(v, pods, schedulingOptions(v, false))) : new Set<string>();
+            return pods.filter((p) => !excluded.has(podKey(p))).map((p) => v.pendingPod(p));
+          }),
+        };
+      }
+      // Copied out per call: the simulation appends the candidate's pods (seed, passreads.go).
       return [...backlog.pods];
     },
     schedulingOptions: (v) => schedulingOptions(v, false),

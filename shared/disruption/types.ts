@@ -109,6 +109,8 @@ export interface PassOptions {
   /** ConsolidationAttributeReplacements (default on; off in upstream mode). */
   readonly attributeReplacements: boolean;
   readonly skipUnchangedNegatives: boolean;
+  /** Leave backlog pods that no NodePool can take out of disruption simulations (seed, "Sharing the pass"). */
+  readonly excludeIncompatible: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
 }
@@ -120,6 +122,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   spotToSpotMinTypes: 15,
   attributeReplacements: true,
   skipUnchangedNegatives: false,
+  excludeIncompatible: true,
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
 };
@@ -127,5 +130,5 @@ export const DEFAULT_OPTIONS: PassOptions = {
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */
 export function passOptions(overrides: Partial<PassOptions>): PassOptions {
   const o = { ...DEFAULT_OPTIONS, ...overrides };
-  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false } : o;
+  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false } : o;
 }

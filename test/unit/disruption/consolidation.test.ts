@@ -100,3 +100,21 @@ describe('capacity types', () => {
     expect(cmd.candidates[0]!.price - cmd.replacements[0]!.price).toBeCloseTo(0.6);
   });
 });
+
+describe('pending pods no NodePool can take (seed: verdicts)', () => {
+  // A pending pod asking for a GPU no type offers can never be provisioned; it still lands on existing
+  // capacity in Karpenter's simulation and crowds out the candidate's pod there.
+  const gpuPod = pod('gpu-0', { cpu: '1' });
+  ((gpuPod.spec as { containers: { resources: { requests: Record<string, string> } }[] }).containers[0]!.resources.requests)['nvidia.com/gpu'] = '1';
+  const picky = pod('picky-0', { cpu: '6', nodeSelector: { team: 'x' } });
+  const fleet = [nodePool('default'), node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8', labels: { team: 'x' } }), pod('a-0', { node: 'node-a', cpu: '6' }), picky, gpuPod];
+
+  it('leaves them out of disruption simulations', () => {
+    expect(names(plan(fleet))).toEqual([['node-a']]);
+  });
+
+  it('upstream keeps them, and the candidate pod no longer fits', () => {
+    const r = plan(fleet, { upstream: true });
+    expect(r.commands).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+// Pending pods no NodePool can ever take (seed, "Sharing the pass"): the provisioner records a TTL-bounded
+// verdict for a pod every NodePool rejects on taints, requirements or instance types, and disruption
+// simulations leave such pods out, since they only cost time. When no verdicts come through the port, the
+// pass derives them itself: each distinct scheduling shape is solved once, alone, against no existing node.
+import { podKey, type Pod } from '../model/pod.ts';
+import { solve } from '../scheduling/scheduler.ts';
+import type { PassView } from '../state/scheduling-view.ts';
+import { gangName } from '../state/pods.ts';
+import type { SchedulingOptions } from '../scheduling/scheduler.ts';
+
+/** Pods whose placement depends on other pods (gangs, affinity, spread) are never judged alone. */
+function judgedAlone(p: Pod): boolean {
+  const a = p.spec.affinity;
+  return gangName(p) === undefined && !a?.podAffinity && !a?.podAntiAffinity && (p.spec.topologySpreadConstraints ?? []).length === 0;
+}
+
+/** The fields that decide whether any NodePool could take the pod, as one key. */
+function shapeOf(p: Pod, view: PassView): string {
+  const s = p.spec;
+  return JSON.stringify([view.pendingPod(p).requests, s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null]);
+}
+
+/** podKeys of backlog pods that every NodePool rejects, whatever the cluster holds. */
+export function incompatibleWithEveryPool(view: PassView, backlog: readonly Pod[], options: SchedulingOptions): Set<string> {
+  const allNodes = new Set([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => n.name));
+  const verdictByShape = new Map<string, boolean>();
+  const out = new Set<string>();
+  for (const p of backlog) {
+    if (!judgedAlone(p)) continue;
+    const shape = shapeOf(p, view);
+    let rejected = verdictByShape.get(shape);
+    if (rejected === undefined) {
+      const pending = view.pendingPod(p);
+      const result = solve(view.input([pending], allNodes), options);
+      rejected = !result.placements.has(pending.key);
+      verdictByShape.set(shape, rejected);
+    }
+    if (rejected) out.add(podKey(p));
+  }
+  return out;
+}
