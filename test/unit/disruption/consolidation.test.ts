@@ -106,7 +106,7 @@ describe('pending pods no NodePool can take (seed: verdicts)', () => {
   // capacity in Karpenter's simulation and crowds out the candidate's pod there.
   const gpuPod = pod('gpu-0', { cpu: '1' });
   ((gpuPod.spec as { containers: { resources: { requests: Record<string, string> } }[] }).containers[0]!.resources.requests)['nvidia.com/gpu'] = '1';
-  const picky = pod('picky-0', { cpu: '6', nodeSelector: { team: 'x' } });
+  const picky = pod('picky-0', { cpu: '7', nodeSelector: { team: 'x' } });
   const fleet = [nodePool('default'), node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8', labels: { team: 'x' } }), pod('a-0', { node: 'node-a', cpu: '6' }), picky, gpuPod];
 
   it('leaves them out of disruption simulations', () => {
