@@ -57,7 +57,13 @@ export function unseenPoolsAfterWalk(ordered: readonly CoverageCandidate[], reac
 
 // ── the coverage cycle ──────────────────────────────────────────────────────────────────────────────────────
 
-const cycleOf = (state: CoverageState, pool: string): CoverageCycle => state.get(pool) ?? { nodePool: pool, cycle: 0, evaluated: new Set() };
+/**
+ * The store has no cycle for a pool until one is started (startCoverageCycle(pool, 0) creates cycle 1), and it
+ * only loads members of a started cycle; so a pool entering the state begins at cycle 1, and the delta starts it.
+ */
+export const FIRST_CYCLE = 1;
+const NOT_STORED = 0;
+const cycleOf = (state: CoverageState, pool: string): CoverageCycle => state.get(pool) ?? { nodePool: pool, cycle: FIRST_CYCLE, evaluated: new Set() };
 
 const isEvaluated = (state: CoverageState, c: CoverageCandidate): boolean => state.get(c.nodePool)?.evaluated.has(c.name) === true;
 
@@ -107,7 +113,7 @@ export function markEvaluated(state: CoverageState, reached: readonly CoverageCa
   for (const c of reached) {
     if (!live.has(key(c))) continue;
     let entry = work.get(c.nodePool);
-    if (!entry) work.set(c.nodePool, (entry = { cycle: 0, evaluated: new Set() }));
+    if (!entry) work.set(c.nodePool, (entry = { cycle: FIRST_CYCLE, evaluated: new Set() }));
     if (entry.evaluated.has(c.name)) continue;
     entry.evaluated.add(c.name);
     if (--open > 0) continue;
@@ -137,10 +143,12 @@ export interface CoverageWrite {
   readonly evaluated: readonly string[];
 }
 
+/** `before` must be PassState.coverage exactly as loaded (a pool missing from it was never started in the store). */
 export function coverageDelta(before: CoverageState, after: CoverageState): CoverageWrite[] {
   const writes: CoverageWrite[] = [];
   for (const [pool, next] of [...after].sort(([a], [b]) => a.localeCompare(b))) {
-    const prev = cycleOf(before, pool);
+    const prev = before.get(pool) ?? { nodePool: pool, cycle: NOT_STORED, evaluated: new Set<string>() };
+    if (!before.has(pool) && next.cycle === FIRST_CYCLE && next.evaluated.size === 0) continue; // nothing to record yet
     if (next.cycle !== prev.cycle) {
       const startCycles = Array.from({ length: Math.max(0, next.cycle - prev.cycle) }, (_, i) => prev.cycle + i);
       writes.push({ nodePool: pool, startCycles, cycle: next.cycle, evaluated: [...next.evaluated].sort() });

@@ -4,6 +4,7 @@ import {
   coverageDelta,
   coverageFraction,
   EMPTY_COVERAGE,
+  FIRST_CYCLE,
   markEvaluated,
   reconcileCoverage,
   resumeCoverageCycle,
@@ -12,6 +13,7 @@ import {
   type CoverageCandidate,
   type CoverageState,
 } from '../../../shared/disruption/coverage-cycle.ts';
+import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 import { formatCoverageMeasure, measureCoverage, syntheticCandidates } from '../../bench/coverage-measure.ts';
 
 const cands = (pool: string, ...names: string[]): CoverageCandidate[] => names.map((name) => ({ name, nodePool: pool }));
@@ -31,7 +33,7 @@ describe('the seed example: a walk that times out after four of seven candidates
     const pass2 = resumeCoverageCycle(all, s);
     expect(names(pass2)).toEqual(['E', 'F', 'G', 'A', 'B', 'C', 'D']);
     s = markEvaluated(s, pass2.slice(0, 3), all);
-    expect(s.get('p')).toEqual({ nodePool: 'p', cycle: 1, evaluated: new Set() });
+    expect(s.get('p')).toEqual({ nodePool: 'p', cycle: 2, evaluated: new Set() });
 
     s = reconcileCoverage(s, all);
     expect(names(resumeCoverageCycle(all, s))).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
@@ -140,8 +142,10 @@ describe('what the pass persists', () => {
     expect(coverageDelta(before, after)).toEqual([{ nodePool: 'p', startCycles: [2, 3], cycle: 4, evaluated: ['B'] }]);
   });
 
-  it('treats a pool the store never saw as cycle 0', () => {
-    expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, []]))).toEqual([{ nodePool: 'p', startCycles: [0], cycle: 1, evaluated: [] }]);
+  it('starts the first cycle of a pool the store never saw (the store only loads members of a started cycle)', () => {
+    expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, ['A']]))).toEqual([{ nodePool: 'p', startCycles: [0], cycle: 1, evaluated: ['A'] }]);
+    expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, []]))).toEqual([]);
+    expect(reconcileCoverage(EMPTY_COVERAGE, cands('p', 'A')).get('p')?.cycle).toBe(FIRST_CYCLE);
   });
 });
 
@@ -182,5 +186,30 @@ describe("Karpenter's order", () => {
     expect(unseenPoolsAfterWalk(ordered, 2)).toEqual(['c']);
     expect(unseenPoolsAfterWalk(ordered, 0)).toEqual(['a', 'b', 'c']);
     expect(unseenPoolsAfterWalk(ordered, ordered.length)).toEqual([]);
+  });
+});
+
+describe('through the StateStore port (memory adapter)', () => {
+  it('persists a pass’s progress and a completed cycle so the next pass loads the same state', async () => {
+    const store = new MemoryStateStore({ now: () => new Date('2026-11-30T00:00:00Z') });
+    const all = cands('p', 'A', 'B', 'C');
+    const save = async (before: CoverageState, after: CoverageState) => {
+      for (const w of coverageDelta(before, after)) {
+        for (const expected of w.startCycles) await store.startCoverageCycle('c1', w.nodePool, expected);
+        if (w.evaluated.length > 0) await store.markEvaluated('c1', w.nodePool, w.cycle, w.evaluated);
+      }
+    };
+    // coverageDelta compares with the state exactly as loaded; the walk works on the reconciled one.
+    const loaded = async () => (await store.loadPassState('c1')).coverage;
+
+    const raw0 = await loaded();
+    const s1 = markEvaluated(reconcileCoverage(raw0, all), cands('p', 'A', 'B'), all);
+    await save(raw0, s1);
+    expect((await loaded()).get('p')).toEqual({ nodePool: 'p', cycle: 1, evaluated: new Set(['A', 'B']) });
+
+    const raw1 = await loaded();
+    const s3 = markEvaluated(reconcileCoverage(raw1, all), cands('p', 'C', 'A'), all);
+    await save(raw1, s3);
+    expect((await loaded()).get('p')).toEqual({ nodePool: 'p', cycle: 2, evaluated: new Set(['A']) });
   });
 });

@@ -16,6 +16,7 @@ import {
   tallyLookup,
   type FingerprintInput,
 } from '../../../shared/disruption/negative-cache.ts';
+import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 
 const obj = (uid: string | undefined, resourceVersion: string | undefined, generation?: number) => ({ metadata: { uid, resourceVersion, generation } });
 const base: FingerprintInput = {
@@ -191,5 +192,27 @@ describe('what the pass does with a lookup', () => {
     const t = tallyLookup(EMPTY_TALLY, 'a', hit, 'skipped');
     expect(t.skipped).toEqual(['a']);
     expect(mayMarkConsolidated(t)).toBe(false);
+  });
+});
+
+describe('through the StateStore port (memory adapter)', () => {
+  it('round-trips entries, and a command completing elsewhere clears them by the epoch', async () => {
+    let now = t0;
+    const store = new MemoryStateStore({ now: () => now });
+    const f = fp() as string;
+    const first = await store.loadPassState('c1');
+    const loaded = negativeCache(first.epoch, first.negativeCache.values());
+    const next = rememberVerdict(loaded, 'node-a', f, 'no-op', now);
+    const delta = negativeCacheDelta(loaded, next);
+    await store.putNegativeEntries('c1', delta.epoch, delta.put);
+    await store.deleteNegativeEntries('c1', delta.remove);
+
+    now = after(60_000);
+    const second = await store.loadPassState('c1');
+    expect(lookupNegative(negativeCache(second.epoch, second.negativeCache.values()), 'node-a', f, now).result).toBe('hit');
+
+    await store.clearNegativeCache('c1');
+    const third = await store.loadPassState('c1');
+    expect(lookupNegative(negativeCache(third.epoch, third.negativeCache.values()), 'node-a', f, now).result).toBe('miss');
   });
 });
