@@ -1,14 +1,10 @@
 // Cluster port: the pass snapshot (cold LIST or warm catch-up), the writes kraftsman makes to the API
 // server, and the typed errors an implementation translates API failures into.
-import type { Namespace, PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode } from '../model/storage.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
-import type { EC2NodeClass, GCENodeClass } from '../model/nodeclass.ts';
-import type { NodePool } from '../model/nodepool.ts';
 import type { Pod } from '../model/pod.ts';
-import type { PodGroup } from '../model/podgroup.ts';
-import type { DaemonSet, PodDisruptionBudget } from '../model/workloads.ts';
 import type { Taint } from '../model/meta.ts';
+import type { ClusterObjects } from '../state/objects.ts';
 
 /** Every kind the pass snapshot holds, in the order an implementation reads them. */
 export const SNAPSHOT_KINDS = [
@@ -29,23 +25,6 @@ export const SNAPSHOT_KINDS = [
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 
-export interface ClusterSnapshot {
-  readonly nodes: readonly Node[];
-  readonly pods: readonly Pod[];
-  readonly namespaces: readonly Namespace[];
-  readonly pvcs: readonly PersistentVolumeClaim[];
-  readonly pvs: readonly PersistentVolume[];
-  readonly storageClasses: readonly StorageClass[];
-  readonly csiNodes: readonly CSINode[];
-  readonly pdbs: readonly PodDisruptionBudget[];
-  readonly daemonSets: readonly DaemonSet[];
-  readonly nodePools: readonly NodePool[];
-  readonly nodeClaims: readonly NodeClaim[];
-  readonly ec2NodeClasses: readonly EC2NodeClass[];
-  readonly gceNodeClasses: readonly GCENodeClass[];
-  readonly podGroups: readonly PodGroup[];
-}
-
 /** How one kind was read: a full list (cold), a watch catch-up (warm), or a re-list after 410 Gone. */
 export const READ_MODES = ['list', 'catch-up', 'relist'] as const;
 export type ReadMode = (typeof READ_MODES)[number];
@@ -59,7 +38,8 @@ export interface KindRead {
 }
 
 export interface SnapshotRead {
-  readonly snapshot: ClusterSnapshot;
+  /** The objects of the read, in the shape the core's buildSnapshot takes (both node-class kinds in nodeClasses). */
+  readonly objects: ClusterObjects;
   readonly reads: Readonly<Record<SnapshotKind, KindRead>>;
   /** Objects skipped as invalid when the implementation runs with `invalid: 'skip'`. */
   readonly warnings: readonly string[];

@@ -4,12 +4,12 @@ import type { ObjectOf } from '../../model/objects.ts';
 import {
   InvalidObjectError,
   SNAPSHOT_KINDS,
-  type ClusterSnapshot,
   type KindRead,
   type SnapshotKind,
   type SnapshotRead,
 } from '../../ports/cluster.ts';
 import type { Logger } from '../../ports/logger.ts';
+import type { ClusterObjects } from '../../state/objects.ts';
 import type { KubeClients } from './client.ts';
 import { toClusterError, WatchExpiredError } from './errors.ts';
 import { catchUp, type RawEvent } from './catchup.ts';
@@ -57,7 +57,7 @@ export class SnapshotReader {
       SNAPSHOT_KINDS.map(async (kind) => [kind, await this.readKind(kind, warnings)] as const),
     );
     const reads = Object.fromEntries(results) as Record<SnapshotKind, KindRead>;
-    return { snapshot: this.assemble(), reads, warnings };
+    return { objects: this.assemble(), reads, warnings };
   }
 
   private async readKind(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
@@ -132,7 +132,7 @@ export class SnapshotReader {
     return [...(this.state.get(kind)?.objects.values() ?? [])] as ObjectOf<K>[];
   }
 
-  private assemble(): ClusterSnapshot {
+  private assemble(): ClusterObjects {
     return {
       nodes: this.all('Node'),
       pods: this.all('Pod'),
@@ -145,8 +145,7 @@ export class SnapshotReader {
       daemonSets: this.all('DaemonSet'),
       nodePools: this.all('NodePool'),
       nodeClaims: this.all('NodeClaim'),
-      ec2NodeClasses: this.all('EC2NodeClass'),
-      gceNodeClasses: this.all('GCENodeClass'),
+      nodeClasses: [...this.all('EC2NodeClass'), ...this.all('GCENodeClass')],
       podGroups: this.all('PodGroup'),
     };
   }

@@ -34,13 +34,13 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       w.seed([nodePool('gpu'), node('n1'), pod('ml', 'p1', { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })]);
       const cluster = w.cluster();
       const first = await cluster.readSnapshot();
-      expect(first.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['n1']);
-      expect(first.snapshot.pods[0]).toMatchObject({ kind: 'Pod', spec: { nodeName: 'n1' } });
-      expect(first.snapshot.nodePools[0]?.spec.template.spec.expireAfter).toBe('720h');
+      expect(first.objects.nodes.map((n) => n.metadata.name)).toEqual(['n1']);
+      expect(first.objects.pods[0]).toMatchObject({ kind: 'Pod', spec: { nodeName: 'n1' } });
+      expect(first.objects.nodePools[0]?.spec.template.spec.expireAfter).toBe('720h');
       w.seed([node('n2')]);
       await cluster.deleteNode('n1');
       const second = await cluster.readSnapshot();
-      expect(second.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['n2']);
+      expect(second.objects.nodes.map((n) => n.metadata.name)).toEqual(['n2']);
     });
 
     it('lists the pods bound to one node', async () => {
@@ -137,7 +137,7 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       const blocked = await cluster.evictPod({ namespace: 'e1', name: 'b' });
       expect(blocked.outcome).toBe('blocked');
       expect(blocked.outcome === 'blocked' && blocked.message).toContain('disruption budget');
-      const pods = (await cluster.readSnapshot()).snapshot.pods.map((p) => p.metadata.name);
+      const pods = (await cluster.readSnapshot()).objects.pods.map((p) => p.metadata.name);
       expect(pods).toEqual(['b']);
     });
 

@@ -83,10 +83,10 @@ export class FakeCluster implements Cluster {
     return {
       reads,
       warnings: [],
-      snapshot: {
+      objects: {
         nodes: all('Node'), pods: all('Pod'), namespaces: all('Namespace'), pvcs: all('PersistentVolumeClaim'), pvs: all('PersistentVolume'),
         storageClasses: all('StorageClass'), csiNodes: all('CSINode'), pdbs: all('PodDisruptionBudget'), daemonSets: all('DaemonSet'),
-        nodePools: all('NodePool'), nodeClaims: all('NodeClaim'), ec2NodeClasses: all('EC2NodeClass'), gceNodeClasses: all('GCENodeClass'), podGroups: all('PodGroup'),
+        nodePools: all('NodePool'), nodeClaims: all('NodeClaim'), nodeClasses: [...all('EC2NodeClass'), ...all('GCENodeClass')], podGroups: all('PodGroup'),
       },
     };
   }

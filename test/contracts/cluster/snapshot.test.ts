@@ -31,14 +31,13 @@ describe('the pass snapshot', () => {
     const read = await h.cluster({ pageSize: 5 }).readSnapshot();
     expect(Object.keys(read.reads).sort()).toEqual([...SNAPSHOT_KINDS].sort());
     expect(read.reads.Pod).toMatchObject({ mode: 'list', objects: 23 });
-    expect(read.snapshot.pods).toHaveLength(23);
-    expect(read.snapshot.nodes).toHaveLength(12);
-    expect(read.snapshot.pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
-    expect(read.snapshot.nodePools[0]?.spec.disruption.budgets).toEqual([{ nodes: '10%' }]);
-    expect(read.snapshot.podGroups[0]?.spec.minMember).toBe(2);
-    expect(read.snapshot.ec2NodeClasses).toHaveLength(1);
-    expect(read.snapshot.gceNodeClasses).toHaveLength(1);
-    expect(typeof read.snapshot.nodes[0]?.metadata.creationTimestamp).toBe('string');
+    expect(read.objects.pods).toHaveLength(23);
+    expect(read.objects.nodes).toHaveLength(12);
+    expect(read.objects.pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+    expect(read.objects.nodePools[0]?.spec.disruption.budgets).toEqual([{ nodes: '10%' }]);
+    expect(read.objects.podGroups[0]?.spec.minMember).toBe(2);
+    expect(read.objects.nodeClasses.map((c) => c.kind).sort()).toEqual(['EC2NodeClass', 'GCENodeClass']);
+    expect(typeof read.objects.nodes[0]?.metadata.creationTimestamp).toBe('string');
     // 23 pods in pages of 5 take 5 requests; 12 nodes take 3; every other kind fits one page.
     expect(h.emulator.stats.requests - requestsBefore).toBe(5 + 3 + (SNAPSHOT_KINDS.length - 2));
   });
@@ -54,9 +53,9 @@ describe('the pass snapshot', () => {
     expect(warm.reads.Pod).toMatchObject({ mode: 'catch-up', changes: 2, objects: 23 });
     expect(warm.reads.Node).toMatchObject({ mode: 'catch-up', changes: 1 });
     expect(warm.reads.NodePool).toMatchObject({ mode: 'catch-up', changes: 0 });
-    expect(warm.snapshot.pods.map((p) => p.metadata.name)).toContain('fresh');
-    expect(warm.snapshot.pods.map((p) => p.metadata.name)).not.toContain('p0');
-    expect(warm.snapshot.nodes.find((n) => n.metadata.name === 'n1')?.metadata.labels?.changed).toBe('yes');
+    expect(warm.objects.pods.map((p) => p.metadata.name)).toContain('fresh');
+    expect(warm.objects.pods.map((p) => p.metadata.name)).not.toContain('p0');
+    expect(warm.objects.nodes.find((n) => n.metadata.name === 'n1')?.metadata.labels?.changed).toBe('yes');
   });
 
   it('re-lists a kind whose watch answers 410 Gone', async () => {
@@ -66,7 +65,7 @@ describe('the pass snapshot', () => {
     h.emulator.store.compact();
     const read = await cluster.readSnapshot();
     expect(read.reads.Node.mode).toBe('relist');
-    expect(read.snapshot.nodes.map((n) => n.metadata.name)).toContain('late');
+    expect(read.objects.nodes.map((n) => n.metadata.name)).toContain('late');
   });
 
   it('fails on an invalid object, naming the object and the field', async () => {
@@ -79,7 +78,7 @@ describe('the pass snapshot', () => {
 
   it('skips an invalid object with a warning when told to', async () => {
     const read = await h.cluster({ invalid: 'skip' }).readSnapshot();
-    expect(read.snapshot.pods.map((p) => p.metadata.name)).not.toContain('broken');
+    expect(read.objects.pods.map((p) => p.metadata.name)).not.toContain('broken');
     expect(read.warnings.join('\n')).toMatch(/Pod ml\/broken: invalid field spec\.containers\[0\]\.resources\.requests\.cpu/);
     h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'broken');
   });
@@ -106,7 +105,7 @@ describe('the pass snapshot', () => {
     const after = await cluster.readSnapshot();
     expect(after.reads.Pod.mode).toBe('catch-up');
     expect(after.reads.Pod.changes).toBe(2);
-    expect(after.snapshot.pods.map((p) => p.metadata.name).sort()).toEqual(before.snapshot.pods.map((p) => p.metadata.name).sort());
+    expect(after.objects.pods.map((p) => p.metadata.name).sort()).toEqual(before.objects.pods.map((p) => p.metadata.name).sort());
   });
 });
 
@@ -121,7 +120,7 @@ describe('410 Gone as an HTTP status', () => {
       plain.emulator.store.compact();
       const read = await cluster.readSnapshot();
       expect(read.reads.Node.mode).toBe('relist');
-      expect(read.snapshot.nodes.map((n) => n.metadata.name)).toEqual(['x1', 'x2']);
+      expect(read.objects.nodes.map((n) => n.metadata.name)).toEqual(['x1', 'x2']);
     } finally {
       await plain.close();
     }

@@ -45,7 +45,7 @@ describe('node registration', () => {
     gpuNode('booted', '8');
     const read = await cluster.readSnapshot();
     expect(read.reads.Node).toMatchObject({ mode: 'catch-up', changes: 1 });
-    const n = read.snapshot.nodes.find((x) => x.metadata.name === 'booted');
+    const n = read.objects.nodes.find((x) => x.metadata.name === 'booted');
     expect(n?.metadata.labels?.['karpenter.sh/nodepool']).toBe('gpu');
     expect(n?.spec?.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
     expect(n?.status?.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'True' })]);
