@@ -2,7 +2,8 @@
 // percentages round up and never exceed the pool; more budgets can only lower the allowance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedDisruptions, BudgetLedger, BudgetOverspendError } from '../../../shared/disruption/budgets.ts';
+import { allowedDisruptions, budgetActive, BudgetLedger, BudgetOverspendError } from '../../../shared/disruption/budgets.ts';
+import { parseCron } from '../../../shared/model/cron.ts';
 import { budgetSchema, nodePoolSchema, type NodePool } from '../../../shared/model/nodepool.ts';
 
 const POOLS = ['p', 'q', 'r', 'missing'];
@@ -18,6 +19,40 @@ const pool = (budgets: { nodes: string; reasons?: ('Empty' | 'Drifted' | 'Underu
   });
 const nodesValue = fc.oneof(fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`), fc.nat(50).map(String));
 const now = new Date('2026-11-30T01:00:00Z');
+
+/** Brute force: does a firing lie in (now − duration, now]? Every minute of the window checked against the cron sets. */
+function activeByEnumeration(schedule: string, durationMin: number, at: Date): boolean {
+  const c = parseCron(schedule);
+  const lastMinute = Math.floor(at.getTime() / 60_000) * 60_000;
+  for (let t = lastMinute; t > at.getTime() - durationMin * 60_000; t -= 60_000) {
+    const d = new Date(t);
+    const dom = c.daysOfMonth.has(d.getUTCDate());
+    const dow = c.daysOfWeek.has(d.getUTCDay());
+    const day = c.domStar || c.dowStar ? dom && dow : dom || dow;
+    if (day && c.months.has(d.getUTCMonth() + 1) && c.hours.has(d.getUTCHours()) && c.minutes.has(d.getUTCMinutes())) return true;
+  }
+  return false;
+}
+
+describe('budget windows', () => {
+  it('a scheduled budget is active exactly when a firing lies in (now − duration, now]', () => {
+    const schedules = ['0 9 * * *', '*/15 * * * *', '30 */6 * * *', '0 22 * * fri', '0 0 1 * *', '45 3 * * 1-5', '@hourly'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...schedules),
+        fc.integer({ min: 1, max: 72 * 60 }),
+        fc.integer({ min: 0, max: 40 * 24 * 3600 * 1000 }),
+        (schedule, durationMin, offsetMs) => {
+          const at = new Date(Date.UTC(2026, 10, 1) + offsetMs);
+          const duration = durationMin >= 60 ? `${Math.floor(durationMin / 60)}h${durationMin % 60}m` : `${durationMin}m`;
+          const b = budgetSchema.parse({ nodes: '0', schedule, duration });
+          expect(budgetActive(b, at)).toBe(activeByEnumeration(schedule, durationMin, at));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
 
 describe('budget ledger properties', () => {
   it('a batch held proposal by proposal never overspends any pool and never goes negative', () => {
