@@ -5,6 +5,8 @@ import { bindPending } from '../../../local/kube-api/alive/binder.ts';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
 import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
+import { kubeletLabels, registrationTaints, renderBootstrapScript } from '../../../shared/adapters/aws-ec2/userdata.ts';
+import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
 let h: Harness;
@@ -37,6 +39,23 @@ describe('node registration', () => {
     };
     expect(parseBootstrap(SCRIPT)).toEqual(expected);
     expect(parseBootstrap(Buffer.from(SCRIPT).toString('base64'))).toEqual(expected);
+  });
+
+  it('registers the labels and taints the launchers render into the bootstrap script', () => {
+    const claim: NodeClaim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'gpu-x1', labels: { 'karpenter.sh/nodepool': 'gpu', team: 'ml' } },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['g5.xlarge'] }],
+        taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }],
+      },
+    };
+    const script = renderBootstrapScript({ cluster: 'prod', claim });
+    const node = registerNode(h.emulator, { nodeName: 'gpu-x1', providerId: 'aws:///us-east-1a/i-x1', ...parseBootstrap(script), capacity: { cpu: '4' } });
+    expect(node.metadata.labels).toMatchObject(kubeletLabels(claim));
+    expect((node.spec as { taints: unknown }).taints).toEqual(registrationTaints(claim));
   });
 
   it('registers a Ready node that a warm snapshot picks up by watch', async () => {
