@@ -54,17 +54,17 @@ describe('round trips per consolidation pass (DynamoDB Local)', () => {
     const clock = new ManualClock();
     const store = table.store(clock);
     const later = new Date(clock.now().getTime() + 300_000);
-    // ~2,600 entries × ~480 bytes ≈ 1.2 MB: two pages of the pass partition.
-    const entries = Array.from({ length: 2_600 }, (_, i) => ({
+    // 300 entries × ~4 KB (the longest fingerprint allowed) ≈ 1.2 MB: two pages of the pass partition.
+    const entries = Array.from({ length: 300 }, (_, i) => ({
       candidate: `node-${i}`,
-      fingerprint: `${i}:`.padEnd(400, 'f'),
+      fingerprint: `${i}:`.padEnd(4_096, 'f'),
       expiresAt: later,
     }));
     await store.putNegativeEntries('rt-pages', 0, entries);
     store.roundTrips.reset();
     const state = await store.loadPassState('rt-pages');
-    expect(state.negativeCache.size).toBe(2_600);
-    expect(state.negativeCache.get('node-2599')?.fingerprint).toBe(entries[2_599]?.fingerprint);
+    expect(state.negativeCache.size).toBe(300);
+    expect(state.negativeCache.get('node-299')?.fingerprint).toBe(entries[299]?.fingerprint);
     expect(store.roundTrips.byOperation()).toEqual({ Query: 3 });
   });
 });
