@@ -221,7 +221,7 @@ export interface StateStore {
   acquireLease(request: LeaseRequest): Promise<Lease>;
   /** Extends a lease still held; LockLostError once it expired or was taken over. */
   heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease>;
-  /** Releases if still ours; a no-op (LockLostError) after a takeover, so the new holder keeps it. */
+  /** Releases if still ours; after a takeover it changes nothing and throws LockLostError (the new holder keeps it). */
   releaseLease(lease: Fence): Promise<void>;
   readLease(cluster: string, name: LeaseName): Promise<LeaseView | undefined>;
 
