@@ -61,6 +61,20 @@ export function fits(requests: ResourceList, available: ResourceList): boolean {
   return true;
 }
 
+/** `fits(a + b, available)` without building the sum (hot path: requests plus daemon overhead per type). */
+export function fitsSum(a: ResourceList, b: ResourceList, available: ResourceList): boolean {
+  for (const k in a) {
+    const want = (a[k] as number) + (b[k] ?? 0);
+    if (want > 0 && want > (available[k] ?? 0)) return false;
+  }
+  for (const k in b) {
+    if (k in a) continue;
+    const want = b[k] as number;
+    if (want > 0 && want > (available[k] ?? 0)) return false;
+  }
+  return true;
+}
+
 /** Names the first resource that does not fit, for reasons shown to people. */
 export function firstShortfall(requests: ResourceList, available: ResourceList): string | undefined {
   for (const k in requests) {

@@ -1,7 +1,7 @@
 // A NodeClaim the run would create (Karpenter's scheduling.NodeClaim): accumulates pods, narrows its
 // requirements and keeps only the instance types that still fit every pod plus daemon overhead.
 import { CAPACITY_TYPE, HOSTNAME, ZONE } from '../model/labels.ts';
-import { add, addInto, fits, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import { add, EMPTY, fitsSum, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import { offeringCompatible, type InstanceType } from './instance-type.ts';
 import type { Journal } from './journal.ts';
@@ -93,8 +93,7 @@ export class NewClaim {
       requirementsOk = true;
       if (offeringsChanged && !it.offerings.some((o) => o.available && offeringCompatible(o, reqs))) continue;
       offeringOk = true;
-      const total = addInto({ ...requests }, this.template.daemonOverhead.get(it.name) ?? {});
-      if (fits(total, it.allocatable)) out.push(it);
+      if (fitsSum(requests, this.template.daemonOverhead.get(it.name) ?? EMPTY, it.allocatable)) out.push(it);
     }
     if (out.length === 0) {
       if (!requirementsOk) return `no instance type of NodePool ${this.template.nodePool} satisfies the requirements`;
@@ -116,8 +115,13 @@ export class NewClaim {
   }
 }
 
+// Memoized by array: every fresh claim of a pool starts from the same instance-type list.
+const ceilings = new WeakMap<readonly InstanceType[], ResourceList>();
 function ceilingOf(types: readonly InstanceType[]): ResourceList {
+  const cached = ceilings.get(types);
+  if (cached) return cached;
   const out: MutableResourceList = {};
   for (const it of types) for (const k in it.allocatable) out[k] = Math.max(out[k] ?? 0, it.allocatable[k] as number);
+  ceilings.set(types, out);
   return out;
 }
