@@ -72,18 +72,25 @@ function bindGang(
   unschedulable: string[],
 ): void {
   const [ns, name] = group.split('/') as [string, string];
+  const pgType = emulator.typeOf('PodGroup');
   let minMember = members.length;
+  let pg: KubeObject | undefined;
   try {
-    const pg = emulator.store.get(emulator.typeOf('PodGroup'), ns, name);
+    pg = emulator.store.get(pgType, ns, name);
     minMember = Number((pg.spec as { minMember?: number } | undefined)?.minMember ?? 1);
   } catch {
     // No PodGroup object: every pending member is required.
   }
+  // Volcano reports the gang's phase on the PodGroup: Running once bound, Pending while it waits.
+  const phase = (value: string, running: number): void => {
+    if (pg) emulator.store.update(pgType, ns, name, { ...pg, status: { ...(pg.status as object), phase: value, running } }, 'status');
+  };
   const trial = new Map([...free].map(([k, v]) => [k, { ...v }]));
   const placed = members.map((m) => [m, place(m, trial)] as const);
   const ok = placed.filter(([, at]) => at !== undefined);
   if (ok.length < minMember) {
     unschedulable.push(...members.map(podKey));
+    phase('Pending', 0);
     return;
   }
   for (const [pod, at] of ok) {
@@ -91,4 +98,5 @@ function bindGang(
     bind(pod, at as string);
   }
   unschedulable.push(...placed.filter(([, at]) => at === undefined).map(([m]) => podKey(m)));
+  phase('Running', ok.length);
 }

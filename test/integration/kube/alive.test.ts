@@ -95,6 +95,9 @@ describe('the binder', () => {
     const result = bindPending(h.emulator);
     expect(result.bound).toEqual(['ml/small-0', 'ml/small-1']);
     expect(result.unschedulable).toEqual(['ml/big-0', 'ml/big-1', 'ml/big-2', 'ml/big-3']);
+    const pgStatus = (name: string) => h.emulator.store.get(h.emulator.typeOf('PodGroup'), 'ml', name).status;
+    expect(pgStatus('small')).toEqual({ phase: 'Running', running: 2 });
+    expect(pgStatus('big')).toEqual({ phase: 'Pending', running: 0 });
   });
 });
 
