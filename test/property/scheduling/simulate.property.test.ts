@@ -100,4 +100,34 @@ describe('simulator invariants on random fleets', () => {
       { numRuns: 100 },
     );
   });
+
+  it('keeps DoNotSchedule zone skew within maxSkew, counting the pods already running', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 }),
+        fc.array(fc.constantFrom(...ZONES), { maxLength: 5 }),
+        fc.integer({ min: 1, max: 9 }),
+        (maxSkew, runningZones, replicas) => {
+          const objs: Record<string, unknown>[] = [nodePool('open')];
+          runningZones.forEach((zone, i) => {
+            objs.push(node(`r${i}`, { pool: 'open', zone, type: 's-2' }));
+            objs.push(pod(`old-${i}`, { cpu: '1500m', labels: { app: 'w' }, node: `r${i}` }));
+          });
+          for (let i = 0; i < replicas; i++) objs.push(pod(`w-${i}`, { cpu: '3', labels: { app: 'w' }, spec: spread(ZONE, 'w', { maxSkew }) }));
+          const s = simulate(objs, { types });
+          const counts = new Map(ZONES.map((z) => [z, runningZones.filter((r) => r === z).length]));
+          for (let i = 0; i < replicas; i++) {
+            const zone = s.zoneOf(`w-${i}`);
+            expect(zone).toBeDefined();
+            counts.set(zone as string, (counts.get(zone as string) ?? 0) + 1);
+          }
+          const values = [...counts.values()];
+          const before = ZONES.map((z) => runningZones.filter((r) => r === z).length);
+          // the scheduler can only add pods: skew may stay above maxSkew only where the running pods already put it
+          expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(Math.max(maxSkew, Math.max(...before) - Math.min(...before)));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -86,6 +86,18 @@ describe('node selection', () => {
     expect(simulate([nodePool(), tainted, pod('p')]).placement('p')).toBe('new-1');
   });
 
+  it('ignores ephemeral taints (not-ready, unregistered) of capacity that is still initializing', () => {
+    const starting = node('n1', { type: 's-16', taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }] });
+    const labels = (starting.metadata as { labels: Record<string, string> }).labels;
+    labels['karpenter.sh/nodepool'] = 'default';
+    const claim = {
+      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'c1', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [] },
+      status: { nodeName: 'n1', conditions: [{ type: 'Initialized', status: 'False' }] },
+    };
+    expect(simulate([nodePool(), starting, claim, pod('p')]).placement('p')).toBe('n1');
+  });
+
   it('places pods on existing nodes first, then in-flight claims, then new claims', () => {
     const s = simulate([nodePool(), node('n1', { pool: 'default', type: 's-4' }), pod('a', { cpu: '3' }), pod('b', { cpu: '3' }), pod('c', { cpu: '1500m' })]);
     expect(s.placement('a')).toBe('n1');
