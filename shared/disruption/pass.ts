@@ -21,6 +21,8 @@ export interface PassInputs {
   readonly hints?: WalkHints;
   readonly claimedByCommands?: ReadonlySet<string>;
   readonly nominated?: ReadonlySet<string>;
+  /** podKeys of pending pods the provisioner found incompatible with every NodePool (StateStore verdicts). */
+  readonly verdicts?: ReadonlySet<string>;
 }
 
 export interface PassResult {
@@ -42,7 +44,7 @@ export interface PassResult {
 
 export function runPass(inputs: PassInputs): PassResult {
   const { snapshot, now, options } = inputs;
-  const ctx = passContext(snapshot, now, options, inputs.stopwatch);
+  const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands: inputs.claimedByCommands, nominated: inputs.nominated });
   const skips = new Map<string, SkipReason>(set.skipped.map((s) => [s.node, s.reason]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);

@@ -1,0 +1,91 @@
+// The consolidation pass use case (DESIGN.md §3, steps 3–7) against the ports: read the pass state in one
+// round trip, run the pure pass with the coverage cycle, negative cache, verdicts, nominations and open
+// commands it holds, persist what the pass learned, and emit the pass metrics. Admission is a separate use case.
+import { coverageDelta } from '../disruption/coverage-cycle.ts';
+import { KARPENTER_METRICS, KRAFTSMAN_METRICS, LABELS, STAGE_LABELS, CONSOLIDATION_TYPE, reasonLabel } from '../disruption/metric-names.ts';
+import { METHODS } from '../disruption/methods.ts';
+import { negativeCache, negativeCacheDelta } from '../disruption/negative-cache.ts';
+import { runPass, type PassResult } from '../disruption/pass.ts';
+import { STAGES } from '../disruption/pass-context.ts';
+import type { PassOptions, Stopwatch } from '../disruption/types.ts';
+import type { ClusterSnapshot } from '../state/snapshot.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import type { StateStore } from '../ports/state-store.ts';
+
+export interface DisruptionPassDeps {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly metrics: Metrics;
+  /** Wall time for the walk budgets (a Lambda's elapsed time); defaults to the clock. */
+  readonly stopwatch?: Stopwatch;
+}
+
+export interface DisruptionPassRequest {
+  readonly cluster: string;
+  readonly snapshot: ClusterSnapshot;
+  readonly options: PassOptions;
+}
+
+export async function disruptionPass(deps: DisruptionPassDeps, request: DisruptionPassRequest): Promise<PassResult> {
+  const { store, clock } = deps;
+  const start = clock.now();
+  const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
+  const state = await store.loadPassState(request.cluster);
+  const cache = negativeCache(state.epoch, state.negativeCache.values());
+  const nominated = new Set([...state.nominations.values()].flatMap((n) => (n.nodeName ? [n.nodeName] : [])));
+  const claimed = new Set(state.openCommands.flatMap((c) => c.candidates));
+  const result = runPass({
+    snapshot: request.snapshot,
+    now: start,
+    options: request.options,
+    stopwatch,
+    hints: { coverage: state.coverage, negativeCache: cache },
+    claimedByCommands: claimed,
+    nominated,
+    verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
+  });
+  await persist(store, request.cluster, state.coverage, cache, result);
+  emit(deps.metrics, result);
+  return result;
+}
+
+async function persist(store: StateStore, cluster: string, before: PassResult['memory']['coverage'], cache: ReturnType<typeof negativeCache>, result: PassResult): Promise<void> {
+  const after = result.memory.coverage;
+  if (before && after) {
+    for (const w of coverageDelta(before, after)) {
+      for (const expected of w.startCycles) await store.startCoverageCycle(cluster, w.nodePool, expected);
+      if (w.evaluated.length) await store.markEvaluated(cluster, w.nodePool, w.cycle, w.evaluated);
+    }
+  }
+  const next = result.memory.negativeCache;
+  if (next) {
+    const delta = negativeCacheDelta(cache, next);
+    if (delta.put.length) await store.putNegativeEntries(cluster, delta.epoch, delta.put.map(({ candidate, fingerprint, expiresAt }) => ({ candidate, fingerprint, expiresAt })));
+    if (delta.remove.length) await store.deleteNegativeEntries(cluster, delta.remove);
+  }
+}
+
+function emit(metrics: Metrics, r: PassResult): void {
+  metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: r.outcome });
+  for (const stage of STAGES) metrics.observe(KRAFTSMAN_METRICS.passStageDurationSeconds, r.timings[stage] / 1000, { [LABELS.stage]: STAGE_LABELS[stage] });
+  for (const s of r.skipped) metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, { [LABELS.reason]: s.reason, [LABELS.method]: r.method ?? 'none' });
+  for (const [pool, d] of r.depth ?? []) {
+    metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });
+    metrics.gauge(KRAFTSMAN_METRICS.walkCandidates, d.candidates, { [LABELS.nodePool]: pool });
+  }
+  if (r.timedOut && r.method !== undefined) {
+    metrics.count(KARPENTER_METRICS.consolidationTimeoutsTotal, 1, { [LABELS.consolidationType]: CONSOLIDATION_TYPE[r.method] });
+  }
+  const method = METHODS.find((m) => m.name === r.method);
+  for (const cmd of r.commands) {
+    metrics.count(KRAFTSMAN_METRICS.proposalsHeldTotal, 1);
+    if (method) {
+      metrics.count(KARPENTER_METRICS.decisionsTotal, 1, {
+        [LABELS.decision]: cmd.replacements.length ? 'replace' : 'delete',
+        [LABELS.reason]: reasonLabel(method.reason),
+        [LABELS.consolidationType]: CONSOLIDATION_TYPE[method.name],
+      });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// The disruption pass use case against the StateStore port (memory adapter): what one pass learns — coverage
+// and no-op verdicts — is persisted and read back by the next; open commands and nominations protect their
+// nodes; a cleared cache (a completed command) stops skipping; metrics name the outcome.
+import { describe, expect, it } from 'vitest';
+import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
+import { passOptions } from '../../../shared/disruption/types.ts';
+import { disruptionPass } from '../../../shared/loop/disruption-pass.ts';
+import type { Metrics } from '../../../shared/ports/metrics.ts';
+import { node, NOW, nodePool, pod, snapshotOf } from './fixtures.ts';
+
+type Obj = Record<string, unknown>;
+
+function stuck(count: number): Obj[] {
+  const pool = nodePool('default');
+  Object.assign(pool.metadata as Obj, { uid: 'pool-uid', generation: 1 });
+  const out: Obj[] = [pool];
+  for (let i = 0; i < count; i++) {
+    const name = `n${i}`;
+    const n = node(name, { type: 's-4' });
+    Object.assign(n.metadata as Obj, { resourceVersion: '1' });
+    const p = pod(`${name}-app`, { node: name, cpu: '3' });
+    Object.assign(p.metadata as Obj, { resourceVersion: '1' });
+    out.push(n, p, {
+      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
+      metadata: { name: `claim-${name}`, resourceVersion: '1', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
+      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+    });
+  }
+  return out;
+}
+
+function setup() {
+  const clock = { now: () => NOW };
+  const store = new MemoryStateStore(clock);
+  const recorded: { name: string; labels?: Readonly<Record<string, string>> }[] = [];
+  const metrics: Metrics = {
+    count: (name, _v, labels) => void recorded.push({ name, labels }),
+    gauge: (name, _v, labels) => void recorded.push({ name, labels }),
+    observe: (name, _v, labels) => void recorded.push({ name, labels }),
+  };
+  return { store, metrics, recorded, deps: { store, clock, metrics } };
+}
+
+const request = (objs: Obj[], skip = false) => ({ cluster: 'test', snapshot: snapshotOf(objs), options: passOptions({ skipUnchangedNegatives: skip }) });
+
+describe('the disruption pass through the StateStore port', () => {
+  it('persists no-op verdicts and coverage, and the next pass skips on them when switched on', async () => {
+    const { store, deps } = setup();
+    const first = await disruptionPass(deps, request(stuck(2)));
+    expect(first.outcome).toBe('consolidated');
+    const state = await store.loadPassState('test');
+    expect([...state.negativeCache.keys()].sort()).toEqual(['n0', 'n1']);
+    const second = await disruptionPass(deps, request(stuck(2), true));
+    expect(second.skipped.map((s) => s.reason)).toEqual(['cached-negative', 'cached-negative']);
+    expect(second.outcome).toBe('no-proposals');
+  });
+
+  it('stops skipping once a completed command cleared the cache', async () => {
+    const { store, deps } = setup();
+    await disruptionPass(deps, request(stuck(2)));
+    await store.clearNegativeCache('test');
+    const r = await disruptionPass(deps, request(stuck(2), true));
+    expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
+  });
+
+  it('keeps nodes named by an open command out of the pass', async () => {
+    const { store, deps } = setup();
+    const fence = await store.acquireLease({ cluster: 'test', name: 'admission', owner: 'tester', ttlMs: 60_000 });
+    await store.admitCommand(fence, { id: 'cmd-1', method: 'single-node-consolidation', decision: 'delete', candidates: ['n0'], replacements: [] });
+    const r = await disruptionPass(deps, request(stuck(2)));
+    expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
+  });
+
+  it('emits the pass outcome, stage timings and skip reasons', async () => {
+    const { deps, recorded } = setup();
+    await disruptionPass(deps, request(stuck(1)));
+    const names = new Set(recorded.map((r) => r.name));
+    expect(names).toContain('kraftsman_disruption_pass_outcomes_total');
+    expect(names).toContain('kraftsman_disruption_pass_stage_duration_seconds');
+    expect(recorded).toContainEqual({ name: 'kraftsman_disruption_candidate_skips_total', labels: { reason: 'no-cheaper-replacement', method: 'none' } });
+  });
+});
