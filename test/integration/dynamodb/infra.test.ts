@@ -9,18 +9,32 @@ import { commandKey, leaseKey, passPk } from '../../../shared/adapters/dynamodb/
 import { createTableInput, tableResources } from '../../support/dynamodb/tables.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+}
+interface RoleResource {
+  Type: string;
+  Properties: { ManagedPolicyArns?: unknown[]; Policies?: { PolicyDocument: { Statement: Statement[] } }[] };
+}
 const serverless = parse(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')) as {
   service: string;
-  provider: {
-    name: string;
-    runtime: string;
-    environment: Record<string, string>;
-    iam: { role: { statements: { Action: string | string[]; Resource: unknown }[] } };
-  };
+  provider: { name: string; runtime: string; environment: Record<string, string> };
   custom: Record<string, string>;
-  functions: Record<string, { handler: string; events?: unknown[] }>;
-  resources: string[];
+  functions: Record<string, { handler: string; role: string; events?: unknown[] }>;
+  resources: (
+    | string
+    | {
+        Resources: Record<
+          string,
+          RoleResource & { Properties: { PolicyDocument?: { Statement: Statement[] } } }
+        >;
+      }
+  )[];
 };
+const inline = serverless.resources.find((r) => typeof r !== 'string');
+const resources = typeof inline === 'object' ? inline.Resources : {};
+const actions = (statements: Statement[]): string[] => statements.flatMap((st) => [st.Action].flat());
 
 describe('the deployed state table', () => {
   it('is included by serverless.yml from infra/dynamodb', () => {
@@ -49,22 +63,35 @@ describe('the deployed state table', () => {
       expect(serverless.functions[name]?.handler).toBe(`functions/${name}/handler.handler`);
   });
 
-  it('grants the functions only single-item and batch item operations on the table and its index', () => {
-    const dynamo = serverless.provider.iam.role.statements.find((s) =>
-      [s.Action].flat().some((a) => a.startsWith('dynamodb:')),
+  it('runs each function under its own role holding the state policy, and the state policy allows items only', () => {
+    const roles = Object.values(serverless.functions).map((f) => f.role);
+    expect(new Set(roles).size).toBe(roles.length);
+    for (const role of roles) {
+      expect(resources[role]?.Type).toBe('AWS::IAM::Role');
+      expect(resources[role]?.Properties.ManagedPolicyArns).toContainEqual({ Ref: 'StateAccessPolicy' });
+      const granted = actions(
+        (resources[role]?.Properties.Policies ?? []).flatMap((p) => p.PolicyDocument.Statement),
+      );
+      expect(granted.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    }
+    const state = resources.StateAccessPolicy?.Properties.PolicyDocument?.Statement ?? [];
+    expect(
+      actions(state)
+        .filter((a) => a.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(
+      ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
     );
-    expect([dynamo?.Action].flat().sort()).toEqual(
-      [
-        'dynamodb:BatchGetItem',
-        'dynamodb:BatchWriteItem',
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:Query',
-        'dynamodb:UpdateItem',
-      ].sort(),
+    expect(JSON.stringify(state)).toContain(GSI1);
+    // Only the functions that terminate or launch instances may touch EC2 instances.
+    const ec2Writers = roles.filter((role) =>
+      actions((resources[role]?.Properties.Policies ?? []).flatMap((p) => p.PolicyDocument.Statement)).some(
+        (a) => ['ec2:CreateFleet', 'ec2:RunInstances', 'ec2:TerminateInstances'].includes(a),
+      ),
     );
-    expect(JSON.stringify(dynamo?.Resource)).toContain(GSI1);
+    expect(ec2Writers.sort()).toEqual(['LaunchAwsRole', 'LifecycleRole', 'OrchestrateRole']);
   });
 
   it('has the keys, index and TTL attribute the adapter writes', () => {
