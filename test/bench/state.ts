@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${'mode'.padEnd(24)}${'median ms'.padStart(11)}${'min ms'.padStart(9)}${'MiB'.padStart(9)}${'requests'.padStart(10)}${'objects'.padStart(9)}${'changes'.padStart(9)}\n`);
   for (const r of rows)
     process.stdout.write(`${r.mode.padEnd(24)}${String(r.medianMs).padStart(11)}${String(r.minMs).padStart(9)}${(r.bytes / 2 ** 20).toFixed(2).padStart(9)}${String(r.requests).padStart(10)}${String(r.objects).padStart(9)}${String(r.changes).padStart(9)}\n`);
+  process.stdout.write(`heap after the reads (adapter warm state + emulator store + fleet): ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB\n`);
   process.stdout.write(`warm/cold: time ${(w.medianMs / c.medianMs).toFixed(3)}, bytes ${(w.bytes / c.bytes).toFixed(4)}\n`);
   if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify({ bench: 'state', nodes, pending, seed, runs, pageSize, objects: fleet.length, rows, cold, warm }, null, 2)}\n`);
 }
