@@ -63,7 +63,13 @@ async function startOnce(timeoutMs: number): Promise<LocalDynamo> {
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const endpoint = `http://127.0.0.1:${port}`;
+  // A worker that dies before its afterAll must not leave the JVM behind.
+  const killOnExit = (): void => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
   };
