@@ -56,7 +56,14 @@ export const singleNode: Method = {
         continue;
       }
       evaluated++;
+      const began = ctx.stopwatch.elapsedMs();
       const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], heldCandidates);
+      // One pathological candidate must not eat the walk: past its own budget its result is abandoned, as a
+      // cancelled simulation would be (the simulator is synchronous, so it is measured rather than interrupted).
+      if (ctx.stopwatch.elapsedMs() - began > options.candidateTimeoutMs) {
+        skipped.push({ node: c.name, reason: 'timed-out' });
+        continue;
+      }
       const verdict = outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
       if (!upstream) {
         tally = tallyLookup(tally, c.name, lookup, verdict);

@@ -113,6 +113,8 @@ export interface PassOptions {
   readonly excludeIncompatible: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
+  /** consolidation-candidate-timeout: one candidate's simulation budget (seed; Infinity upstream). */
+  readonly candidateTimeoutMs: number;
 }
 
 export const DEFAULT_OPTIONS: PassOptions = {
@@ -125,10 +127,11 @@ export const DEFAULT_OPTIONS: PassOptions = {
   excludeIncompatible: true,
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
+  candidateTimeoutMs: 10_000,
 };
 
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */
 export function passOptions(overrides: Partial<PassOptions>): PassOptions {
   const o = { ...DEFAULT_OPTIONS, ...overrides };
-  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false } : o;
+  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false, candidateTimeoutMs: Number.POSITIVE_INFINITY } : o;
 }

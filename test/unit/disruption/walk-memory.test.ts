@@ -115,3 +115,18 @@ describe('the negative cache', () => {
     expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
   });
 });
+
+describe('the per-candidate budget (consolidation-candidate-timeout)', () => {
+  const fleet = [nodePool('default'), node('n0', { type: 's-16' }), pod('n0-app', { node: 'n0', cpu: '3' })];
+
+  it('abandons a candidate whose simulation overran its budget', () => {
+    const r = pass(fleet, { candidateTimeoutMs: 5 }, undefined, true);
+    expect(r.commands).toEqual([]);
+    expect(r.skipped).toEqual([{ node: 'n0', reason: 'timed-out' }]);
+  });
+
+  it('has no per-candidate budget upstream', () => {
+    const r = pass(fleet, { candidateTimeoutMs: 5, upstream: true }, undefined, true);
+    expect(r.commands).toHaveLength(1);
+  });
+});
