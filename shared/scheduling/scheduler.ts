@@ -56,6 +56,8 @@ class Scheduler {
   private readonly topology: Topology;
   private readonly existing: ExistingNode[];
   private readonly claims: NewClaim[] = [];
+  private byLoad: NewClaim[] = [];
+  private byLoadDirty = false;
   private readonly remaining: Map<string, ResourceList>;
   private readonly placements = new Map<string, Placement>();
   private readonly errors = new Map<string, string>();
@@ -166,10 +168,13 @@ class Scheduler {
         return undefined;
       }
     }
-    const inFlight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length);
-    for (const claim of inFlight) {
+    // Claims this run opened, fewest pods first (Karpenter sorts them per pod; byLoad keeps that order).
+    if (this.byLoadDirty) this.resortByLoad();
+    for (let i = 0; i < this.byLoad.length; i++) {
+      const claim = this.byLoad[i] as NewClaim;
       if (excluded?.has(claim.hostname) || !claim.mightFit(pod.info.requests)) continue;
       if (claim.add(pod, this.topology, this.journal) === undefined) {
+        this.loadChanged(i);
         this.place(pod, { kind: 'new', claim });
         return undefined;
       }
@@ -228,9 +233,39 @@ class Scheduler {
     return new NewClaim(template, hostname, types, this.options.allowUndefined);
   }
 
+  // byLoad stays sorted by (pods, creation): a claim that gained a pod moves right past lighter ones. An undo
+  // (a rolled-back gang) re-sorts, which is rare.
+  private loadChanged(i: number): void {
+    const list = this.byLoad;
+    const c = list[i] as NewClaim;
+    let j = i;
+    while (j + 1 < list.length && (list[j + 1] as NewClaim).pods.length < c.pods.length) {
+      list[j] = list[j + 1] as NewClaim;
+      j++;
+    }
+    while (j > 0 && (list[j - 1] as NewClaim).pods.length > c.pods.length) {
+      list[j] = list[j - 1] as NewClaim;
+      j--;
+    }
+    list[j] = c;
+    if (j !== i) this.journal.push(() => (this.byLoadDirty = true));
+  }
+
+  private resortByLoad(): void {
+    this.byLoadDirty = false;
+    const order = new Map(this.claims.map((c, i) => [c, i]));
+    this.byLoad = this.byLoad.filter((c) => order.has(c));
+    this.byLoad.sort((a, b) => a.pods.length - b.pods.length || (order.get(a) as number) - (order.get(b) as number));
+  }
+
   private commitClaim(claim: NewClaim, pod: PodState): undefined {
     this.claims.push(claim);
-    this.journal.push(() => this.claims.pop());
+    this.byLoad.push(claim);
+    this.loadChanged(this.byLoad.length - 1);
+    this.journal.push(() => {
+      this.claims.pop();
+      this.byLoadDirty = true;
+    });
     const pool = claim.template.nodePool;
     const remaining = this.remaining.get(pool);
     if (remaining) {
