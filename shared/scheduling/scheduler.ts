@@ -282,10 +282,12 @@ class Scheduler {
   private withinLimits(template: NodeClaimTemplate): NodeClaimTemplate['instanceTypes'] {
     const remaining = this.remaining.get(template.nodePool);
     if (!remaining) return template.instanceTypes;
-    return template.instanceTypes.filter((it) => {
+    const within = template.instanceTypes.filter((it) => {
       for (const k in remaining) if ((it.capacity[k] ?? 0) > (remaining[k] as number)) return false;
       return true;
     });
+    // the same array when nothing was cut, so per-list memos (a claim's capacity ceiling) keep hitting
+    return within.length === template.instanceTypes.length ? template.instanceTypes : within;
   }
 }
 
