@@ -40,7 +40,8 @@ export function schedulingOptions(view: PassView, upstream: boolean): Scheduling
   return {
     cheapestPoolAmongEqualWeights: !upstream,
     reachableDomainsOnly: !upstream,
-    toleratePreferNoSchedule: view.templates.some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule')),
+    // PreferNoSchedule is soft: when any pool or node carries one, the last relaxation step tolerates them.
+    toleratePreferNoSchedule: [...view.templates, ...view.snapshot.nodes].some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule')),
     allowUndefined: view.allowUndefined,
   };
 }

@@ -86,6 +86,14 @@ describe('node selection', () => {
     expect(simulate([nodePool(), tainted, pod('p')]).placement('p')).toBe('new-1');
   });
 
+  it('treats PreferNoSchedule as soft: used only after every other preference is relaxed', () => {
+    const soft = node('n1', { pool: 'default', type: 's-16', taints: [{ key: 'spare', effect: 'PreferNoSchedule' }] });
+    expect(simulate([nodePool(), soft, pod('p')]).placement('p')).toBe('new-1');
+    const capped = nodePool();
+    (capped.spec as Record<string, unknown>).limits = { cpu: '0' };
+    expect(simulate([capped, soft, pod('p')]).placement('p')).toBe('n1');
+  });
+
   it('ignores ephemeral taints (not-ready, unregistered) of capacity that is still initializing', () => {
     const starting = node('n1', { type: 's-16', taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }] });
     const labels = (starting.metadata as { labels: Record<string, string> }).labels;
