@@ -1,49 +1,29 @@
-// The EC2 actions other than CreateFleet: describes over the in-memory world, launch templates, tags
-// and termination, each returning the body of its XML response.
+// The EC2 actions that change the emulator's world (termination, tags, launch templates) and the
+// registry of every action but CreateFleet, each returning the body of its XML response.
 import { Ec2Fault } from './faults.ts';
-import { filtersOf, listOf, matchesFilters, membersOf, structOf, tagField, tagsFor, type Params } from './query.ts';
-import { tagSet, type XmlValue } from './xml.ts';
-import { STATE_CODES, type Ec2World, type EmuInstance } from './world.ts';
+import { listOf, membersOf, structOf, tagsFor } from './query.ts';
+import { STATE_CODES, type EmuInstance } from './world.ts';
 
-export type Handler = (world: Ec2World, params: Params) => Record<string, XmlValue>;
+import {
+  describeCapacityReservations,
+  describeImages,
+  describeInstanceTypeOfferings,
+  describeInstanceTypes,
+  describeInstances,
+  describeLaunchTemplates,
+  describeSecurityGroups,
+  describeSpotPriceHistory,
+  describeSubnets,
+  type Handler,
+} from './describe.ts';
 
-function instanceXml(i: EmuInstance): XmlValue {
-  return {
-    instanceId: i.instanceId,
-    imageId: i.imageId,
-    instanceState: { code: STATE_CODES[i.state], name: i.state },
-    instanceType: i.instanceType,
-    launchTime: i.launchTime,
-    placement: { availabilityZone: i.zone },
-    subnetId: i.subnetId,
-    instanceLifecycle: i.lifecycle === 'spot' ? 'spot' : undefined,
-    capacityReservationId: i.capacityReservationId,
-    clientToken: i.clientToken,
-    groupSet: i.securityGroupIds.map((groupId) => ({ groupId })),
-    tagSet: tagSet(i.tags),
-  };
-}
-
-const describeInstances: Handler = (world, params) => {
-  const ids = listOf(params, 'InstanceId');
-  const missing = ids.filter((id) => !world.instances.has(id));
-  if (missing.length > 0) throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
-  const filters = filtersOf(params);
-  const found = [...world.instances.values()].filter(
-    (i) =>
-      (ids.length === 0 || ids.includes(i.instanceId)) &&
-      matchesFilters(filters, (name) => {
-        const fields: Record<string, string[]> = { 'instance-state-name': [i.state], 'instance-type': [i.instanceType], 'availability-zone': [i.zone], 'instance-id': [i.instanceId] };
-        return fields[name] ?? tagField(i.tags, name);
-      }),
-  );
-  return { reservationSet: found.map((i) => ({ reservationId: `r-${i.instanceId.slice(2)}`, ownerId: '123456789012', instancesSet: [instanceXml(i)] })) };
-};
+export type { Handler };
 
 const terminateInstances: Handler = (world, params) => {
   const ids = listOf(params, 'InstanceId');
   const missing = ids.filter((id) => !world.instances.has(id));
-  if (missing.length > 0) throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
+  if (missing.length > 0)
+    throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   return {
     instancesSet: ids.map((id) => {
       const i = world.instances.get(id) as EmuInstance;
@@ -55,7 +35,11 @@ const terminateInstances: Handler = (world, params) => {
           if (r) r.available += 1;
         } else world.consume(i.instanceType, i.zone, i.lifecycle, -1);
       }
-      return { instanceId: id, previousState: { code: STATE_CODES[previous], name: previous }, currentState: { code: STATE_CODES[i.state], name: i.state } };
+      return {
+        instanceId: id,
+        previousState: { code: STATE_CODES[previous], name: previous },
+        currentState: { code: STATE_CODES[i.state], name: i.state },
+      };
     }),
   };
 };
@@ -71,79 +55,19 @@ const createTags: Handler = (world, params) => {
   return { return: true };
 };
 
-const describeInstanceTypes: Handler = (world, params) => {
-  const names = listOf(params, 'InstanceType');
-  const unknown = names.filter((n) => !world.types.has(n));
-  if (unknown.length > 0) throw new Ec2Fault('InvalidInstanceType', `The following supplied instance types do not exist: [${unknown.join(', ')}]`);
-  const types = [...world.types.values()].filter((t) => names.length === 0 || names.includes(t.name));
-  return {
-    instanceTypeSet: types.map((t) => ({
-      instanceType: t.name,
-      currentGeneration: true,
-      bareMetal: false,
-      hypervisor: 'nitro',
-      supportedUsageClasses: t.spotPrice === undefined ? ['on-demand'] : ['on-demand', 'spot'],
-      processorInfo: { supportedArchitectures: [t.arch ?? 'x86_64'] },
-      vCpuInfo: { defaultVCpus: t.vcpu },
-      memoryInfo: { sizeInMiB: t.memoryMiB },
-      networkInfo: { maximumNetworkInterfaces: 4, ipv4AddressesPerInterface: Math.max(2, Math.ceil(((t.maxPods ?? 58) + 2) / 3) + 1) },
-      gpuInfo: t.gpu ? { gpus: [{ name: t.gpu.name, manufacturer: t.gpu.manufacturer, count: t.gpu.count, memoryInfo: { sizeInMiB: t.gpu.memoryMiB } }], totalGpuMemoryInMiB: t.gpu.memoryMiB * t.gpu.count } : undefined,
-    })),
-  };
-};
-
-const describeInstanceTypeOfferings: Handler = (world, params) => {
-  const filters = filtersOf(params);
-  const rows = [...world.types.values()].flatMap((t) => t.zones.map((zone) => ({ instanceType: t.name, locationType: 'availability-zone', location: zone })));
-  return { instanceTypeOfferingSet: rows.filter((r) => matchesFilters(filters, (name) => ({ 'instance-type': [r.instanceType], location: [r.location] })[name])) };
-};
-
-const describeSpotPriceHistory: Handler = (world, params) => {
-  const names = listOf(params, 'InstanceType');
-  const rows = [...world.types.values()]
-    .filter((t) => t.spotPrice !== undefined && (names.length === 0 || names.includes(t.name)))
-    .flatMap((t) => t.zones.map((zone) => ({ availabilityZone: zone, instanceType: t.name, productDescription: 'Linux/UNIX', spotPrice: (t.spotPrice as number).toFixed(6), timestamp: new Date() })));
-  return { spotPriceHistorySet: rows };
-};
-
-const describeSubnets: Handler = (world, params) => {
-  const ids = listOf(params, 'SubnetId');
-  const filters = filtersOf(params);
-  const found = world.subnets.filter((s) => (ids.length === 0 || ids.includes(s.subnetId)) && matchesFilters(filters, (n) => ({ 'subnet-id': [s.subnetId], 'availability-zone': [s.zone] })[n] ?? tagField(s.tags, n)));
-  return { subnetSet: found.map((s) => ({ subnetId: s.subnetId, availabilityZone: s.zone, availableIpAddressCount: s.availableIps, state: 'available', vpcId: 'vpc-1', tagSet: tagSet(s.tags) })) };
-};
-
-const describeSecurityGroups: Handler = (world, params) => {
-  const ids = listOf(params, 'GroupId');
-  const filters = filtersOf(params);
-  const found = world.securityGroups.filter((g) => (ids.length === 0 || ids.includes(g.groupId)) && matchesFilters(filters, (n) => ({ 'group-id': [g.groupId], 'group-name': [g.groupName] })[n] ?? tagField(g.tags, n)));
-  return { securityGroupInfo: found.map((g) => ({ groupId: g.groupId, groupName: g.groupName, vpcId: 'vpc-1', tagSet: tagSet(g.tags) })) };
-};
-
-const describeImages: Handler = (world, params) => {
-  const ids = listOf(params, 'ImageId');
-  const owners = listOf(params, 'Owner');
-  const filters = filtersOf(params);
-  const found = world.images.filter(
-    (i) => (ids.length === 0 || ids.includes(i.imageId)) && (owners.length === 0 || owners.includes(i.owner)) && matchesFilters(filters, (n) => ({ name: [i.name], 'image-id': [i.imageId], architecture: [i.arch], state: ['available'] })[n] ?? tagField(i.tags, n)),
-  );
-  return { imagesSet: found.map((i) => ({ imageId: i.imageId, name: i.name, imageOwnerId: i.owner, creationDate: i.creationDate, architecture: i.arch, imageState: 'available', tagSet: tagSet(i.tags) })) };
-};
-
-const describeLaunchTemplates: Handler = (world, params) => {
-  const names = listOf(params, 'LaunchTemplateName');
-  const found = [...world.launchTemplates.values()].filter((t) => names.length === 0 || names.includes(t.name));
-  if (names.length > 0 && found.length === 0) throw new Ec2Fault('InvalidLaunchTemplateName.NotFoundException', `At least one of the launch templates specified in the request does not exist.`);
-  return { launchTemplates: found.map((t) => ({ launchTemplateId: t.id, launchTemplateName: t.name, defaultVersionNumber: 1, latestVersionNumber: 1, tagSet: tagSet(t.tags) })) };
-};
-
 const createLaunchTemplate: Handler = (world, params) => {
   const name = params.get('LaunchTemplateName') ?? '';
-  if ([...world.launchTemplates.values()].some((t) => t.name === name)) throw new Ec2Fault('InvalidLaunchTemplateName.AlreadyExistsException', `Launch template name already in use.`);
+  if ([...world.launchTemplates.values()].some((t) => t.name === name))
+    throw new Ec2Fault(
+      'InvalidLaunchTemplateName.AlreadyExistsException',
+      `Launch template name already in use.`,
+    );
   const data = structOf(params, 'LaunchTemplateData');
   const imageId = data.get('ImageId');
   const userData = data.get('UserData');
-  const reservation = data.get('CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId');
+  const reservation = data.get(
+    'CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId',
+  );
   const template = {
     id: world.nextId('lt'),
     name,
@@ -154,14 +78,14 @@ const createLaunchTemplate: Handler = (world, params) => {
     tags: tagsFor(data, 'TagSpecification', 'instance'),
   };
   world.launchTemplates.set(template.id, template);
-  return { launchTemplate: { launchTemplateId: template.id, launchTemplateName: name, defaultVersionNumber: 1, latestVersionNumber: 1 } };
-};
-
-const describeCapacityReservations: Handler = (world, params) => {
-  const ids = listOf(params, 'CapacityReservationId');
-  const filters = filtersOf(params);
-  const found = world.reservations.filter((r) => (ids.length === 0 || ids.includes(r.id)) && matchesFilters(filters, (n) => ({ 'instance-type': [r.instanceType], state: ['active'] })[n] ?? tagField(r.tags, n)));
-  return { capacityReservationSet: found.map((r) => ({ capacityReservationId: r.id, instanceType: r.instanceType, availabilityZone: r.zone, availableInstanceCount: r.available, state: 'active', instancePlatform: 'Linux/UNIX', tagSet: tagSet(r.tags) })) };
+  return {
+    launchTemplate: {
+      launchTemplateId: template.id,
+      launchTemplateName: name,
+      defaultVersionNumber: 1,
+      latestVersionNumber: 1,
+    },
+  };
 };
 
 export const ACTIONS: Readonly<Record<string, Handler>> = {

@@ -14,7 +14,12 @@ export interface Ec2Event {
   readonly detail: Record<string, string>;
 }
 
-function event(world: Ec2World, i: EmuInstance, detailType: string, detail: Record<string, string>): Ec2Event {
+function event(
+  world: Ec2World,
+  i: EmuInstance,
+  detailType: string,
+  detail: Record<string, string>,
+): Ec2Event {
   return {
     version: '0',
     id: world.nextId('evt'),
@@ -28,6 +33,9 @@ function event(world: Ec2World, i: EmuInstance, detailType: string, detail: Reco
   };
 }
 
-export const spotInterruptionWarning = (w: Ec2World, i: EmuInstance): Ec2Event => event(w, i, 'EC2 Spot Instance Interruption Warning', { 'instance-action': 'terminate' });
-export const rebalanceRecommendation = (w: Ec2World, i: EmuInstance): Ec2Event => event(w, i, 'EC2 Instance Rebalance Recommendation', {});
-export const stateChange = (w: Ec2World, i: EmuInstance): Ec2Event => event(w, i, 'EC2 Instance State-change Notification', { state: i.state });
+export const spotInterruptionWarning = (w: Ec2World, i: EmuInstance): Ec2Event =>
+  event(w, i, 'EC2 Spot Instance Interruption Warning', { 'instance-action': 'terminate' });
+export const rebalanceRecommendation = (w: Ec2World, i: EmuInstance): Ec2Event =>
+  event(w, i, 'EC2 Instance Rebalance Recommendation', {});
+export const stateChange = (w: Ec2World, i: EmuInstance): Ec2Event =>
+  event(w, i, 'EC2 Instance State-change Notification', { state: i.state });

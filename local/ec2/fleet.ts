@@ -17,31 +17,53 @@ interface Candidate {
   readonly price: number;
 }
 
-export function createFleet(world: Ec2World, params: Params, launched: (i: EmuInstance) => void): Record<string, XmlValue> {
-  if (params.get('Type') !== 'instant') throw new Ec2Fault('InvalidParameterValue', 'the emulator only serves Type=instant fleets');
+export function createFleet(
+  world: Ec2World,
+  params: Params,
+  launched: (i: EmuInstance) => void,
+): Record<string, XmlValue> {
+  if (params.get('Type') !== 'instant')
+    throw new Ec2Fault('InvalidParameterValue', 'the emulator only serves Type=instant fleets');
   const token = params.get('ClientToken');
   const fingerprint = JSON.stringify([...params.entries()].filter(([k]) => k !== 'ClientToken').sort());
   if (token) {
     const seen = world.fleets.get(token);
-    if (seen && seen.fingerprint !== fingerprint) throw new Ec2Fault('IdempotentParameterMismatch', `client token ${token} was used for a different request`);
+    if (seen && seen.fingerprint !== fingerprint)
+      throw new Ec2Fault(
+        'IdempotentParameterMismatch',
+        `client token ${token} was used for a different request`,
+      );
     if (seen) return seen.response as Record<string, XmlValue>;
   }
   const target = structOf(params, 'TargetCapacitySpecification');
   const total = Number(target.get('TotalTargetCapacity') ?? '0');
   const defaultType = target.get('DefaultTargetCapacityType') ?? 'on-demand';
-  if (!Number.isInteger(total) || total < 1) throw new Ec2Fault('InvalidParameterValue', 'TargetCapacitySpecification.TotalTargetCapacity must be a positive integer');
+  if (!Number.isInteger(total) || total < 1)
+    throw new Ec2Fault(
+      'InvalidParameterValue',
+      'TargetCapacitySpecification.TotalTargetCapacity must be a positive integer',
+    );
   const options = structOf(params, defaultType === 'spot' ? 'SpotOptions' : 'OnDemandOptions');
   const min = world.faults.ignoreMinTargetCapacity ? 0 : Number(options.get('MinTargetCapacity') ?? '0');
-  const single = options.get('SingleInstanceType') === 'true' || options.get('SingleAvailabilityZone') === 'true';
-  if (min > 0 && !single) throw new Ec2Fault('InvalidParameterCombination', 'MinTargetCapacity requires SingleInstanceType and SingleAvailabilityZone');
-  const candidates = order(candidatesOf(world, params, defaultType === 'spot' ? 'spot' : 'on-demand'), options.get('AllocationStrategy'));
+  const single =
+    options.get('SingleInstanceType') === 'true' || options.get('SingleAvailabilityZone') === 'true';
+  if (min > 0 && !single)
+    throw new Ec2Fault(
+      'InvalidParameterCombination',
+      'MinTargetCapacity requires SingleInstanceType and SingleAvailabilityZone',
+    );
+  const candidates = order(
+    candidatesOf(world, params, defaultType === 'spot' ? 'spot' : 'on-demand'),
+    options.get('AllocationStrategy'),
+  );
   const capacity = (c: Candidate): number => capacityOf(world, c);
 
   const chosen: { c: Candidate; n: number }[] = [];
   const refused: Candidate[] = [];
   if (single) {
     const groups = new Map<string, Candidate[]>();
-    for (const c of candidates) groups.set(`${c.instanceType}|${c.zone}`, [...(groups.get(`${c.instanceType}|${c.zone}`) ?? []), c]);
+    for (const c of candidates)
+      groups.set(`${c.instanceType}|${c.zone}`, [...(groups.get(`${c.instanceType}|${c.zone}`) ?? []), c]);
     for (const group of groups.values()) {
       const first = group[0] as Candidate;
       const have = capacity(first);
@@ -75,7 +97,12 @@ export function createFleet(world: Ec2World, params: Params, launched: (i: EmuIn
       ids.push(instance.instanceId);
       launched(instance);
     }
-    return { launchTemplateAndOverrides: ltAndOverrides(c), lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand', instanceIds: ids, instanceType: c.instanceType };
+    return {
+      launchTemplateAndOverrides: ltAndOverrides(c),
+      lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand',
+      instanceIds: ids,
+      instanceType: c.instanceType,
+    };
   });
   const errorSet = refused.map((c) => ({
     launchTemplateAndOverrides: ltAndOverrides(c),
@@ -95,15 +122,29 @@ function candidatesOf(world: Ec2World, params: Params, capacityType: 'spot' | 'o
     const name = spec.get('LaunchTemplateName');
     const id = spec.get('LaunchTemplateId');
     const template = [...world.launchTemplates.values()].find((t) => t.name === name || t.id === id);
-    if (!template) throw new Ec2Fault('InvalidLaunchTemplateName.NotFoundException', `launch template ${name ?? id} does not exist`);
+    if (!template)
+      throw new Ec2Fault(
+        'InvalidLaunchTemplateName.NotFoundException',
+        `launch template ${name ?? id} does not exist`,
+      );
     for (const o of membersOf(config, 'Overrides')) {
       const instanceType = o.get('InstanceType') ?? '';
-      if (!world.types.has(instanceType)) throw new Ec2Fault('InvalidParameterValue', `invalid instance type ${instanceType}`);
+      if (!world.types.has(instanceType))
+        throw new Ec2Fault('InvalidParameterValue', `invalid instance type ${instanceType}`);
       const subnetId = o.get('SubnetId') ?? '';
       const subnet = world.subnets.find((s) => s.subnetId === subnetId);
       if (!subnet) throw new Ec2Fault('InvalidSubnetID.NotFound', `subnet ${subnetId} does not exist`);
       const lifecycle: Lifecycle = template.capacityReservationId ? 'reserved' : capacityType;
-      out.push({ template, version: spec.get('Version') ?? '$Latest', instanceType, subnetId, zone: subnet.zone, priority: Number(o.get('Priority') ?? '0'), lifecycle, price: world.priceOf(instanceType, lifecycle) });
+      out.push({
+        template,
+        version: spec.get('Version') ?? '$Latest',
+        instanceType,
+        subnetId,
+        zone: subnet.zone,
+        priority: Number(o.get('Priority') ?? '0'),
+        lifecycle,
+        price: world.priceOf(instanceType, lifecycle),
+      });
     }
   }
   if (out.length > 60) throw new Ec2Fault('InvalidParameterValue', 'a fleet takes at most 60 overrides');
@@ -123,7 +164,12 @@ function capacityOf(world: Ec2World, c: Candidate): number {
   return world.capacityLeft(c.instanceType, c.zone, c.lifecycle);
 }
 
-function launch(world: Ec2World, c: Candidate, requestTags: Record<string, string>, token: string | undefined): EmuInstance {
+function launch(
+  world: Ec2World,
+  c: Candidate,
+  requestTags: Record<string, string>,
+  token: string | undefined,
+): EmuInstance {
   if (c.lifecycle === 'reserved') {
     const r = world.reservations.find((x) => x.id === c.template.capacityReservationId);
     if (r) r.available -= 1;
@@ -149,8 +195,11 @@ function launch(world: Ec2World, c: Candidate, requestTags: Record<string, strin
 
 function ltAndOverrides(c: Candidate): XmlValue {
   return {
-    launchTemplateSpecification: { launchTemplateId: c.template.id, launchTemplateName: c.template.name, version: c.version },
+    launchTemplateSpecification: {
+      launchTemplateId: c.template.id,
+      launchTemplateName: c.template.name,
+      version: c.version,
+    },
     overrides: { instanceType: c.instanceType, subnetId: c.subnetId, availabilityZone: c.zone },
   };
 }
-

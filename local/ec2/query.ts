@@ -59,7 +59,10 @@ export function tagsFor(params: Params, prefix: string, resourceType: string): R
 }
 
 /** EC2 filter semantics: every filter must match; within one, any value; `*` and `?` are wildcards. */
-export function matchesFilters(filters: readonly Filter[], fieldValues: (name: string) => readonly string[] | undefined): boolean {
+export function matchesFilters(
+  filters: readonly Filter[],
+  fieldValues: (name: string) => readonly string[] | undefined,
+): boolean {
   return filters.every((f) => {
     const have = fieldValues(f.name);
     if (have === undefined) return false;
@@ -68,12 +71,18 @@ export function matchesFilters(filters: readonly Filter[], fieldValues: (name: s
 }
 
 function wildcard(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${escaped}$`);
 }
 
 /** Values for the `tag:Key` and `tag-key` filters over a tag map. */
-export function tagField(tags: Readonly<Record<string, string>>, name: string): readonly string[] | undefined {
+export function tagField(
+  tags: Readonly<Record<string, string>>,
+  name: string,
+): readonly string[] | undefined {
   if (name === 'tag-key') return Object.keys(tags);
   if (name.startsWith('tag:')) {
     const v = tags[name.slice(4)];

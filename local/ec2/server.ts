@@ -53,14 +53,33 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
       i.state = 'running';
       emit(stateChange(world, i));
       const userData = i.userData ? Buffer.from(i.userData, 'base64').toString('utf8') : '';
-      void options.onBoot?.({ providerId: `aws:///${i.zone}/${i.instanceId}`, instanceId: i.instanceId, instanceType: i.instanceType, zone: i.zone, capacityType: i.lifecycle, imageId: i.imageId, tags: { ...i.tags }, userData });
+      void options.onBoot?.({
+        providerId: `aws:///${i.zone}/${i.instanceId}`,
+        instanceId: i.instanceId,
+        instanceType: i.instanceType,
+        zone: i.zone,
+        capacityType: i.lifecycle,
+        imageId: i.imageId,
+        tags: { ...i.tags },
+        userData,
+      });
     });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     const target = req.headers['x-amz-target'];
-    if (typeof target === 'string' && world.faults.pricingUnavailable) return json(res, { status: 503, body: { __type: 'ServiceUnavailableException', message: 'Pricing is unavailable' } });
-    if (typeof target === 'string') return json(res, target === 'AWSPriceListService.GetProducts' ? getProducts(world, JSON.parse(body || '{}')) : { status: 400, body: { __type: 'UnknownOperationException', message: target } });
+    if (typeof target === 'string' && world.faults.pricingUnavailable)
+      return json(res, {
+        status: 503,
+        body: { __type: 'ServiceUnavailableException', message: 'Pricing is unavailable' },
+      });
+    if (typeof target === 'string')
+      return json(
+        res,
+        target === 'AWSPriceListService.GetProducts'
+          ? getProducts(world, JSON.parse(body || '{}'))
+          : { status: 400, body: { __type: 'UnknownOperationException', message: target } },
+      );
     const params = parseForm(body);
     const action = params.get('Action') ?? '';
     const requestId = world.nextId('req');
@@ -78,13 +97,21 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
         throttle.remaining -= 1;
         throw new Ec2Fault('RequestLimitExceeded', 'Request limit exceeded.', 503);
       }
-      const out = action === 'CreateFleet' ? createFleet(world, params, boot) : ACTIONS[action]?.(world, params);
-      if (!out) throw new Ec2Fault('InvalidAction', `The action ${action} is not valid for this web service.`);
-      if (action === 'TerminateInstances') for (const id of listOf(params, 'InstanceId')) emit(stateChange(world, world.instances.get(id) as EmuInstance));
-      res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' }).end(responseXml(action, requestId, out));
+      const out =
+        action === 'CreateFleet' ? createFleet(world, params, boot) : ACTIONS[action]?.(world, params);
+      if (!out)
+        throw new Ec2Fault('InvalidAction', `The action ${action} is not valid for this web service.`);
+      if (action === 'TerminateInstances')
+        for (const id of listOf(params, 'InstanceId'))
+          emit(stateChange(world, world.instances.get(id) as EmuInstance));
+      res
+        .writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' })
+        .end(responseXml(action, requestId, out));
     } catch (err) {
       const fault = err instanceof Ec2Fault ? err : new Ec2Fault('InternalError', String(err), 500);
-      res.writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8' }).end(errorXml(fault.code, fault.message, requestId));
+      res
+        .writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8' })
+        .end(errorXml(fault.code, fault.message, requestId));
     }
   }
 
@@ -130,5 +157,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function json(res: ServerResponse, reply: { status: number; body: unknown }): void {
   const type = (reply.body as { __type?: string }).__type;
-  res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.1', ...(type ? { 'x-amzn-errortype': type } : {}) }).end(JSON.stringify(reply.body));
+  res
+    .writeHead(reply.status, {
+      'content-type': 'application/x-amz-json-1.1',
+      ...(type ? { 'x-amzn-errortype': type } : {}),
+    })
+    .end(JSON.stringify(reply.body));
 }

@@ -3,14 +3,24 @@
 
 export type Lifecycle = 'on-demand' | 'spot' | 'reserved';
 export type Ec2State = 'pending' | 'running' | 'shutting-down' | 'terminated';
-export const STATE_CODES: Record<Ec2State, number> = { pending: 0, running: 16, 'shutting-down': 32, terminated: 48 };
+export const STATE_CODES: Record<Ec2State, number> = {
+  pending: 0,
+  running: 16,
+  'shutting-down': 32,
+  terminated: 48,
+};
 
 export interface EmuInstanceType {
   readonly name: string;
   readonly vcpu: number;
   readonly memoryMiB: number;
   readonly arch?: 'x86_64' | 'arm64';
-  readonly gpu?: { readonly name: string; readonly manufacturer: string; readonly count: number; readonly memoryMiB: number };
+  readonly gpu?: {
+    readonly name: string;
+    readonly manufacturer: string;
+    readonly count: number;
+    readonly memoryMiB: number;
+  };
   readonly maxPods?: number;
   /** On-demand $/h (served by the Pricing API stand-in) and spot $/h (DescribeSpotPriceHistory). */
   readonly onDemandPrice: number;
@@ -109,7 +119,13 @@ export class Ec2World {
   readonly capacity = new Map<string, number>();
   /** The error code EC2 reports for an offering without capacity (default InsufficientInstanceCapacity). */
   readonly capacityErrors = new Map<string, string>();
-  readonly faults: Faults = { throttle: { remaining: 0 }, delayMs: {}, ignoreMinTargetCapacity: false, pricingUnavailable: false, failNext: {} };
+  readonly faults: Faults = {
+    throttle: { remaining: 0 },
+    delayMs: {},
+    ignoreMinTargetCapacity: false,
+    pricingUnavailable: false,
+    failNext: {},
+  };
   /** Every request by action name, for tests that assert what the adapter called. */
   readonly calls: string[] = [];
   /** Every request's parameters, in order (what the SDK put on the wire). */
@@ -149,6 +165,10 @@ export class Ec2World {
   priceOf(type: string, lifecycle: Lifecycle): number {
     const t = this.types.get(type);
     if (!t) return Number.POSITIVE_INFINITY;
-    return lifecycle === 'spot' ? (t.spotPrice ?? t.onDemandPrice) : lifecycle === 'reserved' ? 0 : t.onDemandPrice;
+    return lifecycle === 'spot'
+      ? (t.spotPrice ?? t.onDemandPrice)
+      : lifecycle === 'reserved'
+        ? 0
+        : t.onDemandPrice;
   }
 }

@@ -1,5 +1,13 @@
 // EC2 query protocol output: a JS value rendered as the XML the SDK parses (lists as <item>s).
-export type XmlValue = string | number | boolean | Date | undefined | null | readonly XmlValue[] | { readonly [k: string]: XmlValue };
+export type XmlValue =
+  | string
+  | number
+  | boolean
+  | Date
+  | undefined
+  | null
+  | readonly XmlValue[]
+  | { readonly [k: string]: XmlValue };
 
 const NS = 'http://ec2.amazonaws.com/doc/2016-11-15/';
 

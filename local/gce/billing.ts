@@ -21,8 +21,18 @@ export function defaultSkus(): SeedSku[] {
   ];
   return rows.flatMap(([name, od, spot, unit]) => [
     { description: `${name} running in Americas`, usageType: 'OnDemand' as const, usd: od, unit },
-    { description: `Spot Preemptible ${name} running in Americas`, usageType: 'Preemptible' as const, usd: spot, unit },
-    { description: `Commitment v1: ${name} in Americas for 1 Year`, usageType: 'Commit1Yr' as const, usd: od * 0.63, unit },
+    {
+      description: `Spot Preemptible ${name} running in Americas`,
+      usageType: 'Preemptible' as const,
+      usd: spot,
+      unit,
+    },
+    {
+      description: `Commitment v1: ${name} in Americas for 1 Year`,
+      usageType: 'Commit1Yr' as const,
+      usd: od * 0.63,
+      unit,
+    },
   ]);
 }
 
@@ -32,9 +42,30 @@ export function skusResponse(skus: readonly SeedSku[], region: string): unknown 
       name: `services/6F81-5844-456A/skus/SKU-${i}`,
       skuId: `SKU-${i}`,
       description: s.description,
-      category: { serviceDisplayName: 'Compute Engine', resourceFamily: 'Compute', resourceGroup: s.unit === 'h' ? 'CPU' : 'RAM', usageType: s.usageType },
+      category: {
+        serviceDisplayName: 'Compute Engine',
+        resourceFamily: 'Compute',
+        resourceGroup: s.unit === 'h' ? 'CPU' : 'RAM',
+        usageType: s.usageType,
+      },
       serviceRegions: [region],
-      pricingInfo: [{ pricingExpression: { usageUnit: s.unit, tieredRates: [{ startUsageAmount: 0, unitPrice: { currencyCode: 'USD', units: String(Math.floor(s.usd)), nanos: Math.round((s.usd % 1) * 1e9) } }] } }],
+      pricingInfo: [
+        {
+          pricingExpression: {
+            usageUnit: s.unit,
+            tieredRates: [
+              {
+                startUsageAmount: 0,
+                unitPrice: {
+                  currencyCode: 'USD',
+                  units: String(Math.floor(s.usd)),
+                  nanos: Math.round((s.usd % 1) * 1e9),
+                },
+              },
+            ],
+          },
+        },
+      ],
     })),
   };
 }

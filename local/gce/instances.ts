@@ -8,7 +8,10 @@ export interface Hooks {
   created(i: GceInstance): void;
 }
 
-const EXHAUSTED = (zone: string, type: string) => ({ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: `The zone '${zone}' does not have enough resources available to fulfill the request. '(resource type:compute)'. (${type})` });
+const EXHAUSTED = (zone: string, type: string) => ({
+  code: 'ZONE_RESOURCE_POOL_EXHAUSTED',
+  message: `The zone '${zone}' does not have enough resources available to fulfill the request. '(resource type:compute)'. (${type})`,
+});
 
 function modelOf(resource: Record<string, unknown>): ProvisioningModel {
   const scheduling = (resource.scheduling ?? {}) as { provisioningModel?: string };
@@ -16,15 +19,39 @@ function modelOf(resource: Record<string, unknown>): ProvisioningModel {
 }
 
 function machineTypeName(world: GceWorld, zone: string, value: unknown): string {
-  const name = String(value ?? '').split('/').pop() ?? '';
+  const name =
+    String(value ?? '')
+      .split('/')
+      .pop() ?? '';
   const t = world.machineTypes.get(name);
-  if (!t || !t.zones.includes(zone)) throw new GceHttpError(400, 'invalid', `Invalid value for field 'resource.machineType': '${String(value)}'. Machine type with name '${name}' does not exist in zone '${zone}'.`);
+  if (!t || !t.zones.includes(zone))
+    throw new GceHttpError(
+      400,
+      'invalid',
+      `Invalid value for field 'resource.machineType': '${String(value)}'. Machine type with name '${name}' does not exist in zone '${zone}'.`,
+    );
   return name;
 }
 
-export function newOperation(world: GceWorld, zone: string, type: string, target: string, apply: GceOperation['apply']): GceOperation {
+export function newOperation(
+  world: GceWorld,
+  zone: string,
+  type: string,
+  target: string,
+  apply: GceOperation['apply'],
+): GceOperation {
   const id = world.nextId();
-  const op: GceOperation = { id, name: `operation-${id}`, zone, operationType: type, targetLink: target, insertTime: new Date().toISOString(), status: 'RUNNING', doneAt: Date.now() + world.faults.operationDelayMs, ...(apply ? { apply } : {}) };
+  const op: GceOperation = {
+    id,
+    name: `operation-${id}`,
+    zone,
+    operationType: type,
+    targetLink: target,
+    insertTime: new Date().toISOString(),
+    status: 'RUNNING',
+    doneAt: Date.now() + world.faults.operationDelayMs,
+    ...(apply ? { apply } : {}),
+  };
   world.operations.set(op.name, op);
   return op;
 }
@@ -40,19 +67,51 @@ export function settle(world: GceWorld): void {
   }
 }
 
-function create(world: GceWorld, hooks: Hooks, zone: string, name: string, type: string, model: ProvisioningModel, resource: Record<string, unknown>): void {
+function create(
+  world: GceWorld,
+  hooks: Hooks,
+  zone: string,
+  name: string,
+  type: string,
+  model: ProvisioningModel,
+  resource: Record<string, unknown>,
+): void {
   world.consume(type, zone, model, 1);
-  const instance: GceInstance = { id: world.nextId(), name, zone, machineType: type, provisioningModel: model, resource: { ...resource, name }, status: 'RUNNING', creationTimestamp: new Date().toISOString() };
+  const instance: GceInstance = {
+    id: world.nextId(),
+    name,
+    zone,
+    machineType: type,
+    provisioningModel: model,
+    resource: { ...resource, name },
+    status: 'RUNNING',
+    creationTimestamp: new Date().toISOString(),
+  };
   world.instances.set(world.key(zone, name), instance);
   hooks.created(instance);
 }
 
 function checkName(world: GceWorld, zone: string, name: string): void {
-  if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new GceHttpError(400, 'invalid', `Invalid value for field 'resource.name': '${name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`);
-  if (world.instances.has(world.key(zone, name))) throw new GceHttpError(409, 'alreadyExists', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' already exists`);
+  if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name))
+    throw new GceHttpError(
+      400,
+      'invalid',
+      `Invalid value for field 'resource.name': '${name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`,
+    );
+  if (world.instances.has(world.key(zone, name)))
+    throw new GceHttpError(
+      409,
+      'alreadyExists',
+      `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' already exists`,
+    );
 }
 
-export function insert(world: GceWorld, hooks: Hooks, zone: string, resource: Record<string, unknown>): GceOperation {
+export function insert(
+  world: GceWorld,
+  hooks: Hooks,
+  zone: string,
+  resource: Record<string, unknown>,
+): GceOperation {
   const name = String(resource.name ?? '');
   checkName(world, zone, name);
   const type = machineTypeName(world, zone, resource.machineType);
@@ -69,12 +128,22 @@ export function insert(world: GceWorld, hooks: Hooks, zone: string, resource: Re
   });
 }
 
-export function bulkInsert(world: GceWorld, hooks: Hooks, zone: string, body: Record<string, unknown>): GceOperation {
+export function bulkInsert(
+  world: GceWorld,
+  hooks: Hooks,
+  zone: string,
+  body: Record<string, unknown>,
+): GceOperation {
   const props = (body.instanceProperties ?? {}) as Record<string, unknown>;
   const count = Number(body.count ?? 0);
   const minCount = world.faults.ignoreMinCount ? 1 : Number(body.minCount ?? count);
   const names = Object.keys((body.perInstanceProperties ?? {}) as Record<string, unknown>);
-  if (!Number.isInteger(count) || count < 1 || names.length !== count) throw new GceHttpError(400, 'invalid', `bulkInsert needs count >= 1 and one perInstanceProperties entry per instance (count ${String(body.count)}, names ${names.length})`);
+  if (!Number.isInteger(count) || count < 1 || names.length !== count)
+    throw new GceHttpError(
+      400,
+      'invalid',
+      `bulkInsert needs count >= 1 and one perInstanceProperties entry per instance (count ${String(body.count)}, names ${names.length})`,
+    );
   for (const n of names) checkName(world, zone, n);
   const type = machineTypeName(world, zone, props.machineType);
   const model = modelOf(props);
@@ -94,7 +163,12 @@ export function bulkInsert(world: GceWorld, hooks: Hooks, zone: string, body: Re
 
 export function remove(world: GceWorld, zone: string, name: string, type = 'delete'): GceOperation {
   const instance = world.instances.get(world.key(zone, name));
-  if (!instance) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`);
+  if (!instance)
+    throw new GceHttpError(
+      404,
+      'notFound',
+      `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`,
+    );
   instance.status = 'STOPPING';
   return newOperation(world, zone, type, instanceUrl(world, zone, name), () => {
     world.instances.delete(world.key(zone, name));
@@ -106,10 +180,18 @@ export function remove(world: GceWorld, zone: string, name: string, type = 'dele
 /** Preempts a Spot VM: records compute.instances.preempted and deletes it (instanceTerminationAction DELETE). */
 export function preempt(world: GceWorld, zone: string, name: string): GceOperation {
   const instance = world.instances.get(world.key(zone, name));
-  if (!instance || instance.provisioningModel !== 'SPOT') throw new Error(`GCE emulator: ${zone}/${name} is not a running Spot VM`);
-  const op = newOperation(world, zone, 'compute.instances.preempted', instanceUrl(world, zone, name), undefined);
+  if (!instance || instance.provisioningModel !== 'SPOT')
+    throw new Error(`GCE emulator: ${zone}/${name} is not a running Spot VM`);
+  const op = newOperation(
+    world,
+    zone,
+    'compute.instances.preempted',
+    instanceUrl(world, zone, name),
+    undefined,
+  );
   op.status = 'DONE';
-  const action = ((instance.resource.scheduling ?? {}) as { instanceTerminationAction?: string }).instanceTerminationAction;
+  const action = ((instance.resource.scheduling ?? {}) as { instanceTerminationAction?: string })
+    .instanceTerminationAction;
   if (action === 'DELETE') world.instances.delete(world.key(zone, name));
   else instance.status = 'TERMINATED';
   return op;

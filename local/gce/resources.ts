@@ -16,11 +16,18 @@ export class GceHttpError extends Error {
 }
 
 export function errorBody(e: GceHttpError): unknown {
-  return { error: { code: e.status, message: e.message, errors: [{ message: e.message, domain: 'global', reason: e.reason }] } };
+  return {
+    error: {
+      code: e.status,
+      message: e.message,
+      errors: [{ message: e.message, domain: 'global', reason: e.reason }],
+    },
+  };
 }
 
 export const zoneUrl = (w: GceWorld, zone: string): string => `${BASE}/projects/${w.project}/zones/${zone}`;
-export const instanceUrl = (w: GceWorld, zone: string, name: string): string => `${zoneUrl(w, zone)}/instances/${name}`;
+export const instanceUrl = (w: GceWorld, zone: string, name: string): string =>
+  `${zoneUrl(w, zone)}/instances/${name}`;
 
 export function instanceJson(w: GceWorld, i: GceInstance): Record<string, unknown> {
   return {

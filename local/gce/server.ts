@@ -38,7 +38,15 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   const hooks: Hooks = {
     created: (i: GceInstance) => {
       const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
-      void options.onBoot?.({ providerId: `gce://${world.project}/${i.zone}/${i.name}`, name: i.name, zone: i.zone, machineType: i.machineType, provisioningModel: i.provisioningModel, labels: { ...((i.resource.labels ?? {}) as Record<string, string>) }, startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '' });
+      void options.onBoot?.({
+        providerId: `gce://${world.project}/${i.zone}/${i.name}`,
+        name: i.name,
+        zone: i.zone,
+        machineType: i.machineType,
+        provisioningModel: i.provisioningModel,
+        labels: { ...((i.resource.labels ?? {}) as Record<string, string>) },
+        startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '',
+      });
     },
   };
 
@@ -55,34 +63,84 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   async function route(method: string, url: URL, body: Record<string, unknown>): Promise<unknown> {
     const p = url.pathname.split('/').filter(Boolean);
     // compute v1 projects P (aggregated instances | zones Z …)
-    if (p[0] !== 'compute' || p[1] !== 'v1' || p[2] !== 'projects' || p[3] !== world.project) throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
+    if (p[0] !== 'compute' || p[1] !== 'v1' || p[2] !== 'projects' || p[3] !== world.project)
+      throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
     const filter = compileFilter(url.searchParams.get('filter'));
     if (p[4] === 'aggregated' && p[5] === 'instances' && method === 'GET') {
       const items: Record<string, unknown> = {};
       for (const z of zones) {
-        const found = world.live().filter((i) => i.zone === z).map((i) => instanceJson(world, i)).filter(filter);
-        items[`zones/${z}`] = found.length > 0 ? { instances: found } : { warning: { code: 'NO_RESULTS_ON_PAGE', message: 'There are no results for scope' } };
+        const found = world
+          .live()
+          .filter((i) => i.zone === z)
+          .map((i) => instanceJson(world, i))
+          .filter(filter);
+        items[`zones/${z}`] =
+          found.length > 0
+            ? { instances: found }
+            : { warning: { code: 'NO_RESULTS_ON_PAGE', message: 'There are no results for scope' } };
       }
       return { kind: 'compute#instanceAggregatedList', items };
     }
     const zone = p[5] ?? '';
-    if (p[4] !== 'zones' || !zones.includes(zone)) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}' was not found`);
+    if (p[4] !== 'zones' || !zones.includes(zone))
+      throw new GceHttpError(
+        404,
+        'notFound',
+        `The resource 'projects/${world.project}/zones/${zone}' was not found`,
+      );
     const [kind, name, verb] = [p[6], p[7], p[8]];
     if (kind === 'instances') {
-      if (method === 'POST' && name === 'bulkInsert') return operationJson(world, withRequestId(url, () => bulkInsert(world, hooks, zone, body)));
-      if (method === 'POST' && !name) return operationJson(world, withRequestId(url, () => insert(world, hooks, zone, body)));
-      if (method === 'GET' && !name) return { kind: 'compute#instanceList', items: world.live().filter((i) => i.zone === zone).map((i) => instanceJson(world, i)).filter(filter) };
+      if (method === 'POST' && name === 'bulkInsert')
+        return operationJson(
+          world,
+          withRequestId(url, () => bulkInsert(world, hooks, zone, body)),
+        );
+      if (method === 'POST' && !name)
+        return operationJson(
+          world,
+          withRequestId(url, () => insert(world, hooks, zone, body)),
+        );
+      if (method === 'GET' && !name)
+        return {
+          kind: 'compute#instanceList',
+          items: world
+            .live()
+            .filter((i) => i.zone === zone)
+            .map((i) => instanceJson(world, i))
+            .filter(filter),
+        };
       const instance = world.instances.get(world.key(zone, name ?? ''));
       if (method === 'GET' && !verb) {
-        if (!instance) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`);
+        if (!instance)
+          throw new GceHttpError(
+            404,
+            'notFound',
+            `The resource 'projects/${world.project}/zones/${zone}/instances/${name}' was not found`,
+          );
         return instanceJson(world, instance);
       }
-      if (method === 'DELETE' && !verb) return operationJson(world, withRequestId(url, () => remove(world, zone, name ?? '')));
+      if (method === 'DELETE' && !verb)
+        return operationJson(
+          world,
+          withRequestId(url, () => remove(world, zone, name ?? '')),
+        );
     }
     if (kind === 'operations') {
-      if (method === 'GET' && !name) return { kind: 'compute#operationList', items: [...world.operations.values()].filter((o) => o.zone === zone).map((o) => operationJson(world, o)).filter(filter) };
+      if (method === 'GET' && !name)
+        return {
+          kind: 'compute#operationList',
+          items: [...world.operations.values()]
+            .filter((o) => o.zone === zone)
+            .map((o) => operationJson(world, o))
+            .filter(filter),
+        };
       const op = world.operations.get(name ?? '');
-      if (!op) throw new GceHttpError(404, 'notFound', `The resource 'projects/${world.project}/zones/${zone}/operations/${name}' was not found`);
+      if (!op)
+        throw new GceHttpError(
+          404,
+          'notFound',
+          `The resource 'projects/${world.project}/zones/${zone}/operations/${name}' was not found`,
+        );
       if (method === 'POST' && verb === 'wait') {
         // Like Compute Engine, wait returns when the operation is DONE or its budget runs out (the caller loops).
         const deadline = Date.now() + (options.waitBudgetMs ?? WAIT_BUDGET_MS);
@@ -94,10 +152,31 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       return operationJson(world, op);
     }
     if (kind === 'machineTypes' && method === 'GET') {
-      return { items: [...world.machineTypes.values()].filter((t) => t.zones.includes(zone)).map((t) => ({ kind: 'compute#machineType', name: t.name, guestCpus: t.guestCpus, memoryMb: t.memoryMb, zone, ...(t.accelerators ? { accelerators: t.accelerators } : {}) })) };
+      return {
+        items: [...world.machineTypes.values()]
+          .filter((t) => t.zones.includes(zone))
+          .map((t) => ({
+            kind: 'compute#machineType',
+            name: t.name,
+            guestCpus: t.guestCpus,
+            memoryMb: t.memoryMb,
+            zone,
+            ...(t.accelerators ? { accelerators: t.accelerators } : {}),
+          })),
+      };
     }
     if (kind === 'acceleratorTypes' && method === 'GET') {
-      return { items: [...world.acceleratorTypes.values()].filter((a) => a.zones.includes(zone)).map((a) => ({ kind: 'compute#acceleratorType', name: a.name, description: a.description, maximumCardsPerInstance: a.maximumCardsPerInstance, zone })) };
+      return {
+        items: [...world.acceleratorTypes.values()]
+          .filter((a) => a.zones.includes(zone))
+          .map((a) => ({
+            kind: 'compute#acceleratorType',
+            name: a.name,
+            description: a.description,
+            maximumCardsPerInstance: a.maximumCardsPerInstance,
+            zone,
+          })),
+      };
     }
     throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
   }
@@ -108,11 +187,15 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     const method = req.method ?? 'GET';
     world.calls.push(`${method} ${url.pathname}`);
     if (text) world.bodies.push({ path: url.pathname, body: JSON.parse(text) as Record<string, unknown> });
-    const send = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown): void =>
+      void res
+        .writeHead(status, { 'content-type': 'application/json; charset=UTF-8' })
+        .end(JSON.stringify(body));
     try {
       if (url.pathname === '/v1/services/6F81-5844-456A/skus' && method === 'GET') {
         // The Cloud Billing catalog stand-in shares the port (both clients take one endpoint in tests).
-        if (world.faults.billingUnavailable) throw new GceHttpError(503, 'backendError', 'The service is currently unavailable.');
+        if (world.faults.billingUnavailable)
+          throw new GceHttpError(503, 'backendError', 'The service is currently unavailable.');
         return send(200, skusResponse(world.skus, world.region));
       }
       if (world.faults.throttle > 0) {

@@ -9,7 +9,10 @@ export interface EmuMachineType {
   readonly guestCpus: number;
   readonly memoryMb: number;
   /** Bundled GPUs (A2, A3, G2): the instance gets them without guestAccelerators. */
-  readonly accelerators?: readonly { readonly guestAcceleratorType: string; readonly guestAcceleratorCount: number }[];
+  readonly accelerators?: readonly {
+    readonly guestAcceleratorType: string;
+    readonly guestAcceleratorCount: number;
+  }[];
   readonly zones: readonly string[];
 }
 

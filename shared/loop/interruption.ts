@@ -52,9 +52,14 @@ export interface InterruptionOutcome {
 /** True when the claim's providerID names the signalled instance (aws:///zone/i-…, gce://project/zone/name). */
 export function matchesInstance(providerID: string | undefined, signal: InterruptionSignal): boolean {
   if (!providerID) return false;
-  if (signal.cloud === 'aws') return providerID.startsWith('aws://') && providerID.endsWith(`/${signal.instance}`);
+  if (signal.cloud === 'aws')
+    return providerID.startsWith('aws://') && providerID.endsWith(`/${signal.instance}`);
   const parts = providerID.replace(/^gce:\/\//, '').split('/');
-  return providerID.startsWith('gce://') && parts[2] === signal.instance && (signal.zone === undefined || parts[1] === signal.zone);
+  return (
+    providerID.startsWith('gce://') &&
+    parts[2] === signal.instance &&
+    (signal.zone === undefined || parts[1] === signal.zone)
+  );
 }
 
 /** The first cause wins: a later state change must not overwrite the spot warning that explained it. */
@@ -62,7 +67,10 @@ function causeToStamp(claim: NodeClaimRef, cause: TerminationCause): Termination
   return claim.annotations?.[TERMINATION_CAUSE_ANNOTATION] ? undefined : cause;
 }
 
-export async function handleInterruptions(signals: readonly InterruptionSignal[], ports: InterruptionPorts): Promise<InterruptionOutcome> {
+export async function handleInterruptions(
+  signals: readonly InterruptionSignal[],
+  ports: InterruptionPorts,
+): Promise<InterruptionOutcome> {
   const counts = { signals: signals.length, annotated: 0, drained: 0, noted: 0, unmatched: 0, failed: 0 };
   const errors: { claim: string; error: string }[] = [];
   if (signals.length === 0) return { ...counts, errors };
@@ -77,7 +85,10 @@ export async function handleInterruptions(signals: readonly InterruptionSignal[]
     }
     if (!signal.drain) {
       counts.noted += 1;
-      ports.logger?.info('cloud recommends replacing an instance', { claim: claim.name, cause: signal.cause });
+      ports.logger?.info('cloud recommends replacing an instance', {
+        claim: claim.name,
+        cause: signal.cause,
+      });
       continue;
     }
     try {
@@ -85,7 +96,10 @@ export async function handleInterruptions(signals: readonly InterruptionSignal[]
       if (cause) {
         await ports.annotator.annotate(claim.name, { [TERMINATION_CAUSE_ANNOTATION]: cause });
         counts.annotated += 1;
-        claims[index] = { ...claim, annotations: { ...claim.annotations, [TERMINATION_CAUSE_ANNOTATION]: cause } };
+        claims[index] = {
+          ...claim,
+          annotations: { ...claim.annotations, [TERMINATION_CAUSE_ANNOTATION]: cause },
+        };
       }
       if (!claim.deleting) {
         await ports.drainer.drain(claim, signal.cause);
@@ -94,7 +108,10 @@ export async function handleInterruptions(signals: readonly InterruptionSignal[]
       }
     } catch (err) {
       counts.failed += 1;
-      errors.push({ claim: claim.name, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+      errors.push({
+        claim: claim.name,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
     }
   }
   return { ...counts, errors };

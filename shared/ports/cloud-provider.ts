@@ -101,7 +101,14 @@ export interface CloudProvider {
 // ---- interruption -----------------------------------------------------------------------------------
 
 /** Values of the kraftsman.dev/termination-cause annotation a cloud interruption stamps on a NodeClaim. */
-export const TERMINATION_CAUSES = ['spot-interruption', 'preempted', 'instance-stopped', 'instance-terminated', 'scheduled-maintenance', 'rebalance-recommendation'] as const;
+export const TERMINATION_CAUSES = [
+  'spot-interruption',
+  'preempted',
+  'instance-stopped',
+  'instance-terminated',
+  'scheduled-maintenance',
+  'rebalance-recommendation',
+] as const;
 export type TerminationCause = (typeof TERMINATION_CAUSES)[number];
 
 /** A cloud's notice that an instance is going away (or may): translated from EventBridge or GCE operations. */
@@ -118,7 +125,12 @@ export interface InterruptionSignal {
 
 // ---- the error contract ---------------------------------------------------------------------------
 
-export const CLOUD_ERROR_NAMES = ['NotFoundError', 'InsufficientCapacityError', 'RetryableCloudError', 'FatalCloudError'] as const;
+export const CLOUD_ERROR_NAMES = [
+  'NotFoundError',
+  'InsufficientCapacityError',
+  'RetryableCloudError',
+  'FatalCloudError',
+] as const;
 export type CloudErrorName = (typeof CLOUD_ERROR_NAMES)[number];
 
 /** The instance (or the resource a call named) does not exist: a delete already happened. */
@@ -165,7 +177,8 @@ export class FatalCloudError extends Error {
 export function cloudErrorOf(err: unknown): (Error & { name: CloudErrorName }) | undefined {
   let current: unknown = err;
   for (let depth = 0; current instanceof Error && depth < 10; depth++) {
-    if ((CLOUD_ERROR_NAMES as readonly string[]).includes(current.name)) return current as Error & { name: CloudErrorName };
+    if ((CLOUD_ERROR_NAMES as readonly string[]).includes(current.name))
+      return current as Error & { name: CloudErrorName };
     current = current.cause;
   }
   return undefined;
@@ -213,14 +226,30 @@ export function launchOptions(claim: NodeClaim, types: readonly InstanceTypeSpec
   for (const t of types) {
     if (!allows(claim, TYPE_KEY, t.name)) continue;
     for (const o of t.offerings) {
-      if (o.available === false || !allows(claim, ZONE_KEY, o.zone) || !allows(claim, CAPACITY_KEY, o.capacityType)) continue;
-      all.push({ instanceType: t.name, zone: o.zone, capacityType: o.capacityType, price: o.price, ...(o.reservationId ? { reservationId: o.reservationId } : {}) });
+      if (
+        o.available === false ||
+        !allows(claim, ZONE_KEY, o.zone) ||
+        !allows(claim, CAPACITY_KEY, o.capacityType)
+      )
+        continue;
+      all.push({
+        instanceType: t.name,
+        zone: o.zone,
+        capacityType: o.capacityType,
+        price: o.price,
+        ...(o.reservationId ? { reservationId: o.reservationId } : {}),
+      });
     }
   }
-  const preferred = (['reserved', 'spot', 'on-demand'] as const).find((ct) => all.some((o) => o.capacityType === ct));
+  const preferred = (['reserved', 'spot', 'on-demand'] as const).find((ct) =>
+    all.some((o) => o.capacityType === ct),
+  );
   return all
     .filter((o) => o.capacityType === preferred)
-    .sort((a, b) => a.price - b.price || a.instanceType.localeCompare(b.instanceType) || a.zone.localeCompare(b.zone));
+    .sort(
+      (a, b) =>
+        a.price - b.price || a.instanceType.localeCompare(b.instanceType) || a.zone.localeCompare(b.zone),
+    );
 }
 
 /** The claim's NodePool, from the label Karpenter puts on every claim it creates. */

@@ -57,7 +57,8 @@ export class FakeCloudProvider implements CloudProvider {
     this.calls.push({ method: 'create', args: [request] });
     const name = request.claim.metadata.name;
     const existing = this.byIdempotencyKey.get(`claim/${name}`);
-    if (existing?.[0]) return { instance: this.instances.get(existing[0]) as CloudInstance, unavailableOfferings: [] };
+    if (existing?.[0])
+      return { instance: this.instances.get(existing[0]) as CloudInstance, unavailableOfferings: [] };
     const refused: UnavailableOffering[] = [];
     for (const option of launchOptions(request.claim, request.instanceTypes)) {
       if (!this.take(option, 1)) {
@@ -76,18 +77,34 @@ export class FakeCloudProvider implements CloudProvider {
     const first = request.claims[0];
     if (!first) throw new Error(`gang ${request.gang} has no claims`);
     const existing = this.byIdempotencyKey.get(`gang/${request.gang}`);
-    if (existing) return { instances: existing.map((id, i) => ({ claim: request.claims[i]?.metadata.name ?? '', instance: this.instances.get(id) as CloudInstance })), unavailableOfferings: [] };
+    if (existing)
+      return {
+        instances: existing.map((id, i) => ({
+          claim: request.claims[i]?.metadata.name ?? '',
+          instance: this.instances.get(id) as CloudInstance,
+        })),
+        unavailableOfferings: [],
+      };
     const refused: UnavailableOffering[] = [];
     for (const option of launchOptions(first, request.instanceTypes)) {
       if (!this.take(option, request.claims.length)) {
         refused.push({ ...pick(option), reason: 'InsufficientCapacity' });
         continue;
       }
-      const instances = request.claims.map((claim) => ({ claim: claim.metadata.name, instance: this.launch(option, claim) }));
-      this.byIdempotencyKey.set(`gang/${request.gang}`, instances.map((x) => x.instance.providerId));
+      const instances = request.claims.map((claim) => ({
+        claim: claim.metadata.name,
+        instance: this.launch(option, claim),
+      }));
+      this.byIdempotencyKey.set(
+        `gang/${request.gang}`,
+        instances.map((x) => x.instance.providerId),
+      );
       return { instances, unavailableOfferings: refused };
     }
-    throw new InsufficientCapacityError(`no offering has capacity for all ${request.claims.length} members of gang ${request.gang}`, refused);
+    throw new InsufficientCapacityError(
+      `no offering has capacity for all ${request.claims.length} members of gang ${request.gang}`,
+      refused,
+    );
   }
 
   async get(id: ProviderId): Promise<CloudInstance> {
@@ -99,7 +116,9 @@ export class FakeCloudProvider implements CloudProvider {
 
   async list(): Promise<readonly CloudInstance[]> {
     this.calls.push({ method: 'list', args: [] });
-    return [...this.instances.values()].filter((i) => i.state !== 'terminated' && i.tags['kraftsman.dev/cluster'] === this.cluster);
+    return [...this.instances.values()].filter(
+      (i) => i.state !== 'terminated' && i.tags['kraftsman.dev/cluster'] === this.cluster,
+    );
   }
 
   async delete(id: ProviderId): Promise<void> {
@@ -132,7 +151,11 @@ export class FakeCloudProvider implements CloudProvider {
 
   private launch(option: LaunchOption, claim: NodeClaim): CloudInstance {
     this.sequence += 1;
-    const id = providerId(this.cloud === 'aws' ? `aws:///${option.zone}/i-fake${this.sequence}` : `gce://fake/${option.zone}/${claim.metadata.name}`);
+    const id = providerId(
+      this.cloud === 'aws'
+        ? `aws:///${option.zone}/i-fake${this.sequence}`
+        : `gce://fake/${option.zone}/${claim.metadata.name}`,
+    );
     const pool = claimNodePool(claim);
     const instance: CloudInstance = {
       providerId: id,
@@ -141,7 +164,11 @@ export class FakeCloudProvider implements CloudProvider {
       state: 'running',
       nodeClaim: claim.metadata.name,
       ...(pool ? { nodePool: pool } : {}),
-      tags: { 'kraftsman.dev/cluster': this.cluster, 'karpenter.sh/nodeclaim': claim.metadata.name, ...(pool ? { 'karpenter.sh/nodepool': pool } : {}) },
+      tags: {
+        'kraftsman.dev/cluster': this.cluster,
+        'karpenter.sh/nodeclaim': claim.metadata.name,
+        ...(pool ? { 'karpenter.sh/nodepool': pool } : {}),
+      },
     };
     this.instances.set(id, instance);
     return instance;

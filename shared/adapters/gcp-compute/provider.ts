@@ -1,6 +1,5 @@
 // The Compute Engine CloudProvider: instances.insert per claim (cheapest offering first, stockouts
 // recorded and skipped), bulkInsert with minCount for gangs, get/aggregatedList/delete, machine types.
-import { createHash } from 'node:crypto';
 import type { protos } from '@google-cloud/compute';
 import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../model/catalog.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
@@ -10,7 +9,6 @@ import type { Logger } from '../../ports/logger.ts';
 import {
   FatalCloudError,
   InsufficientCapacityError,
-  NotFoundError,
   RetryableCloudError,
   launchOptions,
   type CloudInstance,
@@ -27,9 +25,9 @@ import {
 } from '../../ports/cloud-provider.ts';
 import type { ComputeClients } from './clients.ts';
 import type { GceProviderConfig } from './config.ts';
-import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
+import type { GceContext } from './context.ts';
+import { toCloudError } from './errors.ts';
 import {
-  LABEL_CLUSTER,
   LABEL_GANG,
   LABEL_NODECLAIM,
   instanceName,
@@ -41,13 +39,13 @@ import {
 } from './instances.ts';
 import { HOST_MAINTENANCE_FILTER, PREEMPTION_FILTER, gceInterruptionSignals } from './interruption.ts';
 import { shapesOf, toInstanceTypeSpec, type GcePriceBook, type TypeShape } from './machine-types.ts';
-import { waitForOperation } from './operations.ts';
+import { launchAttempt } from './launch.ts';
 import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
+import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
 import { instanceBody, resolveImage } from './resource.ts';
 import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
-type Operation = protos.google.cloud.compute.v1.IOperation;
 
 export interface GceProviderDeps {
   readonly clients: ComputeClients;
@@ -60,15 +58,18 @@ export interface GceProviderDeps {
   readonly sleep?: Sleep;
 }
 
-/** A request id is a UUID; derived from what identifies the attempt so a retried call is the same request. */
-function requestId(parts: readonly string[]): string {
-  const h = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
 export class GceCloudProvider implements CloudProvider {
   readonly cloud = 'gcp' as const;
-  constructor(private readonly deps: GceProviderDeps) {}
+  private readonly ctx: GceContext;
+  constructor(private readonly deps: GceProviderDeps) {
+    this.ctx = {
+      clients: deps.clients,
+      config: deps.config,
+      clock: deps.clock,
+      sleep: deps.sleep ?? realSleep,
+      call: <T>(what: string, op: () => Promise<T>) => this.call(what, op),
+    };
+  }
 
   private get project(): string {
     return this.deps.config.project;
@@ -91,7 +92,8 @@ export class GceCloudProvider implements CloudProvider {
         option.zone,
         option.capacityType,
       ]);
-      const outcome = await this.attempt(
+      const outcome = await launchAttempt(
+        this.ctx,
         option,
         () =>
           this.deps.clients.instances.insert({
@@ -100,7 +102,7 @@ export class GceCloudProvider implements CloudProvider {
             requestId: id,
             instanceResource: body,
           }),
-        name,
+        true,
       );
       if (outcome !== 'launched') {
         refused.push(outcome);
@@ -125,7 +127,7 @@ export class GceCloudProvider implements CloudProvider {
     if (existing.length === n)
       return { instances: this.matchGang(request, names, existing), unavailableOfferings: [] };
     if (existing.length > 0) {
-      await this.deleteAll(existing);
+      await deleteAll(this.ctx, existing);
       throw new RetryableCloudError(
         `gang ${request.gang}: deleted ${existing.length} of ${n} instances left by an earlier attempt`,
       );
@@ -147,7 +149,7 @@ export class GceCloudProvider implements CloudProvider {
         perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])),
         instanceProperties: { ...props, machineType: String(props.machineType).split('/').pop() },
       };
-      const outcome = await this.attempt(option, () =>
+      const outcome = await launchAttempt(this.ctx, option, () =>
         this.deps.clients.instances.bulkInsert({
           project: this.project,
           zone: option.zone,
@@ -163,7 +165,7 @@ export class GceCloudProvider implements CloudProvider {
       const launched = await this.findByLabel(LABEL_GANG, gangLabel);
       if (launched.length < n) {
         // All or nothing (DESIGN §4): fewer than minCount must not survive, whatever the API did.
-        await this.deleteAll(launched);
+        await deleteAll(this.ctx, launched);
         refused.push({
           instanceType: option.instanceType,
           zone: option.zone,
@@ -186,35 +188,13 @@ export class GceCloudProvider implements CloudProvider {
   }
 
   async list(): Promise<readonly CloudInstance[]> {
-    const out: CloudInstance[] = [];
-    const filter = `labels.${LABEL_CLUSTER} = "${labelValue(this.deps.config.clusterName)}"`;
-    await this.call('instances.aggregatedList', async () => {
-      out.length = 0;
-      for await (const [, scoped] of this.deps.clients.instances.aggregatedListAsync({
-        project: this.project,
-        filter,
-      })) {
-        for (const i of scoped.instances ?? []) {
-          const c = toCloudInstance(this.project, i);
-          if (c.state === 'pending' || c.state === 'running') out.push(c);
-        }
-      }
-    });
-    return out;
+    return listClusterInstances(this.ctx);
   }
 
   async delete(id: ProviderId): Promise<void> {
     const { zone, name } = parseGceProviderId(id);
-    await this.getIn(zone, name);
-    // Deletion is started, not awaited: the instance reports STOPPING at once, which get() treats as gone.
-    await this.call('instances.delete', () =>
-      this.deps.clients.instances.delete({
-        project: this.project,
-        zone,
-        instance: name,
-        requestId: requestId(['delete', id]),
-      }),
-    );
+    await getRawInstance(this.ctx, zone, name);
+    await deleteInstance(this.ctx, zone, name, ['delete', id]);
   }
 
   async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
@@ -255,7 +235,7 @@ export class GceCloudProvider implements CloudProvider {
     if (!id) return undefined;
     const nc = this.gceClass(nodeClass);
     const { zone, name } = parseGceProviderId(id);
-    const instance = await this.rawIn(zone, name);
+    const instance = await getRawInstance(this.ctx, zone, name);
     if (metadataItem(instance, META_IMAGE) !== this.image(nc)) return 'ImageDrift';
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
@@ -328,50 +308,6 @@ export class GceCloudProvider implements CloudProvider {
       .slice(0, this.deps.config.maxLaunchAttempts);
   }
 
-  private refusal(option: LaunchOption, reason: string): UnavailableOffering {
-    return {
-      instanceType: option.instanceType,
-      zone: option.zone,
-      capacityType: option.capacityType,
-      reason,
-    };
-  }
-
-  /** One insert or bulkInsert and its operation: launched, or refused for capacity (with the code). */
-  private async attempt(
-    option: LaunchOption,
-    send: () => Promise<unknown>,
-    existingName?: string,
-  ): Promise<'launched' | UnavailableOffering> {
-    try {
-      const [lro] = (await withThrottleRetry(send, this.deps.config.retry, this.deps.sleep ?? realSleep)) as [
-        { latestResponse?: Operation },
-      ];
-      const operation = (lro.latestResponse ?? {}) as Operation;
-      await waitForOperation({
-        operations: this.deps.clients.operations,
-        project: this.project,
-        zone: option.zone,
-        operation,
-        timeoutMs: this.deps.config.operationTimeoutMs,
-        now: () => this.deps.clock.now().getTime(),
-      });
-      return 'launched';
-    } catch (err) {
-      const kind = classifyGceError(err);
-      if (kind === 'capacity')
-        return this.refusal(
-          option,
-          codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED',
-        );
-      if (kind === 'already-exists' && existingName) return 'launched';
-      if (err instanceof RetryableCloudError) throw err;
-      throw err instanceof OperationError
-        ? new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err })
-        : toCloudError(err, 'instances.insert');
-    }
-  }
-
   private matchGang(
     request: GangLaunchRequest,
     names: readonly string[],
@@ -388,33 +324,7 @@ export class GceCloudProvider implements CloudProvider {
     return (await this.list()).filter((i) => i.tags[key] === value);
   }
 
-  private async deleteAll(instances: readonly CloudInstance[]): Promise<void> {
-    for (const i of instances) {
-      const { zone, name } = parseGceProviderId(i.providerId);
-      await this.call('instances.delete', () =>
-        this.deps.clients.instances.delete({
-          project: this.project,
-          zone,
-          instance: name,
-          requestId: requestId(['cleanup', i.providerId, String(i.launchTime?.getTime() ?? '')]),
-        }),
-      );
-    }
-  }
-
-  private async rawIn(zone: string, name: string): Promise<Instance> {
-    const [instance] = await this.call('instances.get', () =>
-      this.deps.clients.instances.get({ project: this.project, zone, instance: name }),
-    );
-    if (instance.status === 'STOPPING' || instance.status === 'TERMINATED')
-      throw new NotFoundError(
-        `Compute Engine instance ${zone}/${name} is terminating`,
-        `gce://${this.project}/${zone}/${name}`,
-      );
-    return instance;
-  }
-
   private async getIn(zone: string, name: string): Promise<CloudInstance> {
-    return toCloudInstance(this.project, await this.rawIn(zone, name));
+    return toCloudInstance(this.project, await getRawInstance(this.ctx, zone, name));
   }
 }

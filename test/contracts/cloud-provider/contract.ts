@@ -5,7 +5,12 @@ import type { CapacityType } from '../../../shared/model/labels.ts';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import type { NodeClass } from '../../../shared/model/nodeclass.ts';
-import { InsufficientCapacityError, NotFoundError, providerId, type CloudProvider } from '../../../shared/ports/cloud-provider.ts';
+import {
+  InsufficientCapacityError,
+  NotFoundError,
+  providerId,
+  type CloudProvider,
+} from '../../../shared/ports/cloud-provider.ts';
 
 export interface ContractSubject {
   readonly provider: CloudProvider;
@@ -15,7 +20,12 @@ export interface ContractSubject {
   readonly dear: string;
   readonly zones: readonly [string, string];
   /** Prices the backend was seeded with, which instanceTypes() must report. */
-  readonly prices: readonly { instanceType: string; zone: string; capacityType: CapacityType; price: number }[];
+  readonly prices: readonly {
+    instanceType: string;
+    zone: string;
+    capacityType: CapacityType;
+    price: number;
+  }[];
   setCapacity(type: string, zone: string, capacityType: CapacityType, count: number): void;
   /** Live instances in the backend, tagged or not: what a leak would show up in. */
   liveInstances(): Promise<number>;
@@ -33,7 +43,10 @@ export function claim(name: string, requirements: NodeClaim['spec']['requirement
     metadata: { name, uid: `uid-${claimSeq}`, labels: { 'karpenter.sh/nodepool': 'gpu' } },
     spec: {
       nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-      requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }, ...requirements],
+      requirements: [
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        ...requirements,
+      ],
       taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
     },
   };
@@ -43,7 +56,9 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
   describe(`CloudProvider contract: ${label}`, () => {
     let s: ContractSubject;
     let types: readonly InstanceTypeSpec[];
-    const onlyOurs = (): NodeClaim['spec']['requirements'] => [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [s.cheap, s.dear] }];
+    const onlyOurs = (): NodeClaim['spec']['requirements'] => [
+      { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [s.cheap, s.dear] },
+    ];
     const zeroEverywhere = (type: string): void => {
       for (const zone of s.zones) s.setCapacity(type, zone, 'on-demand', 0);
     };
@@ -63,13 +78,19 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       const names = types.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining([s.cheap, s.dear]));
       for (const p of s.prices) {
-        const offering = types.find((t) => t.name === p.instanceType)?.offerings.find((o) => o.zone === p.zone && o.capacityType === p.capacityType);
+        const offering = types
+          .find((t) => t.name === p.instanceType)
+          ?.offerings.find((o) => o.zone === p.zone && o.capacityType === p.capacityType);
         expect(offering?.price, `${p.instanceType} ${p.zone} ${p.capacityType}`).toBeCloseTo(p.price, 6);
       }
     });
 
     it('launches the cheapest allowed offering, tagged with the claim and its NodePool', async () => {
-      const { instance, unavailableOfferings } = await s.provider.create({ claim: claim('launch-1', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types });
+      const { instance, unavailableOfferings } = await s.provider.create({
+        claim: claim('launch-1', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       expect(instance.instanceType).toBe(s.cheap);
       expect(instance.capacityType).toBe('on-demand');
       expect(s.zones).toContain(instance.zone);
@@ -81,8 +102,15 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
     });
 
     it('honours a zone requirement', async () => {
-      const req = [...onlyOurs(), { key: 'topology.kubernetes.io/zone', operator: 'In' as const, values: [s.zones[1]] }];
-      const { instance } = await s.provider.create({ claim: claim('zoned-1', req), nodeClass: s.nodeClass, instanceTypes: types });
+      const req = [
+        ...onlyOurs(),
+        { key: 'topology.kubernetes.io/zone', operator: 'In' as const, values: [s.zones[1]] },
+      ];
+      const { instance } = await s.provider.create({
+        claim: claim('zoned-1', req),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       expect(instance.zone).toBe(s.zones[1]);
     });
 
@@ -96,15 +124,23 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
 
     it('falls back to the next offering and reports the refused ones as unavailable', async () => {
       zeroEverywhere(s.cheap);
-      const { instance, unavailableOfferings } = await s.provider.create({ claim: claim('fallback-1', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types });
+      const { instance, unavailableOfferings } = await s.provider.create({
+        claim: claim('fallback-1', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       expect(instance.instanceType).toBe(s.dear);
-      expect(unavailableOfferings.map((o) => `${o.instanceType}/${o.zone}/${o.capacityType}`).sort()).toEqual(s.zones.map((z) => `${s.cheap}/${z}/on-demand`).sort());
+      expect(unavailableOfferings.map((o) => `${o.instanceType}/${o.zone}/${o.capacityType}`).sort()).toEqual(
+        s.zones.map((z) => `${s.cheap}/${z}/on-demand`).sort(),
+      );
     });
 
     it('throws InsufficientCapacityError naming every refused offering when nothing has capacity', async () => {
       zeroEverywhere(s.cheap);
       zeroEverywhere(s.dear);
-      const error = await s.provider.create({ claim: claim('none-1', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types }).catch((e: unknown) => e);
+      const error = await s.provider
+        .create({ claim: claim('none-1', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InsufficientCapacityError);
       expect((error as InsufficientCapacityError).offerings).toHaveLength(4);
       expect(await s.liveInstances()).toBe(0);
@@ -112,12 +148,20 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
 
     it('launches a gang on one type in one zone, one instance per claim', async () => {
       const claims = ['gang-a', 'gang-b', 'gang-c'].map((n) => claim(n, onlyOurs()));
-      const result = await s.provider.createGang({ gang: 'ns/job-1', claims, nodeClass: s.nodeClass, instanceTypes: types });
+      const result = await s.provider.createGang({
+        gang: 'ns/job-1',
+        claims,
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       expect(result.instances.map((x) => x.claim)).toEqual(['gang-a', 'gang-b', 'gang-c']);
       expect(new Set(result.instances.map((x) => x.instance.providerId)).size).toBe(3);
-      expect(new Set(result.instances.map((x) => `${x.instance.instanceType}/${x.instance.zone}`)).size).toBe(1);
+      expect(new Set(result.instances.map((x) => `${x.instance.instanceType}/${x.instance.zone}`)).size).toBe(
+        1,
+      );
       const listed = await s.provider.list();
-      for (const x of result.instances) expect(listed.find((i) => i.providerId === x.instance.providerId)?.nodeClaim).toBe(x.claim);
+      for (const x of result.instances)
+        expect(listed.find((i) => i.providerId === x.instance.providerId)?.nodeClaim).toBe(x.claim);
     });
 
     it('moves a gang to the zone that can hold all of it', async () => {
@@ -125,7 +169,12 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       s.setCapacity(s.cheap, s.zones[0], 'on-demand', 2);
       s.setCapacity(s.cheap, s.zones[1], 'on-demand', 3);
       const claims = ['move-a', 'move-b', 'move-c'].map((n) => claim(n, onlyOurs()));
-      const result = await s.provider.createGang({ gang: 'ns/job-2', claims, nodeClass: s.nodeClass, instanceTypes: types });
+      const result = await s.provider.createGang({
+        gang: 'ns/job-2',
+        claims,
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       expect(result.instances.every((x) => x.instance.zone === s.zones[1])).toBe(true);
     });
 
@@ -134,7 +183,9 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       s.setCapacity(s.cheap, s.zones[0], 'on-demand', 2);
       s.setCapacity(s.cheap, s.zones[1], 'on-demand', 1);
       const claims = ['part-a', 'part-b', 'part-c'].map((n) => claim(n, onlyOurs()));
-      const error = await s.provider.createGang({ gang: 'ns/job-3', claims, nodeClass: s.nodeClass, instanceTypes: types }).catch((e: unknown) => e);
+      const error = await s.provider
+        .createGang({ gang: 'ns/job-3', claims, nodeClass: s.nodeClass, instanceTypes: types })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InsufficientCapacityError);
       expect((error as InsufficientCapacityError).offerings.length).toBeGreaterThan(0);
       expect(await s.liveInstances()).toBe(0);
@@ -142,15 +193,26 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
     });
 
     it('returns the same gang when a gang launch is retried', async () => {
-      const request = { gang: 'ns/job-4', claims: ['again-a', 'again-b'].map((n) => claim(n, onlyOurs())), nodeClass: s.nodeClass, instanceTypes: types };
+      const request = {
+        gang: 'ns/job-4',
+        claims: ['again-a', 'again-b'].map((n) => claim(n, onlyOurs())),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      };
       const first = await s.provider.createGang(request);
       const second = await s.provider.createGang(request);
-      expect(second.instances.map((x) => x.instance.providerId).sort()).toEqual(first.instances.map((x) => x.instance.providerId).sort());
+      expect(second.instances.map((x) => x.instance.providerId).sort()).toEqual(
+        first.instances.map((x) => x.instance.providerId).sort(),
+      );
       expect(await s.liveInstances()).toBe(2);
     });
 
     it('deletes an instance, after which get and delete report NotFound', async () => {
-      const { instance } = await s.provider.create({ claim: claim('delete-1', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types });
+      const { instance } = await s.provider.create({
+        claim: claim('delete-1', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       await s.provider.delete(instance.providerId);
       await expect(s.provider.get(instance.providerId)).rejects.toBeInstanceOf(NotFoundError);
       await expect(s.provider.delete(instance.providerId)).rejects.toBeInstanceOf(NotFoundError);
@@ -158,13 +220,24 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
     });
 
     it('reports NotFound for an instance that never existed', async () => {
-      const ghost = s.provider.cloud === 'aws' ? `aws:///${s.zones[0]}/i-0123456789abcdef0` : `gce://p/${s.zones[0]}/ghost`;
+      const ghost =
+        s.provider.cloud === 'aws'
+          ? `aws:///${s.zones[0]}/i-0123456789abcdef0`
+          : `gce://p/${s.zones[0]}/ghost`;
       await expect(s.provider.get(providerId(ghost))).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it('lists only live instances of its cluster', async () => {
-      const a = await s.provider.create({ claim: claim('list-a', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types });
-      const b = await s.provider.create({ claim: claim('list-b', onlyOurs()), nodeClass: s.nodeClass, instanceTypes: types });
+      const a = await s.provider.create({
+        claim: claim('list-a', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
+      const b = await s.provider.create({
+        claim: claim('list-b', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
       await s.provider.delete(a.instance.providerId);
       expect((await s.provider.list()).map((i) => i.providerId)).toEqual([b.instance.providerId]);
     });

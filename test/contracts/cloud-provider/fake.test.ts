@@ -19,7 +19,12 @@ cloudProviderContract('in-memory fake', async () => {
     get provider() {
       return holder.provider;
     },
-    nodeClass: { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: {} },
+    nodeClass: {
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'default' },
+      spec: {},
+    },
     cheap: 'g5.xlarge',
     dear: 'g5.2xlarge',
     zones: ZONES,
@@ -28,7 +33,8 @@ cloudProviderContract('in-memory fake', async () => {
       { instanceType: 'g5.2xlarge', zone: 'us-east-1b', capacityType: 'on-demand', price: 1.212 },
     ],
     setCapacity: (t, z, ct, n) => holder.provider.setCapacity(t, z, ct, n),
-    liveInstances: async () => [...holder.provider.instances.values()].filter((i) => i.state !== 'terminated').length,
+    liveInstances: async () =>
+      [...holder.provider.instances.values()].filter((i) => i.state !== 'terminated').length,
     reset: async () => {
       fake = new FakeCloudProvider([type('g5.xlarge', 1.006), type('g5.2xlarge', 1.212)]);
       holder.provider = fake;

@@ -12,7 +12,10 @@ describe('EC2 adapter launches', () => {
   let rig: Ec2Rig;
   const booted: BootedInstance[] = [];
   beforeAll(async () => {
-    rig = await startEc2Rig({ emulator: { onBoot: (b) => void booted.push(b) }, fallbackCatalog: builtinCatalog() });
+    rig = await startEc2Rig({
+      emulator: { onBoot: (b) => void booted.push(b) },
+      fallbackCatalog: builtinCatalog(),
+    });
   });
   afterAll(() => rig.close());
   beforeEach(() => {
@@ -25,23 +28,47 @@ describe('EC2 adapter launches', () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
     const spotClaim = claim('spot-1');
     spotClaim.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }];
-    const { instance } = await rig.provider.create({ claim: spotClaim, nodeClass: ec2NodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: spotClaim,
+      nodeClass: ec2NodeClass(),
+      instanceTypes: types,
+    });
     expect(instance).toMatchObject({ instanceType: 'm5.large', capacityType: 'spot', nodeClaim: 'spot-1' });
-    const p = rig.emulator.world.requests.find((r) => r.action === 'CreateFleet')?.params as ReadonlyMap<string, string>;
+    const p = rig.emulator.world.requests.find((r) => r.action === 'CreateFleet')?.params as ReadonlyMap<
+      string,
+      string
+    >;
     expect(p.get('Type')).toBe('instant');
     expect(p.get('SpotOptions.AllocationStrategy')).toBe('price-capacity-optimized');
     expect(p.get('TargetCapacitySpecification.DefaultTargetCapacityType')).toBe('spot');
     expect(p.get('ClientToken')).toMatch(/^kraftsman-[0-9a-f]{48}$/);
     expect(p.get('LaunchTemplateConfigs.1.Overrides.1.InstanceType')).toBe('m5.large');
     expect(p.get('LaunchTemplateConfigs.1.Overrides.3.InstanceType')).toBe('g5.xlarge');
-    const tags = [...p.entries()].filter(([k]) => /^TagSpecification\.1\.Tag\.\d+\.Key$/.test(k)).map(([, v]) => v);
-    expect(tags).toEqual(expect.arrayContaining(['kubernetes.io/cluster/test', 'kraftsman.dev/cluster', 'karpenter.sh/nodepool', 'karpenter.sh/nodeclaim']));
+    const tags = [...p.entries()]
+      .filter(([k]) => /^TagSpecification\.1\.Tag\.\d+\.Key$/.test(k))
+      .map(([, v]) => v);
+    expect(tags).toEqual(
+      expect.arrayContaining([
+        'kubernetes.io/cluster/test',
+        'kraftsman.dev/cluster',
+        'karpenter.sh/nodepool',
+        'karpenter.sh/nodeclaim',
+      ]),
+    );
   });
 
   it('uses lowest-price for on-demand and launches a gang with MinTargetCapacity on one type in one zone', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    await rig.provider.createGang({ gang: 'ml/train', claims: [claim('g-1'), claim('g-2')], nodeClass: ec2NodeClass(), instanceTypes: types });
-    const p = rig.emulator.world.requests.find((r) => r.action === 'CreateFleet')?.params as ReadonlyMap<string, string>;
+    await rig.provider.createGang({
+      gang: 'ml/train',
+      claims: [claim('g-1'), claim('g-2')],
+      nodeClass: ec2NodeClass(),
+      instanceTypes: types,
+    });
+    const p = rig.emulator.world.requests.find((r) => r.action === 'CreateFleet')?.params as ReadonlyMap<
+      string,
+      string
+    >;
     expect(p.get('OnDemandOptions.AllocationStrategy')).toBe('lowest-price');
     expect(p.get('OnDemandOptions.MinTargetCapacity')).toBe('2');
     expect(p.get('OnDemandOptions.SingleInstanceType')).toBe('true');
@@ -50,8 +77,21 @@ describe('EC2 adapter launches', () => {
   });
 
   it('caps a fleet at 60 overrides, cheapest first', () => {
-    const options: LaunchOption[] = Array.from({ length: 100 }, (_, i) => ({ instanceType: `t${i}`, zone: 'z', capacityType: 'on-demand', price: i }));
-    const input = fleetInput({ templates: [{ name: 'lt', options }], subnetByZone: new Map([['z', 'subnet-z']]), capacityType: 'on-demand', count: 1, clientToken: 't', tags: {}, maxOverrides: 60 });
+    const options: LaunchOption[] = Array.from({ length: 100 }, (_, i) => ({
+      instanceType: `t${i}`,
+      zone: 'z',
+      capacityType: 'on-demand',
+      price: i,
+    }));
+    const input = fleetInput({
+      templates: [{ name: 'lt', options }],
+      subnetByZone: new Map([['z', 'subnet-z']]),
+      capacityType: 'on-demand',
+      count: 1,
+      clientToken: 't',
+      tags: {},
+      maxOverrides: 60,
+    });
     const overrides = input.LaunchTemplateConfigs?.[0]?.Overrides ?? [];
     expect(overrides).toHaveLength(60);
     expect(overrides[0]?.InstanceType).toBe('t0');
@@ -60,9 +100,15 @@ describe('EC2 adapter launches', () => {
 
   it('boots the instance with user data that registers the claim labels and taints, and calls onBoot', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    const c = claim('boot-1', [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['g5.xlarge'] }]);
+    const c = claim('boot-1', [
+      { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['g5.xlarge'] },
+    ]);
     c.metadata.labels = { ...c.metadata.labels, team: 'ml' };
-    const { instance } = await rig.provider.create({ claim: c, nodeClass: ec2NodeClass({ userData: '#!/bin/bash\necho site-setup' }), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: c,
+      nodeClass: ec2NodeClass({ userData: '#!/bin/bash\necho site-setup' }),
+      instanceTypes: types,
+    });
     await expect.poll(() => booted.length).toBe(1);
     const b = booted[0] as BootedInstance;
     expect(b.providerId).toBe(instance.providerId);
@@ -78,46 +124,88 @@ describe('EC2 adapter launches', () => {
   });
 
   it('offers and launches into a capacity reservation for reserved claims', async () => {
-    rig.emulator.world.reservations.push({ id: 'cr-0gpu', instanceType: 'g5.12xlarge', zone: 'us-east-1b', available: 1, tags: { team: 'ml' } });
+    rig.emulator.world.reservations.push({
+      id: 'cr-0gpu',
+      instanceType: 'g5.12xlarge',
+      zone: 'us-east-1b',
+      available: 1,
+      tags: { team: 'ml' },
+    });
     const nodeClass = ec2NodeClass({ capacityReservationSelectorTerms: [{ tags: { team: 'ml' } }] });
     const types = await rig.provider.instanceTypes(nodeClass);
-    const reserved = types.find((t) => t.name === 'g5.12xlarge')?.offerings.find((o) => o.capacityType === 'reserved');
+    const reserved = types
+      .find((t) => t.name === 'g5.12xlarge')
+      ?.offerings.find((o) => o.capacityType === 'reserved');
     expect(reserved).toMatchObject({ zone: 'us-east-1b', reservationId: 'cr-0gpu', available: true });
     const c = claim('reserved-1');
-    c.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved', 'on-demand'] }];
+    c.spec.requirements = [
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved', 'on-demand'] },
+    ];
     const { instance } = await rig.provider.create({ claim: c, nodeClass, instanceTypes: types });
-    expect(instance).toMatchObject({ instanceType: 'g5.12xlarge', zone: 'us-east-1b', capacityType: 'reserved' });
+    expect(instance).toMatchObject({
+      instanceType: 'g5.12xlarge',
+      zone: 'us-east-1b',
+      capacityType: 'reserved',
+    });
     expect((await rig.provider.get(instance.providerId)).capacityType).toBe('reserved');
   });
 
   it('reports image drift once a newer image matches the node class', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    const { instance } = await rig.provider.create({ claim: claim('drift-1'), nodeClass: ec2NodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: claim('drift-1'),
+      nodeClass: ec2NodeClass(),
+      instanceTypes: types,
+    });
     const launched = claim('drift-1');
     launched.status = { providerID: instance.providerId };
     expect(await rig.provider.isDrifted(launched, ec2NodeClass())).toBeUndefined();
-    rig.emulator.world.images.push({ imageId: 'ami-0gpu20261201', name: 'kraftsman-gpu-node-2026-12-01', owner: '123456789012', creationDate: '2026-12-01T00:00:00.000Z', arch: 'x86_64', tags: { 'kraftsman.dev/discovery': 'local' } });
+    rig.emulator.world.images.push({
+      imageId: 'ami-0gpu20261201',
+      name: 'kraftsman-gpu-node-2026-12-01',
+      owner: '123456789012',
+      creationDate: '2026-12-01T00:00:00.000Z',
+      arch: 'x86_64',
+      tags: { 'kraftsman.dev/discovery': 'local' },
+    });
     expect(await rig.provider.isDrifted(launched, ec2NodeClass())).toBe('ImageDrift');
     rig.emulator.world.images.pop();
   });
 
   it('refuses a node class whose selectors match no subnet, naming the node class', async () => {
-    const error = await rig.provider.instanceTypes(ec2NodeClass({ subnetSelectorTerms: [{ tags: { nothing: 'here' } }] })).catch((e: unknown) => e);
+    const error = await rig.provider
+      .instanceTypes(ec2NodeClass({ subnetSelectorTerms: [{ tags: { nothing: 'here' } }] }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FatalCloudError);
     expect((error as Error).message).toContain('EC2NodeClass default: subnetSelectorTerms select no subnet');
   });
 
   it('prices from the Pricing API and spot history, and falls back to the built-in catalog when Pricing is down', async () => {
     const fromApi = await rig.provider.instanceTypes(ec2NodeClass());
-    expect(fromApi.find((t) => t.name === 'g5.xlarge')?.offerings.find((o) => o.capacityType === 'on-demand')?.price).toBe(1.006);
+    expect(
+      fromApi.find((t) => t.name === 'g5.xlarge')?.offerings.find((o) => o.capacityType === 'on-demand')
+        ?.price,
+    ).toBe(1.006);
     rig.emulator.world.faults.pricingUnavailable = true;
     try {
       const fallback = await rig.provider.instanceTypes(ec2NodeClass());
-      const builtin = builtinCatalog().instanceTypes.find((t) => t.cloud === 'aws' && t.name === 'g5.2xlarge');
-      const expected = (builtin?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand') ?? builtin?.offerings.find((o) => o.capacityType === 'on-demand'))?.price;
+      const builtin = builtinCatalog().instanceTypes.find(
+        (t) => t.cloud === 'aws' && t.name === 'g5.2xlarge',
+      );
+      const expected = (
+        builtin?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand') ??
+        builtin?.offerings.find((o) => o.capacityType === 'on-demand')
+      )?.price;
       expect(expected).toBeGreaterThan(0);
-      expect(fallback.find((t) => t.name === 'g5.2xlarge')?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand')?.price).toBe(expected);
-      expect(fallback.find((t) => t.name === 'g5.2xlarge')?.offerings.find((o) => o.capacityType === 'spot')?.price).toBe(0.5071);
+      expect(
+        fallback
+          .find((t) => t.name === 'g5.2xlarge')
+          ?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand')?.price,
+      ).toBe(expected);
+      expect(
+        fallback.find((t) => t.name === 'g5.2xlarge')?.offerings.find((o) => o.capacityType === 'spot')
+          ?.price,
+      ).toBe(0.5071);
       expect(rig.warnings).toContain('EC2 prices fell back to the built-in catalog');
     } finally {
       rig.emulator.world.faults.pricingUnavailable = false;

@@ -1,7 +1,7 @@
 // Test wiring for the EC2 adapter: an emulator on 127.0.0.1, the real EC2 and Pricing SDK clients
 // pointed at it, and a node class that selects the emulator's tagged subnets, groups and images.
-import { EC2Client } from '@aws-sdk/client-ec2';
-import { PricingClient } from '@aws-sdk/client-pricing';
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import { createEc2Clients } from '../../../shared/adapters/aws-ec2/clients.ts';
 import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
 import type { EC2NodeClass } from '../../../shared/model/nodeclass.ts';
 import { parseEc2ProviderConfig } from '../../../shared/adapters/aws-ec2/config.ts';
@@ -20,7 +20,13 @@ export function ec2NodeClass(overrides: Partial<EC2NodeClass['spec']> = {}): EC2
     apiVersion: 'karpenter.k8s.aws/v1',
     kind: 'EC2NodeClass',
     metadata: { name: 'default' },
-    spec: { amiSelectorTerms: [discovery], subnetSelectorTerms: [discovery], securityGroupSelectorTerms: [discovery], bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' }, ...overrides },
+    spec: {
+      amiSelectorTerms: [discovery],
+      subnetSelectorTerms: [discovery],
+      securityGroupSelectorTerms: [discovery],
+      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      ...overrides,
+    },
   };
 }
 
@@ -33,17 +39,33 @@ export interface Ec2Rig {
   close(): Promise<void>;
 }
 
-export async function startEc2Rig(opts: { emulator?: Ec2EmulatorOptions; fallbackCatalog?: InstanceTypeCatalog; withPricing?: boolean; retryAttempts?: number } = {}): Promise<Ec2Rig> {
+export async function startEc2Rig(
+  opts: {
+    emulator?: Ec2EmulatorOptions;
+    fallbackCatalog?: InstanceTypeCatalog;
+    withPricing?: boolean;
+    retryAttempts?: number;
+  } = {},
+): Promise<Ec2Rig> {
   const emulator = await startEc2Emulator({ zones: ['us-east-1a', 'us-east-1b'], ...opts.emulator });
-  const ec2 = new EC2Client({ endpoint: emulator.endpoint, region: 'us-east-1', credentials, maxAttempts: 1 });
-  const pricing = new PricingClient({ endpoint: emulator.endpoint, region: 'us-east-1', credentials, maxAttempts: 1 });
+  const config = parseEc2ProviderConfig({
+    clusterName: 'test',
+    region: 'us-east-1',
+    retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  const { ec2, pricing } = createEc2Clients(config, { endpoint: emulator.endpoint, credentials });
   const sleeps: number[] = [];
   const warnings: string[] = [];
-  const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined };
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (m) => void warnings.push(m),
+    error: () => undefined,
+  };
   const provider = new Ec2CloudProvider({
     ec2,
     ...(opts.withPricing === false ? {} : { pricing }),
-    config: parseEc2ProviderConfig({ clusterName: 'test', region: 'us-east-1', retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 } }),
+    config,
     clock: { now: () => new Date() },
     logger,
     sleep: async (ms) => void sleeps.push(ms),

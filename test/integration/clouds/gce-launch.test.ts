@@ -17,13 +17,22 @@ interface InstanceBody {
   guestAccelerators?: unknown[];
 }
 
-const g2 = [{ key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: ['g2-standard-4', 'g2-standard-8'] }];
+const g2 = [
+  {
+    key: 'node.kubernetes.io/instance-type',
+    operator: 'In' as const,
+    values: ['g2-standard-4', 'g2-standard-8'],
+  },
+];
 
 describe('Compute Engine adapter launches', () => {
   let rig: GceRig;
   const booted: BootedGceInstance[] = [];
   beforeAll(async () => {
-    rig = await startGceRig({ emulator: { onBoot: (b) => void booted.push(b), waitBudgetMs: 20 }, operationTimeoutMs: 60_000 });
+    rig = await startGceRig({
+      emulator: { onBoot: (b) => void booted.push(b), waitBudgetMs: 20 },
+      operationTimeoutMs: 60_000,
+    });
   });
   afterAll(() => rig.close());
   beforeEach(() => {
@@ -32,18 +41,41 @@ describe('Compute Engine adapter launches', () => {
     w.capacity.clear();
     w.bodies.length = 0;
     booted.length = 0;
-    Object.assign(w.faults, { throttle: 0, operationDelayMs: 0, ignoreMinCount: false, failNextOperation: undefined });
+    Object.assign(w.faults, {
+      throttle: 0,
+      operationDelayMs: 0,
+      ignoreMinCount: false,
+      failNextOperation: undefined,
+    });
   });
 
   it('inserts a Spot GPU VM that is deleted on preemption, terminated on maintenance, labelled, with a startup script', async () => {
     const types = await rig.provider.instanceTypes(gceNodeClass());
     const c = claim('spot-g2', g2);
     c.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }, ...g2];
-    const { instance } = await rig.provider.create({ claim: c, nodeClass: gceNodeClass(), instanceTypes: types });
-    expect(instance).toMatchObject({ instanceType: 'g2-standard-4', capacityType: 'spot', nodeClaim: 'spot-g2', nodePool: 'gpu' });
+    const { instance } = await rig.provider.create({
+      claim: c,
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
+    expect(instance).toMatchObject({
+      instanceType: 'g2-standard-4',
+      capacityType: 'spot',
+      nodeClaim: 'spot-g2',
+      nodePool: 'gpu',
+    });
     const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as InstanceBody;
-    expect(body.scheduling).toEqual({ provisioningModel: 'SPOT', instanceTerminationAction: 'DELETE', onHostMaintenance: 'TERMINATE', automaticRestart: false });
-    expect(body.labels).toMatchObject({ 'kraftsman-cluster': 'test', 'kraftsman-nodepool': 'gpu', 'kraftsman-nodeclaim': 'spot-g2' });
+    expect(body.scheduling).toEqual({
+      provisioningModel: 'SPOT',
+      instanceTerminationAction: 'DELETE',
+      onHostMaintenance: 'TERMINATE',
+      automaticRestart: false,
+    });
+    expect(body.labels).toMatchObject({
+      'kraftsman-cluster': 'test',
+      'kraftsman-nodepool': 'gpu',
+      'kraftsman-nodeclaim': 'spot-g2',
+    });
     expect(body.machineType).toBe(`zones/${instance.zone}/machineTypes/g2-standard-4`);
     await expect.poll(() => booted.length).toBe(1);
     expect(booted[0]?.startupScript).toContain("export KRAFTSMAN_NODECLAIM='spot-g2'");
@@ -54,11 +86,26 @@ describe('Compute Engine adapter launches', () => {
     const types = await rig.provider.instanceTypes(gceNodeClass());
     const t4 = types.find((t) => t.name === 'n1-standard-8_nvidia-tesla-t4_2');
     expect(t4?.capacity['nvidia.com/gpu']).toBe('2');
-    expect(t4?.offerings.find((o) => o.capacityType === 'on-demand')?.price).toBeCloseTo(8 * 0.031611 + 30 * 0.004237 + 2 * 0.35, 6);
-    await rig.provider.create({ claim: claim('n1-t4', [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['n1-standard-8_nvidia-tesla-t4_2'] }]), nodeClass: gceNodeClass(), instanceTypes: types });
+    expect(t4?.offerings.find((o) => o.capacityType === 'on-demand')?.price).toBeCloseTo(
+      8 * 0.031611 + 30 * 0.004237 + 2 * 0.35,
+      6,
+    );
+    await rig.provider.create({
+      claim: claim('n1-t4', [
+        {
+          key: 'node.kubernetes.io/instance-type',
+          operator: 'In',
+          values: ['n1-standard-8_nvidia-tesla-t4_2'],
+        },
+      ]),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
     const body = rig.emulator.world.bodies.find((b) => b.path.endsWith('/instances'))?.body as InstanceBody;
     expect(body.machineType).toMatch(/machineTypes\/n1-standard-8$/);
-    expect(body.guestAccelerators).toEqual([{ acceleratorType: expect.stringMatching(/acceleratorTypes\/nvidia-tesla-t4$/), acceleratorCount: 2 }]);
+    expect(body.guestAccelerators).toEqual([
+      { acceleratorType: expect.stringMatching(/acceleratorTypes\/nvidia-tesla-t4$/), acceleratorCount: 2 },
+    ]);
     expect(body.scheduling).toMatchObject({ provisioningModel: 'STANDARD', onHostMaintenance: 'TERMINATE' });
   });
 
@@ -66,11 +113,18 @@ describe('Compute Engine adapter launches', () => {
     const fromBilling = await rig.provider.instanceTypes(gceNodeClass());
     const a100 = fromBilling.find((t) => t.name === 'a2-highgpu-1g');
     expect(a100?.offerings.map((o) => o.zone)).toEqual(['us-central1-a', 'us-central1-a']);
-    expect(a100?.offerings.find((o) => o.capacityType === 'spot')?.price).toBeCloseTo(12 * 0.012644 + 85 * 0.001695 + 1.173563, 6);
+    expect(a100?.offerings.find((o) => o.capacityType === 'spot')?.price).toBeCloseTo(
+      12 * 0.012644 + 85 * 0.001695 + 1.173563,
+      6,
+    );
     rig.emulator.world.faults.billingUnavailable = true;
     try {
       const fallback = await rig.provider.instanceTypes(gceNodeClass());
-      expect(fallback.find((t) => t.name === 'g2-standard-4')?.offerings.find((o) => o.capacityType === 'on-demand')?.price).toBe(0.7068);
+      expect(
+        fallback
+          .find((t) => t.name === 'g2-standard-4')
+          ?.offerings.find((o) => o.capacityType === 'on-demand')?.price,
+      ).toBe(0.7068);
       expect(fallback.map((t) => t.name).sort()).toEqual(['g2-standard-4', 'g2-standard-8']);
       expect(rig.warnings).toContain('GCE prices fell back to the built-in catalog');
     } finally {
@@ -80,9 +134,23 @@ describe('Compute Engine adapter launches', () => {
 
   it('records QUOTA_EXCEEDED as an unavailable offering and falls back to the next one', async () => {
     const types = await rig.provider.instanceTypes(gceNodeClass());
-    rig.emulator.world.faults.failNextOperation = { code: 'QUOTA_EXCEEDED', message: "Quota 'NVIDIA_L4_GPUS' exceeded. Limit: 0.0 in region us-central1." };
-    const { instance, unavailableOfferings } = await rig.provider.create({ claim: claim('quota-1', g2), nodeClass: gceNodeClass(), instanceTypes: types });
-    expect(unavailableOfferings).toEqual([{ instanceType: 'g2-standard-4', zone: 'us-central1-a', capacityType: 'on-demand', reason: 'QUOTA_EXCEEDED' }]);
+    rig.emulator.world.faults.failNextOperation = {
+      code: 'QUOTA_EXCEEDED',
+      message: "Quota 'NVIDIA_L4_GPUS' exceeded. Limit: 0.0 in region us-central1.",
+    };
+    const { instance, unavailableOfferings } = await rig.provider.create({
+      claim: claim('quota-1', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
+    expect(unavailableOfferings).toEqual([
+      {
+        instanceType: 'g2-standard-4',
+        zone: 'us-central1-a',
+        capacityType: 'on-demand',
+        reason: 'QUOTA_EXCEEDED',
+      },
+    ]);
     expect(instance).toMatchObject({ instanceType: 'g2-standard-4', zone: 'us-central1-b' });
   });
 
@@ -90,7 +158,11 @@ describe('Compute Engine adapter launches', () => {
     const types = await rig.provider.instanceTypes(gceNodeClass());
     rig.emulator.world.faults.operationDelayMs = 150;
     const before = rig.emulator.world.calls.filter((c) => c.endsWith('/wait')).length;
-    const { instance } = await rig.provider.create({ claim: claim('slow-1', g2), nodeClass: gceNodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: claim('slow-1', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
     expect(instance.state).toBe('running');
     expect(rig.emulator.world.calls.filter((c) => c.endsWith('/wait')).length - before).toBeGreaterThan(1);
   });
@@ -100,7 +172,13 @@ describe('Compute Engine adapter launches', () => {
     try {
       const types = await quick.provider.instanceTypes(gceNodeClass());
       quick.emulator.world.faults.operationDelayMs = 5_000;
-      await expect(quick.provider.create({ claim: claim('stuck-1', g2), nodeClass: gceNodeClass(), instanceTypes: types })).rejects.toBeInstanceOf(RetryableCloudError);
+      await expect(
+        quick.provider.create({
+          claim: claim('stuck-1', g2),
+          nodeClass: gceNodeClass(),
+          instanceTypes: types,
+        }),
+      ).rejects.toBeInstanceOf(RetryableCloudError);
     } finally {
       await quick.close();
     }
@@ -109,7 +187,11 @@ describe('Compute Engine adapter launches', () => {
   it('retries rate-limited calls', async () => {
     const types = await rig.provider.instanceTypes(gceNodeClass());
     rig.emulator.world.faults.throttle = 2;
-    const { instance } = await rig.provider.create({ claim: claim('rate-1', g2), nodeClass: gceNodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: claim('rate-1', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
     expect(instance.nodeClaim).toBe('rate-1');
   });
 
@@ -120,9 +202,18 @@ describe('Compute Engine adapter launches', () => {
     for (const z of ['us-central1-a', 'us-central1-b']) w.setCapacity('g2-standard-8', z, 'STANDARD', 0);
     w.setCapacity('g2-standard-4', 'us-central1-a', 'STANDARD', 2);
     w.setCapacity('g2-standard-4', 'us-central1-b', 'STANDARD', 0);
-    const error = await rig.provider.createGang({ gang: 'ml/partial', claims: ['b-1', 'b-2', 'b-3'].map((n) => claim(n, g2)), nodeClass: gceNodeClass(), instanceTypes: types }).catch((e: unknown) => e);
+    const error = await rig.provider
+      .createGang({
+        gang: 'ml/partial',
+        claims: ['b-1', 'b-2', 'b-3'].map((n) => claim(n, g2)),
+        nodeClass: gceNodeClass(),
+        instanceTypes: types,
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCapacityError);
-    expect((error as InsufficientCapacityError).offerings.map((o) => o.reason)).toContain('PARTIAL_BULK_INSERT');
+    expect((error as InsufficientCapacityError).offerings.map((o) => o.reason)).toContain(
+      'PARTIAL_BULK_INSERT',
+    );
     expect(w.live()).toHaveLength(0);
   });
 
@@ -137,11 +228,17 @@ describe('Compute Engine adapter launches', () => {
 describe('workload identity federation', () => {
   const config = {
     type: 'external_account',
-    audience: '//iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/kraftsman/providers/aws',
+    audience:
+      '//iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/kraftsman/providers/aws',
     subject_token_type: 'urn:ietf:params:aws:token-type:aws4_request',
     token_url: 'https://sts.googleapis.com/v1/token',
-    service_account_impersonation_url: 'https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/kraftsman@p.iam.gserviceaccount.com:generateAccessToken',
-    credential_source: { environment_id: 'aws1', regional_cred_verification_url: 'https://sts.{region}.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15' },
+    service_account_impersonation_url:
+      'https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/kraftsman@p.iam.gserviceaccount.com:generateAccessToken',
+    credential_source: {
+      environment_id: 'aws1',
+      regional_cred_verification_url:
+        'https://sts.{region}.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15',
+    },
   };
 
   it('builds a federated client from an external_account config that trusts the AWS role, without any network call', () => {
@@ -149,7 +246,9 @@ describe('workload identity federation', () => {
   });
 
   it('refuses service-account keys', () => {
-    expect(() => workloadIdentityClient({ type: 'service_account', private_key: '-----BEGIN PRIVATE KEY-----' })).toThrow(/service-account keys are not accepted/);
+    expect(() =>
+      workloadIdentityClient({ type: 'service_account', private_key: '-----BEGIN PRIVATE KEY-----' }),
+    ).toThrow(/service-account keys are not accepted/);
   });
 
   it('names the field that is wrong', () => {

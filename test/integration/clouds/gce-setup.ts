@@ -24,22 +24,40 @@ export function gceNodeClass(overrides: Partial<GCENodeClass['spec']> = {}): GCE
     apiVersion: 'karpenter.k8s.gcp/v1alpha1',
     kind: 'GCENodeClass',
     metadata: { name: 'default' },
-    spec: { imageSelectorTerms: [{ id: 'projects/kraftsman-test/global/images/gpu-node-2026-11-01' }], subnetwork: 'regions/us-central1/subnetworks/nodes', bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' }, ...overrides },
+    spec: {
+      imageSelectorTerms: [{ id: 'projects/kraftsman-test/global/images/gpu-node-2026-11-01' }],
+      subnetwork: 'regions/us-central1/subnetworks/nodes',
+      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      ...overrides,
+    },
   };
 }
 
 /** The built-in catalog stand-in the fallback reads: two G2 types in both zones. */
 export function gceCatalog(): InstanceTypeCatalog {
-  const offer = (od: number, spot: number) => ZONES.flatMap((zone) => [
-    { zone, capacityType: 'on-demand' as const, price: od, available: true },
-    { zone, capacityType: 'spot' as const, price: spot, available: true },
-  ]);
+  const offer = (od: number, spot: number) =>
+    ZONES.flatMap((zone) => [
+      { zone, capacityType: 'on-demand' as const, price: od, available: true },
+      { zone, capacityType: 'spot' as const, price: spot, available: true },
+    ]);
   return {
     apiVersion: 'kraftsman.dev/v1alpha1',
     kind: 'InstanceTypeCatalog',
     instanceTypes: [
-      { name: 'g2-standard-4', cloud: 'gcp', arch: 'amd64', capacity: { cpu: '4', memory: '16Gi' }, offerings: offer(0.7068, 0.2827) },
-      { name: 'g2-standard-8', cloud: 'gcp', arch: 'amd64', capacity: { cpu: '8', memory: '32Gi' }, offerings: offer(0.8536, 0.3414) },
+      {
+        name: 'g2-standard-4',
+        cloud: 'gcp',
+        arch: 'amd64',
+        capacity: { cpu: '4', memory: '16Gi' },
+        offerings: offer(0.7068, 0.2827),
+      },
+      {
+        name: 'g2-standard-8',
+        cloud: 'gcp',
+        arch: 'amd64',
+        capacity: { cpu: '8', memory: '32Gi' },
+        offerings: offer(0.8536, 0.3414),
+      },
     ],
   };
 }
@@ -52,17 +70,45 @@ export interface GceRig {
   close(): Promise<void>;
 }
 
-export async function startGceRig(opts: { emulator?: GceEmulatorOptions; readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>; operationTimeoutMs?: number } = {}): Promise<GceRig> {
+export async function startGceRig(
+  opts: {
+    emulator?: GceEmulatorOptions;
+    readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>;
+    operationTimeoutMs?: number;
+  } = {},
+): Promise<GceRig> {
   const emulator = await startGceEmulator({ zones: ZONES, ...opts.emulator });
-  const clients = createComputeClients(fakeAuth(), { host: '127.0.0.1', port: emulator.port, protocol: 'http' });
-  const billing = new CloudCatalogClient({ apiEndpoint: '127.0.0.1', port: emulator.port, protocol: 'http', fallback: true, authClient: fakeAuth() } as unknown as ConstructorParameters<typeof CloudCatalogClient>[0]);
+  const clients = createComputeClients(fakeAuth(), {
+    host: '127.0.0.1',
+    port: emulator.port,
+    protocol: 'http',
+  });
+  const billing = new CloudCatalogClient({
+    apiEndpoint: '127.0.0.1',
+    port: emulator.port,
+    protocol: 'http',
+    fallback: true,
+    authClient: fakeAuth(),
+  } as unknown as ConstructorParameters<typeof CloudCatalogClient>[0]);
   const warnings: string[] = [];
   const provider = new GceCloudProvider({
     clients,
-    config: parseGceProviderConfig({ clusterName: 'test', project: 'kraftsman-test', region: 'us-central1', zones: [...ZONES], retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 }, ...(opts.operationTimeoutMs ? { operationTimeoutMs: opts.operationTimeoutMs } : {}) }),
+    config: parseGceProviderConfig({
+      clusterName: 'test',
+      project: 'kraftsman-test',
+      region: 'us-central1',
+      zones: [...ZONES],
+      retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 },
+      ...(opts.operationTimeoutMs ? { operationTimeoutMs: opts.operationTimeoutMs } : {}),
+    }),
     clock: { now: () => new Date() },
     fallbackCatalog: gceCatalog(),
-    logger: { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined },
+    logger: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => void warnings.push(m),
+      error: () => undefined,
+    },
     sleep: async () => undefined,
     readPrices: opts.readPrices ?? billingPriceReader(billing),
   });

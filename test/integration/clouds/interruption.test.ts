@@ -1,22 +1,39 @@
 // Interruption end to end: the emulators emit what the clouds emit (EventBridge events, GCE preemption
 // operations); the adapters translate them and the use case stamps the termination cause and drains.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ec2InterruptionSignals, parseEc2Event, InterruptionEventError } from '../../../shared/adapters/aws-ec2/interruption.ts';
+import {
+  ec2InterruptionSignals,
+  parseEc2Event,
+  InterruptionEventError,
+} from '../../../shared/adapters/aws-ec2/interruption.ts';
 import { gceInterruptionSignals } from '../../../shared/adapters/gcp-compute/interruption.ts';
-import { handleInterruptions, type InterruptionPorts, type NodeClaimRef } from '../../../shared/loop/interruption.ts';
+import {
+  handleInterruptions,
+  type InterruptionPorts,
+  type NodeClaimRef,
+} from '../../../shared/loop/interruption.ts';
 import type { Ec2Event } from '../../../local/ec2/events.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
 
 /** In-memory ports that record what the use case did. */
-function recordingPorts(claims: NodeClaimRef[]): InterruptionPorts & { annotations: Map<string, Record<string, string>>; drained: string[] } {
+function recordingPorts(
+  claims: NodeClaimRef[],
+): InterruptionPorts & { annotations: Map<string, Record<string, string>>; drained: string[] } {
   const annotations = new Map<string, Record<string, string>>();
   const drained: string[] = [];
   return {
     annotations,
     drained,
-    claims: { listNodeClaims: async () => claims.map((c) => ({ ...c, annotations: { ...c.annotations, ...annotations.get(c.name) }, deleting: c.deleting || drained.includes(c.name) })) },
+    claims: {
+      listNodeClaims: async () =>
+        claims.map((c) => ({
+          ...c,
+          annotations: { ...c.annotations, ...annotations.get(c.name) },
+          deleting: c.deleting || drained.includes(c.name),
+        })),
+    },
     annotator: {
       annotate: async (name, a) => {
         if (name === 'broken') throw new Error('conflict');
@@ -39,23 +56,36 @@ describe('EC2 interruption events', () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
     const c = claim('spot-int');
     c.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }];
-    const { instance } = await rig.provider.create({ claim: c, nodeClass: ec2NodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: c,
+      nodeClass: ec2NodeClass(),
+      instanceTypes: types,
+    });
     const instanceId = instance.providerId.split('/').pop() as string;
     events.length = 0;
     rig.emulator.interruptSpot(instanceId, 0);
     await expect.poll(() => events.some((e) => e.detail.state === 'terminated')).toBe(true);
     const signals = events.map(parseEc2Event).flatMap(ec2InterruptionSignals);
     expect(signals.map((s) => s.cause)).toEqual(['spot-interruption', 'instance-terminated']);
-    const ports = recordingPorts([{ name: 'spot-int', providerID: instance.providerId }, { name: 'other', providerID: 'aws:///us-east-1a/i-0000000000000000f' }]);
+    const ports = recordingPorts([
+      { name: 'spot-int', providerID: instance.providerId },
+      { name: 'other', providerID: 'aws:///us-east-1a/i-0000000000000000f' },
+    ]);
     const outcome = await handleInterruptions(signals, ports);
-    expect(ports.annotations.get('spot-int')).toEqual({ 'kraftsman.dev/termination-cause': 'spot-interruption' });
+    expect(ports.annotations.get('spot-int')).toEqual({
+      'kraftsman.dev/termination-cause': 'spot-interruption',
+    });
     expect(ports.drained).toEqual(['spot-int']);
     expect(outcome).toMatchObject({ signals: 2, annotated: 1, drained: 1, unmatched: 0, failed: 0 });
   });
 
   it('only notes a rebalance recommendation, and counts signals no claim owns', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    const { instance } = await rig.provider.create({ claim: claim('rebalance-1'), nodeClass: ec2NodeClass(), instanceTypes: types });
+    const { instance } = await rig.provider.create({
+      claim: claim('rebalance-1'),
+      nodeClass: ec2NodeClass(),
+      instanceTypes: types,
+    });
     events.length = 0;
     rig.emulator.recommendRebalance(instance.providerId.split('/').pop() as string);
     const signals = events.map(parseEc2Event).flatMap(ec2InterruptionSignals);
@@ -72,14 +102,27 @@ describe('EC2 interruption events', () => {
       { cloud: 'aws' as const, instance: 'i-0aa', cause: 'instance-stopped' as const, drain: true, at },
       { cloud: 'aws' as const, instance: 'i-0bb', cause: 'instance-stopped' as const, drain: true, at },
     ];
-    const ports = recordingPorts([{ name: 'broken', providerID: 'aws:///us-east-1a/i-0aa' }, { name: 'fine', providerID: 'aws:///us-east-1b/i-0bb' }]);
+    const ports = recordingPorts([
+      { name: 'broken', providerID: 'aws:///us-east-1a/i-0aa' },
+      { name: 'fine', providerID: 'aws:///us-east-1b/i-0bb' },
+    ]);
     const outcome = await handleInterruptions(signals, ports);
     expect(outcome).toMatchObject({ annotated: 1, drained: 1, failed: 1 });
     expect(outcome.errors[0]).toEqual({ claim: 'broken', error: 'Error: conflict' });
   });
 
   it('rejects a malformed event with a message naming the event and the field', () => {
-    const bad = { version: '0', id: 'x', 'detail-type': 'EC2 Spot Instance Interruption Warning', source: 'aws.ec2', account: '1', time: '2026-11-30T00:00:00Z', region: 'us-east-1', resources: [], detail: { 'instance-id': 'not-an-id', 'instance-action': 'terminate' } };
+    const bad = {
+      version: '0',
+      id: 'x',
+      'detail-type': 'EC2 Spot Instance Interruption Warning',
+      source: 'aws.ec2',
+      account: '1',
+      time: '2026-11-30T00:00:00Z',
+      region: 'us-east-1',
+      resources: [],
+      detail: { 'instance-id': 'not-an-id', 'instance-action': 'terminate' },
+    };
     expect(() => parseEc2Event(bad)).toThrow(InterruptionEventError);
     expect(() => parseEc2Event(bad)).toThrow(/"EC2 Spot Instance Interruption Warning".*detail\.instance-id/);
   });
@@ -96,13 +139,28 @@ describe('Compute Engine preemption', () => {
     const since = new Date(Date.now() - 1000);
     const types = await rig.provider.instanceTypes(gceNodeClass());
     const c = claim('spot-vm-1');
-    c.spec.requirements = [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }, { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['g2-standard-4'] }];
-    const { instance } = await rig.provider.create({ claim: c, nodeClass: gceNodeClass(), instanceTypes: types });
+    c.spec.requirements = [
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+      { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['g2-standard-4'] },
+    ];
+    const { instance } = await rig.provider.create({
+      claim: c,
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
     expect(instance.capacityType).toBe('spot');
     rig.emulator.preempt(instance.zone, 'spot-vm-1');
     const { signals, skipped } = await rig.provider.interruptions(since);
     expect(skipped).toBe(0);
-    expect(signals).toEqual([expect.objectContaining({ cloud: 'gcp', instance: 'spot-vm-1', zone: instance.zone, cause: 'preempted', drain: true })]);
+    expect(signals).toEqual([
+      expect.objectContaining({
+        cloud: 'gcp',
+        instance: 'spot-vm-1',
+        zone: instance.zone,
+        cause: 'preempted',
+        drain: true,
+      }),
+    ]);
     const ports = recordingPorts([{ name: 'spot-vm-1', providerID: instance.providerId }]);
     expect(await handleInterruptions(signals, ports)).toMatchObject({ annotated: 1, drained: 1 });
     expect(ports.annotations.get('spot-vm-1')).toEqual({ 'kraftsman.dev/termination-cause': 'preempted' });
@@ -110,8 +168,15 @@ describe('Compute Engine preemption', () => {
   });
 
   it('skips malformed operations and ones older than the window', () => {
-    const old = { operationType: 'compute.instances.preempted', targetLink: 'https://x/zones/z/instances/a', insertTime: '2020-01-01T00:00:00Z' };
-    const { signals, skipped } = gceInterruptionSignals([old, { operationType: 'compute.instances.preempted' }], new Date('2026-01-01T00:00:00Z'));
+    const old = {
+      operationType: 'compute.instances.preempted',
+      targetLink: 'https://x/zones/z/instances/a',
+      insertTime: '2020-01-01T00:00:00Z',
+    };
+    const { signals, skipped } = gceInterruptionSignals(
+      [old, { operationType: 'compute.instances.preempted' }],
+      new Date('2026-01-01T00:00:00Z'),
+    );
     expect(signals).toEqual([]);
     expect(skipped).toBe(1);
   });

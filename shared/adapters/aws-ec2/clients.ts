@@ -1,0 +1,32 @@
+// The EC2 and Pricing SDK clients, built once per container with explicit retry settings: the SDK
+// does not retry (maxAttempts 1) because the adapter retries throttling itself with its own backoff.
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { PricingClient } from '@aws-sdk/client-pricing';
+import type { Ec2ProviderConfig } from './config.ts';
+
+export interface Ec2Clients {
+  readonly ec2: EC2Client;
+  readonly pricing: PricingClient;
+  destroy(): void;
+}
+
+/** `local` is for tests (the emulator on 127.0.0.1, dummy credentials); Lambda uses its role. */
+export function createEc2Clients(
+  config: Ec2ProviderConfig,
+  local?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string } },
+): Ec2Clients {
+  const shared = {
+    maxAttempts: 1,
+    ...(local ? { endpoint: local.endpoint, credentials: local.credentials } : {}),
+  };
+  const ec2 = new EC2Client({ region: config.region, ...shared });
+  const pricing = new PricingClient({ region: config.pricingRegion, ...shared });
+  return {
+    ec2,
+    pricing,
+    destroy: () => {
+      ec2.destroy();
+      pricing.destroy();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// One CreateFleet launch for a claim or a gang: the bootstrap user data, launch templates (one per
+// capacity reservation for `reserved`), the fleet request, and what its answer means.
+import { createHash } from 'node:crypto';
+import { CreateFleetCommand, type Instance } from '@aws-sdk/client-ec2';
+import type { NodeClaim } from '../../model/nodeclaim.ts';
+import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
+import {
+  FatalCloudError,
+  InsufficientCapacityError,
+  RetryableCloudError,
+  claimNodePool,
+  type CloudInstance,
+  type LaunchOption,
+} from '../../ports/cloud-provider.ts';
+import type { Ec2Context } from './context.ts';
+import { classifyCode } from './errors.ts';
+import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';
+import { TAG_CLUSTER, TAG_NODEPOOL, clusterOwnedTag, toCloudInstance } from './instances.ts';
+import { ensureLaunchTemplate } from './launch-template.ts';
+import type { ResolvedNodeClass } from './resolve.ts';
+import { renderBootstrapScript } from './userdata.ts';
+
+export interface LaunchPlan {
+  readonly claims: readonly NodeClaim[];
+  readonly nodeClass: EC2NodeClass;
+  readonly options: readonly LaunchOption[];
+  readonly token: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Tags on every instance, volume and template: the node class's own, the cluster's, the pool's. */
+export function baseTags(cluster: string, nodeClass: NodeClass, claim: NodeClaim): Record<string, string> {
+  const pool = claimNodePool(claim);
+  return {
+    ...((nodeClass as EC2NodeClass).spec?.tags ?? {}),
+    [clusterOwnedTag(cluster)]: 'owned',
+    [TAG_CLUSTER]: cluster,
+    'karpenter.k8s.aws/ec2nodeclass': nodeClass.metadata.name,
+    ...(pool ? { [TAG_NODEPOOL]: pool } : {}),
+  };
+}
+
+/** A client token per claim (or gang) and its uid, so a recreated claim of the same name launches anew. */
+export function clientToken(cluster: string, kind: string, parts: readonly string[]): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([cluster, kind, ...parts]))
+    .digest('hex');
+  return `kraftsman-${hash.slice(0, 48)}`;
+}
+
+export async function launchFleet(
+  ctx: Ec2Context,
+  resolved: ResolvedNodeClass,
+  plan: LaunchPlan,
+): Promise<FleetOutcome> {
+  const subnetByZone = new Map(resolved.subnets.map((s) => [s.zone, s.subnetId]));
+  const options = plan.options.filter((o) => subnetByZone.has(o.zone));
+  const first = options[0];
+  if (!first) return { launched: [], unavailable: [], otherErrors: [] };
+  const claim = plan.claims[0] as NodeClaim;
+  const spec = plan.nodeClass.spec;
+  const cluster = ctx.config.clusterName;
+  const userData = renderBootstrapScript({
+    cluster,
+    claim,
+    ...(spec.bootstrap ? { bootstrap: spec.bootstrap } : {}),
+    ...(spec.userData ? { userData: spec.userData } : {}),
+    ...(spec.kubelet?.maxPods ? { maxPods: spec.kubelet.maxPods } : {}),
+  });
+  const content = {
+    cluster,
+    imageId: resolved.imageId,
+    securityGroupIds: resolved.securityGroupIds,
+    userData,
+    tags: baseTags(cluster, plan.nodeClass, claim),
+  };
+  // A capacity reservation is named in the launch template, so `reserved` takes one template per reservation.
+  const reservations =
+    first.capacityType === 'reserved' ? [...new Set(options.map((o) => o.reservationId ?? ''))] : [''];
+  const templates = [];
+  for (const r of reservations) {
+    const name = await ensureLaunchTemplate(ctx.ec2, ctx.call, {
+      ...content,
+      ...(r ? { capacityReservationId: r } : {}),
+    });
+    templates.push({ name, options: r ? options.filter((o) => o.reservationId === r) : options });
+  }
+  const input = fleetInput({
+    templates,
+    subnetByZone,
+    capacityType: first.capacityType,
+    count: plan.claims.length,
+    clientToken: plan.token,
+    tags: plan.tags,
+    maxOverrides: ctx.config.maxOverrides,
+  });
+  const out = await ctx.call('CreateFleet', () => ctx.ec2.send(new CreateFleetCommand(input)));
+  return readFleet(out, first.capacityType);
+}
+
+/** Why a fleet launched nothing: refused offerings mean capacity; otherwise the first other error decides. */
+export function fleetFailure(what: string, outcome: FleetOutcome): Error {
+  const other = outcome.otherErrors[0];
+  if (outcome.unavailable.length > 0 || !other)
+    return new InsufficientCapacityError(`${what}: no offering had capacity`, outcome.unavailable);
+  const message = `${what}: CreateFleet refused with ${other.code}: ${other.message}`;
+  return classifyCode(other.code) === 'throttled'
+    ? new RetryableCloudError(message)
+    : new FatalCloudError(message);
+}
+
+/** The instance as the fleet answer describes it (pending), without another DescribeInstances. */
+export function launchedInstance(
+  l: FleetOutcome['launched'][number],
+  plan: LaunchPlan,
+  extra: Record<string, string> = {},
+): CloudInstance {
+  const tags = { ...plan.tags, ...extra };
+  const option =
+    plan.options.find((o) => o.instanceType === l.instanceType && o.zone === l.zone) ?? plan.options[0];
+  return toCloudInstance({
+    InstanceId: l.instanceId,
+    InstanceType: l.instanceType as Instance['InstanceType'],
+    Placement: { AvailabilityZone: l.zone },
+    State: { Name: 'pending' },
+    InstanceLifecycle: option?.capacityType === 'spot' ? 'spot' : undefined,
+    CapacityReservationId: option?.reservationId,
+    Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+  });
+}

@@ -1,0 +1,54 @@
+// One launch attempt on one offering: insert or bulkInsert, then wait on its zonal operation.
+// A stockout or quota error is not a failure of the launch but a refused offering to record and skip.
+import type { protos } from '@google-cloud/compute';
+import {
+  FatalCloudError,
+  RetryableCloudError,
+  type LaunchOption,
+  type UnavailableOffering,
+} from '../../ports/cloud-provider.ts';
+import type { GceContext } from './context.ts';
+import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
+import { waitForOperation } from './operations.ts';
+import { withThrottleRetry } from './retry.ts';
+
+type Operation = protos.google.cloud.compute.v1.IOperation;
+
+export function refusal(option: LaunchOption, reason: string): UnavailableOffering {
+  return { instanceType: option.instanceType, zone: option.zone, capacityType: option.capacityType, reason };
+}
+
+/** `alreadyExists` counts as launched when the caller names the instance (a retried insert). */
+export async function launchAttempt(
+  ctx: GceContext,
+  option: LaunchOption,
+  send: () => Promise<unknown>,
+  namedInstance = false,
+): Promise<'launched' | UnavailableOffering> {
+  try {
+    const [lro] = (await withThrottleRetry(send, ctx.config.retry, ctx.sleep)) as [
+      { latestResponse?: Operation },
+    ];
+    await waitForOperation({
+      operations: ctx.clients.operations,
+      project: ctx.config.project,
+      zone: option.zone,
+      operation: (lro.latestResponse ?? {}) as Operation,
+      timeoutMs: ctx.config.operationTimeoutMs,
+      now: () => ctx.clock.now().getTime(),
+    });
+    return 'launched';
+  } catch (err) {
+    const kind = classifyGceError(err);
+    if (kind === 'capacity')
+      return refusal(
+        option,
+        codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED',
+      );
+    if (kind === 'already-exists' && namedInstance) return 'launched';
+    if (err instanceof RetryableCloudError) throw err;
+    if (err instanceof OperationError)
+      throw new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err });
+    throw toCloudError(err, 'instances.insert');
+  }
+}
