@@ -217,6 +217,32 @@ describe('Compute Engine adapter launches', () => {
     expect(w.live()).toHaveLength(0);
   });
 
+  it('reports image drift when the node class names another image, and network drift for another subnetwork', async () => {
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    const { instance } = await rig.provider.create({
+      claim: claim('drift-g', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
+    const launched = claim('drift-g');
+    launched.status = { providerID: instance.providerId };
+    expect(await rig.provider.isDrifted(launched, gceNodeClass())).toBeUndefined();
+    expect(
+      await rig.provider.isDrifted(
+        launched,
+        gceNodeClass({
+          imageSelectorTerms: [{ id: 'projects/kraftsman-test/global/images/gpu-node-2026-12-01' }],
+        }),
+      ),
+    ).toBe('ImageDrift');
+    expect(
+      await rig.provider.isDrifted(
+        launched,
+        gceNodeClass({ subnetwork: 'regions/us-central1/subnetworks/other' }),
+      ),
+    ).toBe('NetworkDrift');
+  });
+
   it('names instances after their claims within the Compute Engine name rules', () => {
     expect(instanceName('gpu-abc12')).toBe('gpu-abc12');
     expect(instanceName('gpu.pool.abc')).toMatch(/^gpu-pool-abc-[0-9a-f]{8}$/);
