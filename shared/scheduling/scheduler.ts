@@ -2,7 +2,6 @@
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
 import { subtractWithin, type ResourceList } from '../model/resources.ts';
-import { HOSTNAME } from '../model/labels.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { Journal } from './journal.ts';
 import { NewClaim } from './new-claim.ts';
@@ -228,8 +227,8 @@ class Scheduler {
   }
 
   private openClaim(template: NodeClaimTemplate, types: NodeClaimTemplate['instanceTypes']): NewClaim {
+    // a new hostname needs no registration: topology counts an unknown hostname as an empty domain
     const hostname = `hostname-placeholder-${String(++this.hostnames).padStart(4, '0')}`;
-    this.topology.register(HOSTNAME, hostname);
     return new NewClaim(template, hostname, types, this.options.allowUndefined);
   }
 

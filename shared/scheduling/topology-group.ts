@@ -62,6 +62,14 @@ export class TopologyGroup {
     }
   }
 
+  /**
+   * A domain's count; hostnames of claims this run opens are never registered up front (a pass opens many),
+   * so an unknown hostname counts as an empty domain.
+   */
+  private stored(domain: string): number | undefined {
+    return this.domains.get(domain) ?? (this.spec.key === HOSTNAME ? 0 : undefined);
+  }
+
   private minCount(podDomains: Requirement, counted: (domain: string) => boolean): number {
     // hostname spread always has an empty domain available: a new node can be created
     if (this.spec.key === HOSTNAME) return 0;
@@ -97,7 +105,7 @@ export class TopologyGroup {
     };
     if (nodeDomains.operator() === 'In') {
       for (const domain of nodeDomains.values) {
-        const stored = this.domains.get(domain);
+        const stored = this.stored(domain);
         if (stored !== undefined && podDomains.has(domain)) consider(domain, stored);
       }
     } else {
@@ -117,12 +125,13 @@ export class TopologyGroup {
   private nextAffinity(selfSelecting: boolean, podDomains: Requirement, nodeDomains: Requirement): Requirement {
     const options: string[] = [];
     for (const domain of this.candidates(nodeDomains)) {
-      const count = this.domains.get(domain);
+      const count = this.stored(domain);
       if (count !== undefined && count > 0 && podDomains.has(domain)) options.push(domain);
     }
     if (options.length === 0 && selfSelecting) {
       // Bootstrap a self-selecting group: prefer a domain the node already narrowed to, then any viable one.
-      const sorted = [...this.domains.keys()].sort();
+      const pinned = nodeDomains.operator() === 'In' ? [...nodeDomains.values].filter((d) => this.stored(d) !== undefined) : [];
+      const sorted = [...pinned.sort(), ...[...this.domains.keys()].sort()];
       const both = sorted.find((d) => podDomains.has(d) && nodeDomains.has(d));
       const any = both ?? sorted.find((d) => podDomains.has(d));
       if (any !== undefined) options.push(any);
@@ -133,7 +142,7 @@ export class TopologyGroup {
   private nextAntiAffinity(podDomains: Requirement, nodeDomains: Requirement): Requirement {
     const options: string[] = [];
     for (const domain of this.candidates(nodeDomains)) {
-      if (this.domains.get(domain) === 0 && podDomains.has(domain)) options.push(domain);
+      if (this.stored(domain) === 0 && podDomains.has(domain)) options.push(domain);
     }
     return options.length === 0 ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, ...options);
   }

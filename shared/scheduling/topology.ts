@@ -68,18 +68,6 @@ export class Topology {
     this.indexSelecting(pod.info);
   }
 
-  /** A new domain (a new claim's hostname) joins every group on that key with a count of zero. */
-  register(key: string, domain: string): void {
-    for (const g of this.groups.values()) if (g.key === key && !g.domains.has(domain)) {
-      g.register(domain);
-      this.journal.push(() => g.domains.delete(domain));
-    }
-    for (const g of this.inverse.values()) if (g.key === key && !g.domains.has(domain)) {
-      g.register(domain);
-      this.journal.push(() => g.domains.delete(domain));
-    }
-  }
-
   /** Requirements the pod's topology adds on a node with `nodeRequirements` and `taints`, or a reason it cannot go there. */
   addRequirements(pod: PodState, taints: readonly Taint[], nodeRequirements: Requirements): Requirements | string {
     const owned = this.owned.get(pod.key) ?? [];
