@@ -38,9 +38,9 @@ import {
   toCloudInstance,
 } from './instances.ts';
 import { HOST_MAINTENANCE_FILTER, PREEMPTION_FILTER, gceInterruptionSignals } from './interruption.ts';
-import { shapesOf, toInstanceTypeSpec, type GcePriceBook, type TypeShape } from './machine-types.ts';
+import type { GcePriceBook, TypeShape } from './machine-types.ts';
+import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
-import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
 import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
 import { instanceBody, resolveImage } from './resource.ts';
 import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
@@ -198,36 +198,7 @@ export class GceCloudProvider implements CloudProvider {
   }
 
   async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
-    const nc = this.gceClass(nodeClass);
-    const byZone = new Map<
-      string,
-      {
-        machineTypes: protos.google.cloud.compute.v1.IMachineType[];
-        accelerators: protos.google.cloud.compute.v1.IAcceleratorType[];
-      }
-    >();
-    for (const zone of this.deps.config.zones) {
-      const [machineTypes] = await this.call('machineTypes.list', () =>
-        this.deps.clients.machineTypes.list({ project: this.project, zone }),
-      );
-      const [accelerators] = await this.call('acceleratorTypes.list', () =>
-        this.deps.clients.acceleratorTypes.list({ project: this.project, zone }),
-      );
-      byZone.set(zone, { machineTypes, accelerators });
-    }
-    const shapes = shapesOf(byZone);
-    let primary: GcePriceBook | undefined;
-    if (this.deps.readPrices) {
-      primary = await this.deps.readPrices(shapes).catch((err: unknown) => {
-        this.deps.logger?.warn('GCE prices fell back to the built-in catalog', { error: String(err) });
-        return undefined;
-      });
-    }
-    const prices = layeredPriceBook(primary, catalogPriceBook(this.deps.fallbackCatalog));
-    const disk = nc.spec.disks?.find((d) => d.boot)?.sizeGiB ?? 100;
-    return shapes
-      .map((s) => toInstanceTypeSpec(s, prices, nc.spec.kubeletConfiguration?.maxPods ?? 110, disk))
-      .filter((t): t is InstanceTypeSpec => t !== undefined);
+    return readInstanceTypes(this.ctx, this.gceClass(nodeClass), this.deps);
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
