@@ -12,6 +12,7 @@ import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
 import type { PassOptions, Stopwatch } from './types.ts';
 import { incompatibleWithEveryPool } from './verdicts.ts';
+import { backlogReduction, type BacklogReduction } from './backlog-reduction.ts';
 
 export const STAGES = ['state-copy', 'pod-gather', 'construction', 'simulation'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -28,6 +29,8 @@ export interface PassContext {
   /** Provisionable unbound pods, as a fresh array the caller may extend. */
   backlog(view: PassView): PendingPod[];
   schedulingOptions(view: PassView): SchedulingOptions;
+  /** The backlog pods a simulation moving `moving` needs (all of them unless reduceBacklog is on). */
+  relevantBacklog(view: PassView, backlog: PendingPod[], moving: readonly PendingPod[]): PendingPod[];
   /** Times `fn` into a stage. */
   timed<T>(stage: Stage, fn: () => T): T;
 }
@@ -60,11 +63,13 @@ export function passContext(
       pdbs: () => timed('pod-gather', readPdbs),
       backlog: (view) => timed('pod-gather', () => readBacklog().map((p) => view.pendingPod(p))),
       schedulingOptions: (view) => schedulingOptions(view, true),
+      relevantBacklog: (_view, backlog) => backlog,
     };
   }
   let view: PassView | undefined;
   let pdbs: PdbLimits | undefined;
   let backlog: { view: PassView; pods: PendingPod[] } | undefined;
+  let reduction: { view: PassView; r: BacklogReduction } | undefined;
   return {
     snapshot, now, options, stopwatch, timings, timed,
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),
@@ -84,5 +89,11 @@ export function passContext(
       return [...backlog.pods];
     },
     schedulingOptions: (v) => schedulingOptions(v, false),
+    relevantBacklog: (v, backlog, moving) => {
+      if (!options.reduceBacklog) return backlog;
+      if (reduction?.view !== v) reduction = { view: v, r: backlogReduction(v) };
+      const r = reduction.r;
+      return timed('pod-gather', () => r.relevant(backlog, moving));
+    },
   };
 }

@@ -27,10 +27,9 @@ export function simulateCandidates(ctx: PassContext, candidates: readonly Candid
   const own = candidates.flatMap((c) => c.reschedulable.filter(moving));
   const others = held.flatMap((c) => c.reschedulable.filter(moving));
   const deleting = snapshot.nodes.filter((n) => n.markedForDeletion).flatMap((n) => n.pods.filter(moving));
-  const pods = ctx.backlog(view);
-  ctx.timed('pod-gather', () => {
-    for (const p of [...own, ...others, ...deleting]) pods.push(view.pendingPod(p));
-  });
+  const movingPods = ctx.timed('pod-gather', () => [...own, ...others, ...deleting].map((p) => view.pendingPod(p)));
+  const pods = ctx.relevantBacklog(view, ctx.backlog(view), movingPods);
+  pods.push(...movingPods);
   const excluded = new Set([...candidates, ...held].map((c) => c.name));
   const input = ctx.timed('construction', () => view.input(pods, excluded));
   const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view)));

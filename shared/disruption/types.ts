@@ -111,6 +111,8 @@ export interface PassOptions {
   readonly skipUnchangedNegatives: boolean;
   /** Leave backlog pods that no NodePool can take out of disruption simulations (seed, "Sharing the pass"). */
   readonly excludeIncompatible: boolean;
+  /** Simulate a candidate with only the backlog pods that could interact with its pods (beyond the fork). */
+  readonly reduceBacklog: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
   /** consolidation-candidate-timeout: one candidate's simulation budget (seed; Infinity upstream). */
@@ -125,6 +127,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   attributeReplacements: true,
   skipUnchangedNegatives: false,
   excludeIncompatible: true,
+  reduceBacklog: true,
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
   candidateTimeoutMs: 10_000,
@@ -133,5 +136,5 @@ export const DEFAULT_OPTIONS: PassOptions = {
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */
 export function passOptions(overrides: Partial<PassOptions>): PassOptions {
   const o = { ...DEFAULT_OPTIONS, ...overrides };
-  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false, candidateTimeoutMs: Number.POSITIVE_INFINITY } : o;
+  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false, reduceBacklog: false, candidateTimeoutMs: Number.POSITIVE_INFINITY } : o;
 }

@@ -36,6 +36,7 @@ export interface PoolSpec {
   expireAfter?: string;
   annotations?: Record<string, string>;
   requirements?: Obj[];
+  taints?: Obj[];
 }
 
 export function nodePool(name: string, s: PoolSpec = {}): Obj {
@@ -49,6 +50,7 @@ export function nodePool(name: string, s: PoolSpec = {}): Obj {
           nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
           requirements: s.requirements ?? [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: s.capacityTypes ?? ['on-demand'] }],
           expireAfter: s.expireAfter ?? '720h',
+          ...(s.taints ? { taints: s.taints } : {}),
         },
       },
       disruption: { consolidateAfter: s.consolidateAfter ?? '30s', consolidationPolicy: s.policy ?? 'WhenEmptyOrUnderutilized', budgets: s.budgets ?? [{ nodes: '100%' }] },
@@ -70,6 +72,7 @@ export interface NodeSpec {
   labels?: Record<string, string>;
   ready?: boolean;
   deleting?: boolean;
+  taints?: Obj[];
 }
 
 export function node(name: string, s: NodeSpec = {}): Obj {
@@ -88,7 +91,7 @@ export function node(name: string, s: NodeSpec = {}): Obj {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, labels, annotations: s.annotations, creationTimestamp: s.created ?? '2026-09-01T08:00:00Z', ...(s.deleting ? { deletionTimestamp: '2026-09-01T11:59:00Z' } : {}) },
-    spec: { providerID: `aws:///${s.zone ?? 'us-east-1a'}/i-${name}` },
+    spec: { providerID: `aws:///${s.zone ?? 'us-east-1a'}/i-${name}`, ...(s.taints ? { taints: s.taints } : {}) },
     status: {
       allocatable: { cpu, memory: `${Number(cpu) * 4}Gi`, pods: '110' },
       conditions: [{ type: 'Ready', status: s.ready === false ? 'False' : 'True' }],

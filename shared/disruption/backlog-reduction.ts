@@ -1,0 +1,80 @@
+// Beyond the fork (issue 3, item 3): a candidate's simulation only needs the backlog pods that could interact
+// with the pods it moves. A pending pod that can land on none of the nodes or NodePools the moving pods can
+// use (judged conservatively by taints, required node selectors, volume zones and resource kinds) never
+// touches their capacity, claims or limits, so leaving it out cannot change where the moving pods go.
+// Topology couples pods beyond that, so any moving pod with spread or (anti-)affinity, and any pending pod
+// with anti-affinity, keeps the whole interaction; gang-mates of a moving pod are always kept.
+import type { Taint, Toleration } from '../model/meta.ts';
+import type { ResourceList } from '../model/resources.ts';
+import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
+import type { Requirements } from '../scheduling/requirements.ts';
+import { Requirements as Reqs } from '../scheduling/requirements.ts';
+import { untolerated } from '../scheduling/taints.ts';
+import type { PassView } from '../state/scheduling-view.ts';
+
+interface Target {
+  readonly requirements: Requirements;
+  readonly taints: readonly Taint[];
+  /** Resource kinds some shape of this target offers (a node's allocatable; any of a pool's types). */
+  readonly kinds: ReadonlySet<string>;
+}
+
+const HARD = (t: Taint) => t.effect !== 'PreferNoSchedule';
+const kindsOf = (lists: readonly ResourceList[]): Set<string> => {
+  const out = new Set<string>();
+  for (const l of lists) for (const [k, v] of Object.entries(l)) if (v > 0) out.add(k);
+  return out;
+};
+
+function hasTopology(p: PendingPod): boolean {
+  const a = p.pod.spec.affinity;
+  return !!a?.podAffinity || !!a?.podAntiAffinity || (p.pod.spec.topologySpreadConstraints ?? []).length > 0;
+}
+
+export interface BacklogReduction {
+  /** The backlog pods a simulation moving `moving` must keep (all of them when topology couples the pods). */
+  relevant(backlog: readonly PendingPod[], moving: readonly PendingPod[]): PendingPod[];
+}
+
+export function backlogReduction(view: PassView): BacklogReduction {
+  const { snapshot } = view;
+  const targets: Target[] = [
+    ...[...snapshot.nodes, ...snapshot.inFlight].map((n) => ({ requirements: Reqs.fromLabels(n.labels), taints: n.taints.filter(HARD), kinds: kindsOf([n.allocatable]) })),
+    ...view.templates.map((t) => ({ requirements: t.requirements, taints: t.taints.filter(HARD), kinds: kindsOf(t.instanceTypes.map((it) => it.allocatable)) })),
+  ];
+  const byShape = new Map<string, Uint8Array>();
+  const reach = (p: PendingPod): Uint8Array => {
+    const state = new PodState(p, true);
+    const shape = JSON.stringify([state.strictTerms.map((r) => r.toString()), state.tolerations, Object.keys(p.requests).filter((k) => (p.requests[k] ?? 0) > 0).sort()]);
+    let bits = byShape.get(shape);
+    if (!bits) {
+      bits = new Uint8Array(targets.length);
+      const tolerations: Toleration[] = state.tolerations;
+      targets.forEach((t, i) => {
+        if (untolerated(t.taints, tolerations)) return;
+        for (const k of Object.keys(p.requests)) if ((p.requests[k] ?? 0) > 0 && !t.kinds.has(k)) return;
+        if (state.strictTerms.some((term) => t.requirements.compatible(term, view.allowUndefined))) (bits as Uint8Array)[i] = 1;
+      });
+      byShape.set(shape, bits);
+    }
+    return bits;
+  };
+  return {
+    relevant(backlog, moving) {
+      if (moving.some(hasTopology)) return [...backlog];
+      const union = new Uint8Array(targets.length);
+      const gangs = new Set<string>();
+      for (const m of moving) {
+        const bits = reach(m);
+        for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+        if (m.gang) gangs.add(m.gang.name);
+      }
+      return backlog.filter((b) => {
+        if (b.pod.spec.affinity?.podAntiAffinity || (b.gang && gangs.has(b.gang.name))) return true;
+        const bits = reach(b);
+        for (let i = 0; i < bits.length; i++) if (bits[i] && union[i]) return true;
+        return false;
+      });
+    },
+  };
+}
