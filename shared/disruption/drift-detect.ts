@@ -25,7 +25,9 @@ export function detectDrift(n: StateNode, view: NodePoolView, snapshot: ClusterS
   }
   // areRequirementsDrifted: the node's labels must still satisfy the NodePool's requirements.
   const poolReqs = Requirements.fromSelectors(view.pool.spec.template.spec.requirements);
-  if (Requirements.fromLabels(n.labels).incompatibility(poolReqs, WELL_KNOWN_LABELS) !== undefined) return { kind: 'requirements', since: since(n) };
+  // A NodeClaim carries every label of its instance type; a snapshot's Node may not, so the catalog fills them in.
+  const labels = { ...(n.instanceType?.labels ?? {}), ...n.labels };
+  if (Requirements.fromLabels(labels).incompatibility(poolReqs, WELL_KNOWN_LABELS) !== undefined) return { kind: 'requirements', since: since(n) };
   const typeName = n.labels[INSTANCE_TYPE];
   if (typeName !== undefined && !snapshot.instanceTypesByName.has(typeName)) return { kind: 'instance-type-gone', since: since(n) };
   // The provider's node class hash (e.g. karpenter.k8s.aws/ec2nodeclass-hash) stamped on the claim at launch.

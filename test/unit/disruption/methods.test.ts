@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { upstreamOrder as interleave } from '../../../shared/disruption/coverage-cycle.ts';
 import type { Candidate } from '../../../shared/disruption/types.ts';
 import { runPass } from '../../../shared/disruption/pass.ts';
+import { catalogSchema } from '../../../shared/model/catalog.ts';
+import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
 import { passOptions, type PassOptions, type Stopwatch } from '../../../shared/disruption/types.ts';
 import { ec2NodeClass, names, node, NOW, nodePool, plan, pod, reasonOf, snapshotOf } from './fixtures.ts';
 
@@ -170,3 +172,22 @@ describe('single-node consolidation', () => {
 function runWith(objs: Parameters<typeof snapshotOf>[0], stopwatch: Stopwatch, options: Partial<PassOptions> = {}) {
   return runPass({ snapshot: snapshotOf(objs), now: NOW, options: passOptions(options), stopwatch });
 }
+
+describe('drift by requirements reads the instance type\'s catalog labels', () => {
+  const types = buildInstanceTypes(catalogSchema.parse({
+    apiVersion: 'kraftsman.dev/v1alpha1', kind: 'InstanceTypeCatalog',
+    instanceTypes: [8, 16].map((n) => ({
+      name: `s-${n}`, cloud: 'aws', capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' }, labels: { 'example.com/family': n === 8 ? 'small' : 'big' },
+      offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price: 0.05 * n }],
+    })),
+  }).instanceTypes);
+  const pool = (family: string) => nodePool('default', { consolidateAfter: 'Never', requirements: [{ key: 'example.com/family', operator: 'In', values: [family] }] });
+
+  it('does not call a node drifted for a label only its instance type carries', () => {
+    expect(plan([pool('big'), ...busy('d1', '3')], {}, types).method).toBeUndefined();
+  });
+
+  it('calls it drifted when that label no longer satisfies the pool', () => {
+    expect(plan([pool('small'), ...busy('d1', '3')], {}, types).method).toBe('drift');
+  });
+});
