@@ -14,6 +14,8 @@ export interface TemplateContent {
   readonly userData: string;
   readonly tags: Readonly<Record<string, string>>;
   readonly capacityReservationId?: string;
+  /** The node's IAM instance profile (EC2NodeClass spec.instanceProfile); kraftsman does not create profiles from `role`. */
+  readonly instanceProfile?: string;
 }
 
 type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
@@ -21,7 +23,14 @@ type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
 export function templateName(c: TemplateContent): string {
   const hash = createHash('sha256')
     .update(
-      JSON.stringify([c.imageId, c.securityGroupIds, c.userData, c.tags, c.capacityReservationId ?? '']),
+      JSON.stringify([
+        c.imageId,
+        c.securityGroupIds,
+        c.userData,
+        c.tags,
+        c.capacityReservationId ?? '',
+        c.instanceProfile ?? '',
+      ]),
     )
     .digest('hex')
     .slice(0, 24);
@@ -61,6 +70,7 @@ export async function ensureLaunchTemplate(
             UserData: Buffer.from(content.userData, 'utf8').toString('base64'),
             MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1 },
             TagSpecifications: [{ ResourceType: 'volume', Tags: tags }],
+            ...(content.instanceProfile ? { IamInstanceProfile: { Name: content.instanceProfile } } : {}),
             ...(content.capacityReservationId
               ? {
                   CapacityReservationSpecification: {

@@ -73,6 +73,7 @@ export async function launchFleet(
     securityGroupIds: resolved.securityGroupIds,
     userData,
     tags: baseTags(cluster, plan.nodeClass, claim),
+    ...(spec.instanceProfile ? { instanceProfile: spec.instanceProfile } : {}),
   };
   // A capacity reservation is named in the launch template, so `reserved` takes one template per reservation.
   const reservations =

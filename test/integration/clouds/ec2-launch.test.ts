@@ -123,6 +123,16 @@ describe('EC2 adapter launches', () => {
     expect((await rig.provider.get(instance.providerId)).state).toBe('running');
   });
 
+  it('puts the node class instance profile and IMDSv2 into the launch template', async () => {
+    const nodeClass = ec2NodeClass({ instanceProfile: 'KraftsmanNodeProfile' });
+    const types = await rig.provider.instanceTypes(nodeClass);
+    await rig.provider.create({ claim: claim('profile-1'), nodeClass, instanceTypes: types });
+    const p = rig.emulator.world.requests.find((r) => r.action === 'CreateLaunchTemplate')?.params;
+    expect(p?.get('LaunchTemplateData.IamInstanceProfile.Name')).toBe('KraftsmanNodeProfile');
+    expect(p?.get('LaunchTemplateData.MetadataOptions.HttpTokens')).toBe('required');
+    expect(p?.get('LaunchTemplateName')).toMatch(/^kraftsman\/test\/[0-9a-f]{24}$/);
+  });
+
   it('offers and launches into a capacity reservation for reserved claims', async () => {
     rig.emulator.world.reservations.push({
       id: 'cr-0gpu',
