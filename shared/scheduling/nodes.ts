@@ -2,7 +2,7 @@
 // (Karpenter's ExistingNode). Tracks what this run adds so gangs can roll back.
 import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
-import { addInto, fits, firstShortfall, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import { add, fitsSum, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
@@ -53,8 +53,8 @@ export class ExistingNode {
     for (const driver of pod.info.volumeDrivers) {
       if ((this.volumes.get(driver) ?? Number.POSITIVE_INFINITY) < 1) return `volume limit for ${driver} reached`;
     }
-    const requests = addInto({ ...this.used }, pod.info.requests);
-    if (!fits(requests, this.input.available)) return `exceeds node resources (${firstShortfall(requests, this.input.available)})`;
+    // Karpenter's message; naming the resource would cost an allocation on the most common failure
+    if (!fitsSum(this.used, pod.info.requests, this.input.available)) return 'exceeds node resources';
     const incompatible = this.requirements.incompatibility(pod.requirements, NO_UNDEFINED);
     if (incompatible) return incompatible;
     const withPod = this.requirements.copy().addAll(pod.requirements);
@@ -64,6 +64,7 @@ export class ExistingNode {
     if (conflict) return conflict;
     const final = withPod.addAll(topo);
 
+    const requests = add(this.used, pod.info.requests);
     const prev = { used: this.used, requirements: this.requirements };
     this.pods.push(pod);
     this.used = requests;
