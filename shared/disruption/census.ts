@@ -31,6 +31,7 @@ export interface CensusResult {
 export function runCensus(snapshot: ClusterSnapshot, now: Date, options: PassOptions, stopwatch?: Stopwatch): CensusResult {
   const ctx = passContext(snapshot, now, options, stopwatch);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now });
+  for (const e of set.expired) ctx.expired.add(e.node);
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
   for (const s of set.skipped) {

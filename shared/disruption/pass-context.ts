@@ -24,6 +24,8 @@ export interface PassContext {
   readonly stopwatch: Stopwatch;
   /** Milliseconds spent per stage across the pass (karpenter_voluntary_disruption stage timings). */
   readonly timings: Record<Stage, number>;
+  /** Nodes past expireAfter this pass: deleted by the expiration controller, so treated as deleting. */
+  readonly expired: Set<string>;
   view(): PassView;
   pdbs(): PdbLimits;
   /** Provisionable unbound pods, as a fresh array the caller may extend. */
@@ -46,6 +48,7 @@ export function passContext(
   verdicts?: ReadonlySet<string>,
 ): PassContext {
   const timings: Record<Stage, number> = { 'state-copy': 0, 'pod-gather': 0, construction: 0, simulation: 0 };
+  const expired = new Set<string>();
   const timed = <T>(stage: Stage, fn: () => T): T => {
     const start = stopwatch.elapsedMs();
     try {
@@ -58,7 +61,7 @@ export function passContext(
   const readPdbs = (): PdbLimits => pdbLimits(snapshot.objects.pdbs, snapshot.objects.pods);
   if (options.upstream) {
     return {
-      snapshot, now, options, stopwatch, timings, timed,
+      snapshot, now, options, stopwatch, timings, timed, expired,
       view: () => timed('state-copy', () => passView(snapshot)),
       pdbs: () => timed('pod-gather', readPdbs),
       backlog: (view) => timed('pod-gather', () => readBacklog().map((p) => view.pendingPod(p))),
@@ -71,7 +74,7 @@ export function passContext(
   let backlog: { view: PassView; pods: PendingPod[] } | undefined;
   let reduction: { view: PassView; r: BacklogReduction } | undefined;
   return {
-    snapshot, now, options, stopwatch, timings, timed,
+    snapshot, now, options, stopwatch, timings, timed, expired,
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),
     pdbs: () => (pdbs ??= timed('pod-gather', readPdbs)),
     backlog: (v) => {

@@ -46,6 +46,7 @@ export function runPass(inputs: PassInputs): PassResult {
   const { snapshot, now, options } = inputs;
   const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands: inputs.claimedByCommands, nominated: inputs.nominated });
+  for (const e of set.expired) ctx.expired.add(e.node);
   const skips = new Map<string, SkipReason>(set.skipped.map((s) => [s.node, s.reason]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   let evaluated = 0;
@@ -62,7 +63,8 @@ export function runPass(inputs: PassInputs): PassResult {
       else if (verdict !== undefined) skips.set(c.name, verdict);
     }
     if (eligible.length === 0) continue;
-    const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now);
+    // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
+    const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
     const out = method.compute(ctx, eligible, budgets, { unseenPools, coverage, negativeCache: cache });
     for (const s of out.skipped) skips.set(s.node, s.reason);
     evaluated += out.evaluated;

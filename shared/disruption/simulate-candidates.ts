@@ -26,11 +26,12 @@ export function simulateCandidates(ctx: PassContext, candidates: readonly Candid
   const moving = (p: Pod): boolean => isReschedulable(p) && !doNotDisruptActive(p, now) && !pdbs.fullyBlocked(p);
   const own = candidates.flatMap((c) => c.reschedulable.filter(moving));
   const others = held.flatMap((c) => c.reschedulable.filter(moving));
-  const deleting = snapshot.nodes.filter((n) => n.markedForDeletion).flatMap((n) => n.pods.filter(moving));
+  // Expired nodes are being deleted by the expiration controller: their pods need homes too.
+  const deleting = snapshot.nodes.filter((n) => n.markedForDeletion || ctx.expired.has(n.name)).flatMap((n) => n.pods.filter(moving));
   const movingPods = ctx.timed('pod-gather', () => [...own, ...others, ...deleting].map((p) => view.pendingPod(p)));
   const pods = ctx.relevantBacklog(view, ctx.backlog(view), movingPods);
   pods.push(...movingPods);
-  const excluded = new Set([...candidates, ...held].map((c) => c.name));
+  const excluded = new Set([...candidates.map((c) => c.name), ...held.map((c) => c.name), ...ctx.expired]);
   const input = ctx.timed('construction', () => view.input(pods, excluded));
   const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view)));
 

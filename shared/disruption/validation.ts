@@ -20,6 +20,7 @@ export function validateCommand(live: PassInputs, cmd: Command): Validation {
   if (!method) return fail('churn', `unknown method ${cmd.method}`);
   const ctx = passContext(live.snapshot, live.now, live.options, live.stopwatch, live.verdicts);
   const set = buildCandidates({ snapshot: live.snapshot, pdbs: ctx.pdbs(), now: live.now, claimedByCommands: live.claimedByCommands, nominated: live.nominated });
+  for (const e of set.expired) ctx.expired.add(e.node);
   const byName = new Map(set.candidates.map((c) => [c.name, c]));
   const current = cmd.candidates.map((c) => byName.get(c.name));
   if (current.some((c) => c === undefined || method.filter(c) !== true)) return fail('churn', 'a candidate is no longer a candidate');

@@ -98,3 +98,23 @@ describe('PodDisruptionBudgets', () => {
     expect(reasonOf(r, 'node-a')).not.toBe('pdb-blocked');
   });
 });
+
+describe('expiration (a separate, forceful controller in Karpenter v1.14)', () => {
+  const old = (name: string) => [node(name, { type: 's-8', created: '2026-07-01T00:00:00Z' }), pod(`${name}-app`, { node: name, cpu: '6' })];
+
+  it('treats an expired node as deleting: its pods need a home, so they take the space a candidate would use', () => {
+    const fleet = [nodePool('default'), ...old('expired-a'), node('node-b', { type: 's-8' }), pod('b-app', { node: 'node-b', cpu: '3' }), node('worker', { pool: null, type: 's-8' })];
+    const r = plan(fleet);
+    expect(r.expired.map((e) => e.node)).toEqual(['expired-a']);
+    // the expired node's 6-CPU pod takes the worker, so node-b needs a (cheaper) replacement
+    expect(r.commands.map((c) => [c.candidates.map((x) => x.name), c.replacements.length])).toEqual([[['node-b'], 1]]);
+    const fresh = plan(fleet.filter((o) => (o.metadata as { name: string }).name !== 'expired-a-app'));
+    expect(fresh.commands.map((c) => [c.candidates.map((x) => x.name), c.replacements.length])).toEqual([[['node-b'], 0]]);
+  });
+
+  it('counts an expired node against the budget', () => {
+    const r = plan([nodePool('default', { budgets: [{ nodes: '1' }] }), ...old('expired-a'), node('empty-b', { type: 's-8' })]);
+    expect(r.commands).toEqual([]);
+    expect(reasonOf(r, 'empty-b')).toBe('budget-exhausted');
+  });
+});
