@@ -89,7 +89,9 @@ export const singleNode: Method = {
       skipped,
       evaluated,
       timedOut,
-      unseenPools: [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
+      // Karpenter records the unreached pools only when the walk timed out or ran to its end, not when it
+      // stopped at a command.
+      unseenPools: held.length >= options.maxCommands ? (hints.unseenPools ?? []) : [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
       coverage: upstream ? undefined : markEvaluated(coverage, reached, candidates),
       negativeCache: upstream ? undefined : cache,
       negativeTally: upstream ? undefined : tally,
