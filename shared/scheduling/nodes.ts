@@ -6,7 +6,7 @@ import { add, fitsSum, type MutableResourceList, type ResourceList } from '../mo
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
-import { NO_UNDEFINED, Requirements } from './requirements.ts';
+import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirements.ts';
 import { describeTaint, untolerated } from './taints.ts';
 import type { Topology } from './topology.ts';
 
@@ -31,7 +31,7 @@ export class ExistingNode {
   private readonly volumes: Map<string, number>;
 
   constructor(readonly input: ExistingNodeInput) {
-    this.requirements = Requirements.fromLabels(input.labels);
+    this.requirements = labelRequirements(input.labels); // shared; add() copies before narrowing
     this.ports = [...input.hostPorts];
     this.volumes = new Map(input.volumeSlots);
   }

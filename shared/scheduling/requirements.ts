@@ -165,3 +165,12 @@ function isNegative(r: Requirement): boolean {
 
 /** Strict equality of allowed value sets on one key, for labels of existing nodes (no undefined allowance). */
 export const NO_UNDEFINED: AllowUndefined = new Set<string>();
+
+// Node label sets are shared by every pod on the node and by every simulation of a pass, so their
+// requirement form is built once per label object. Callers must not mutate it (copy() first).
+const byLabels = new WeakMap<object, Requirements>();
+export function labelRequirements(labels: Readonly<Record<string, string>>): Requirements {
+  let r = byLabels.get(labels);
+  if (!r) byLabels.set(labels, (r = Requirements.fromLabels(labels)));
+  return r;
+}

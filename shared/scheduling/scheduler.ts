@@ -9,7 +9,7 @@ import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
 import { PodState, type PendingPod } from './pod-state.ts';
 import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
-import { Topology, type BoundPod } from './topology.ts';
+import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { DomainUniverse } from './domains.ts';
 import type { Labels } from './selector.ts';
 
@@ -29,6 +29,8 @@ export interface SchedulingInput {
   /** Remaining limits per NodePool that has limits. */
   readonly remaining: ReadonlyMap<string, ResourceList>;
   readonly bound: readonly BoundPod[];
+  /** Pass-scoped topology counts shared across simulations (undefined: count from `bound` alone). */
+  readonly topologyShare?: TopologyShare;
   readonly universe: DomainUniverse;
   readonly namespaces: ReadonlyMap<string, Labels>;
 }
@@ -72,7 +74,7 @@ class Scheduler {
     this.topology = new Topology(input.universe, input.namespaces, input.bound, this.states, {
       reachableDomainsOnly: options.reachableDomainsOnly,
       allowUndefined: options.allowUndefined,
-    }, this.journal);
+    }, this.journal, input.topologyShare);
     this.existing = input.existing.map((n) => new ExistingNode(n));
     this.remaining = new Map(input.remaining);
     const sorted = [...input.templates].sort((a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool));

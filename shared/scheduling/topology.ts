@@ -8,7 +8,8 @@ import type { Journal } from './journal.ts';
 import { canUse, type DomainUniverse } from './domains.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
-import { Requirements } from './requirements.ts';
+import type { Requirements } from './requirements.ts';
+import { labelRequirements } from './requirements.ts';
 import { compileSelector, selectorKey, type Labels } from './selector.ts';
 import { untolerated } from './taints.ts';
 import { TopologyGroup, type TopologyType } from './topology-group.ts';
@@ -29,6 +30,16 @@ export interface BoundPod extends TopologyPod {
 interface Filter {
   readonly terms: readonly Requirements[] | undefined;
   readonly tolerations: readonly Toleration[] | undefined;
+}
+
+/**
+ * Pass-scoped sharing (seed, "per-pass topology data"): existing-pod counts per group are computed once over
+ * every bound pod of the pass and reused; a simulation that leaves nodes out subtracts only their pods.
+ */
+export interface TopologyShare {
+  readonly counts: Map<string, ReadonlyMap<string, number>>;
+  /** Bound pods of the nodes this simulation leaves out (already inside `bound`). */
+  readonly removed: readonly BoundPod[];
 }
 
 export interface TopologyOptions {
@@ -53,6 +64,7 @@ export class Topology {
     pending: readonly PodState[],
     private readonly options: TopologyOptions,
     private readonly journal: Journal,
+    private readonly share?: TopologyShare,
   ) {
     for (const p of pending) this.own(p);
     for (const b of bound) for (const term of b.antiAffinity) this.inverseGroup(b, term).owners.add(b.key);
@@ -250,17 +262,26 @@ export class Topology {
   // Counts bound pods into a group's domains: for normal groups the pods the group selects (on nodes that pass
   // its filter); for inverse groups the owners themselves, at their nodes' domains.
   private countExisting(g: TopologyGroup, inverse: boolean): void {
-    for (const b of this.bound) {
+    const key = `${inverse ? 'inverse' : 'group'}\u0002${g.spec.hash}`;
+    let counts = this.share?.counts.get(key);
+    if (!counts) {
+      counts = this.countOver(this.bound, g, inverse);
+      this.share?.counts.set(key, counts);
+    }
+    for (const [domain, n] of counts) g.record(domain, n);
+    if (this.share?.removed.length) for (const [domain, n] of this.countOver(this.share.removed, g, inverse)) g.record(domain, -n);
+  }
+
+  private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const b of pods) {
       const domain = b.nodeLabels[g.key];
       if (domain === undefined) continue;
-      if (inverse) {
-        if (g.owners.has(b.key)) g.record(domain);
-        continue;
-      }
-      if (!g.selectsPod(b.namespace, b.labels)) continue;
-      if (!this.filterMatches(g, b.nodeTaints, Requirements.fromLabels(b.nodeLabels))) continue;
-      g.record(domain);
+      if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
+      if (!inverse && !this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels))) continue;
+      out.set(domain, (out.get(domain) ?? 0) + 1);
     }
+    return out;
   }
 
   private termNamespaces(pod: TopologyPod, term: PodAffinityTerm): Set<string> {

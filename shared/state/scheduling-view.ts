@@ -75,6 +75,13 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     return s;
   };
   const pendingCache = new Map<Pod, PendingPod>();
+  const schedulableNodes = [...snapshot.nodes, ...snapshot.inFlight].filter(schedulable);
+  const existingInputs = new Map<StateNode, ExistingNodeInput>();
+  const bounds = new Map<StateNode, BoundPod[]>();
+  const boundOf = (n: StateNode) => memo(bounds, n, () => n.pods.map((p) => boundPod(p, n)));
+  const allBound = schedulableNodes.flatMap(boundOf);
+  const antiAffinityKeys = new Set(allBound.flatMap((b) => b.antiAffinity.map((t) => t.topologyKey)));
+  const topologyCounts = new Map<string, ReadonlyMap<string, number>>();
 
   const view: PassView = {
     snapshot,
@@ -86,14 +93,17 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       if (!p) pendingCache.set(pod, (p = toPendingPod(pod, snapshot.podRequests.get(podKey(pod)) ?? EMPTY, volumes, gangs)));
       return p;
     },
+    // SimulationCopy (seed, "Sharing the pass"): node inputs (summed requests, host ports, volume slots) and
+    // bound-pod views are built once per pass and shared; each simulation clones only what scheduling mutates
+    // (ExistingNode copies ports and volume slots) and subtracts the pods of the nodes it leaves out.
     input(pods, excluded) {
-      const nodes = [...snapshot.nodes, ...snapshot.inFlight].filter((n) => schedulable(n) && !excluded?.has(n.name));
-      const existing = nodes.map((n) => existingInput(n, templates, snapshot, volumes));
-      const bound: BoundPod[] = [];
-      for (const n of nodes) for (const p of n.pods) bound.push(boundPod(p, n));
-      const keys = new Set<string>();
+      const nodes = schedulableNodes.filter((n) => !excluded?.has(n.name));
+      const existing = nodes.map((n) => memo(existingInputs, n, () => existingInput(n, templates, snapshot, volumes)));
+      const removed: BoundPod[] = [];
+      if (excluded?.size) for (const n of schedulableNodes) if (excluded.has(n.name)) removed.push(...boundOf(n));
+      const keys = new Set<string>(antiAffinityKeys);
       for (const p of pods) collectKeys(p.pod, keys);
-      for (const b of bound) for (const t of b.antiAffinity) keys.add(t.topologyKey);
+      keys.delete(HOSTNAME); // hostnames need no universe: an unknown hostname counts as an empty domain
       const universe = new DomainUniverse();
       for (const key of keys) {
         for (const { domain, supplier } of suppliersFor(key)) universe.add(key, domain, supplier);
@@ -102,10 +112,16 @@ export function passView(snapshot: ClusterSnapshot): PassView {
           if (d !== undefined) universe.add(key, d, supplierOf(n));
         }
       }
-      return { pods, existing, templates, remaining, bound, universe, namespaces };
+      return { pods, existing, templates, remaining, bound: allBound, universe, namespaces, topologyShare: { counts: topologyCounts, removed } };
     },
   };
   return view;
+}
+
+function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = make()));
+  return v;
 }
 
 const schedulable = (n: StateNode): boolean => !n.markedForDeletion && n.node?.spec?.unschedulable !== true;
