@@ -123,6 +123,15 @@ describe('multi-node consolidation', () => {
   });
 });
 
+describe('multi-node replacement of a type it already runs (filterOutSameInstanceType)', () => {
+  it('refuses to replace two s-8 nodes with one s-8, and deletes one instead', () => {
+    const r = plan([nodePool('default'), node('a', { type: 's-8' }), pod('a-0', { node: 'a', cpu: '3' }), node('b', { type: 's-8' }), pod('b-0', { node: 'b', cpu: '3' })]);
+    expect(r.method).toBe('single-node-consolidation');
+    expect(names(r)).toEqual([['a']]);
+    expect(r.commands[0]?.replacements).toEqual([]);
+  });
+});
+
 // Pods pinned to their node's zone: removing both needs two new nodes (multi-node fails), one at a time works.
 const pinned = [
   nodePool('default'),
