@@ -132,6 +132,22 @@ describe('multi-node replacement of a type it already runs (filterOutSameInstanc
   });
 });
 
+describe('consolidation order (Karpenter v1.14.1: savings ratio, descending)', () => {
+  const fleet = (priority?: number) => [
+    nodePool('default'),
+    node('a-small', { type: 's-8' }), pod('a-0', { node: 'a-small', cpu: '3' }),
+    node('z-big', { type: 's-16' }), pod('z-0', { node: 'z-big', cpu: '3', priority }),
+  ];
+
+  it('walks the node that saves most per unit of disruption first', () => {
+    expect(names(plan(fleet()))).toEqual([['z-big']]);
+  });
+
+  it('lets pod priority raise a node\'s disruption cost and move it back', () => {
+    expect(names(plan(fleet(2 ** 25 * 5)))).toEqual([['a-small']]);
+  });
+});
+
 // Pods pinned to their node's zone: removing both needs two new nodes (multi-node fails), one at a time works.
 const pinned = [
   nodePool('default'),
