@@ -73,6 +73,9 @@ function emit(metrics: Metrics, r: PassResult): void {
   for (const [pool, d] of r.depth ?? []) {
     metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });
     metrics.gauge(KRAFTSMAN_METRICS.walkCandidates, d.candidates, { [LABELS.nodePool]: pool });
+    // The coverage cycle only ever holds current candidates (reconciled each pass), so this is its fraction.
+    const evaluated = r.memory.coverage?.get(pool)?.evaluated.size;
+    if (evaluated !== undefined && d.candidates > 0) metrics.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, Math.min(1, evaluated / d.candidates), { [LABELS.nodePool]: pool });
   }
   if (r.timedOut && r.method !== undefined) {
     metrics.count(KARPENTER_METRICS.consolidationTimeoutsTotal, 1, { [LABELS.consolidationType]: CONSOLIDATION_TYPE[r.method] });

@@ -78,6 +78,8 @@ describe('the disruption pass through the StateStore port', () => {
     const names = new Set(recorded.map((r) => r.name));
     expect(names).toContain('kraftsman_disruption_pass_outcomes_total');
     expect(names).toContain('kraftsman_disruption_pass_stage_duration_seconds');
+    expect(names).toContain('kraftsman_disruption_walk_depth');
+    expect(names).toContain('kraftsman_disruption_walk_cycle_coverage');
     expect(recorded).toContainEqual({ name: 'kraftsman_disruption_candidate_skips_total', labels: { reason: 'no-cheaper-replacement', method: 'none' } });
   });
 });
