@@ -68,6 +68,7 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     const target = req.headers['x-amz-target'];
+    if (typeof target === 'string') world.calls.push(target.split('.').pop() ?? target);
     if (typeof target === 'string' && world.faults.pricingUnavailable)
       return json(res, {
         status: 503,

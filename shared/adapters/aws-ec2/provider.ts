@@ -42,7 +42,7 @@ import {
   launchedInstance,
   type LaunchPlan,
 } from './launch.ts';
-import { readPriceBook } from './pricing.ts';
+import { readPriceBook, type PriceBook } from './pricing.ts';
 import { describeClusterInstances, describeLive, terminateInstances } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './resolve.ts';
 import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
@@ -62,6 +62,8 @@ export interface Ec2ProviderDeps {
 export class Ec2CloudProvider implements CloudProvider {
   readonly cloud = 'aws' as const;
   private readonly ctx: Ec2Context;
+  /** Prices read from the APIs, reused by a warm container until the TTL passes (never a fallback result). */
+  private priceCache: { readonly key: string; readonly at: number; readonly book: PriceBook } | undefined;
   constructor(private readonly deps: Ec2ProviderDeps) {
     this.ctx = { ec2: deps.ec2, config: deps.config, call: this.call };
   }
@@ -192,17 +194,7 @@ export class Ec2CloudProvider implements CloudProvider {
         o.Location ?? '',
       ]);
     const subnetZones = new Set(resolved.subnets.map((s) => s.zone));
-    const names = infos.map((i) => String(i.InstanceType));
-    const { book, failures } = await readPriceBook({
-      ec2: this.deps.ec2,
-      region: this.deps.config.region,
-      types: names,
-      now: this.deps.clock.now(),
-      ...(this.deps.pricing ? { pricing: this.deps.pricing } : {}),
-      ...(this.deps.fallbackCatalog ? { fallback: this.deps.fallbackCatalog } : {}),
-    });
-    if (failures.length > 0)
-      this.deps.logger?.warn('EC2 prices fell back to the built-in catalog', { failures });
+    const book = await this.priceBook(infos.map((i) => String(i.InstanceType)));
     return infos
       .map((info) =>
         toInstanceTypeSpec({
@@ -263,6 +255,26 @@ export class Ec2CloudProvider implements CloudProvider {
       claim: c.metadata.name,
       instance: existing.find((i) => i.nodeClaim === c.metadata.name) ?? (unclaimed.shift() as CloudInstance),
     }));
+  }
+
+  private async priceBook(types: readonly string[]): Promise<PriceBook> {
+    const now = this.deps.clock.now();
+    const key = [...types].sort().join(',');
+    const cached = this.priceCache;
+    if (cached && cached.key === key && now.getTime() - cached.at < this.deps.config.priceTtlMs)
+      return cached.book;
+    const { book, failures } = await readPriceBook({
+      ec2: this.deps.ec2,
+      region: this.deps.config.region,
+      types,
+      now,
+      ...(this.deps.pricing ? { pricing: this.deps.pricing } : {}),
+      ...(this.deps.fallbackCatalog ? { fallback: this.deps.fallbackCatalog } : {}),
+    });
+    if (failures.length > 0)
+      this.deps.logger?.warn('EC2 prices fell back to the built-in catalog', { failures });
+    this.priceCache = failures.length === 0 ? { key, at: now.getTime(), book } : undefined;
+    return book;
   }
 
   private async findByTag(key: string, value: string): Promise<CloudInstance[]> {

@@ -105,12 +105,21 @@ export function billingPriceBook(prices: readonly SkuPrice[], shapes: readonly T
   return { onDemand: (t, z) => price(t, z, false), spot: (t, z) => price(t, z, true) };
 }
 
-/** Reads every Compute Engine SKU once per call (the pricing function runs every 12 hours). */
+/**
+ * Reads every Compute Engine SKU, and reuses them in a warm container for `ttlMs` (the pricing
+ * function refreshes every 12 hours; SKU prices change rarely). A failed read is not cached.
+ */
 export function billingPriceReader(
   catalog: CloudCatalogClient,
+  cache: { now: () => number; ttlMs: number } = { now: () => 0, ttlMs: 0 },
 ): (shapes: readonly TypeShape[]) => Promise<GcePriceBook> {
+  let held: { at: number; prices: SkuPrice[] } | undefined;
   return async (shapes) => {
-    const [skus] = await catalog.listSkus({ parent: COMPUTE_ENGINE_SERVICE, currencyCode: 'USD' });
-    return billingPriceBook(skuPrices(skus), shapes);
+    const now = cache.now();
+    if (!held || now - held.at >= cache.ttlMs) {
+      const [skus] = await catalog.listSkus({ parent: COMPUTE_ENGINE_SERVICE, currencyCode: 'USD' });
+      held = { at: now, prices: skuPrices(skus) };
+    }
+    return billingPriceBook(held.prices, shapes);
   };
 }

@@ -190,6 +190,24 @@ describe('EC2 adapter launches', () => {
     expect((error as Error).message).toContain('EC2NodeClass default: subnetSelectorTerms select no subnet');
   });
 
+  it('reuses API prices in a warm container until the TTL passes, but never caches a fallback', async () => {
+    let now = Date.parse('2026-11-30T00:00:00Z');
+    const cached = await startEc2Rig({ priceTtlMs: 60_000, now: () => new Date(now) });
+    try {
+      const count = () => cached.emulator.world.calls.filter((c) => c === 'GetProducts').length;
+      await cached.provider.instanceTypes(ec2NodeClass());
+      const first = count();
+      expect(first).toBeGreaterThan(0);
+      await cached.provider.instanceTypes(ec2NodeClass());
+      expect(count()).toBe(first);
+      now += 61_000;
+      await cached.provider.instanceTypes(ec2NodeClass());
+      expect(count()).toBe(2 * first);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('prices from the Pricing API and spot history, and falls back to the built-in catalog when Pricing is down', async () => {
     const fromApi = await rig.provider.instanceTypes(ec2NodeClass());
     expect(

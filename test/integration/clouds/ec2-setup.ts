@@ -45,6 +45,9 @@ export async function startEc2Rig(
     fallbackCatalog?: InstanceTypeCatalog;
     withPricing?: boolean;
     retryAttempts?: number;
+    /** 0 (the default here) rereads prices on every call, so tests can switch price sources. */
+    priceTtlMs?: number;
+    now?: () => Date;
   } = {},
 ): Promise<Ec2Rig> {
   const emulator = await startEc2Emulator({ zones: ['us-east-1a', 'us-east-1b'], ...opts.emulator });
@@ -52,6 +55,7 @@ export async function startEc2Rig(
     clusterName: 'test',
     region: 'us-east-1',
     retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
+    priceTtlMs: opts.priceTtlMs ?? 0,
   });
   const { ec2, pricing } = createEc2Clients(config, { endpoint: emulator.endpoint, credentials });
   const sleeps: number[] = [];
@@ -66,7 +70,7 @@ export async function startEc2Rig(
     ec2,
     ...(opts.withPricing === false ? {} : { pricing }),
     config,
-    clock: { now: () => new Date() },
+    clock: { now: opts.now ?? (() => new Date()) },
     logger,
     sleep: async (ms) => void sleeps.push(ms),
     ...(opts.fallbackCatalog ? { fallbackCatalog: opts.fallbackCatalog } : {}),

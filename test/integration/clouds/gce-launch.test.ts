@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BaseExternalAccountClient } from 'google-auth-library';
 import { CredentialConfigError, workloadIdentityClient } from '../../../shared/adapters/gcp-compute/auth.ts';
+import { billingPriceReader } from '../../../shared/adapters/gcp-compute/billing.ts';
 import { instanceName } from '../../../shared/adapters/gcp-compute/instances.ts';
 import { InsufficientCapacityError, RetryableCloudError } from '../../../shared/ports/cloud-provider.ts';
 import type { BootedGceInstance } from '../../../local/gce/world.ts';
@@ -130,6 +131,33 @@ describe('Compute Engine adapter launches', () => {
     } finally {
       rig.emulator.world.faults.billingUnavailable = false;
     }
+  });
+
+  it('reuses Cloud Billing SKUs until their TTL passes', async () => {
+    let now = 0;
+    const reader = billingPriceReader(rig.billing, { now: () => now, ttlMs: 1_000 });
+    const reads = () => rig.emulator.world.calls.filter((c) => c.endsWith('/skus')).length;
+    const before = reads();
+    const shapes = [
+      {
+        name: 'g2-standard-4',
+        cpus: 4,
+        memoryMi: 16384,
+        gpu: { type: 'nvidia-l4', count: 1 },
+        zones: ['us-central1-a'],
+      },
+    ];
+    const book = await reader(shapes);
+    await reader(shapes);
+    expect(reads() - before).toBe(1);
+    now = 1_000;
+    await reader(shapes);
+    expect(reads() - before).toBe(2);
+    expect(book.onDemand('g2-standard-4', 'us-central1-a')).toBeCloseTo(
+      4 * 0.024988 + 16 * 0.002927 + 0.560321,
+      6,
+    );
+    expect(book.onDemand('g2-standard-4', 'europe-west4-a')).toBeUndefined();
   });
 
   it('records QUOTA_EXCEEDED as an unavailable offering and falls back to the next one', async () => {

@@ -66,6 +66,7 @@ export interface GceRig {
   readonly emulator: GceEmulator;
   readonly clients: ComputeClients;
   readonly provider: GceCloudProvider;
+  readonly billing: CloudCatalogClient;
   readonly warnings: string[];
   close(): Promise<void>;
 }
@@ -116,6 +117,7 @@ export async function startGceRig(
     emulator,
     clients,
     provider,
+    billing,
     warnings,
     close: async () => {
       await clients.close();
