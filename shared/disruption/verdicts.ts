@@ -31,7 +31,8 @@ export function incompatibleWithEveryPool(view: PassView, backlog: readonly Pod[
     let rejected = verdictByShape.get(shape);
     if (rejected === undefined) {
       const pending = view.pendingPod(p);
-      const result = solve(view.input([pending], allNodes), options);
+      // No existing nodes and no limits: only what the NodePools are (taints, requirements, types) decides.
+      const result = solve({ ...view.input([pending], allNodes), remaining: new Map() }, options);
       rejected = !result.placements.has(pending.key);
       verdictByShape.set(shape, rejected);
     }

@@ -117,4 +117,12 @@ describe('pending pods no NodePool can take (seed: verdicts)', () => {
     const r = plan(fleet, { upstream: true });
     expect(r.commands).toEqual([]);
   });
+
+  it('keeps a pod that only NodePool limits hold back (that depends on the cluster)', () => {
+    const pool = nodePool('default');
+    (pool.spec as Record<string, unknown>).limits = { cpu: '8' };
+    const r = plan([pool, node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8' }), pod('a-0', { node: 'node-a', cpu: '6' }), pod('big-0', { cpu: '7' })]);
+    expect(r.commands).toEqual([]);
+    expect(reasonOf(r, 'node-a')).toBe('unschedulable-pods');
+  });
 });
