@@ -112,3 +112,20 @@ export function ec2InterruptionSignals(event: Ec2InterruptionEvent): Interruptio
         .map((e) => one(e.entityValue, 'scheduled-maintenance', true));
   }
 }
+
+/** Translates a batch (an SQS receive, an EventBridge delivery): bad events are counted, never fatal to the rest. */
+export function ec2SignalsFromEvents(events: readonly unknown[]): {
+  signals: InterruptionSignal[];
+  rejected: { index: number; error: string }[];
+} {
+  const signals: InterruptionSignal[] = [];
+  const rejected: { index: number; error: string }[] = [];
+  events.forEach((raw, index) => {
+    try {
+      signals.push(...ec2InterruptionSignals(parseEc2Event(raw)));
+    } catch (err) {
+      rejected.push({ index, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return { signals, rejected };
+}

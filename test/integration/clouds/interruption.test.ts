@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ec2InterruptionSignals,
+  ec2SignalsFromEvents,
   parseEc2Event,
   InterruptionEventError,
 } from '../../../shared/adapters/aws-ec2/interruption.ts';
@@ -109,6 +110,40 @@ describe('EC2 interruption events', () => {
     const outcome = await handleInterruptions(signals, ports);
     expect(outcome).toMatchObject({ annotated: 1, drained: 1, failed: 1 });
     expect(outcome.errors[0]).toEqual({ claim: 'broken', error: 'Error: conflict' });
+  });
+
+  it('translates a batch, counting the events it cannot read instead of failing the batch', () => {
+    const good = {
+      version: '0',
+      id: 'a',
+      'detail-type': 'EC2 Instance State-change Notification',
+      source: 'aws.ec2',
+      account: '1',
+      time: '2026-11-30T00:00:00Z',
+      region: 'us-east-1',
+      resources: [],
+      detail: { 'instance-id': 'i-0abc', state: 'stopping' },
+    };
+    const health = {
+      version: '0',
+      id: 'b',
+      'detail-type': 'AWS Health Event',
+      source: 'aws.health',
+      account: '1',
+      time: '2026-11-30T00:00:00Z',
+      region: 'us-east-1',
+      detail: {
+        service: 'EC2',
+        eventTypeCategory: 'scheduledChange',
+        affectedEntities: [{ entityValue: 'i-0def' }],
+      },
+    };
+    const { signals, rejected } = ec2SignalsFromEvents([good, { 'detail-type': 'Something Else' }, health]);
+    expect(signals.map((s) => `${s.instance}:${s.cause}`)).toEqual([
+      'i-0abc:instance-stopped',
+      'i-0def:scheduled-maintenance',
+    ]);
+    expect(rejected).toEqual([{ index: 1, error: expect.stringContaining('"Something Else"') }]);
   });
 
   it('rejects a malformed event with a message naming the event and the field', () => {
