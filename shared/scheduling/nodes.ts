@@ -2,7 +2,7 @@
 // (Karpenter's ExistingNode). Tracks what this run adds so gangs can roll back.
 import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
-import { add, fitsSum, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import { add, fitsSum, subtract, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
@@ -30,11 +30,19 @@ export class ExistingNode {
   private readonly ports: HostPort[];
   private readonly volumes: Map<string, number>;
 
+  /** Called with the node's free capacity whenever a placement or its undo changes it. */
+  onFreeChanged: ((free: ResourceList) => void) | undefined;
+
+  free(): ResourceList {
+    return subtract(this.input.available, this.used);
+  }
+
   constructor(readonly input: ExistingNodeInput) {
     this.requirements = labelRequirements(input.labels); // shared; add() copies before narrowing
     this.ports = [...input.hostPorts];
     this.volumes = new Map(input.volumeSlots);
   }
+
 
   get name(): string {
     return this.input.name;
@@ -77,7 +85,9 @@ export class ExistingNode {
       this.requirements = prev.requirements;
       this.ports.length -= pod.info.hostPorts.length;
       for (const d of pod.info.volumeDrivers) if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) + 1);
+      this.onFreeChanged?.(this.free());
     });
+    this.onFreeChanged?.(this.free());
     topology.record(pod.info, this.input.taints, final);
     return undefined;
   }

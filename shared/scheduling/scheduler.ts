@@ -3,6 +3,7 @@
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
 import { subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
+import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
 import { NewClaim } from './new-claim.ts';
 import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
@@ -56,6 +57,7 @@ class Scheduler {
   private readonly journal = new Journal();
   private readonly topology: Topology;
   private readonly existing: ExistingNode[];
+  private readonly capacity: CapacityIndex;
   private readonly claims: NewClaim[] = [];
   private byLoad: NewClaim[] = [];
   private byLoadDirty = false;
@@ -76,6 +78,8 @@ class Scheduler {
       allowUndefined: options.allowUndefined,
     }, this.journal, input.topologyShare);
     this.existing = input.existing.map((n) => new ExistingNode(n));
+    this.capacity = new CapacityIndex(this.existing.map((n) => n.free()));
+    this.existing.forEach((n, i) => (n.onFreeChanged = (free) => this.capacity.set(i, free)));
     this.remaining = new Map(input.remaining);
     const sorted = [...input.templates].sort((a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool));
     this.templatesByWeight = [];
@@ -162,7 +166,8 @@ class Scheduler {
 
   private add(pod: PodState): string | undefined {
     const excluded = this.topology.excludedHostnames(pod);
-    for (const node of this.existing) {
+    for (let i = this.capacity.next(0, pod.info.requests); i >= 0; i = this.capacity.next(i + 1, pod.info.requests)) {
+      const node = this.existing[i] as ExistingNode;
       if (excluded?.has(node.hostname)) continue;
       if (node.add(pod, this.topology, this.journal) === undefined) {
         this.place(pod, { kind: 'existing', node: node.name });
