@@ -27,9 +27,13 @@ export class CapacityIndex {
     });
   }
 
-  /** The first node index ≥ from whose free capacity covers every tracked resource the pod requests, or -1. */
-  next(from: number, requests: ResourceList): number {
-    const want = TRACKED.map((r) => requests[r] ?? 0);
+  /** The tracked part of a pod's requests, computed once per placement attempt. */
+  static wants(requests: ResourceList): readonly number[] {
+    return TRACKED.map((r) => requests[r] ?? 0);
+  }
+
+  /** The first node index ≥ from whose free capacity covers every tracked resource wanted, or -1. */
+  next(from: number, want: readonly number[]): number {
     return this.search(1, 0, this.size, from, want);
   }
 

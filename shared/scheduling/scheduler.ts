@@ -166,7 +166,8 @@ class Scheduler {
 
   private add(pod: PodState): string | undefined {
     const excluded = this.topology.excludedHostnames(pod);
-    for (let i = this.capacity.next(0, pod.info.requests); i >= 0; i = this.capacity.next(i + 1, pod.info.requests)) {
+    const want = CapacityIndex.wants(pod.info.requests);
+    for (let i = this.capacity.next(0, want); i >= 0; i = this.capacity.next(i + 1, want)) {
       const node = this.existing[i] as ExistingNode;
       if (excluded?.has(node.hostname)) continue;
       if (node.add(pod, this.topology, this.journal) === undefined) {
