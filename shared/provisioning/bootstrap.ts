@@ -1,7 +1,7 @@
-// The bootstrap script a new instance runs (EC2 user data, GCE startup-script): it registers the node
-// with the claim's labels and taints on a self-managed cluster (node class spec.bootstrap / userData).
-import type { NodeClaim } from '../../model/nodeclaim.ts';
-import type { Taint } from '../../model/meta.ts';
+// The bootstrap script a new instance runs (EC2 user data, GCE startup-script), shared by both launchers: it
+// registers the node with the claim's labels and taints on a self-managed cluster (node class spec.bootstrap).
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { Taint } from '../model/meta.ts';
 
 export interface BootstrapSpec {
   readonly apiServerEndpoint?: string;

@@ -18,7 +18,7 @@ import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';
 import { TAG_CLUSTER, TAG_NODEPOOL, clusterOwnedTag, toCloudInstance } from './instances.ts';
 import { ensureLaunchTemplate } from './launch-template.ts';
 import type { ResolvedNodeClass } from './resolve.ts';
-import { renderBootstrapScript } from './userdata.ts';
+import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
 
 export interface LaunchPlan {
   readonly claims: readonly NodeClaim[];

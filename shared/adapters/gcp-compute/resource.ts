@@ -5,7 +5,7 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { LaunchOption } from '../../ports/cloud-provider.ts';
 import { claimNodePool } from '../../ports/cloud-provider.ts';
-import { renderBootstrapScript } from '../aws-ec2/userdata.ts';
+import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
 import {
   LABEL_CLUSTER,
   LABEL_NODECLAIM,

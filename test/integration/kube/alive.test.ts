@@ -5,7 +5,7 @@ import { bindPending } from '../../../local/kube-api/alive/binder.ts';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
 import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
-import { kubeletLabels, registrationTaints, renderBootstrapScript } from '../../../shared/adapters/aws-ec2/userdata.ts';
+import { kubeletLabels, registrationTaints, renderBootstrapScript } from '../../../shared/provisioning/bootstrap.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
