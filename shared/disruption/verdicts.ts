@@ -20,23 +20,26 @@ function shapeOf(p: Pod, view: PassView): string {
   return JSON.stringify([view.pendingPod(p).requests, s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null]);
 }
 
-/** podKeys of backlog pods that every NodePool rejects, whatever the cluster holds. */
+/**
+ * podKeys of backlog pods that every NodePool rejects, whatever the cluster holds. One solve over one
+ * representative per shape, with no existing node and no limits: a pod without topology or gang ties that
+ * could open a claim of its own still can with others around, so "not placed" there means "no pool fits".
+ */
 export function incompatibleWithEveryPool(view: PassView, backlog: readonly Pod[], options: SchedulingOptions): Set<string> {
   const allNodes = new Set([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => n.name));
-  const verdictByShape = new Map<string, boolean>();
-  const out = new Set<string>();
+  const shapeOfPod = new Map<Pod, string>();
+  const representatives = new Map<string, Pod>();
   for (const p of backlog) {
     if (!judgedAlone(p)) continue;
     const shape = shapeOf(p, view);
-    let rejected = verdictByShape.get(shape);
-    if (rejected === undefined) {
-      const pending = view.pendingPod(p);
-      // No existing nodes and no limits: only what the NodePools are (taints, requirements, types) decides.
-      const result = solve({ ...view.input([pending], allNodes), remaining: new Map() }, options);
-      rejected = !result.placements.has(pending.key);
-      verdictByShape.set(shape, rejected);
-    }
-    if (rejected) out.add(podKey(p));
+    shapeOfPod.set(p, shape);
+    if (!representatives.has(shape)) representatives.set(shape, p);
   }
+  const pending = [...representatives.values()].map((p) => view.pendingPod(p));
+  const result = solve({ ...view.input(pending, allNodes), remaining: new Map() }, options);
+  const rejected = new Set<string>();
+  for (const [shape, p] of representatives) if (!result.placements.has(podKey(p))) rejected.add(shape);
+  const out = new Set<string>();
+  for (const [p, shape] of shapeOfPod) if (rejected.has(shape)) out.add(podKey(p));
   return out;
 }
