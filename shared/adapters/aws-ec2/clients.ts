@@ -17,6 +17,9 @@ export function createEc2Clients(
 ): Ec2Clients {
   const shared = {
     maxAttempts: 1,
+    // CreateFleet instant can take tens of seconds; without throwOnRequestTimeout this smithy version only
+    // logs a warning when a request outlives requestTimeout and waits for ever.
+    requestHandler: { requestTimeout: 60_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
     ...(local ? { endpoint: local.endpoint, credentials: local.credentials } : {}),
   };
   const ec2 = new EC2Client({ region: config.region, ...shared });
