@@ -43,7 +43,10 @@ export function backlogReduction(view: PassView): BacklogReduction {
     ...view.templates.map((t) => ({ requirements: t.requirements, taints: t.taints.filter(HARD), kinds: kindsOf(t.instanceTypes.map((it) => it.allocatable)) })),
   ];
   const byShape = new Map<string, Uint8Array>();
+  const byPod = new Map<PendingPod, Uint8Array>();
   const reach = (p: PendingPod): Uint8Array => {
+    const known = byPod.get(p);
+    if (known) return known;
     const state = new PodState(p, true);
     const shape = JSON.stringify([state.strictTerms.map((r) => r.toString()), state.tolerations, Object.keys(p.requests).filter((k) => (p.requests[k] ?? 0) > 0).sort()]);
     let bits = byShape.get(shape);
@@ -57,6 +60,7 @@ export function backlogReduction(view: PassView): BacklogReduction {
       });
       byShape.set(shape, bits);
     }
+    byPod.set(p, bits); // pending pods are memoized per pass, so this is a per-pass cache too
     return bits;
   };
   return {
