@@ -137,3 +137,15 @@ log(`\n5. negative cache over 10 passes on an unchanged ${neg.nodes}-node fleet:
 results.negativeCache = neg;
 
 if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+
+// Closing note: each measure against the issue's goals, from this run.
+const k3400 = byBacklog[3400]!.kraftsman!;
+const ratio = median(k3400.perCandidate) / Math.max(1e-9, median(byBacklog[0]!.kraftsman!.perCandidate));
+const perThousand = (total(k3400) / k3400.eligible) * 1000 / 1000;
+const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
+log('\ngoals (this run):');
+log(`  full walk kraftsman vs upstream >= 20x: ${speedup.toFixed(2)}x — ${verdict(speedup >= 20)}`);
+log(`  per-candidate cost at 3,400 within 1.5x of 0: ${ratio.toFixed(2)}x — ${verdict(ratio <= 1.5)}`);
+log(`  1,000-candidate walk < 30 s: ${perThousand.toFixed(0)} s — ${verdict(perThousand < 30)}`);
+log(`  multiple-replacements rate ~0 at 2,781 with attribution: ${(rates[2781]?.['with attribution'] ?? NaN).toFixed(3)} — ${verdict((rates[2781]?.['with attribution'] ?? 1) < 0.01)}`);
+log(`  every candidate reached within ${cov.bound} passes: ${cov.coverageCycle.passes ?? 'no'} — ${verdict(cov.coverageCycle.passes !== undefined && cov.coverageCycle.passes <= cov.bound)}`);
