@@ -1,5 +1,6 @@
 // Settings of the EC2 adapter, parsed once per cold start by the composition root.
 import { z } from 'zod';
+import { parseAdapterConfig, retryPolicySchema } from '../adapter-config.ts';
 
 export const ec2ProviderConfigSchema = z.object({
   clusterName: z.string().min(1, 'clusterName is required'),
@@ -10,23 +11,10 @@ export const ec2ProviderConfigSchema = z.object({
   pricingRegion: z.string().default('us-east-1'),
   /** How long a warm container reuses prices read from the APIs (Karpenter refreshes every 12 hours). */
   priceTtlMs: z.number().int().min(0).default(43_200_000),
-  retry: z
-    .object({
-      attempts: z.number().int().min(1).default(5),
-      baseDelayMs: z.number().int().min(0).default(200),
-      maxDelayMs: z.number().int().min(0).default(5_000),
-    })
-    .default({ attempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 }),
+  retry: retryPolicySchema,
 });
 export type Ec2ProviderConfig = z.infer<typeof ec2ProviderConfigSchema>;
 
 export function parseEc2ProviderConfig(input: unknown): Ec2ProviderConfig {
-  const parsed = ec2ProviderConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(
-      `invalid EC2 provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  return parseAdapterConfig(ec2ProviderConfigSchema, 'EC2 provider', input);
 }

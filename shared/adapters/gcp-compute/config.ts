@@ -1,5 +1,6 @@
 // Settings of the Compute Engine adapter, parsed once per cold start by the composition root.
 import { z } from 'zod';
+import { parseAdapterConfig, retryPolicySchema } from '../adapter-config.ts';
 
 export const gceProviderConfigSchema = z.object({
   clusterName: z.string().min(1, 'clusterName is required'),
@@ -10,23 +11,10 @@ export const gceProviderConfigSchema = z.object({
   operationTimeoutMs: z.number().int().min(1).default(240_000),
   /** Offerings one launch tries before reporting insufficient capacity (each try is an insert + wait). */
   maxLaunchAttempts: z.number().int().min(1).default(8),
-  retry: z
-    .object({
-      attempts: z.number().int().min(1).default(5),
-      baseDelayMs: z.number().int().min(0).default(200),
-      maxDelayMs: z.number().int().min(0).default(5_000),
-    })
-    .default({ attempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 }),
+  retry: retryPolicySchema,
 });
 export type GceProviderConfig = z.infer<typeof gceProviderConfigSchema>;
 
 export function parseGceProviderConfig(input: unknown): GceProviderConfig {
-  const parsed = gceProviderConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(
-      `invalid GCE provider config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  return parseAdapterConfig(gceProviderConfigSchema, 'GCE provider', input);
 }
