@@ -69,7 +69,15 @@ export class PodState {
     return this.info.key;
   }
 
+  private shapeText: string | undefined;
+
+  /** What decides which domains the pod can reach: strict requirements and tolerations, as text. */
+  get shape(): string {
+    return (this.shapeText ??= `${this.strictRequirements.toString()}\u0001${JSON.stringify(this.tolerations)}`);
+  }
+
   private derive(): void {
+    this.shapeText = undefined;
     const base = Requirements.fromLabels(this.info.pod.spec.nodeSelector);
     if (this.info.volumeRequirements) base.addAll(this.info.volumeRequirements);
     const first = this.requiredTerms[0];

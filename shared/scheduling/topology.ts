@@ -55,7 +55,8 @@ export class Topology {
   private readonly owned = new Map<string, TopologyGroup[]>();
   private readonly selecting = new Map<string, TopologyGroup[]>();
   private readonly inverseSelecting = new Map<string, TopologyGroup[]>();
-  private readonly reach = new Map<string, boolean>();
+  /** Reach verdicts by pod shape (strict requirements + tolerations), key and taint policy, then domain. */
+  private readonly reach = new Map<string, Map<string, boolean>>();
 
   constructor(
     private readonly universe: DomainUniverse,
@@ -91,7 +92,7 @@ export class Topology {
       const honorAffinity = g.spec.type !== 'spread' || g.spec.honorAffinity;
       const podDomains = honorAffinity && pod.strictRequirements.has(g.key) ? pod.strictRequirements.get(g.key) : Requirement.exists(g.key);
       const nodeDomains = (result ?? nodeRequirements).has(g.key) ? (result ?? nodeRequirements).get(g.key) : Requirement.exists(g.key);
-      const counted = (domain: string): boolean => this.counts(pod, g, domain);
+      const counted = this.countedFor(pod, g);
       const domains = g.next(g.selectsPod(pod.info.namespace, pod.info.labels), podDomains, nodeDomains, counted);
       if (domains.size() === 0) {
         // kept cheap: most failures are trial placements whose message nobody reads
@@ -147,21 +148,32 @@ export class Topology {
   }
 
   // The fork: a domain counts for a pod only if a NodePool or existing node the pod could use supplies it.
-  // Upstream: every domain counts (tainted suppliers excluded only under nodeTaintsPolicy: Honor).
-  private counts(pod: PodState, g: TopologyGroup, domain: string): boolean {
-    const suppliers = this.universe.suppliers(g.key, domain);
+  // Upstream: every domain counts (tainted suppliers excluded only under nodeTaintsPolicy: Honor). Verdicts are
+  // shared by every pod of the same shape (a deployment's replicas), not recomputed per pod.
+  private countedFor(pod: PodState, g: TopologyGroup): (domain: string) => boolean {
+    const key = g.key;
+    const honor = g.spec.honorTaints;
     if (!this.options.reachableDomainsOnly) {
-      if (!g.spec.honorTaints || suppliers.length === 0) return true;
-      return suppliers.some((s) => !untolerated(s.taints, pod.tolerations));
+      if (!honor) return () => true;
+      return (domain) => {
+        const suppliers = this.universe.suppliers(key, domain);
+        return suppliers.length === 0 || suppliers.some((s) => !untolerated(s.taints, pod.tolerations));
+      };
     }
-    const cacheKey = `${pod.key}\u0000${g.spec.hash}\u0000${domain}`;
-    const cached = this.reach.get(cacheKey);
-    if (cached !== undefined) return cached;
-    const ok = suppliers.some((s) =>
-      canUse(s, pod.strictRequirements, pod.tolerations, g.spec.honorTaints, this.options.allowUndefined),
-    );
-    this.reach.set(cacheKey, ok);
-    return ok;
+    const shape = `${pod.shape}\u0000${key}\u0000${honor}`;
+    let verdicts = this.reach.get(shape);
+    if (!verdicts) this.reach.set(shape, (verdicts = new Map()));
+    const cache = verdicts;
+    return (domain) => {
+      let ok = cache.get(domain);
+      if (ok === undefined) {
+        ok = this.universe
+          .suppliers(key, domain)
+          .some((s) => canUse(s, pod.strictRequirements, pod.tolerations, honor, this.options.allowUndefined));
+        cache.set(domain, ok);
+      }
+      return ok;
+    };
   }
 
   private filterMatches(g: TopologyGroup, taints: readonly Taint[], requirements: Requirements): boolean {
