@@ -30,6 +30,8 @@ export interface SchedulingInput {
   /** Remaining limits per NodePool that has limits. */
   readonly remaining: ReadonlyMap<string, ResourceList>;
   readonly bound: readonly BoundPod[];
+  /** Gang (namespace/name) → members bound to the nodes of this simulation. */
+  readonly gangsRunning?: ReadonlyMap<string, number>;
   /** Pass-scoped topology counts shared across simulations (undefined: count from `bound` alone). */
   readonly topologyShare?: TopologyShare;
   readonly universe: DomainUniverse;
@@ -69,7 +71,7 @@ class Scheduler {
   private hostnames = 0;
 
   constructor(
-    input: SchedulingInput,
+    private readonly input: SchedulingInput,
     private readonly options: SchedulingOptions,
   ) {
     this.states = input.pods.map((p) => new PodState(p, options.toleratePreferNoSchedule));
@@ -100,7 +102,8 @@ class Scheduler {
           gangsDone.add(gang.name);
           const members = this.states.filter((s) => s.info.gang?.name === gang.name).sort(byCpuAndMemoryDescending);
           queue.remove(new Set(members.map((m) => m.key)));
-          this.placeGang(gang.name, gang.minMember, members);
+          // members already running count toward the minimum (a consolidation re-places only some of a gang)
+          this.placeGang(gang.name, Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)), members);
         }
         continue;
       }

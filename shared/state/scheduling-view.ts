@@ -82,6 +82,18 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const allBound = schedulableNodes.flatMap(boundOf);
   const antiAffinityKeys = new Set(allBound.flatMap((b) => b.antiAffinity.map((t) => t.topologyKey)));
   const topologyCounts = new Map<string, ReadonlyMap<string, number>>();
+  // Volcano gang members already running, so a simulation that moves some of them needs only the rest.
+  const gangOfBound = new Map<string, string>();
+  const gangsBound = new Map<string, number>();
+  for (const n of schedulableNodes) {
+    for (const p of n.pods) {
+      const g = gangName(p);
+      if (!g) continue;
+      const name = `${p.metadata.namespace ?? 'default'}/${g}`;
+      gangOfBound.set(podKey(p), name);
+      gangsBound.set(name, (gangsBound.get(name) ?? 0) + 1);
+    }
+  }
 
   const view: PassView = {
     snapshot,
@@ -112,7 +124,15 @@ export function passView(snapshot: ClusterSnapshot): PassView {
           if (d !== undefined) universe.add(key, d, supplierOf(n));
         }
       }
-      return { pods, existing, templates, remaining, bound: allBound, universe, namespaces, topologyShare: { counts: topologyCounts, removed } };
+      const gangsRunning = new Map(gangsBound);
+      for (const b of removed) {
+        const g = gangOfBound.get(b.key);
+        if (g) gangsRunning.set(g, (gangsRunning.get(g) ?? 1) - 1);
+      }
+      return {
+        pods, existing, templates, remaining, bound: allBound, universe, namespaces, gangsRunning,
+        topologyShare: { counts: topologyCounts, removed },
+      };
     },
   };
   return view;

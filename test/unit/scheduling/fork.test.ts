@@ -1,6 +1,12 @@
 // kraftsman's differences from Karpenter (DESIGN.md §5), each with its upstream counterpart.
 import { describe, expect, it } from 'vitest';
-import { node, nodePool, pod, simulate, spread } from '../../fixtures/builders/index.ts';
+import { schedulingOptions } from '../../../shared/provisioning/simulate.ts';
+import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
+import { solve } from '../../../shared/scheduling/scheduler.ts';
+import { recognize } from '../../../shared/state/recognize.ts';
+import { passView } from '../../../shared/state/scheduling-view.ts';
+import { buildSnapshot } from '../../../shared/state/snapshot.ts';
+import { catalog, node, nodePool, pod, simulate, spread } from '../../fixtures/builders/index.ts';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const group = (name: string, minMember: number) => ({
@@ -34,6 +40,23 @@ describe('gangs (Volcano PodGroups) are placed all or nothing', () => {
     const s = simulate([pool, group('g', 2), member('m-0', 'g'), member('m-1', 'g'), member('m-2', 'g')]);
     expect(s.pods.filter((p) => p.result === 'new')).toHaveLength(2);
     expect(s.pods.filter((p) => p.result === 'unschedulable')).toHaveLength(1);
+  });
+});
+
+describe('gang members already running count toward minMember', () => {
+  it('re-places a moved member alone when the rest of its gang still runs elsewhere', () => {
+    const running = (name: string, nodeName: string) =>
+      pod(name, { cpu: '6', node: nodeName, annotations: { 'scheduling.k8s.io/group-name': 'g' }, spec: { schedulerName: 'volcano' } });
+    const objs = [nodePool(), group('g', 2), node('n1', { pool: 'default', type: 's-8' }), node('n2', { pool: 'default', type: 's-8' }), running('m-0', 'n1'), running('m-1', 'n2')];
+    const snapshot = buildSnapshot(recognize(objs.map((value) => ({ source: 't', value }))).objects, buildInstanceTypes(catalog()));
+    const view = passView(snapshot);
+    const moving = snapshot.nodes.find((n) => n.name === 'n1')?.pods.map((p) => view.pendingPod(p)) ?? [];
+    const result = solve(view.input(moving, new Set(['n1'])), schedulingOptions(view, false));
+    expect(result.placements.get('default/m-0')?.kind).toBe('new');
+    // had both members moved, the gang would need both placed again
+    const both = [...snapshot.nodes.flatMap((n) => n.pods)].map((p) => view.pendingPod(p));
+    const pool = solve(view.input(both, new Set(['n1', 'n2'])), schedulingOptions(view, false));
+    expect([...pool.placements.keys()].sort()).toEqual(['default/m-0', 'default/m-1']);
   });
 });
 
