@@ -1,7 +1,8 @@
 // Beyond the fork (issue 3, item 3): a candidate's simulation only needs the backlog pods that could interact
 // with the pods it moves. A pending pod that can land on none of the nodes or NodePools the moving pods can
 // use (judged conservatively by taints, required node selectors, volume zones and resource kinds) never
-// touches their capacity, claims or limits, so leaving it out cannot change where the moving pods go.
+// touches their capacity, claims or limits — nor does one that only competes with such pods — so leaving it
+// out cannot change where the moving pods go.
 // Topology couples pods beyond that, so any moving pod with spread or (anti-)affinity, and any pending pod
 // with anti-affinity, keeps the whole interaction; gang-mates of a moving pod are always kept.
 import type { Taint, Toleration } from '../model/meta.ts';
@@ -73,12 +74,33 @@ export function backlogReduction(view: PassView): BacklogReduction {
         for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
         if (m.gang) gangs.add(m.gang.name);
       }
-      return backlog.filter((b) => {
-        if (b.pod.spec.affinity?.podAntiAffinity || (b.gang && gangs.has(b.gang.name))) return true;
-        const bits = reach(b);
-        for (let i = 0; i < bits.length; i++) if (bits[i] && union[i]) return true;
-        return false;
+      // Closure, not one step: a backlog pod that competes only with another backlog pod still moves that
+      // pod, which may then take capacity a moving pod needed. Keep every pod connected to the moving pods
+      // through shared targets.
+      const kept = new Set<PendingPod>();
+      const unreached = backlog.filter((b) => {
+        if (b.pod.spec.affinity?.podAntiAffinity || (b.gang && gangs.has(b.gang.name))) {
+          kept.add(b);
+          const bits = reach(b);
+          for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+          return false;
+        }
+        return true;
       });
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const b of unreached) {
+          if (kept.has(b)) continue;
+          const bits = reach(b);
+          let touches = false;
+          for (let i = 0; i < bits.length; i++) if (bits[i] && union[i]) { touches = true; break; }
+          if (!touches) continue;
+          kept.add(b);
+          grew = true;
+          for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+        }
+      }
+      return backlog.filter((b) => kept.has(b));
     },
   };
 }
