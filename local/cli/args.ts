@@ -25,12 +25,16 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 
 export function parseNow(text: string): Date {
   const m = RFC3339.exec(text);
-  const bad = () => new InputError(`--now ${JSON.stringify(text)} is not an RFC 3339 instant (e.g. 2026-09-01T12:00:00Z)`);
+  const bad = () =>
+    new InputError(`--now ${JSON.stringify(text)} is not an RFC 3339 instant (e.g. 2026-09-01T12:00:00Z)`);
   if (!m) throw bad();
   const [, y, mo, d, h, mi, s, , , oh, om] = m.map((x) => (x === undefined ? undefined : x));
-  const year = Number(y), month = Number(mo), day = Number(d);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > days || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) throw bad();
+  if (month < 1 || month > 12 || day < 1 || day > days || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60)
+    throw bad();
   if (oh !== undefined && (Number(oh) > 23 || Number(om) > 59)) throw bad();
   const date = new Date(text.replace('t', 'T').replace('z', 'Z'));
   if (Number.isNaN(date.getTime())) throw bad();
@@ -38,7 +42,8 @@ export function parseNow(text: string): Date {
 }
 
 function positiveInt(flag: string, value: string | undefined): number {
-  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new InputError(`${flag} needs a positive integer`);
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1)
+    throw new InputError(`${flag} needs a positive integer`);
   return Number(value);
 }
 
@@ -51,34 +56,71 @@ export function parseArgs(argv: readonly string[]): Args {
   let catalog: string | undefined;
   let now: Date | undefined;
   let output: 'json' | 'table' = 'table';
-  let upstream = false, spotToSpot = false, skip = false;
-  let maxCommands = 1, minTypes = 15;
+  let upstream = false,
+    spotToSpot = false,
+    skip = false;
+  let maxCommands = 1,
+    minTypes = 15;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string => {
       const v = inline ?? rest[++i];
       if (v === undefined) throw new InputError(`${flag} needs a value\n${USAGE}`);
       return v;
     };
     switch (flag) {
-      case '-f': case '--filename': files.push(value()); break;
-      case '--catalog': catalog = value(); break;
-      case '--now': now = parseNow(value()); break;
-      case '-o': case '--output': {
+      case '-f':
+      case '--filename':
+        files.push(value());
+        break;
+      case '--catalog':
+        catalog = value();
+        break;
+      case '--now':
+        now = parseNow(value());
+        break;
+      case '-o':
+      case '--output': {
         const v = value();
-        if (v !== 'json' && v !== 'table') throw new InputError(`-o must be json or table, not ${JSON.stringify(v)}`);
+        if (v !== 'json' && v !== 'table')
+          throw new InputError(`-o must be json or table, not ${JSON.stringify(v)}`);
         output = v;
         break;
       }
-      case '--upstream': upstream = true; break;
-      case '--max-commands': maxCommands = positiveInt(flag, value()); break;
-      case '--spot-to-spot': spotToSpot = true; break;
-      case '--spot-to-spot-min-types': minTypes = positiveInt(flag, value()); break;
-      case '--skip-unchanged-negatives': skip = true; break;
-      default: throw new InputError(`unknown option ${JSON.stringify(arg)}\n${USAGE}`);
+      case '--upstream':
+        upstream = true;
+        break;
+      case '--max-commands':
+        maxCommands = positiveInt(flag, value());
+        break;
+      case '--spot-to-spot':
+        spotToSpot = true;
+        break;
+      case '--spot-to-spot-min-types':
+        minTypes = positiveInt(flag, value());
+        break;
+      case '--skip-unchanged-negatives':
+        skip = true;
+        break;
+      default:
+        throw new InputError(`unknown option ${JSON.stringify(arg)}\n${USAGE}`);
     }
   }
   if (files.length === 0) throw new InputError(`no input: give at least one -f FILE\n${USAGE}`);
-  return { command: command as Command, files, catalog, now, output, upstream, maxCommands, spotToSpot, spotToSpotMinTypes: minTypes, skipUnchangedNegatives: skip };
+  return {
+    command: command as Command,
+    files,
+    catalog,
+    now,
+    output,
+    upstream,
+    maxCommands,
+    spotToSpot,
+    spotToSpotMinTypes: minTypes,
+    skipUnchangedNegatives: skip,
+  };
 }

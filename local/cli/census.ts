@@ -7,7 +7,11 @@ import { table } from './table.ts';
 
 export function run(ctx: CommandContext): { json: unknown; table: string } {
   const a = ctx.args;
-  const options = passOptions({ upstream: a.upstream, spotToSpot: a.spotToSpot, spotToSpotMinTypes: a.spotToSpotMinTypes });
+  const options = passOptions({
+    upstream: a.upstream,
+    spotToSpot: a.spotToSpot,
+    spotToSpotMinTypes: a.spotToSpotMinTypes,
+  });
   const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch());
   return { json: toJson(result), table: render(result) };
 }
@@ -27,7 +31,13 @@ function toJson(r: CensusResult): unknown {
 }
 
 function render(r: CensusResult): string {
-  const pools = table(['NODEPOOL', 'DELETE', 'REPLACE', 'NONE'], Object.entries(r.nodePools).map(([p, c]) => [p, String(c.delete), String(c.replace), String(c.none)]));
-  const nodes = table(['NODE', 'NODEPOOL', 'DECISION', 'METHOD', 'REASON'], r.candidates.map((e) => [e.node, e.nodePool, e.decision, e.method ?? '-', e.reason ?? '-']));
+  const pools = table(
+    ['NODEPOOL', 'DELETE', 'REPLACE', 'NONE'],
+    Object.entries(r.nodePools).map(([p, c]) => [p, String(c.delete), String(c.replace), String(c.none)]),
+  );
+  const nodes = table(
+    ['NODE', 'NODEPOOL', 'DECISION', 'METHOD', 'REASON'],
+    r.candidates.map((e) => [e.node, e.nodePool, e.decision, e.method ?? '-', e.reason ?? '-']),
+  );
   return `${pools}\n\n${nodes}\n`;
 }

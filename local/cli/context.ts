@@ -23,7 +23,9 @@ export interface CommandContext {
 export async function loadContext(args: Args, io: Io): Promise<CommandContext> {
   const warn = (line: string): void => void io.stderr.write(`warning: ${line}\n`);
   const recognized = await readObjects(args.files, io.stdin);
-  const catalog: InstanceTypeCatalog = args.catalog ? await readCatalog(args.catalog, io.stdin) : builtinCatalog();
+  const catalog: InstanceTypeCatalog = args.catalog
+    ? await readCatalog(args.catalog, io.stdin)
+    : builtinCatalog();
   const snapshot = buildSnapshot(recognized.objects, buildInstanceTypes(catalog.instanceTypes));
   for (const w of [...recognized.warnings, ...snapshot.warnings]) warn(w);
   return { args, snapshot, now: args.now ?? io.now(), warn };

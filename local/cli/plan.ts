@@ -1,7 +1,13 @@
 // `kraftsman plan`: what one disruption pass would do with the snapshot (CONTRACT.md); a dry run.
 import { performance } from 'node:perf_hooks';
 import { runPass, type PassResult } from '../../shared/disruption/pass.ts';
-import { decisionOf, passOptions, savingsOf, type Command, type Stopwatch } from '../../shared/disruption/types.ts';
+import {
+  decisionOf,
+  passOptions,
+  savingsOf,
+  type Command,
+  type Stopwatch,
+} from '../../shared/disruption/types.ts';
 import type { CommandContext } from './context.ts';
 import { table } from './table.ts';
 
@@ -55,12 +61,21 @@ function render(r: PassResult): string {
   const commands = table(
     ['METHOD', 'DECISION', 'CANDIDATES', 'REPLACEMENT', '$/H SAVED'],
     r.commands.map((c) => [
-      c.method, decisionOf(c), c.candidates.map((x) => x.name).join(','),
-      c.replacements.map((x) => `${x.nodePool}:${x.instanceTypes[0] ?? '?'} ${x.capacityType} ${cents(x.price)}`).join(', ') || '-',
+      c.method,
+      decisionOf(c),
+      c.candidates.map((x) => x.name).join(','),
+      c.replacements
+        .map((x) => `${x.nodePool}:${x.instanceTypes[0] ?? '?'} ${x.capacityType} ${cents(x.price)}`)
+        .join(', ') || '-',
       cents(savingsOf(c)).toFixed(4),
     ]),
   );
-  const skipped = table(['NODE', 'SKIPPED BECAUSE'], r.skipped.map((s) => [s.node, s.reason]));
-  const expired = r.expired.length ? `\n\nexpired (deleted by expiration, outside budgets): ${r.expired.map((e) => e.node).join(', ')}` : '';
+  const skipped = table(
+    ['NODE', 'SKIPPED BECAUSE'],
+    r.skipped.map((s) => [s.node, s.reason]),
+  );
+  const expired = r.expired.length
+    ? `\n\nexpired (deleted by expiration, outside budgets): ${r.expired.map((e) => e.node).join(', ')}`
+    : '';
   return `${commands}\n\n${skipped}\n\npass: ${r.candidates} candidates, ${r.evaluated} evaluated${r.timedOut ? ', timed out' : ''}${expired}\n`;
 }

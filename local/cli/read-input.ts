@@ -38,7 +38,8 @@ async function readSource(file: string, stdin: NodeJS.ReadableStream): Promise<s
 function checkDepth(value: unknown, source: string, depth = 0): void {
   if (depth > MAX_DEPTH) throw new InputError(`${source}: nesting deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(value)) for (const v of value) checkDepth(v, source, depth + 1);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) checkDepth(v, source, depth + 1);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) checkDepth(v, source, depth + 1);
 }
 
 /** Parses one file's text into documents (JSON fast path; YAML with alias limits otherwise). */
@@ -67,7 +68,9 @@ export function parseText(text: string, source: string): SourceDocument[] {
     const err = doc.errors[0];
     if (err) {
       const line = err.linePos?.[0]?.line;
-      throw new InputError(`${source}${line ? `:${line}` : ''}: YAML syntax error: ${err.message.split('\n')[0]}`);
+      throw new InputError(
+        `${source}${line ? `:${line}` : ''}: YAML syntax error: ${err.message.split('\n')[0]}`,
+      );
     }
     let value: unknown;
     try {
@@ -81,7 +84,10 @@ export function parseText(text: string, source: string): SourceDocument[] {
   return out;
 }
 
-export async function readObjects(files: readonly string[], stdin: NodeJS.ReadableStream): Promise<Recognized> {
+export async function readObjects(
+  files: readonly string[],
+  stdin: NodeJS.ReadableStream,
+): Promise<Recognized> {
   const docs: SourceDocument[] = [];
   for (const file of files) {
     const source = file === '-' ? 'standard input' : file;
@@ -89,7 +95,8 @@ export async function readObjects(files: readonly string[], stdin: NodeJS.Readab
   }
   try {
     const r = recognize(docs);
-    if (r.count === 0 && r.warnings.length === 0) throw new InputError(`empty input: no objects in ${files.join(', ')}`);
+    if (r.count === 0 && r.warnings.length === 0)
+      throw new InputError(`empty input: no objects in ${files.join(', ')}`);
     return r;
   } catch (e) {
     if (e instanceof InvalidObjectError) throw new InputError(e.message, { cause: e });
@@ -100,7 +107,8 @@ export async function readObjects(files: readonly string[], stdin: NodeJS.Readab
 export async function readCatalog(file: string, stdin: NodeJS.ReadableStream): Promise<InstanceTypeCatalog> {
   const docs = parseText(await readSource(file, stdin), file);
   const values = docs.map((d) => d.value).filter((v) => v !== null && v !== undefined);
-  if (values.length !== 1) throw new InputError(`${file}: expected one InstanceTypeCatalog document, found ${values.length}`);
+  if (values.length !== 1)
+    throw new InputError(`${file}: expected one InstanceTypeCatalog document, found ${values.length}`);
   const parsed = catalogSchema.safeParse(values[0]);
   if (!parsed.success) throw new InputError(`${file}: InstanceTypeCatalog: ${zodMessage(parsed.error)}`);
   return parsed.data;

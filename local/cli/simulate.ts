@@ -27,13 +27,24 @@ function toJson(r: ProvisioningResult): unknown {
 function render(r: ProvisioningResult): string {
   const pods = table(
     ['POD', 'RESULT', 'WHERE / WHY'],
-    r.pods.map((p) => [p.pod, p.result, p.result === 'existing' ? p.node : p.result === 'new' ? p.nodeClaim : p.reason]),
+    r.pods.map((p) => [
+      p.pod,
+      p.result,
+      p.result === 'existing' ? p.node : p.result === 'new' ? p.nodeClaim : p.reason,
+    ]),
   );
   const claims = table(
     ['NODECLAIM', 'NODEPOOL', 'CLOUD', 'CHEAPEST', 'ZONE', 'CAPACITY', '$/H', 'TYPES', 'PODS'],
     r.nodeClaims.map((c) => [
-      c.name, c.nodePool, c.cloud, c.cheapest?.instanceType ?? '-', c.cheapest?.zone ?? '-', c.cheapest?.capacityType ?? '-',
-      c.cheapest ? c.cheapest.price.toFixed(4) : '-', String(c.instanceTypes.length), String(c.pods.length),
+      c.name,
+      c.nodePool,
+      c.cloud,
+      c.cheapest?.instanceType ?? '-',
+      c.cheapest?.zone ?? '-',
+      c.cheapest?.capacityType ?? '-',
+      c.cheapest ? c.cheapest.price.toFixed(4) : '-',
+      String(c.instanceTypes.length),
+      String(c.pods.length),
     ]),
   );
   return `${pods}\n\n${claims}\n`;

@@ -25,4 +25,7 @@ export function loadCrdDir(dir: string): CrdObject[] {
 }
 
 /** Every CRD the emulator serves by default. */
-export const defaultCrds = (): CrdObject[] => [...loadCrdDir(PROJECT_CRD_DIR), ...loadCrdDir(EMULATOR_CRD_DIR)];
+export const defaultCrds = (): CrdObject[] => [
+  ...loadCrdDir(PROJECT_CRD_DIR),
+  ...loadCrdDir(EMULATOR_CRD_DIR),
+];

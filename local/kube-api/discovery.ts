@@ -17,14 +17,20 @@ export const versionInfo = {
 };
 
 export function coreVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function groupDoc(group: string, types: readonly ResourceType[]): Record<string, unknown> {
-  const versions = [...new Set(types.filter((t) => t.group === group).map((t) => t.version))].map((version) => ({
-    groupVersion: `${group}/${version}`,
-    version,
-  }));
+  const versions = [...new Set(types.filter((t) => t.group === group).map((t) => t.version))].map(
+    (version) => ({
+      groupVersion: `${group}/${version}`,
+      version,
+    }),
+  );
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
@@ -34,19 +40,51 @@ export function groupList(types: readonly ResourceType[]): Record<string, unknow
 }
 
 export function group(types: readonly ResourceType[], name: string): Record<string, unknown> | undefined {
-  return types.some((t) => t.group === name) ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(name, types) } : undefined;
+  return types.some((t) => t.group === name)
+    ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(name, types) }
+    : undefined;
 }
 
-export function resourceList(types: readonly ResourceType[], groupName: string, version: string): Record<string, unknown> | undefined {
+export function resourceList(
+  types: readonly ResourceType[],
+  groupName: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const mine = types.filter((t) => t.group === groupName && t.version === version);
   if (mine.length === 0) return undefined;
   const resources = mine.flatMap((t) => [
-    { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: VERBS, shortNames: t.shortNames },
+    {
+      name: t.plural,
+      singularName: t.singular,
+      namespaced: t.namespaced,
+      kind: t.kind,
+      verbs: VERBS,
+      shortNames: t.shortNames,
+    },
     ...t.subresources.map((sub) =>
       sub === 'eviction'
-        ? { name: `${t.plural}/eviction`, singularName: '', namespaced: t.namespaced, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }
-        : { name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] },
+        ? {
+            name: `${t.plural}/eviction`,
+            singularName: '',
+            namespaced: t.namespaced,
+            group: 'policy',
+            version: 'v1',
+            kind: 'Eviction',
+            verbs: ['create'],
+          }
+        : {
+            name: `${t.plural}/status`,
+            singularName: '',
+            namespaced: t.namespaced,
+            kind: t.kind,
+            verbs: ['get', 'patch', 'update'],
+          },
     ),
   ]);
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupName ? `${groupName}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupName ? `${groupName}/${version}` : version,
+    resources,
+  };
 }

@@ -5,15 +5,33 @@ import { matchesLabelSelector } from './selectors.ts';
 import { statusError, successStatus } from './status.ts';
 import type { KubeObject, Store } from './store.ts';
 
-export function evict(store: Store, pods: ResourceType, pdbs: ResourceType, ns: string, name: string): Record<string, unknown> {
+export function evict(
+  store: Store,
+  pods: ResourceType,
+  pdbs: ResourceType,
+  ns: string,
+  name: string,
+): Record<string, unknown> {
   const pod = store.get(pods, ns, name);
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
-  const ignoresPdb = phase === 'Pending' || phase === 'Succeeded' || phase === 'Failed' || pod.metadata.deletionTimestamp !== undefined;
+  const ignoresPdb =
+    phase === 'Pending' ||
+    phase === 'Succeeded' ||
+    phase === 'Failed' ||
+    pod.metadata.deletionTimestamp !== undefined;
   if (!ignoresPdb) {
     const labels = (pod.metadata.labels ?? {}) as Record<string, string>;
-    const matching = store.list(pdbs, ns).items.filter((pdb) => matchesLabelSelector((pdb.spec as { selector?: never } | undefined)?.selector, labels));
+    const matching = store
+      .list(pdbs, ns)
+      .items.filter((pdb) =>
+        matchesLabelSelector((pdb.spec as { selector?: never } | undefined)?.selector, labels),
+      );
     if (matching.length > 1)
-      throw statusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      throw statusError(
+        500,
+        'InternalError',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
     const pdb = matching[0];
     if (pdb) blockUnlessAllowed(store, pdbs, pdb);
   }
@@ -22,18 +40,33 @@ export function evict(store: Store, pods: ResourceType, pdbs: ResourceType, ns: 
 }
 
 function blockUnlessAllowed(store: Store, pdbs: ResourceType, pdb: KubeObject): void {
-  const status = (pdb.status ?? {}) as { disruptionsAllowed?: number; currentHealthy?: number; desiredHealthy?: number };
+  const status = (pdb.status ?? {}) as {
+    disruptionsAllowed?: number;
+    currentHealthy?: number;
+    desiredHealthy?: number;
+  };
   const allowed = status.disruptionsAllowed ?? 0;
   const pdbName = String(pdb.metadata.name);
   if (allowed <= 0)
-    throw statusError(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.', {
-      causes: [
-        {
-          reason: 'DisruptionBudget',
-          message: `The disruption budget ${pdbName} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
-        },
-      ],
-    });
+    throw statusError(
+      429,
+      'TooManyRequests',
+      "Cannot evict pod as it would violate the pod's disruption budget.",
+      {
+        causes: [
+          {
+            reason: 'DisruptionBudget',
+            message: `The disruption budget ${pdbName} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
+          },
+        ],
+      },
+    );
   // The API server decrements disruptionsAllowed itself so that concurrent evictions cannot overshoot.
-  store.update(pdbs, String(pdb.metadata.namespace), pdbName, { ...pdb, status: { ...status, disruptionsAllowed: allowed - 1 } }, 'status');
+  store.update(
+    pdbs,
+    String(pdb.metadata.namespace),
+    pdbName,
+    { ...pdb, status: { ...status, disruptionsAllowed: allowed - 1 } },
+    'status',
+  );
 }

@@ -14,7 +14,11 @@ if (args.includes('--demo')) {
     registerNode(emulator, {
       nodeName: `gpu-${i}`,
       providerId: `aws:///${zone}/i-0demo${i}`,
-      labels: { 'karpenter.sh/nodepool': 'aws-inference', 'topology.kubernetes.io/zone': zone, 'node.kubernetes.io/instance-type': 'g5.xlarge' },
+      labels: {
+        'karpenter.sh/nodepool': 'aws-inference',
+        'topology.kubernetes.io/zone': zone,
+        'node.kubernetes.io/instance-type': 'g5.xlarge',
+      },
       taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }],
       capacity: { cpu: '4', memory: '16Gi', 'nvidia.com/gpu': '1', pods: '58' },
     });

@@ -16,13 +16,18 @@ const clone = <T>(v: T): T => structuredClone(v);
 export function applyPatch(contentType: string, target: JsonObject, patch: unknown): JsonObject {
   const type = contentType.split(';')[0]?.trim();
   if (type === PATCH_TYPES.json) {
-    if (!Array.isArray(patch)) throw statusError(400, 'BadRequest', 'json patch must be an array of operations');
+    if (!Array.isArray(patch))
+      throw statusError(400, 'BadRequest', 'json patch must be an array of operations');
     return jsonPatch(target, patch);
   }
   if (!isObject(patch)) throw statusError(400, 'BadRequest', 'a merge patch must be a JSON object');
   if (type === PATCH_TYPES.merge) return mergePatch(target, patch) as JsonObject;
   if (type === PATCH_TYPES.strategic) return strategicMerge(target, patch, '') as JsonObject;
-  throw statusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${Object.values(PATCH_TYPES).join(', ')}`);
+  throw statusError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${Object.values(PATCH_TYPES).join(', ')}`,
+  );
 }
 
 // ---- RFC 7386 ----
@@ -44,19 +49,25 @@ function pointer(path: string): string[] {
   return path.slice(1).split('/').map(unescape);
 }
 
-function parentOf(doc: JsonObject, parts: string[], path: string): { parent: JsonObject | Json[]; key: string } {
+function parentOf(
+  doc: JsonObject,
+  parts: string[],
+  path: string,
+): { parent: JsonObject | Json[]; key: string } {
   let cur: Json = doc;
   for (const p of parts.slice(0, -1)) {
     cur = Array.isArray(cur) ? cur[Number(p)] : isObject(cur) ? cur[p] : undefined;
     if (cur === undefined) throw statusError(422, 'Invalid', `json patch: path "${path}" does not exist`);
   }
-  if (!Array.isArray(cur) && !isObject(cur)) throw statusError(422, 'Invalid', `json patch: path "${path}" is not a container`);
+  if (!Array.isArray(cur) && !isObject(cur))
+    throw statusError(422, 'Invalid', `json patch: path "${path}" is not a container`);
   return { parent: cur, key: parts[parts.length - 1] ?? '' };
 }
 
 function getAt(doc: JsonObject, path: string): Json {
   let cur: Json = doc;
-  for (const p of pointer(path)) cur = Array.isArray(cur) ? cur[Number(p)] : isObject(cur) ? cur[p] : undefined;
+  for (const p of pointer(path))
+    cur = Array.isArray(cur) ? cur[Number(p)] : isObject(cur) ? cur[p] : undefined;
   return cur;
 }
 
@@ -64,11 +75,13 @@ function setAt(doc: JsonObject, path: string, value: Json, op: 'add' | 'replace'
   const { parent, key } = parentOf(doc, pointer(path), path);
   if (Array.isArray(parent)) {
     const idx = key === '-' ? parent.length : Number(key);
-    if (!Number.isInteger(idx) || idx < 0 || idx > parent.length) throw statusError(422, 'Invalid', `json patch: index out of range at "${path}"`);
+    if (!Number.isInteger(idx) || idx < 0 || idx > parent.length)
+      throw statusError(422, 'Invalid', `json patch: index out of range at "${path}"`);
     if (op === 'add') parent.splice(idx, 0, value);
     else parent[idx] = value;
   } else {
-    if (op === 'replace' && !(key in parent)) throw statusError(422, 'Invalid', `json patch: replace of missing path "${path}"`);
+    if (op === 'replace' && !(key in parent))
+      throw statusError(422, 'Invalid', `json patch: replace of missing path "${path}"`);
     parent[key] = value;
   }
 }
@@ -135,8 +148,10 @@ export function strategicMerge(target: Json, patch: Json, path: string): Json {
     if (k.startsWith('$')) continue;
     const sub = `${path}.${k}`;
     if (v === null) delete out[k];
-    else if (Array.isArray(v) && MERGE_KEYS[sub] && Array.isArray(out[k])) out[k] = mergeList(out[k] as Json[], v, MERGE_KEYS[sub]);
-    else if (Array.isArray(v)) out[k] = v.filter((item) => !(isObject(item) && item['$patch'] === 'delete')).map(clone);
+    else if (Array.isArray(v) && MERGE_KEYS[sub] && Array.isArray(out[k]))
+      out[k] = mergeList(out[k] as Json[], v, MERGE_KEYS[sub]);
+    else if (Array.isArray(v))
+      out[k] = v.filter((item) => !(isObject(item) && item['$patch'] === 'delete')).map(clone);
     else out[k] = strategicMerge(out[k], v, sub);
   }
   return out;

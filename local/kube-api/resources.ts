@@ -16,10 +16,17 @@ export interface ResourceType {
   readonly schema?: JsonSchema;
 }
 
-export const apiVersionOf = (t: { group: string; version: string }): string => (t.group ? `${t.group}/${t.version}` : t.version);
-export const typeKey = (group: string, version: string, plural: string): string => `${group}/${version}/${plural}`;
+export const apiVersionOf = (t: { group: string; version: string }): string =>
+  t.group ? `${t.group}/${t.version}` : t.version;
+export const typeKey = (group: string, version: string, plural: string): string =>
+  `${group}/${version}/${plural}`;
 
-const core = (plural: string, kind: string, namespaced: boolean, extra: Partial<ResourceType> = {}): ResourceType => ({
+const core = (
+  plural: string,
+  kind: string,
+  namespaced: boolean,
+  extra: Partial<ResourceType> = {},
+): ResourceType => ({
   group: '',
   version: 'v1',
   plural,
@@ -39,7 +46,10 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   core('persistentvolumes', 'PersistentVolume', false, { shortNames: ['pv'] }),
   { ...core('poddisruptionbudgets', 'PodDisruptionBudget', true, { shortNames: ['pdb'] }), group: 'policy' },
   { ...core('daemonsets', 'DaemonSet', true, { shortNames: ['ds'] }), group: 'apps' },
-  { ...core('storageclasses', 'StorageClass', false, { shortNames: ['sc'], subresources: [] }), group: 'storage.k8s.io' },
+  {
+    ...core('storageclasses', 'StorageClass', false, { shortNames: ['sc'], subresources: [] }),
+    group: 'storage.k8s.io',
+  },
   { ...core('csinodes', 'CSINode', false, { subresources: [] }), group: 'storage.k8s.io' },
   {
     ...core('customresourcedefinitions', 'CustomResourceDefinition', false, { shortNames: ['crd', 'crds'] }),
@@ -53,7 +63,12 @@ export interface CrdObject {
     group: string;
     scope: 'Namespaced' | 'Cluster';
     names: { plural: string; singular?: string; kind: string; shortNames?: string[] };
-    versions: { name: string; served?: boolean; subresources?: { status?: object }; schema?: { openAPIV3Schema?: JsonSchema } }[];
+    versions: {
+      name: string;
+      served?: boolean;
+      subresources?: { status?: object };
+      schema?: { openAPIV3Schema?: JsonSchema };
+    }[];
   };
 }
 

@@ -15,9 +15,11 @@ export function parsePath(path: string, types: readonly ResourceType[]): Route |
   let version: string;
   let rest: string[];
   if (parts[0] === 'api' && parts[1]) [group, version, rest] = ['', parts[1], parts.slice(2)];
-  else if (parts[0] === 'apis' && parts[1] && parts[2]) [group, version, rest] = [parts[1], parts[2], parts.slice(3)];
+  else if (parts[0] === 'apis' && parts[1] && parts[2])
+    [group, version, rest] = [parts[1], parts[2], parts.slice(3)];
   else return undefined;
-  const find = (plural: string | undefined) => types.find((t) => t.group === group && t.version === version && t.plural === plural);
+  const find = (plural: string | undefined) =>
+    types.find((t) => t.group === group && t.version === version && t.plural === plural);
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     const type = find(rest[2]);
     if (type?.namespaced) return build(type, rest[1], rest[3], rest[4]);
@@ -27,8 +29,14 @@ export function parsePath(path: string, types: readonly ResourceType[]): Route |
   return build(type, undefined, rest[1], rest[2]);
 }
 
-function build(type: ResourceType, namespace: string | undefined, name: string | undefined, subresource: string | undefined): Route | undefined {
-  if (subresource !== undefined && !(type.subresources as readonly string[]).includes(subresource)) return undefined;
+function build(
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string | undefined,
+  subresource: string | undefined,
+): Route | undefined {
+  if (subresource !== undefined && !(type.subresources as readonly string[]).includes(subresource))
+    return undefined;
   return {
     type,
     ...(namespace !== undefined ? { namespace } : {}),

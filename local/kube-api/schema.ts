@@ -33,13 +33,15 @@ const typeOf = (v: unknown): string =>
 
 export function validateSchema(value: unknown, schema: JsonSchema, path = ''): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  const at = (message: string, unknownField = false): void => void issues.push({ path: path || '.', message, unknownField });
+  const at = (message: string, unknownField = false): void =>
+    void issues.push({ path: path || '.', message, unknownField });
   if (value === null) {
     if (!schema.nullable) at('must not be null');
     return issues;
   }
   if (schema['x-kubernetes-int-or-string']) {
-    if (typeof value !== 'string' && !Number.isInteger(value)) at(`must be an integer or a string, got ${typeOf(value)}`);
+    if (typeof value !== 'string' && !Number.isInteger(value))
+      at(`must be an integer or a string, got ${typeOf(value)}`);
     return issues;
   }
   const actual = typeOf(value);
@@ -50,20 +52,28 @@ export function validateSchema(value: unknown, schema: JsonSchema, path = ''): S
       return issues;
     }
   }
-  if (schema.enum && !schema.enum.some((e) => e === value)) at(`must be one of ${schema.enum.map(String).join(', ')}`);
+  if (schema.enum && !schema.enum.some((e) => e === value))
+    at(`must be one of ${schema.enum.map(String).join(', ')}`);
   if (typeof value === 'string') {
     if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) at(`must match ${schema.pattern}`);
-    if (schema.minLength !== undefined && value.length < schema.minLength) at(`must be at least ${schema.minLength} characters`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) at(`must be at most ${schema.maxLength} characters`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      at(`must be at least ${schema.minLength} characters`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      at(`must be at most ${schema.maxLength} characters`);
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) at(`must be >= ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) at(`must be <= ${schema.maximum}`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) at(`must have at least ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) at(`must have at most ${schema.maxItems} items`);
-    if (schema.items) value.forEach((item, i) => issues.push(...validateSchema(item, schema.items as JsonSchema, `${path}[${i}]`)));
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      at(`must have at least ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      at(`must have at most ${schema.maxItems} items`);
+    if (schema.items)
+      value.forEach((item, i) =>
+        issues.push(...validateSchema(item, schema.items as JsonSchema, `${path}[${i}]`)),
+      );
   } else if (actual === 'object') {
     issues.push(...validateObject(value as Record<string, unknown>, schema, path));
   }
@@ -74,15 +84,25 @@ function validateObject(value: Record<string, unknown>, schema: JsonSchema, path
   const issues: SchemaIssue[] = [];
   const keys = Object.keys(value);
   if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
-    issues.push({ path: path || '.', message: `must have at most ${schema.maxProperties} properties`, unknownField: false });
+    issues.push({
+      path: path || '.',
+      message: `must have at most ${schema.maxProperties} properties`,
+      unknownField: false,
+    });
   for (const req of schema.required ?? [])
-    if (value[req] === undefined) issues.push({ path: `${path}.${req}`, message: 'is required', unknownField: false });
+    if (value[req] === undefined)
+      issues.push({ path: `${path}.${req}`, message: 'is required', unknownField: false });
   for (const key of keys) {
     const child = schema.properties?.[key];
     const sub = `${path}.${key}`;
     if (child) issues.push(...validateSchema(value[key], child, sub));
-    else if (typeof schema.additionalProperties === 'object') issues.push(...validateSchema(value[key], schema.additionalProperties, sub));
-    else if (schema.properties && !schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true)
+    else if (typeof schema.additionalProperties === 'object')
+      issues.push(...validateSchema(value[key], schema.additionalProperties, sub));
+    else if (
+      schema.properties &&
+      !schema['x-kubernetes-preserve-unknown-fields'] &&
+      schema.additionalProperties !== true
+    )
       issues.push({ path: sub, message: 'unknown field', unknownField: true });
   }
   return issues;
@@ -91,6 +111,10 @@ function validateObject(value: Record<string, unknown>, schema: JsonSchema, path
 /** The root of a custom resource: apiVersion, kind and metadata are the server's, not the schema's. */
 export function validateCustomResource(obj: Record<string, unknown>, schema: JsonSchema): SchemaIssue[] {
   const props = { ...schema.properties };
-  for (const k of ['apiVersion', 'kind', 'metadata']) props[k] ??= { type: k === 'metadata' ? 'object' : 'string', 'x-kubernetes-preserve-unknown-fields': true };
+  for (const k of ['apiVersion', 'kind', 'metadata'])
+    props[k] ??= {
+      type: k === 'metadata' ? 'object' : 'string',
+      'x-kubernetes-preserve-unknown-fields': true,
+    };
   return validateSchema(obj, { ...schema, properties: props });
 }

@@ -29,7 +29,9 @@ function labelTerm(term: string): LabelTerm {
   if (set) {
     const [, key, op, list] = set as unknown as [string, string, string, string];
     const values = new Set(list.split(',').map((v) => v.trim()));
-    return op === 'in' ? (l) => l[key] !== undefined && values.has(l[key]) : (l) => l[key] === undefined || !values.has(l[key]);
+    return op === 'in'
+      ? (l) => l[key] !== undefined && values.has(l[key])
+      : (l) => l[key] === undefined || !values.has(l[key]);
   }
   const eq = /^([^\s!=]+)\s*(==|=|!=)\s*([^\s,]*)$/.exec(term);
   if (eq) {
@@ -52,7 +54,8 @@ export function parseLabelSelector(selector: string | null): Matcher {
 
 export function fieldValue(obj: unknown, path: string): string {
   let cur: unknown = obj;
-  for (const part of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
   return cur === undefined || cur === null ? '' : String(cur);
 }
 
@@ -62,14 +65,21 @@ export function parseFieldSelector(selector: string | null): Matcher {
     const m = /^([A-Za-z0-9_.]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
     if (!m) throw statusError(400, 'BadRequest', `invalid field selector: "${term}"`);
     const [, path, op, value] = m as unknown as [string, string, string, string];
-    return op === '!=' ? (o: KubeObject) => fieldValue(o, path) !== value : (o: KubeObject) => fieldValue(o, path) === value;
+    return op === '!='
+      ? (o: KubeObject) => fieldValue(o, path) !== value
+      : (o: KubeObject) => fieldValue(o, path) === value;
   });
   return (obj) => terms.every((t) => t(obj));
 }
 
 /** A metav1.LabelSelector (matchLabels + matchExpressions) as PDBs and DaemonSets carry it. */
 export function matchesLabelSelector(
-  selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+  selector:
+    | {
+        matchLabels?: Record<string, string>;
+        matchExpressions?: { key: string; operator: string; values?: string[] }[];
+      }
+    | undefined,
   labels: Record<string, string>,
 ): boolean {
   if (!selector) return false;
@@ -77,7 +87,14 @@ export function matchesLabelSelector(
   for (const e of selector.matchExpressions ?? []) {
     const has = labels[e.key] !== undefined;
     const inValues = has && (e.values ?? []).includes(labels[e.key] as string);
-    const ok = e.operator === 'In' ? inValues : e.operator === 'NotIn' ? !inValues : e.operator === 'Exists' ? has : !has;
+    const ok =
+      e.operator === 'In'
+        ? inValues
+        : e.operator === 'NotIn'
+          ? !inValues
+          : e.operator === 'Exists'
+            ? has
+            : !has;
     if (!ok) return false;
   }
   return true;

@@ -49,7 +49,9 @@ export class KubeApiEmulator {
   /** Registers a CRD's served versions (and stores the CRD object, as the API server would). */
   installCrd(crd: CrdObject): void {
     for (const t of typesFromCrd(crd)) {
-      const i = this.types.findIndex((x) => x.group === t.group && x.version === t.version && x.plural === t.plural);
+      const i = this.types.findIndex(
+        (x) => x.group === t.group && x.version === t.version && x.plural === t.plural,
+      );
       if (i >= 0) this.types.splice(i, 1, t);
       else this.types.push(t);
     }
@@ -57,14 +59,22 @@ export class KubeApiEmulator {
 
   /** The type serving a kind (first served version), for in-process seeding and helpers. */
   typeOf(kind: string, apiVersion?: string): ResourceType {
-    const t = this.types.find((x) => x.kind === kind && (!apiVersion || (x.group ? `${x.group}/${x.version}` : x.version) === apiVersion));
+    const t = this.types.find(
+      (x) =>
+        x.kind === kind && (!apiVersion || (x.group ? `${x.group}/${x.version}` : x.version) === apiVersion),
+    );
     if (!t) throw new Error(`the emulator serves no ${kind}${apiVersion ? ` at ${apiVersion}` : ''}`);
     return t;
   }
 
   /** Creates objects directly in the store (no HTTP): how fixtures and benchmarks seed a fleet. */
   seed(objects: readonly KubeObject[]): void {
-    for (const o of objects) this.store.create(this.typeOf(String(o.kind), String(o.apiVersion)), o.metadata.namespace as string | undefined, o);
+    for (const o of objects)
+      this.store.create(
+        this.typeOf(String(o.kind), String(o.apiVersion)),
+        o.metadata.namespace as string | undefined,
+        o,
+      );
   }
 
   async start(): Promise<string> {
@@ -88,23 +98,38 @@ export class KubeApiEmulator {
     const write = res.write.bind(res);
     const end = res.end.bind(res);
     const count = (chunk: unknown): void => {
-      if (typeof chunk === 'string' || chunk instanceof Uint8Array) this.stats.bytesOut += Buffer.byteLength(chunk);
+      if (typeof chunk === 'string' || chunk instanceof Uint8Array)
+        this.stats.bytesOut += Buffer.byteLength(chunk);
     };
-    res.write = ((chunk: unknown, ...rest: never[]) => (count(chunk), write(chunk as string, ...rest))) as typeof res.write;
-    res.end = ((chunk?: unknown, ...rest: never[]) => (count(chunk), end(chunk as string, ...rest))) as typeof res.end;
+    res.write = ((chunk: unknown, ...rest: never[]) => (
+      count(chunk),
+      write(chunk as string, ...rest)
+    )) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: never[]) => (
+      count(chunk),
+      end(chunk as string, ...rest)
+    )) as typeof res.end;
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req);
       const answer = this.route(req, res, url, body);
       if (answer !== undefined) send(res, answer.code, answer.body, req.headers.accept);
     } catch (err: unknown) {
-      const status = err instanceof StatusError ? err : statusError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      const status =
+        err instanceof StatusError
+          ? err
+          : statusError(500, 'InternalError', err instanceof Error ? err.message : String(err));
       if (!res.headersSent) send(res, status.code, status.body());
       else res.end();
     }
   }
 
-  private route(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): { code: number; body: unknown } | undefined {
+  private route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    body: unknown,
+  ): { code: number; body: unknown } | undefined {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const ok = (b: unknown) => ({ code: 200, body: b });
     if (req.method === 'GET') {
@@ -115,31 +140,52 @@ export class KubeApiEmulator {
       const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
       if (g) {
         const doc = g[2] ? resourceList(this.types, g[1] as string, g[2]) : group(this.types, g[1] as string);
-        if (!doc) throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+        if (!doc)
+          throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
         return ok(doc);
       }
     }
     const route = parsePath(path, this.types);
-    if (!route) throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+    if (!route)
+      throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
     return this.serveResource(req, res, url, route, body);
   }
 
-  private serveResource(req: IncomingMessage, res: ServerResponse, url: URL, r: Route, body: unknown): { code: number; body: unknown } | undefined {
+  private serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    r: Route,
+    body: unknown,
+  ): { code: number; body: unknown } | undefined {
     const q = url.searchParams;
     const verb = verbOf(req.method ?? 'GET', r, q);
     const contentType = verb === 'patch' ? String(req.headers['content-type'] ?? '') : undefined;
-    this.audit.push({ verb, group: r.type.group, resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural, ...(contentType ? { contentType } : {}) });
+    this.audit.push({
+      verb,
+      group: r.type.group,
+      resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural,
+      ...(contentType ? { contentType } : {}),
+    });
     for (const hook of this.beforeRequest) hook(verb, r);
     const sub = r.subresource === 'status' ? 'status' : undefined;
     const asObject = (): KubeObject => {
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw statusError(400, 'BadRequest', 'request body must be a JSON object');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw statusError(400, 'BadRequest', 'request body must be a JSON object');
       return body as KubeObject;
     };
     switch (verb) {
       case 'list': {
-        const match = combine(parseLabelSelector(q.get('labelSelector')), parseFieldSelector(q.get('fieldSelector')));
+        const match = combine(
+          parseLabelSelector(q.get('labelSelector')),
+          parseFieldSelector(q.get('fieldSelector')),
+        );
         const limit = q.get('limit') ? Number(q.get('limit')) : undefined;
-        const page = this.store.list(r.type, r.namespace, { match, ...(limit ? { limit } : {}), ...(q.get('continue') ? { continue: q.get('continue') as string } : {}) });
+        const page = this.store.list(r.type, r.namespace, {
+          match,
+          ...(limit ? { limit } : {}),
+          ...(q.get('continue') ? { continue: q.get('continue') as string } : {}),
+        });
         return { code: 200, body: listBody(r.type, page) };
       }
       case 'watch':
@@ -148,19 +194,53 @@ export class KubeApiEmulator {
       case 'get':
         return { code: 200, body: this.store.get(r.type, r.namespace, r.name as string) };
       case 'create':
-        if (r.subresource === 'eviction') return { code: 201, body: evict(this.store, r.type, this.typeOf('PodDisruptionBudget'), r.namespace as string, r.name as string) };
+        if (r.subresource === 'eviction')
+          return {
+            code: 201,
+            body: evict(
+              this.store,
+              r.type,
+              this.typeOf('PodDisruptionBudget'),
+              r.namespace as string,
+              r.name as string,
+            ),
+          };
         return { code: 201, body: this.store.create(r.type, r.namespace, asObject()) };
       case 'update':
         return { code: 200, body: this.store.update(r.type, r.namespace, r.name as string, asObject(), sub) };
       case 'patch':
         // The API server has no strategic merge for custom resources: they have no patch-merge keys.
-        if (String(req.headers['content-type']).startsWith('application/strategic-merge-patch+json') && !BUILTIN_TYPES.includes(r.type))
-          throw statusError(415, 'UnsupportedMediaType', 'strategic merge patch is not supported for custom resources');
-        return { code: 200, body: this.store.patch(r.type, r.namespace, r.name as string, String(req.headers['content-type'] ?? ''), body, sub) };
+        if (
+          String(req.headers['content-type']).startsWith('application/strategic-merge-patch+json') &&
+          !BUILTIN_TYPES.includes(r.type)
+        )
+          throw statusError(
+            415,
+            'UnsupportedMediaType',
+            'strategic merge patch is not supported for custom resources',
+          );
+        return {
+          code: 200,
+          body: this.store.patch(
+            r.type,
+            r.namespace,
+            r.name as string,
+            String(req.headers['content-type'] ?? ''),
+            body,
+            sub,
+          ),
+        };
       case 'delete': {
-        const pre = (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)?.preconditions ?? {};
+        const pre =
+          (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)
+            ?.preconditions ?? {};
         const gone = this.store.delete(r.type, r.namespace, r.name as string, pre);
-        return { code: 200, body: gone.metadata.deletionTimestamp ? gone : successStatus({ name: r.name, kind: r.type.plural, uid: gone.metadata.uid }) };
+        return {
+          code: 200,
+          body: gone.metadata.deletionTimestamp
+            ? gone
+            : successStatus({ name: r.name, kind: r.type.plural, uid: gone.metadata.uid }),
+        };
       }
       default:
         throw statusError(405, 'MethodNotAllowed', `${req.method} is not supported on ${url.pathname}`);
@@ -170,7 +250,8 @@ export class KubeApiEmulator {
 
 function verbOf(method: string, r: Route, q: URLSearchParams): string {
   const collection = r.name === undefined;
-  if (method === 'GET') return collection ? (q.get('watch') === 'true' || q.get('watch') === '1' ? 'watch' : 'list') : 'get';
+  if (method === 'GET')
+    return collection ? (q.get('watch') === 'true' || q.get('watch') === '1' ? 'watch' : 'list') : 'get';
   if (method === 'POST') return collection || r.subresource === 'eviction' ? 'create' : 'unsupported';
   if (method === 'PUT' && !collection) return 'update';
   if (method === 'PATCH' && !collection) return 'patch';
@@ -178,13 +259,20 @@ function verbOf(method: string, r: Route, q: URLSearchParams): string {
   return 'unsupported';
 }
 
-const combine = (a: (o: KubeObject) => boolean, b: (o: KubeObject) => boolean) => (o: KubeObject) => a(o) && b(o);
+const combine = (a: (o: KubeObject) => boolean, b: (o: KubeObject) => boolean) => (o: KubeObject) =>
+  a(o) && b(o);
 
-function listBody(t: ResourceType, page: { items: KubeObject[]; resourceVersion: string; continue?: string }): Record<string, unknown> {
+function listBody(
+  t: ResourceType,
+  page: { items: KubeObject[]; resourceVersion: string; continue?: string },
+): Record<string, unknown> {
   return {
     kind: `${t.kind}List`,
     apiVersion: t.group ? `${t.group}/${t.version}` : t.version,
-    metadata: { resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}) },
+    metadata: {
+      resourceVersion: page.resourceVersion,
+      ...(page.continue ? { continue: page.continue } : {}),
+    },
     items: page.items,
   };
 }

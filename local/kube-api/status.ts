@@ -23,14 +23,23 @@ export class StatusError extends Error {
   }
 }
 
-export const statusError = (code: number, reason: string, message: string, details?: Record<string, unknown>): StatusError =>
-  new StatusError(code, reason, message, details);
+export const statusError = (
+  code: number,
+  reason: string,
+  message: string,
+  details?: Record<string, unknown>,
+): StatusError => new StatusError(code, reason, message, details);
 
 export const notFound = (resource: string, name: string): StatusError =>
   statusError(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource });
 
 export const conflict = (resource: string, name: string): StatusError =>
-  statusError(409, 'Conflict', `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, kind: resource });
+  statusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    { name, kind: resource },
+  );
 
 export const alreadyExists = (resource: string, name: string): StatusError =>
   statusError(409, 'AlreadyExists', `${resource} "${name}" already exists`, { name, kind: resource });

@@ -24,7 +24,8 @@ export type Subresource = 'status' | undefined;
 const meta = (o: KubeObject): Record<string, unknown> => o.metadata;
 const objKey = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
 const resKey = (t: ResourceType): string => `${t.group}/${t.plural}`;
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class Table {
   readonly objects = new Map<string, KubeObject>();
@@ -79,23 +80,36 @@ export class Store {
     const issues = validateCustomResource(obj, t.schema).filter((i) => !i.unknownField);
     if (issues.length > 0) {
       const name = String(meta(obj).name ?? '');
-      const causes = issues.map((i) => ({ reason: 'FieldValueInvalid', field: i.path.replace(/^\./, ''), message: i.message }));
-      throw statusError(422, 'Invalid', `${t.kind}.${t.group} "${name}" is invalid: ${issues.map((i) => `${i.path.replace(/^\./, '')}: ${i.message}`).join(', ')}`, { name, group: t.group, kind: t.kind, causes });
+      const causes = issues.map((i) => ({
+        reason: 'FieldValueInvalid',
+        field: i.path.replace(/^\./, ''),
+        message: i.message,
+      }));
+      throw statusError(
+        422,
+        'Invalid',
+        `${t.kind}.${t.group} "${name}" is invalid: ${issues.map((i) => `${i.path.replace(/^\./, '')}: ${i.message}`).join(', ')}`,
+        { name, group: t.group, kind: t.kind, causes },
+      );
     }
   }
 
   create(t: ResourceType, ns: string | undefined, input: KubeObject): KubeObject {
     const obj = structuredClone(input);
     const m = (obj.metadata ??= {});
-    if (!m.name && typeof m.generateName === 'string') m.name = `${m.generateName}${randomUUID().slice(0, 5)}`;
-    if (typeof m.name !== 'string' || !m.name) throw statusError(422, 'Invalid', `${t.kind}: metadata.name: Required value`);
+    if (!m.name && typeof m.generateName === 'string')
+      m.name = `${m.generateName}${randomUUID().slice(0, 5)}`;
+    if (typeof m.name !== 'string' || !m.name)
+      throw statusError(422, 'Invalid', `${t.kind}: metadata.name: Required value`);
     if (t.namespaced) m.namespace = ns ?? m.namespace ?? 'default';
     else delete m.namespace;
     const key = objKey(m.namespace as string | undefined, m.name);
     const table = this.table(t);
     if (table.objects.has(key)) throw alreadyExists(`${t.plural}${t.group ? `.${t.group}` : ''}`, m.name);
     m.uid = randomUUID();
-    m.creationTimestamp = this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    m.creationTimestamp = this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     m.generation = 1;
     delete m.deletionTimestamp;
     this.stamp(t, obj);
@@ -133,24 +147,46 @@ export class Store {
     return {
       items,
       resourceVersion: rv,
-      ...(more && last ? { continue: encodeContinue(rv, objKey(meta(last).namespace as string | undefined, meta(last).name as string)) } : {}),
+      ...(more && last
+        ? {
+            continue: encodeContinue(
+              rv,
+              objKey(meta(last).namespace as string | undefined, meta(last).name as string),
+            ),
+          }
+        : {}),
     };
   }
 
   /** Full replace of the object (or of its status only, for the status subresource). */
-  update(t: ResourceType, ns: string | undefined, name: string, input: KubeObject, sub: Subresource): KubeObject {
+  update(
+    t: ResourceType,
+    ns: string | undefined,
+    name: string,
+    input: KubeObject,
+    sub: Subresource,
+  ): KubeObject {
     const current = this.get(t, ns, name);
     const wanted = input.metadata?.resourceVersion;
-    if (wanted !== undefined && wanted !== '' && wanted !== meta(current).resourceVersion) throw conflict(`${t.plural}${t.group ? `.${t.group}` : ''}`, name);
+    if (wanted !== undefined && wanted !== '' && wanted !== meta(current).resourceVersion)
+      throw conflict(`${t.plural}${t.group ? `.${t.group}` : ''}`, name);
     return this.write(t, current, structuredClone(input), sub);
   }
 
-  patch(t: ResourceType, ns: string | undefined, name: string, contentType: string, patch: unknown, sub: Subresource): KubeObject {
+  patch(
+    t: ResourceType,
+    ns: string | undefined,
+    name: string,
+    contentType: string,
+    patch: unknown,
+    sub: Subresource,
+  ): KubeObject {
     const current = this.get(t, ns, name);
     const patched = applyPatch(contentType, structuredClone(current), patch) as KubeObject;
     // A patch that carries metadata.resourceVersion is a precondition (optimistic lock), as in the API server.
     const wanted = isObj(patched.metadata) ? patched.metadata.resourceVersion : undefined;
-    if (wanted !== meta(current).resourceVersion) throw conflict(`${t.plural}${t.group ? `.${t.group}` : ''}`, name);
+    if (wanted !== meta(current).resourceVersion)
+      throw conflict(`${t.plural}${t.group ? `.${t.group}` : ''}`, name);
     return this.write(t, current, patched, sub);
   }
 
@@ -164,7 +200,8 @@ export class Store {
       for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'generation'])
         if (meta(current)[k] !== undefined) meta(obj)[k] = meta(current)[k];
       if (hasStatus) obj.status = structuredClone(current.status);
-      if (JSON.stringify(obj.spec) !== JSON.stringify(current.spec)) meta(obj).generation = Number(meta(current).generation ?? 1) + 1;
+      if (JSON.stringify(obj.spec) !== JSON.stringify(current.spec))
+        meta(obj).generation = Number(meta(current).generation ?? 1) + 1;
     }
     if (obj.status === undefined) delete obj.status;
     this.stamp(t, obj);
@@ -178,15 +215,35 @@ export class Store {
   }
 
   /** Deletes now, or marks for deletion while finalizers remain (the object goes when the last one does). */
-  delete(t: ResourceType, ns: string | undefined, name: string, precondition: { uid?: string; resourceVersion?: string } = {}): KubeObject {
+  delete(
+    t: ResourceType,
+    ns: string | undefined,
+    name: string,
+    precondition: { uid?: string; resourceVersion?: string } = {},
+  ): KubeObject {
     const current = this.get(t, ns, name);
     const m = meta(current);
-    if ((precondition.uid && precondition.uid !== m.uid) || (precondition.resourceVersion && precondition.resourceVersion !== m.resourceVersion))
-      throw statusError(409, 'Conflict', `Precondition failed for ${t.plural} "${name}": UID or resourceVersion mismatch`);
+    if (
+      (precondition.uid && precondition.uid !== m.uid) ||
+      (precondition.resourceVersion && precondition.resourceVersion !== m.resourceVersion)
+    )
+      throw statusError(
+        409,
+        'Conflict',
+        `Precondition failed for ${t.plural} "${name}": UID or resourceVersion mismatch`,
+      );
     const key = objKey(m.namespace as string | undefined, name);
     if (((m.finalizers as string[] | undefined) ?? []).length > 0) {
       if (m.deletionTimestamp) return current;
-      const marked = { ...structuredClone(current), metadata: { ...structuredClone(m), deletionTimestamp: this.now().toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+      const marked = {
+        ...structuredClone(current),
+        metadata: {
+          ...structuredClone(m),
+          deletionTimestamp: this.now()
+            .toISOString()
+            .replace(/\.\d{3}Z$/, 'Z'),
+        },
+      };
       this.stamp(t, marked);
       this.table(t).objects.set(key, marked);
       this.record(t, 'MODIFIED', marked);
@@ -209,7 +266,8 @@ export class Store {
   watch(t: ResourceType, watcher: Watcher, fromRv: string | undefined): () => void {
     const table = this.table(t);
     if (fromRv === undefined || fromRv === '' || fromRv === '0') {
-      for (const key of table.keys()) watcher.send({ type: 'ADDED', object: table.objects.get(key) as KubeObject, rv: 0 });
+      for (const key of table.keys())
+        watcher.send({ type: 'ADDED', object: table.objects.get(key) as KubeObject, rv: 0 });
       return table.log.subscribe(watcher, this.rv);
     }
     return table.log.subscribe(watcher, Number(fromRv));
@@ -226,11 +284,16 @@ export class Store {
   }
 }
 
-const encodeContinue = (rv: string, after: string): string => Buffer.from(JSON.stringify({ rv, after })).toString('base64url');
+const encodeContinue = (rv: string, after: string): string =>
+  Buffer.from(JSON.stringify({ rv, after })).toString('base64url');
 function decodeContinue(token: string): { rv: string; after: string } {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as { rv?: unknown; after?: unknown };
-    if (typeof parsed.rv === 'string' && typeof parsed.after === 'string') return { rv: parsed.rv, after: parsed.after };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as {
+      rv?: unknown;
+      after?: unknown;
+    };
+    if (typeof parsed.rv === 'string' && typeof parsed.after === 'string')
+      return { rv: parsed.rv, after: parsed.after };
   } catch {
     // fall through to the error below
   }

@@ -6,7 +6,13 @@ import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { StatusError } from './status.ts';
 import type { Store } from './store.ts';
 
-export function serveWatch(store: Store, r: Route, q: URLSearchParams, res: ServerResponse, expired: 'event' | 'status' = 'event'): void {
+export function serveWatch(
+  store: Store,
+  r: Route,
+  q: URLSearchParams,
+  res: ServerResponse,
+  expired: 'event' | 'status' = 'event',
+): void {
   const labels = parseLabelSelector(q.get('labelSelector'));
   const fields = parseFieldSelector(q.get('fieldSelector'));
   const name = r.name;
@@ -42,7 +48,14 @@ export function serveWatch(store: Store, r: Route, q: URLSearchParams, res: Serv
   // Bookmarks let a catch-up know it has seen everything up to "now" (the API server sends them
   // periodically and before a watch times out; the emulator sends one as soon as the replay is done).
   if (q.get('allowWatchBookmarks') === 'true')
-    line({ type: 'BOOKMARK', object: { kind: r.type.kind, apiVersion: r.type.group ? `${r.type.group}/${r.type.version}` : r.type.version, metadata: { resourceVersion: store.resourceVersion } } });
+    line({
+      type: 'BOOKMARK',
+      object: {
+        kind: r.type.kind,
+        apiVersion: r.type.group ? `${r.type.group}/${r.type.version}` : r.type.version,
+        metadata: { resourceVersion: store.resourceVersion },
+      },
+    });
   const timeout = Number(q.get('timeoutSeconds') ?? 1800);
   const timer = setTimeout(() => res.end(), timeout * 1000);
   res.on('close', () => {

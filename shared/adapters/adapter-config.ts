@@ -14,11 +14,18 @@ export class AdapterConfigError extends Error {
   override name = 'AdapterConfigError';
 }
 
-export function parseAdapterConfig<S extends z.ZodType>(schema: S, adapter: string, input: unknown): z.infer<S> {
+export function parseAdapterConfig<S extends z.ZodType>(
+  schema: S,
+  adapter: string,
+  input: unknown,
+): z.infer<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
-  throw new AdapterConfigError(`invalid ${adapter} config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`, {
-    cause: parsed.error,
-  });
+  throw new AdapterConfigError(
+    `invalid ${adapter} config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
+    {
+      cause: parsed.error,
+    },
+  );
 }

@@ -8,7 +8,8 @@ import { validateCommand, type Validation } from './validation.ts';
 
 export const SETTLING_DELAY_MS = 15_000;
 export const PER_PROPOSAL_MS = 20_000;
-export const admissionBudgetMs = (proposals: number): number => SETTLING_DELAY_MS + PER_PROPOSAL_MS * proposals;
+export const admissionBudgetMs = (proposals: number): number =>
+  SETTLING_DELAY_MS + PER_PROPOSAL_MS * proposals;
 
 export interface AdmissionSteps {
   /** Live state now (after every admitted command's taints, launches and deletion marks). */
@@ -25,13 +26,17 @@ export interface AdmissionResult {
   readonly expired: readonly Command[];
 }
 
-export async function admitSequentially(proposals: readonly Command[], steps: AdmissionSteps): Promise<AdmissionResult> {
+export async function admitSequentially(
+  proposals: readonly Command[],
+  steps: AdmissionSteps,
+): Promise<AdmissionResult> {
   const start = steps.stopwatch.elapsedMs();
   const budget = admissionBudgetMs(proposals.length);
   const admitted: Command[] = [];
   const rejected: { command: Command; validation: Validation }[] = [];
   for (const [i, cmd] of proposals.entries()) {
-    if (steps.stopwatch.elapsedMs() - start > budget) return { admitted, rejected, expired: proposals.slice(i) };
+    if (steps.stopwatch.elapsedMs() - start > budget)
+      return { admitted, rejected, expired: proposals.slice(i) };
     const validation = validateCommand(await steps.readLive(), cmd);
     if (!validation.valid) {
       rejected.push({ command: cmd, validation });

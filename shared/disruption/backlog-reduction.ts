@@ -40,8 +40,16 @@ export interface BacklogReduction {
 export function backlogReduction(view: PassView): BacklogReduction {
   const { snapshot } = view;
   const targets: Target[] = [
-    ...[...snapshot.nodes, ...snapshot.inFlight].map((n) => ({ requirements: Reqs.fromLabels(n.labels), taints: n.taints.filter(HARD), kinds: kindsOf([n.allocatable]) })),
-    ...view.templates.map((t) => ({ requirements: t.requirements, taints: t.taints.filter(HARD), kinds: kindsOf(t.instanceTypes.map((it) => it.allocatable)) })),
+    ...[...snapshot.nodes, ...snapshot.inFlight].map((n) => ({
+      requirements: Reqs.fromLabels(n.labels),
+      taints: n.taints.filter(HARD),
+      kinds: kindsOf([n.allocatable]),
+    })),
+    ...view.templates.map((t) => ({
+      requirements: t.requirements,
+      taints: t.taints.filter(HARD),
+      kinds: kindsOf(t.instanceTypes.map((it) => it.allocatable)),
+    })),
   ];
   const byShape = new Map<string, Uint8Array>();
   const byPod = new Map<PendingPod, Uint8Array>();
@@ -49,7 +57,13 @@ export function backlogReduction(view: PassView): BacklogReduction {
     const known = byPod.get(p);
     if (known) return known;
     const state = new PodState(p, true);
-    const shape = JSON.stringify([state.strictTerms.map((r) => r.toString()), state.tolerations, Object.keys(p.requests).filter((k) => (p.requests[k] ?? 0) > 0).sort()]);
+    const shape = JSON.stringify([
+      state.strictTerms.map((r) => r.toString()),
+      state.tolerations,
+      Object.keys(p.requests)
+        .filter((k) => (p.requests[k] ?? 0) > 0)
+        .sort(),
+    ]);
     let bits = byShape.get(shape);
     if (!bits) {
       bits = new Uint8Array(targets.length);
@@ -57,7 +71,8 @@ export function backlogReduction(view: PassView): BacklogReduction {
       targets.forEach((t, i) => {
         if (untolerated(t.taints, tolerations)) return;
         for (const k of Object.keys(p.requests)) if ((p.requests[k] ?? 0) > 0 && !t.kinds.has(k)) return;
-        if (state.strictTerms.some((term) => t.requirements.compatible(term, view.allowUndefined))) (bits as Uint8Array)[i] = 1;
+        if (state.strictTerms.some((term) => t.requirements.compatible(term, view.allowUndefined)))
+          (bits as Uint8Array)[i] = 1;
       });
       byShape.set(shape, bits);
     }
@@ -87,13 +102,17 @@ export function backlogReduction(view: PassView): BacklogReduction {
         }
         return true;
       });
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const b of unreached) {
           if (kept.has(b)) continue;
           const bits = reach(b);
           let touches = false;
-          for (let i = 0; i < bits.length; i++) if (bits[i] && union[i]) { touches = true; break; }
+          for (let i = 0; i < bits.length; i++)
+            if (bits[i] && union[i]) {
+              touches = true;
+              break;
+            }
           if (!touches) continue;
           kept.add(b);
           grew = true;

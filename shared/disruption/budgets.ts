@@ -24,7 +24,9 @@ export class BudgetOverspendError extends BudgetError {
     readonly requested: number,
     readonly remaining: number,
   ) {
-    super(`holding ${requested} node(s) of NodePool ${nodePool} would overspend its disruption budget (${remaining} left)`);
+    super(
+      `holding ${requested} node(s) of NodePool ${nodePool} would overspend its disruption budget (${remaining} left)`,
+    );
   }
 }
 
@@ -37,10 +39,13 @@ export class BudgetOverspendError extends BudgetError {
 export function budgetActive(budget: Budget, now: Date): boolean {
   if (budget.schedule === undefined && budget.duration === undefined) return true;
   if (budget.schedule === undefined || budget.duration === undefined) {
-    throw new BudgetError(`budget needs both schedule and duration (schedule=${budget.schedule ?? '-'}, duration=${budget.duration ?? '-'})`);
+    throw new BudgetError(
+      `budget needs both schedule and duration (schedule=${budget.schedule ?? '-'}, duration=${budget.duration ?? '-'})`,
+    );
   }
   const durationMs = parseDuration(budget.duration);
-  if (durationMs === undefined) throw new BudgetError(`budget duration "${budget.duration}" is not a duration`);
+  if (durationMs === undefined)
+    throw new BudgetError(`budget duration "${budget.duration}" is not a duration`);
   let schedule: CronSchedule;
   try {
     schedule = parseCron(budget.schedule);
@@ -71,7 +76,12 @@ export function budgetAllowance(budget: Budget, nodeCount: number, now: Date): n
  * every reason; Karpenter tests `Reasons == nil`, so an explicit empty list applies to none). Any
  * misconfigured budget — even one for another reason — fails the whole pool closed to 0.
  */
-export function allowedDisruptions(pool: NodePool, nodeCount: number, reason: DisruptionReason, now: Date): number {
+export function allowedDisruptions(
+  pool: NodePool,
+  nodeCount: number,
+  reason: DisruptionReason,
+  now: Date,
+): number {
   let allowed = UNBOUNDED;
   for (const budget of pool.spec.disruption.budgets) {
     let value: number;
@@ -127,7 +137,12 @@ export function budgetDetails(
   for (const pool of pools) {
     const c = counts.get(pool.metadata.name) ?? { nodes: 0, consuming: 0 };
     const allowed = allowedDisruptions(pool, c.nodes, reason, now);
-    out.set(pool.metadata.name, { nodes: c.nodes, allowed, consuming: c.consuming, remaining: Math.max(allowed - c.consuming, 0) });
+    out.set(pool.metadata.name, {
+      nodes: c.nodes,
+      allowed,
+      consuming: c.consuming,
+      remaining: Math.max(allowed - c.consuming, 0),
+    });
   }
   return out;
 }
@@ -140,7 +155,9 @@ export function budgetMapping(
   now: Date,
   options: BudgetOptions = {},
 ): Map<string, number> {
-  return new Map([...budgetDetails(pools, nodes, reason, now, options)].map(([name, b]) => [name, b.remaining]));
+  return new Map(
+    [...budgetDetails(pools, nodes, reason, now, options)].map(([name, b]) => [name, b.remaining]),
+  );
 }
 
 /**
@@ -153,7 +170,8 @@ export class BudgetLedger {
 
   static from(mapping: ReadonlyMap<string, number>): BudgetLedger {
     for (const [pool, n] of mapping) {
-      if (!Number.isInteger(n) || n < 0) throw new BudgetError(`budget of NodePool ${pool} must be a non-negative integer, got ${n}`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new BudgetError(`budget of NodePool ${pool} must be a non-negative integer, got ${n}`);
     }
     return new BudgetLedger(new Map(mapping));
   }
@@ -187,7 +205,8 @@ export class BudgetLedger {
   }
 
   private shortfall(candidatePools: readonly string[]): { pool: string; requested: number } | undefined {
-    for (const [pool, requested] of tally(candidatePools)) if (requested > this.remaining(pool)) return { pool, requested };
+    for (const [pool, requested] of tally(candidatePools))
+      if (requested > this.remaining(pool)) return { pool, requested };
     return undefined;
   }
 }

@@ -6,7 +6,13 @@ import { DO_NOT_DISRUPT } from '../model/labels.ts';
 import type { ClusterSnapshot, NodePoolView, StateNode } from '../state/snapshot.ts';
 import { detectDrift } from './drift-detect.ts';
 import type { PdbLimits } from './pdb-limits.ts';
-import { doNotDisruptActive, evictionCost, isEvictable, isReschedulable, lifetimeRemaining } from './pod-rules.ts';
+import {
+  doNotDisruptActive,
+  evictionCost,
+  isEvictable,
+  isReschedulable,
+  lifetimeRemaining,
+} from './pod-rules.ts';
 import type { Candidate, Skip } from './types.ts';
 
 export interface CandidateInputs {
@@ -53,13 +59,31 @@ export function buildCandidates(inputs: CandidateInputs): CandidateSet {
     // Unmanaged nodes and claims without a node are never candidates, so they are not "skipped" either.
     if (!n.managed || n.node === undefined) continue;
     const skip = (reason: Skip['reason']) => skipped.push({ node: n.name, reason });
-    if (inputs.claimedByCommands?.has(n.name)) { skip('claimed-by-pending-command'); continue; }
-    if (!n.initialized) { skip('not-initialized'); continue; }
-    if (n.markedForDeletion) { skip('marked-for-deletion'); continue; }
-    if (inputs.nominated?.has(n.name)) { skip('nominated'); continue; }
-    if (n.node.metadata.annotations?.[DO_NOT_DISRUPT] === 'true') { skip('do-not-disrupt'); continue; }
+    if (inputs.claimedByCommands?.has(n.name)) {
+      skip('claimed-by-pending-command');
+      continue;
+    }
+    if (!n.initialized) {
+      skip('not-initialized');
+      continue;
+    }
+    if (n.markedForDeletion) {
+      skip('marked-for-deletion');
+      continue;
+    }
+    if (inputs.nominated?.has(n.name)) {
+      skip('nominated');
+      continue;
+    }
+    if (n.node.metadata.annotations?.[DO_NOT_DISRUPT] === 'true') {
+      skip('do-not-disrupt');
+      continue;
+    }
     const view = n.nodePool ? snapshot.nodePools.get(n.nodePool) : undefined;
-    if (!view) { skip('nodepool-not-found'); continue; }
+    if (!view) {
+      skip('nodepool-not-found');
+      continue;
+    }
     const expireMs = expireAfterMs(n, view);
     const created = Date.parse(n.createdAt ?? '');
     if (Number.isFinite(expireMs) && !Number.isNaN(created) && created + expireMs <= now.getTime()) {
@@ -94,7 +118,9 @@ function toCandidate(n: StateNode, view: NodePoolView, inputs: CandidateInputs, 
     rescheduleCost: 1 + reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 0),
     consolidatable: isConsolidatable(n, view, now),
     podBlock,
-    terminationGracePeriod: n.claim?.spec.terminationGracePeriod !== undefined || view.pool.spec.template.spec.terminationGracePeriod !== undefined,
+    terminationGracePeriod:
+      n.claim?.spec.terminationGracePeriod !== undefined ||
+      view.pool.spec.template.spec.terminationGracePeriod !== undefined,
     drift: detectDrift(n, view, snapshot),
   };
 }

@@ -28,7 +28,12 @@ export interface CensusResult {
   readonly candidates: readonly CensusEntry[];
 }
 
-export function runCensus(snapshot: ClusterSnapshot, now: Date, options: PassOptions, stopwatch?: Stopwatch): CensusResult {
+export function runCensus(
+  snapshot: ClusterSnapshot,
+  now: Date,
+  options: PassOptions,
+  stopwatch?: Stopwatch,
+): CensusResult {
   const ctx = passContext(snapshot, now, options, stopwatch);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now });
   for (const e of set.expired) ctx.expired.add(e.node);
@@ -42,11 +47,17 @@ export function runCensus(snapshot: ClusterSnapshot, now: Date, options: PassOpt
     const base = { node: c.name, nodePool: c.nodePool };
     if (drift.filter(c) === true) {
       const sim = simulateCandidates(ctx, [c]);
-      if (sim.unscheduled.size) entries.push({ ...base, decision: 'none', method: 'drift', reason: 'unschedulable-pods' });
+      if (sim.unscheduled.size)
+        entries.push({ ...base, decision: 'none', method: 'drift', reason: 'unschedulable-pods' });
       else {
         const replacements = sim.replacements.map(toReplacement);
         const cmd = { method: 'drift' as const, reason: 'Drifted' as const, candidates: [c], replacements };
-        entries.push({ ...base, decision: replacements.length ? 'replace' : 'delete', method: 'drift', savingsPerHour: savingsOf(cmd) });
+        entries.push({
+          ...base,
+          decision: replacements.length ? 'replace' : 'delete',
+          method: 'drift',
+          savingsPerHour: savingsOf(cmd),
+        });
       }
       continue;
     }
@@ -57,14 +68,29 @@ export function runCensus(snapshot: ClusterSnapshot, now: Date, options: PassOpt
     }
     const verdict = consolidationFilter(c);
     if (verdict !== true) {
-      entries.push({ ...base, decision: 'none', reason: verdict ?? (typeof empty === 'string' ? empty : 'not-consolidatable') });
+      entries.push({
+        ...base,
+        decision: 'none',
+        reason: verdict ?? (typeof empty === 'string' ? empty : 'not-consolidatable'),
+      });
       continue;
     }
     const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-    if (outcome.kind === 'no-op') entries.push({ ...base, decision: 'none', method: 'single-node-consolidation', reason: outcome.reason });
+    if (outcome.kind === 'no-op')
+      entries.push({
+        ...base,
+        decision: 'none',
+        method: 'single-node-consolidation',
+        reason: outcome.reason,
+      });
     else {
       const cmd = outcome.command;
-      entries.push({ ...base, decision: cmd.replacements.length ? 'replace' : 'delete', method: cmd.method, savingsPerHour: savingsOf(cmd) });
+      entries.push({
+        ...base,
+        decision: cmd.replacements.length ? 'replace' : 'delete',
+        method: cmd.method,
+        savingsPerHour: savingsOf(cmd),
+      });
     }
   }
   entries.sort((a, b) => a.node.localeCompare(b.node));

@@ -30,11 +30,20 @@ export function computeConsolidation(
   if (firstUnscheduled) return noop('unschedulable-pods', `${firstUnscheduled[0]}: ${firstUnscheduled[1]}`);
   const command = (claim: NewClaim | undefined): Outcome => ({
     kind: 'command',
-    command: { method, reason: 'Underutilized', candidates, replacements: claim ? [toReplacement(claim)] : [] },
+    command: {
+      method,
+      reason: 'Underutilized',
+      candidates,
+      replacements: claim ? [toReplacement(claim)] : [],
+    },
     claim,
   });
   if (sim.replacements.length === 0) return command(undefined);
-  if (sim.replacements.length !== 1) return noop('multiple-replacements-required', `can't remove without creating ${sim.replacements.length} nodes`);
+  if (sim.replacements.length !== 1)
+    return noop(
+      'multiple-replacements-required',
+      `can't remove without creating ${sim.replacements.length} nodes`,
+    );
 
   const claim = sim.replacements[0] as NewClaim;
   const price = candidatePrice(candidates);
@@ -43,11 +52,15 @@ export function computeConsolidation(
   if (allSpot && capacityTypes(claim).spot) return spotToSpot(ctx, claim, candidates.length, price, command);
 
   const kept = filterByPrice(claim.instanceTypes, claim.requirements, price);
-  if (!kept || kept.length === 0) return noop('no-cheaper-replacement', `no instance type launches below ${price}/h`);
+  if (!kept || kept.length === 0)
+    return noop('no-cheaper-replacement', `no instance type launches below ${price}/h`);
   // Types were kept assuming spot launches; if spot is short the launch must fail, not fall back to pricier
   // on-demand (Karpenter adds capacity-type In [spot] for an OD -> [OD, spot] replacement).
   const ct = capacityTypes(claim);
-  const reqs = ct.spot && ct.onDemand ? claim.requirements.copy().add(Requirement.in(CAPACITY_TYPE, 'spot')) : claim.requirements;
+  const reqs =
+    ct.spot && ct.onDemand
+      ? claim.requirements.copy().add(Requirement.in(CAPACITY_TYPE, 'spot'))
+      : claim.requirements;
   narrow(claim, kept, reqs);
   return command(claim);
 }
@@ -59,11 +72,18 @@ function spotToSpot(
   price: number,
   command: (claim: NewClaim) => Outcome,
 ): Outcome {
-  if (!ctx.options.spotToSpot) return noop('spot-to-spot-disabled', "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node");
+  if (!ctx.options.spotToSpot)
+    return noop(
+      'spot-to-spot-disabled',
+      "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node",
+    );
   const reqs = claim.requirements.copy().add(Requirement.in(CAPACITY_TYPE, 'spot'));
-  const compatible = claim.instanceTypes.filter((it) => it.offerings.some((o) => o.available && offeringCompatible(o, reqs)));
+  const compatible = claim.instanceTypes.filter((it) =>
+    it.offerings.some((o) => o.available && offeringCompatible(o, reqs)),
+  );
   const kept = filterByPrice(compatible, reqs, price);
-  if (!kept || kept.length === 0) return noop('no-cheaper-replacement', `no spot instance type launches below ${price}/h`);
+  if (!kept || kept.length === 0)
+    return noop('no-cheaper-replacement', `no spot instance type launches below ${price}/h`);
   if (count > 1) {
     narrow(claim, kept, reqs);
     return command(claim);
@@ -71,7 +91,11 @@ function spotToSpot(
   // Single node: at least N cheaper types, and launch only the N cheapest, so the launched type is always
   // among them and the node is not immediately consolidated again.
   const min = ctx.options.spotToSpotMinTypes;
-  if (kept.length < min) return noop('spot-to-spot-insufficient-types', `spot-to-spot needs ${min} cheaper instance types, got ${kept.length}`);
+  if (kept.length < min)
+    return noop(
+      'spot-to-spot-insufficient-types',
+      `spot-to-spot needs ${min} cheaper instance types, got ${kept.length}`,
+    );
   const ordered = orderByPrice(kept, reqs);
   let n = min;
   while (n < ordered.length && !satisfiesMinValues(ordered.slice(0, n), reqs)) n++;

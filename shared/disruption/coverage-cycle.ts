@@ -26,7 +26,10 @@ export const EMPTY_COVERAGE: CoverageState = new Map();
  * timed-out walk never reached (PreviouslyUnseenNodePools) first. Go iterates map keys in random order; we put
  * unseen pools in the order given and the rest by name, so the order is reproducible.
  */
-export function upstreamOrder<C extends CoverageCandidate>(sorted: readonly C[], unseenPools: readonly string[] = []): C[] {
+export function upstreamOrder<C extends CoverageCandidate>(
+  sorted: readonly C[],
+  unseenPools: readonly string[] = [],
+): C[] {
   const byPool = new Map<string, C[]>();
   for (const c of sorted) {
     const list = byPool.get(c.nodePool);
@@ -63,16 +66,21 @@ export function unseenPoolsAfterWalk(ordered: readonly CoverageCandidate[], reac
  */
 export const FIRST_CYCLE = 1;
 const NOT_STORED = 0;
-const cycleOf = (state: CoverageState, pool: string): CoverageCycle => state.get(pool) ?? { nodePool: pool, cycle: FIRST_CYCLE, evaluated: new Set() };
+const cycleOf = (state: CoverageState, pool: string): CoverageCycle =>
+  state.get(pool) ?? { nodePool: pool, cycle: FIRST_CYCLE, evaluated: new Set() };
 
-const isEvaluated = (state: CoverageState, c: CoverageCandidate): boolean => state.get(c.nodePool)?.evaluated.has(c.name) === true;
+const isEvaluated = (state: CoverageState, c: CoverageCandidate): boolean =>
+  state.get(c.nodePool)?.evaluated.has(c.name) === true;
 
 /**
  * The state as of this pass's candidates: names that are no longer candidates are dropped (a node that
  * disappeared cannot hold the cycle open), pools without candidates are dropped, and if every current
  * candidate was already evaluated, a new cycle starts. Call once per pass, before `resumeCoverageCycle`.
  */
-export function reconcileCoverage(state: CoverageState, current: readonly CoverageCandidate[]): CoverageState {
+export function reconcileCoverage(
+  state: CoverageState,
+  current: readonly CoverageCandidate[],
+): CoverageState {
   const names = new Map<string, Set<string>>();
   for (const c of current) {
     const set = names.get(c.nodePool);
@@ -82,7 +90,11 @@ export function reconcileCoverage(state: CoverageState, current: readonly Covera
   const out = new Map<string, CoverageCycle>();
   for (const [pool, live] of names) {
     const prev = cycleOf(state, pool);
-    out.set(pool, { nodePool: pool, cycle: prev.cycle, evaluated: new Set([...prev.evaluated].filter((n) => live.has(n))) });
+    out.set(pool, {
+      nodePool: pool,
+      cycle: prev.cycle,
+      evaluated: new Set([...prev.evaluated].filter((n) => live.has(n))),
+    });
   }
   return allCovered(out, current) ? nextCycle(out) : out;
 }
@@ -91,7 +103,10 @@ export function reconcileCoverage(state: CoverageState, current: readonly Covera
  * `ordered` (Karpenter's order) with the candidates evaluated this cycle moved behind the unreached ones;
  * both groups keep their relative order (a stable partition), so the walk resumes where the last one stopped.
  */
-export function resumeCoverageCycle<C extends CoverageCandidate>(ordered: readonly C[], state: CoverageState): C[] {
+export function resumeCoverageCycle<C extends CoverageCandidate>(
+  ordered: readonly C[],
+  state: CoverageState,
+): C[] {
   const unreached: C[] = [];
   const reached: C[] = [];
   for (const c of ordered) (isEvaluated(state, c) ? reached : unreached).push(c);
@@ -104,11 +119,17 @@ export function resumeCoverageCycle<C extends CoverageCandidate>(ordered: readon
  * later evaluations of this pass count towards it. (Per-pool resets would let a small pool's candidates
  * jump ahead of a big pool's tail again every pass, breaking the ⌈walk / budget⌉ + 1 bound.)
  */
-export function markEvaluated(state: CoverageState, reached: readonly CoverageCandidate[], current: readonly CoverageCandidate[]): CoverageState {
+export function markEvaluated(
+  state: CoverageState,
+  reached: readonly CoverageCandidate[],
+  current: readonly CoverageCandidate[],
+): CoverageState {
   const unique = new Map(current.map((c) => [key(c), c]));
   const live = new Set(unique.keys());
   // Private working copies (the caller's state is never touched); `open` counts current candidates not yet evaluated.
-  const work = new Map([...state].map(([pool, c]) => [pool, { cycle: c.cycle, evaluated: new Set(c.evaluated) }]));
+  const work = new Map(
+    [...state].map(([pool, c]) => [pool, { cycle: c.cycle, evaluated: new Set(c.evaluated) }]),
+  );
   let open = [...unique.values()].filter((c) => !isEvaluated(state, c)).length;
   for (const c of reached) {
     if (!live.has(key(c))) continue;
@@ -123,11 +144,17 @@ export function markEvaluated(state: CoverageState, reached: readonly CoverageCa
     }
     open = live.size;
   }
-  return new Map([...work].map(([pool, e]) => [pool, { nodePool: pool, cycle: e.cycle, evaluated: e.evaluated }]));
+  return new Map(
+    [...work].map(([pool, e]) => [pool, { nodePool: pool, cycle: e.cycle, evaluated: e.evaluated }]),
+  );
 }
 
 /** The walk-cycle coverage gauge: the fraction of current candidates evaluated this cycle (1 with none). */
-export function coverageFraction(state: CoverageState, current: readonly CoverageCandidate[], nodePool?: string): number {
+export function coverageFraction(
+  state: CoverageState,
+  current: readonly CoverageCandidate[],
+  nodePool?: string,
+): number {
   const scope = nodePool === undefined ? current : current.filter((c) => c.nodePool === nodePool);
   if (scope.length === 0) return 1;
   return scope.filter((c) => isEvaluated(state, c)).length / scope.length;
@@ -150,12 +177,16 @@ export function coverageDelta(before: CoverageState, after: CoverageState): Cove
     const prev = before.get(pool) ?? { nodePool: pool, cycle: NOT_STORED, evaluated: new Set<string>() };
     if (!before.has(pool) && next.cycle === FIRST_CYCLE && next.evaluated.size === 0) continue; // nothing to record yet
     if (next.cycle !== prev.cycle) {
-      const startCycles = Array.from({ length: Math.max(0, next.cycle - prev.cycle) }, (_, i) => prev.cycle + i);
+      const startCycles = Array.from(
+        { length: Math.max(0, next.cycle - prev.cycle) },
+        (_, i) => prev.cycle + i,
+      );
       writes.push({ nodePool: pool, startCycles, cycle: next.cycle, evaluated: [...next.evaluated].sort() });
       continue;
     }
     const added = [...next.evaluated].filter((n) => !prev.evaluated.has(n)).sort();
-    if (added.length > 0) writes.push({ nodePool: pool, startCycles: [], cycle: next.cycle, evaluated: added });
+    if (added.length > 0)
+      writes.push({ nodePool: pool, startCycles: [], cycle: next.cycle, evaluated: added });
   }
   return writes;
 }
@@ -165,7 +196,12 @@ function allCovered(state: CoverageState, current: readonly CoverageCandidate[])
 }
 
 function nextCycle(state: CoverageState): Map<string, CoverageCycle> {
-  return new Map([...state].map(([pool, c]) => [pool, { nodePool: pool, cycle: c.cycle + 1, evaluated: new Set<string>() }]));
+  return new Map(
+    [...state].map(([pool, c]) => [
+      pool,
+      { nodePool: pool, cycle: c.cycle + 1, evaluated: new Set<string>() },
+    ]),
+  );
 }
 
 const key = (c: CoverageCandidate): string => `${c.nodePool}\u0000${c.name}`;

@@ -13,23 +13,35 @@ const annotationsOf = (n: StateNode): Readonly<Record<string, string>> => ({
 
 const since = (n: StateNode): number => Date.parse(n.createdAt ?? '') || 0;
 
-export function detectDrift(n: StateNode, view: NodePoolView, snapshot: ClusterSnapshot): { kind: DriftKind; since: number } | undefined {
+export function detectDrift(
+  n: StateNode,
+  view: NodePoolView,
+  snapshot: ClusterSnapshot,
+): { kind: DriftKind; since: number } | undefined {
   const condition = n.claim?.status?.conditions?.find((c) => c.type === 'Drifted');
-  if (condition?.status === 'True') return { kind: 'condition', since: Date.parse(condition.lastTransitionTime ?? '') || since(n) };
+  if (condition?.status === 'True')
+    return { kind: 'condition', since: Date.parse(condition.lastTransitionTime ?? '') || since(n) };
   const own = annotationsOf(n);
   const poolAnn = view.pool.metadata.annotations ?? {};
   // Karpenter compares the hashes only when both were computed by the same hash version.
   const poolHash = poolAnn[NODEPOOL_HASH];
-  if (poolHash !== undefined && own[NODEPOOL_HASH] !== undefined && poolAnn[NODEPOOL_HASH_VERSION] === own[NODEPOOL_HASH_VERSION] && poolHash !== own[NODEPOOL_HASH]) {
+  if (
+    poolHash !== undefined &&
+    own[NODEPOOL_HASH] !== undefined &&
+    poolAnn[NODEPOOL_HASH_VERSION] === own[NODEPOOL_HASH_VERSION] &&
+    poolHash !== own[NODEPOOL_HASH]
+  ) {
     return { kind: 'nodepool-hash', since: since(n) };
   }
   // areRequirementsDrifted: the node's labels must still satisfy the NodePool's requirements.
   const poolReqs = Requirements.fromSelectors(view.pool.spec.template.spec.requirements);
   // A NodeClaim carries every label of its instance type; a snapshot's Node may not, so the catalog fills them in.
   const labels = { ...(n.instanceType?.labels ?? {}), ...n.labels };
-  if (Requirements.fromLabels(labels).incompatibility(poolReqs, WELL_KNOWN_LABELS) !== undefined) return { kind: 'requirements', since: since(n) };
+  if (Requirements.fromLabels(labels).incompatibility(poolReqs, WELL_KNOWN_LABELS) !== undefined)
+    return { kind: 'requirements', since: since(n) };
   const typeName = n.labels[INSTANCE_TYPE];
-  if (typeName !== undefined && !snapshot.instanceTypesByName.has(typeName)) return { kind: 'instance-type-gone', since: since(n) };
+  if (typeName !== undefined && !snapshot.instanceTypesByName.has(typeName))
+    return { kind: 'instance-type-gone', since: since(n) };
   // The provider's node class hash (e.g. karpenter.k8s.aws/ec2nodeclass-hash) stamped on the claim at launch.
   for (const [key, value] of Object.entries(view.nodeClass?.metadata.annotations ?? {})) {
     if (!key.endsWith('nodeclass-hash')) continue;

@@ -16,8 +16,13 @@ export const drift: Method = {
   },
   compute(ctx, candidates, budgets) {
     const ledger = BudgetLedger.from(budgets);
-    const bySince = [...candidates].sort((a, b) => (a.drift?.since ?? 0) - (b.drift?.since ?? 0) || a.name.localeCompare(b.name));
-    const ordered = [...bySince.filter((c) => c.reschedulable.length === 0), ...bySince.filter((c) => c.reschedulable.length > 0)];
+    const bySince = [...candidates].sort(
+      (a, b) => (a.drift?.since ?? 0) - (b.drift?.since ?? 0) || a.name.localeCompare(b.name),
+    );
+    const ordered = [
+      ...bySince.filter((c) => c.reschedulable.length === 0),
+      ...bySince.filter((c) => c.reschedulable.length > 0),
+    ];
     const skipped: Skip[] = [];
     let evaluated = 0;
     for (const c of ordered) {
@@ -31,7 +36,12 @@ export const drift: Method = {
         skipped.push({ node: c.name, reason: 'unschedulable-pods' });
         continue;
       }
-      const command = { method: 'drift' as const, reason: 'Drifted' as const, candidates: [c], replacements: sim.replacements.map(toReplacement) };
+      const command = {
+        method: 'drift' as const,
+        reason: 'Drifted' as const,
+        candidates: [c],
+        replacements: sim.replacements.map(toReplacement),
+      };
       return { commands: [command], skipped, evaluated, timedOut: false };
     }
     return { commands: [], skipped, evaluated, timedOut: false };

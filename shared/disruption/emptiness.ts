@@ -26,7 +26,9 @@ export const emptiness: Method = {
       ledger = next;
       empty.push(c);
     }
-    const commands = empty.length ? [{ method: 'emptiness' as const, reason: 'Empty' as const, candidates: empty, replacements: [] }] : [];
+    const commands = empty.length
+      ? [{ method: 'emptiness' as const, reason: 'Empty' as const, candidates: empty, replacements: [] }]
+      : [];
     return { commands, skipped, evaluated: candidates.length, timedOut: false };
   },
 };

@@ -16,7 +16,11 @@ export function catalogRevision(snapshot: ClusterSnapshot): string {
 }
 
 /** Undefined (fail closed: no skip) when any part has no version, e.g. a claim derived from node labels. */
-export function candidateFingerprint(c: Candidate, snapshot: ClusterSnapshot, revision: string): string | undefined {
+export function candidateFingerprint(
+  c: Candidate,
+  snapshot: ClusterSnapshot,
+  revision: string,
+): string | undefined {
   return negativeFingerprint({
     candidate: c.name,
     node: c.node.node,

@@ -5,7 +5,15 @@ import type { DisruptionReason } from '../model/nodepool.ts';
 import type { CoverageState } from './coverage-cycle.ts';
 import type { NegativeCache, NegativeCacheTally } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
-import { isEmpty, savingsRatio, type Candidate, type Command, type MethodName, type Skip, type SkipReason } from './types.ts';
+import {
+  isEmpty,
+  savingsRatio,
+  type Candidate,
+  type Command,
+  type MethodName,
+  type Skip,
+  type SkipReason,
+} from './types.ts';
 
 export interface MethodResult {
   readonly commands: readonly Command[];
@@ -38,11 +46,18 @@ export interface Method {
   readonly reason: DisruptionReason;
   /** true: eligible; a reason: considered and filtered out; undefined: not this method's concern. */
   filter(c: Candidate): true | SkipReason | undefined;
-  compute(ctx: PassContext, candidates: readonly Candidate[], budgets: ReadonlyMap<string, number>, hints: WalkHints): MethodResult;
+  compute(
+    ctx: PassContext,
+    candidates: readonly Candidate[],
+    budgets: ReadonlyMap<string, number>,
+    hints: WalkHints,
+  ): MethodResult;
 }
 
 export const consolidationDisabled = (c: Candidate): boolean =>
-  !Number.isFinite(parseNillableDuration(c.pool.pool.spec.disruption.consolidateAfter) ?? Number.POSITIVE_INFINITY);
+  !Number.isFinite(
+    parseNillableDuration(c.pool.pool.spec.disruption.consolidateAfter) ?? Number.POSITIVE_INFINITY,
+  );
 
 /** consolidation.ShouldDisrupt: priced, labelled, enabled, not empty (emptiness owns those), not WhenEmpty, Consolidatable. */
 export function consolidationFilter(c: Candidate): true | SkipReason | undefined {
@@ -60,5 +75,10 @@ export function consolidationFilter(c: Candidate): true | SkipReason | undefined
  * descending, so a budget-limited batch holds the most valuable moves; ties go to the cheaper disruption, then name.
  */
 export function sortCandidates(cs: readonly Candidate[]): Candidate[] {
-  return [...cs].sort((a, b) => savingsRatio(b) - savingsRatio(a) || a.disruptionCost - b.disruptionCost || a.name.localeCompare(b.name));
+  return [...cs].sort(
+    (a, b) =>
+      savingsRatio(b) - savingsRatio(a) ||
+      a.disruptionCost - b.disruptionCost ||
+      a.name.localeCompare(b.name),
+  );
 }

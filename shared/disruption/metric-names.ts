@@ -67,14 +67,22 @@ export const KRAFTSMAN_METRICS = {
   censusCandidates: 'kraftsman_disruption_census_candidates',
 } as const;
 
-export type MetricName = (typeof KARPENTER_METRICS)[keyof typeof KARPENTER_METRICS] | (typeof KRAFTSMAN_METRICS)[keyof typeof KRAFTSMAN_METRICS];
+export type MetricName =
+  | (typeof KARPENTER_METRICS)[keyof typeof KARPENTER_METRICS]
+  | (typeof KRAFTSMAN_METRICS)[keyof typeof KRAFTSMAN_METRICS];
 
 /** The skip-reason vocabulary, owned by types.ts (the walk's values) and re-exported here as the metric label set. */
 export { SKIP_REASONS };
 export type { SkipReason };
 
 /** The seed's five walk skip reasons; the compile-time check below fails if one leaves the vocabulary. */
-export const WALK_SKIP_REASONS = ['budget-exhausted', 'below-threshold', 'claimed-by-pending-command', 'cached-negative', 'timed-out'] as const satisfies readonly SkipReason[];
+export const WALK_SKIP_REASONS = [
+  'budget-exhausted',
+  'below-threshold',
+  'claimed-by-pending-command',
+  'cached-negative',
+  'timed-out',
+] as const satisfies readonly SkipReason[];
 
 /** Karpenter's no-op outcomes of a consolidation simulation (consolidation.go's Unconsolidatable events). */
 export const NO_OP_REASONS = [
@@ -86,7 +94,15 @@ export const NO_OP_REASONS = [
 ] as const satisfies readonly SkipReason[];
 
 /** How a pass ended. `consolidated` only when nothing was skipped on a cached verdict (seed, "Remembering no-ops"). */
-export const PASS_OUTCOMES = ['proposed', 'consolidated', 'no-proposals', 'timed-out', 'timed-out-with-proposals', 'no-candidates', 'failed'] as const;
+export const PASS_OUTCOMES = [
+  'proposed',
+  'consolidated',
+  'no-proposals',
+  'timed-out',
+  'timed-out-with-proposals',
+  'no-candidates',
+  'failed',
+] as const;
 export type PassOutcome = (typeof PASS_OUTCOMES)[number];
 
 /** Stage label values: the engine's stage names with Prometheus-friendly underscores (state_copy, pod_gather, …). */
@@ -100,7 +116,14 @@ export type StageLabel = (typeof STAGE_LABELS)[Stage];
 export { STAGES };
 
 /** Results of a negative-cache lookup (negative-cache.ts `NegativeLookup.result`). */
-export const NEGATIVE_CACHE_RESULTS = ['hit', 'miss', 'changed', 'expired', 'stale-epoch', 'no-fingerprint'] as const;
+export const NEGATIVE_CACHE_RESULTS = [
+  'hit',
+  'miss',
+  'changed',
+  'expired',
+  'stale-epoch',
+  'no-fingerprint',
+] as const;
 export type NegativeCacheResult = (typeof NEGATIVE_CACHE_RESULTS)[number];
 
 /** Karpenter's consolidation_type label per method (each method's ConsolidationType(); drift has none). */

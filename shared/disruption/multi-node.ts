@@ -58,7 +58,8 @@ function valid(outcome: Outcome, batch: readonly Candidate[]): Command | undefin
   const existing = new Map<string, number>();
   for (const c of batch) {
     const name = c.instanceType?.name;
-    if (name !== undefined) existing.set(name, Math.min(existing.get(name) ?? Number.POSITIVE_INFINITY, c.price));
+    if (name !== undefined)
+      existing.set(name, Math.min(existing.get(name) ?? Number.POSITIVE_INFINITY, c.price));
   }
   let maxPrice = Number.POSITIVE_INFINITY;
   for (const it of claim.instanceTypes) {

@@ -11,13 +11,20 @@ export interface NegativeCacheOptions {
   /** consolidation-skip-unchanged-negatives: off by default, so the cache only observes and counts hits. */
   readonly skipUnchangedNegatives: boolean;
 }
-export const DEFAULT_NEGATIVE_CACHE_OPTIONS: NegativeCacheOptions = { ttlMs: NEGATIVE_CACHE_TTL_MS, skipUnchangedNegatives: false };
+export const DEFAULT_NEGATIVE_CACHE_OPTIONS: NegativeCacheOptions = {
+  ttlMs: NEGATIVE_CACHE_TTL_MS,
+  skipUnchangedNegatives: false,
+};
 
 // ── fingerprint ─────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The metadata a fingerprint reads; every Kubernetes object in shared/model has this shape. */
 export interface Versioned {
-  readonly metadata: { readonly uid?: string; readonly resourceVersion?: string; readonly generation?: number };
+  readonly metadata: {
+    readonly uid?: string;
+    readonly resourceVersion?: string;
+    readonly generation?: number;
+  };
 }
 
 export interface FingerprintInput {
@@ -55,7 +62,15 @@ export function negativeFingerprint(input: FingerprintInput): string | undefined
     if (!k) return undefined;
     pools.push(k);
   }
-  const canonical = JSON.stringify(['v1', input.candidate, nodeVersion, claimVersion, pool, pods.sort(), pools.sort()]);
+  const canonical = JSON.stringify([
+    'v1',
+    input.candidate,
+    nodeVersion,
+    claimVersion,
+    pool,
+    pods.sort(),
+    pools.sort(),
+  ]);
   return `fp1:${hash(canonical, 0x9e3779b9)}${hash(canonical, 0x85ebca6b)}`;
 }
 
@@ -97,10 +112,21 @@ export interface NegativeCache {
 /** A cache at `epoch`. Entries without an epoch (the store's PassState, already filtered to it) take `epoch`. */
 export function negativeCache(
   epoch = 0,
-  entries: Iterable<{ readonly candidate: string; readonly fingerprint: string; readonly expiresAt: Date; readonly epoch?: number }> = [],
+  entries: Iterable<{
+    readonly candidate: string;
+    readonly fingerprint: string;
+    readonly expiresAt: Date;
+    readonly epoch?: number;
+  }> = [],
 ): NegativeCache {
   const map = new Map<string, NegativeEntry>();
-  for (const e of entries) map.set(e.candidate, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt, epoch: e.epoch ?? epoch });
+  for (const e of entries)
+    map.set(e.candidate, {
+      candidate: e.candidate,
+      fingerprint: e.fingerprint,
+      expiresAt: e.expiresAt,
+      epoch: e.epoch ?? epoch,
+    });
   return { epoch, entries: map };
 }
 
@@ -109,7 +135,12 @@ export type NegativeLookup =
   | { readonly result: Exclude<NegativeCacheResult, 'hit'> };
 
 /** A hit only for an entry of the current epoch, unexpired at `now` (checked here, not in the background), with the same fingerprint. */
-export function lookupNegative(cache: NegativeCache, candidate: string, fingerprint: string | undefined, now: Date): NegativeLookup {
+export function lookupNegative(
+  cache: NegativeCache,
+  candidate: string,
+  fingerprint: string | undefined,
+  now: Date,
+): NegativeLookup {
   if (fingerprint === undefined) return { result: 'no-fingerprint' };
   const entry = cache.entries.get(candidate);
   if (!entry) return { result: 'miss' };
@@ -134,10 +165,16 @@ export function rememberVerdict(
   now: Date,
   ttlMs: number = NEGATIVE_CACHE_TTL_MS,
 ): NegativeCache {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   const entries = new Map(cache.entries);
   if (verdict === 'no-op' && fingerprint !== undefined) {
-    entries.set(candidate, { candidate, fingerprint, expiresAt: new Date(now.getTime() + ttlMs), epoch: cache.epoch });
+    entries.set(candidate, {
+      candidate,
+      fingerprint,
+      expiresAt: new Date(now.getTime() + ttlMs),
+      epoch: cache.epoch,
+    });
   } else {
     entries.delete(candidate);
   }
@@ -155,7 +192,10 @@ export function observeEpoch(cache: NegativeCache, epoch: number): NegativeCache
 }
 
 /** The end-of-pass sweep: drops expired entries and entries of older epochs. */
-export function sweepNegativeCache(cache: NegativeCache, now: Date): { readonly cache: NegativeCache; readonly removed: readonly string[] } {
+export function sweepNegativeCache(
+  cache: NegativeCache,
+  now: Date,
+): { readonly cache: NegativeCache; readonly removed: readonly string[] } {
   const entries = new Map<string, NegativeEntry>();
   const removed: string[] = [];
   for (const [name, e] of cache.entries) {
@@ -166,19 +206,34 @@ export function sweepNegativeCache(cache: NegativeCache, now: Date): { readonly 
 }
 
 /** What to save: putNegativeEntries(epoch, put) and deleteNegativeEntries(remove). */
-export function negativeCacheDelta(before: NegativeCache, after: NegativeCache): { readonly epoch: number; readonly put: NegativeEntry[]; readonly remove: string[] } {
+export function negativeCacheDelta(
+  before: NegativeCache,
+  after: NegativeCache,
+): { readonly epoch: number; readonly put: NegativeEntry[]; readonly remove: string[] } {
   const put = [...after.entries.values()].filter((e) => {
     const old = before.entries.get(e.candidate);
-    return !old || old.fingerprint !== e.fingerprint || old.expiresAt.getTime() !== e.expiresAt.getTime() || old.epoch !== e.epoch;
+    return (
+      !old ||
+      old.fingerprint !== e.fingerprint ||
+      old.expiresAt.getTime() !== e.expiresAt.getTime() ||
+      old.epoch !== e.epoch
+    );
   });
   const remove = [...before.entries.keys()].filter((n) => !after.entries.has(n));
-  return { epoch: after.epoch, put: put.sort((a, b) => a.candidate.localeCompare(b.candidate)), remove: remove.sort() };
+  return {
+    epoch: after.epoch,
+    put: put.sort((a, b) => a.candidate.localeCompare(b.candidate)),
+    remove: remove.sort(),
+  };
 }
 
 // ── what a pass does with a lookup ──────────────────────────────────────────────────────────────────────────
 
 /** Skip the simulation only on a hit and only when skipping is switched on; observe-only otherwise. */
-export function shouldSkip(lookup: NegativeLookup, options: Pick<NegativeCacheOptions, 'skipUnchangedNegatives'>): boolean {
+export function shouldSkip(
+  lookup: NegativeLookup,
+  options: Pick<NegativeCacheOptions, 'skipUnchangedNegatives'>,
+): boolean {
   return lookup.result === 'hit' && options.skipUnchangedNegatives;
 }
 
@@ -196,11 +251,17 @@ export const EMPTY_TALLY: NegativeCacheTally = {
 };
 
 /** Counts one lookup and what followed it: 'skipped', or the verdict the simulation reached anyway. */
-export function tallyLookup(t: NegativeCacheTally, candidate: string, lookup: NegativeLookup, then: 'skipped' | SimulatedVerdict): NegativeCacheTally {
+export function tallyLookup(
+  t: NegativeCacheTally,
+  candidate: string,
+  lookup: NegativeLookup,
+  then: 'skipped' | SimulatedVerdict,
+): NegativeCacheTally {
   return {
     byResult: { ...t.byResult, [lookup.result]: t.byResult[lookup.result] + 1 },
     skipped: then === 'skipped' ? [...t.skipped, candidate] : t.skipped,
-    contradictedHits: t.contradictedHits + (lookup.result === 'hit' && then !== 'skipped' && then !== 'no-op' ? 1 : 0),
+    contradictedHits:
+      t.contradictedHits + (lookup.result === 'hit' && then !== 'skipped' && then !== 'no-op' ? 1 : 0),
   };
 }
 

@@ -57,11 +57,18 @@ export function passContext(
       timings[stage] += stopwatch.elapsedMs() - start;
     }
   };
-  const readBacklog = (): Pod[] => snapshot.objects.pods.filter((p) => !p.spec.nodeName && ignoreReason(p, !options.upstream) === undefined);
+  const readBacklog = (): Pod[] =>
+    snapshot.objects.pods.filter((p) => !p.spec.nodeName && ignoreReason(p, !options.upstream) === undefined);
   const readPdbs = (): PdbLimits => pdbLimits(snapshot.objects.pdbs, snapshot.objects.pods);
   if (options.upstream) {
     return {
-      snapshot, now, options, stopwatch, timings, timed, expired,
+      snapshot,
+      now,
+      options,
+      stopwatch,
+      timings,
+      timed,
+      expired,
       view: () => timed('state-copy', () => passView(snapshot)),
       pdbs: () => timed('pod-gather', readPdbs),
       backlog: (view) => timed('pod-gather', () => readBacklog().map((p) => view.pendingPod(p))),
@@ -74,7 +81,13 @@ export function passContext(
   let backlog: { view: PassView; pods: PendingPod[] } | undefined;
   let reduction: { view: PassView; r: BacklogReduction } | undefined;
   return {
-    snapshot, now, options, stopwatch, timings, timed, expired,
+    snapshot,
+    now,
+    options,
+    stopwatch,
+    timings,
+    timed,
+    expired,
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),
     pdbs: () => (pdbs ??= timed('pod-gather', readPdbs)),
     backlog: (v) => {
@@ -83,7 +96,9 @@ export function passContext(
           view: v,
           pods: timed('pod-gather', () => {
             const pods = readBacklog();
-            const excluded = options.excludeIncompatible ? (verdicts ?? incompatibleWithEveryPool(v, pods, schedulingOptions(v, false))) : new Set<string>();
+            const excluded = options.excludeIncompatible
+              ? (verdicts ?? incompatibleWithEveryPool(v, pods, schedulingOptions(v, false)))
+              : new Set<string>();
             return pods.filter((p) => !excluded.has(podKey(p))).map((p) => v.pendingPod(p));
           }),
         };

@@ -7,7 +7,12 @@ import type { MethodName } from './types.ts';
 import { METHODS } from './methods.ts';
 import type { MethodResult, WalkHints } from './method.ts';
 import type { CoverageState } from './coverage-cycle.ts';
-import { mayMarkConsolidated, sweepNegativeCache, type NegativeCache, type NegativeCacheTally } from './negative-cache.ts';
+import {
+  mayMarkConsolidated,
+  sweepNegativeCache,
+  type NegativeCache,
+  type NegativeCacheTally,
+} from './negative-cache.ts';
 import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
@@ -45,7 +50,13 @@ export interface PassResult {
 export function runPass(inputs: PassInputs): PassResult {
   const { snapshot, now, options } = inputs;
   const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands: inputs.claimedByCommands, nominated: inputs.nominated });
+  const set = buildCandidates({
+    snapshot,
+    pdbs: ctx.pdbs(),
+    now,
+    claimedByCommands: inputs.claimedByCommands,
+    nominated: inputs.nominated,
+  });
   for (const e of set.expired) ctx.expired.add(e.node);
   const skips = new Map<string, SkipReason>(set.skipped.map((s) => [s.node, s.reason]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
@@ -79,7 +90,9 @@ export function runPass(inputs: PassInputs): PassResult {
 
   function finish(commands: readonly Command[], method: MethodName | undefined): PassResult {
     for (const cmd of commands) for (const c of cmd.candidates) skips.delete(c.name);
-    const skipped = [...skips].map(([node, reason]) => ({ node, reason })).sort((a, b) => a.node.localeCompare(b.node));
+    const skipped = [...skips]
+      .map(([node, reason]) => ({ node, reason }))
+      .sort((a, b) => a.node.localeCompare(b.node));
     // The end-of-pass sweep: expiry is checked here and on lookup, never in the background.
     const negativeCache = cache ? sweepNegativeCache(cache, now).cache : undefined;
     const tally = walk?.negativeTally;
@@ -90,9 +103,16 @@ export function runPass(inputs: PassInputs): PassResult {
     // A pass that skipped on a cached verdict did not look at everything, so it cannot call the fleet consolidated.
     else outcome = !tally || mayMarkConsolidated(tally) ? 'consolidated' : 'no-proposals';
     return {
-      commands, method, skipped, expired: set.expired,
+      commands,
+      method,
+      skipped,
+      expired: set.expired,
       candidates: set.candidates.length + set.skipped.length,
-      evaluated, timedOut, unseenPools, timings: ctx.timings, outcome,
+      evaluated,
+      timedOut,
+      unseenPools,
+      timings: ctx.timings,
+      outcome,
       memory: { unseenPools, coverage, negativeCache },
       negativeTally: tally,
       depth: walk?.depth,

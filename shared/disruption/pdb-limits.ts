@@ -51,14 +51,23 @@ export function pdbLimits(pdbs: readonly PodDisruptionBudget[], pods: readonly P
     // policy/v1: an empty selector selects every pod of the namespace; an absent one selects none.
     const matches = pdb.spec.selector ? compileSelector(pdb.spec.selector) : () => false;
     const fromStatus = pdb.status?.disruptionsAllowed;
-    const allowed = fromStatus ?? allowedFromSpec(pdb, pods.filter((p) => isActive(p) && (p.metadata.namespace ?? 'default') === namespace && matches(p.metadata.labels)));
+    const allowed =
+      fromStatus ??
+      allowedFromSpec(
+        pdb,
+        pods.filter(
+          (p) =>
+            isActive(p) && (p.metadata.namespace ?? 'default') === namespace && matches(p.metadata.labels),
+        ),
+      );
     const { minAvailable, maxUnavailable } = pdb.spec;
     return {
       key: `${namespace}/${pdb.metadata.name}`,
       namespace,
       matches,
       disruptionsAllowed: allowed,
-      fullyBlocking: maxUnavailable === 0 || maxUnavailable === '0' || maxUnavailable === '0%' || minAvailable === '100%',
+      fullyBlocking:
+        maxUnavailable === 0 || maxUnavailable === '0' || maxUnavailable === '0%' || minAvailable === '100%',
       alwaysAllowUnhealthy: pdb.spec.unhealthyPodEvictionPolicy === 'AlwaysAllow',
     };
   });

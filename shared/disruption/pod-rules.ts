@@ -28,7 +28,8 @@ export function isEvictable(p: Pod, now: Date): boolean {
 }
 
 /** IsReschedulable: it would need a new home if its node went away. */
-export const isReschedulable = (p: Pod): boolean => isActive(p) && !isOwnedByDaemonSet(p) && !isOwnedByNode(p);
+export const isReschedulable = (p: Pod): boolean =>
+  isActive(p) && !isOwnedByDaemonSet(p) && !isOwnedByNode(p);
 
 const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 

@@ -23,7 +23,11 @@ export function worstLaunchPrice(it: InstanceType, reqs: Requirements): number {
 }
 
 /** RemoveInstanceTypeOptionsByPriceAndMinValues: undefined when minValues can no longer be met. */
-export function filterByPrice(types: readonly InstanceType[], reqs: Requirements, maxPrice: number): InstanceType[] | undefined {
+export function filterByPrice(
+  types: readonly InstanceType[],
+  reqs: Requirements,
+  maxPrice: number,
+): InstanceType[] | undefined {
   const kept = types.filter((it) => worstLaunchPrice(it, reqs) < maxPrice);
   return satisfiesMinValues(kept, reqs) ? kept : undefined;
 }
@@ -42,7 +46,11 @@ export function satisfiesMinValues(types: readonly InstanceType[], reqs: Require
 }
 
 /** Narrows a simulated claim in place (it belongs to this one simulation): types ordered cheapest first. */
-export function narrow(claim: NewClaim, types: readonly InstanceType[], reqs: Requirements = claim.requirements): void {
+export function narrow(
+  claim: NewClaim,
+  types: readonly InstanceType[],
+  reqs: Requirements = claim.requirements,
+): void {
   claim.requirements = reqs;
   claim.instanceTypes = orderByPrice(types, reqs);
 }

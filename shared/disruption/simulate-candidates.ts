@@ -18,17 +18,26 @@ export interface Simulation {
   readonly allClaims: readonly NewClaim[];
 }
 
-export function simulateCandidates(ctx: PassContext, candidates: readonly Candidate[], held: readonly Candidate[] = []): Simulation {
+export function simulateCandidates(
+  ctx: PassContext,
+  candidates: readonly Candidate[],
+  held: readonly Candidate[] = [],
+): Simulation {
   const view = ctx.view();
   const pdbs = ctx.pdbs();
   const { now, snapshot } = ctx;
   // IsCurrentlyReschedulable: pods that will not actually be evicted get no capacity.
-  const moving = (p: Pod): boolean => isReschedulable(p) && !doNotDisruptActive(p, now) && !pdbs.fullyBlocked(p);
+  const moving = (p: Pod): boolean =>
+    isReschedulable(p) && !doNotDisruptActive(p, now) && !pdbs.fullyBlocked(p);
   const own = candidates.flatMap((c) => c.reschedulable.filter(moving));
   const others = held.flatMap((c) => c.reschedulable.filter(moving));
   // Expired nodes are being deleted by the expiration controller: their pods need homes too.
-  const deleting = snapshot.nodes.filter((n) => n.markedForDeletion || ctx.expired.has(n.name)).flatMap((n) => n.pods.filter(moving));
-  const movingPods = ctx.timed('pod-gather', () => [...own, ...others, ...deleting].map((p) => view.pendingPod(p)));
+  const deleting = snapshot.nodes
+    .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
+    .flatMap((n) => n.pods.filter(moving));
+  const movingPods = ctx.timed('pod-gather', () =>
+    [...own, ...others, ...deleting].map((p) => view.pendingPod(p)),
+  );
   const pods = ctx.relevantBacklog(view, ctx.backlog(view), movingPods);
   pods.push(...movingPods);
   const excluded = new Set([...candidates.map((c) => c.name), ...held.map((c) => c.name), ...ctx.expired]);
@@ -53,6 +62,8 @@ export function simulateCandidates(ctx: PassContext, candidates: readonly Candid
     }
   }
   const ownKeys = new Set(own.map(podKey));
-  const replacements = ctx.options.attributeReplacements ? result.claims.filter((c) => c.pods.some((p) => ownKeys.has(p.key))) : result.claims;
+  const replacements = ctx.options.attributeReplacements
+    ? result.claims.filter((c) => c.pods.some((p) => ownKeys.has(p.key)))
+    : result.claims;
   return { unscheduled, replacements, allClaims: result.claims };
 }

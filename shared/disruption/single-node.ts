@@ -5,10 +5,23 @@
 // negative cache (skipping on a hit only when switched on). Seed, "Surviving the timeout" and after.
 import { BudgetLedger } from './budgets.ts';
 import { computeConsolidation } from './consolidation.ts';
-import { EMPTY_COVERAGE, markEvaluated, reconcileCoverage, resumeCoverageCycle, upstreamOrder } from './coverage-cycle.ts';
+import {
+  EMPTY_COVERAGE,
+  markEvaluated,
+  reconcileCoverage,
+  resumeCoverageCycle,
+  upstreamOrder,
+} from './coverage-cycle.ts';
 import { candidateFingerprint, catalogRevision } from './fingerprint.ts';
 import { consolidationFilter, sortCandidates, type Method } from './method.ts';
-import { EMPTY_TALLY, lookupNegative, negativeCache, rememberVerdict, shouldSkip, tallyLookup } from './negative-cache.ts';
+import {
+  EMPTY_TALLY,
+  lookupNegative,
+  negativeCache,
+  rememberVerdict,
+  shouldSkip,
+  tallyLookup,
+} from './negative-cache.ts';
 import type { Candidate, Command, Skip } from './types.ts';
 
 export const singleNode: Method = {
@@ -19,7 +32,9 @@ export const singleNode: Method = {
     const { options, now, snapshot } = ctx;
     const upstream = options.upstream;
     const karpenterOrder = upstreamOrder(sortCandidates(candidates), hints.unseenPools ?? []);
-    const coverage = upstream ? EMPTY_COVERAGE : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
+    const coverage = upstream
+      ? EMPTY_COVERAGE
+      : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
     const ordered = upstream ? karpenterOrder : resumeCoverageCycle(karpenterOrder, coverage);
     const revision = upstream ? '' : catalogRevision(snapshot);
     let cache = hints.negativeCache ?? negativeCache();
@@ -64,7 +79,8 @@ export const singleNode: Method = {
         skipped.push({ node: c.name, reason: 'timed-out' });
         continue;
       }
-      const verdict = outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
+      const verdict =
+        outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
       if (!upstream) {
         tally = tallyLookup(tally, c.name, lookup, verdict);
         cache = rememberVerdict(cache, c.name, fingerprint, verdict, now);
@@ -82,7 +98,10 @@ export const singleNode: Method = {
     const depth = new Map<string, { reached: number; candidates: number }>();
     for (const c of ordered) {
       const d = depth.get(c.nodePool) ?? { reached: 0, candidates: 0 };
-      depth.set(c.nodePool, { reached: d.reached + (reachedSet.has(c) ? 1 : 0), candidates: d.candidates + 1 });
+      depth.set(c.nodePool, {
+        reached: d.reached + (reachedSet.has(c) ? 1 : 0),
+        candidates: d.candidates + 1,
+      });
     }
     return {
       commands: held,
@@ -91,7 +110,10 @@ export const singleNode: Method = {
       timedOut,
       // Karpenter records the unreached pools only when the walk timed out or ran to its end, not when it
       // stopped at a command.
-      unseenPools: held.length >= options.maxCommands ? (hints.unseenPools ?? []) : [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
+      unseenPools:
+        held.length >= options.maxCommands
+          ? (hints.unseenPools ?? [])
+          : [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
       coverage: upstream ? undefined : markEvaluated(coverage, reached, candidates),
       negativeCache: upstream ? undefined : cache,
       negativeTally: upstream ? undefined : tally,

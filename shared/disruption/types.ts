@@ -5,7 +5,12 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { NodePoolView, StateNode } from '../state/snapshot.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
 
-export const METHOD_NAMES = ['emptiness', 'drift', 'multi-node-consolidation', 'single-node-consolidation'] as const;
+export const METHOD_NAMES = [
+  'emptiness',
+  'drift',
+  'multi-node-consolidation',
+  'single-node-consolidation',
+] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
 /** Why the pass considered a node and did not disrupt it (metric label `reason`). */
@@ -41,7 +46,8 @@ export interface Skip {
   readonly reason: SkipReason;
 }
 
-export type DriftKind = 'condition' | 'nodepool-hash' | 'requirements' | 'instance-type-gone' | 'nodeclass-hash';
+export type DriftKind =
+  'condition' | 'nodepool-hash' | 'requirements' | 'instance-type-gone' | 'nodeclass-hash';
 
 export interface Candidate {
   readonly name: string;
@@ -136,5 +142,15 @@ export const DEFAULT_OPTIONS: PassOptions = {
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */
 export function passOptions(overrides: Partial<PassOptions>): PassOptions {
   const o = { ...DEFAULT_OPTIONS, ...overrides };
-  return o.upstream ? { ...o, attributeReplacements: false, maxCommands: 1, skipUnchangedNegatives: false, excludeIncompatible: false, reduceBacklog: false, candidateTimeoutMs: Number.POSITIVE_INFINITY } : o;
+  return o.upstream
+    ? {
+        ...o,
+        attributeReplacements: false,
+        maxCommands: 1,
+        skipUnchangedNegatives: false,
+        excludeIncompatible: false,
+        reduceBacklog: false,
+        candidateTimeoutMs: Number.POSITIVE_INFINITY,
+      }
+    : o;
 }

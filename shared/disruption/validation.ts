@@ -11,7 +11,9 @@ import { simulateCandidates } from './simulate-candidates.ts';
 import { isEmpty, type Command } from './types.ts';
 
 export type ValidationFailure = 'churn' | 'budget' | 'scheduling';
-export type Validation = { readonly valid: true } | { readonly valid: false; readonly failure: ValidationFailure; readonly detail: string };
+export type Validation =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly failure: ValidationFailure; readonly detail: string };
 
 const fail = (failure: ValidationFailure, detail: string): Validation => ({ valid: false, failure, detail });
 
@@ -19,21 +21,35 @@ export function validateCommand(live: PassInputs, cmd: Command): Validation {
   const method = METHODS.find((m) => m.name === cmd.method);
   if (!method) return fail('churn', `unknown method ${cmd.method}`);
   const ctx = passContext(live.snapshot, live.now, live.options, live.stopwatch, live.verdicts);
-  const set = buildCandidates({ snapshot: live.snapshot, pdbs: ctx.pdbs(), now: live.now, claimedByCommands: live.claimedByCommands, nominated: live.nominated });
+  const set = buildCandidates({
+    snapshot: live.snapshot,
+    pdbs: ctx.pdbs(),
+    now: live.now,
+    claimedByCommands: live.claimedByCommands,
+    nominated: live.nominated,
+  });
   for (const e of set.expired) ctx.expired.add(e.node);
   const byName = new Map(set.candidates.map((c) => [c.name, c]));
   const current = cmd.candidates.map((c) => byName.get(c.name));
-  if (current.some((c) => c === undefined || method.filter(c) !== true)) return fail('churn', 'a candidate is no longer a candidate');
+  if (current.some((c) => c === undefined || method.filter(c) !== true))
+    return fail('churn', 'a candidate is no longer a candidate');
   const fresh = current.filter((c) => c !== undefined);
   const pools = [...live.snapshot.nodePools.values()].map((v) => v.pool);
   const ledger = BudgetLedger.from(budgetMapping(pools, live.snapshot.nodes, method.reason, live.now));
-  if (!ledger.canHold(fresh.map((c) => c.nodePool))) return fail('budget', 'a candidate can no longer be disrupted without violating budgets');
-  if (cmd.method === 'emptiness') return fresh.every(isEmpty) ? { valid: true } : fail('churn', 'a candidate is no longer empty');
+  if (!ledger.canHold(fresh.map((c) => c.nodePool)))
+    return fail('budget', 'a candidate can no longer be disrupted without violating budgets');
+  if (cmd.method === 'emptiness')
+    return fresh.every(isEmpty) ? { valid: true } : fail('churn', 'a candidate is no longer empty');
   if (cmd.method === 'drift') return { valid: true }; // Karpenter validates drift only through the queue
   const sim = simulateCandidates(ctx, fresh);
-  if (sim.unscheduled.size > 0) return fail('scheduling', [...sim.unscheduled.values()][0] ?? 'a pod no longer fits');
-  if (sim.replacements.length === 0) return cmd.replacements.length === 0 ? { valid: true } : fail('scheduling', 'scheduling simulation produced new results');
-  if (sim.replacements.length > 1 || cmd.replacements.length === 0) return fail('scheduling', 'scheduling simulation produced new results');
+  if (sim.unscheduled.size > 0)
+    return fail('scheduling', [...sim.unscheduled.values()][0] ?? 'a pod no longer fits');
+  if (sim.replacements.length === 0)
+    return cmd.replacements.length === 0
+      ? { valid: true }
+      : fail('scheduling', 'scheduling simulation produced new results');
+  if (sim.replacements.length > 1 || cmd.replacements.length === 0)
+    return fail('scheduling', 'scheduling simulation produced new results');
   const allowed = new Set(sim.replacements[0]?.instanceTypes.map((t) => t.name));
   const subset = (cmd.replacements[0]?.instanceTypes ?? []).every((t) => allowed.has(t));
   return subset ? { valid: true } : fail('scheduling', 'scheduling simulation produced new results');

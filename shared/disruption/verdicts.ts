@@ -11,13 +11,23 @@ import type { SchedulingOptions } from '../scheduling/scheduler.ts';
 /** Pods whose placement depends on other pods (gangs, affinity, spread) are never judged alone. */
 function judgedAlone(p: Pod): boolean {
   const a = p.spec.affinity;
-  return gangName(p) === undefined && !a?.podAffinity && !a?.podAntiAffinity && (p.spec.topologySpreadConstraints ?? []).length === 0;
+  return (
+    gangName(p) === undefined &&
+    !a?.podAffinity &&
+    !a?.podAntiAffinity &&
+    (p.spec.topologySpreadConstraints ?? []).length === 0
+  );
 }
 
 /** The fields that decide whether any NodePool could take the pod, as one key. */
 function shapeOf(p: Pod, view: PassView): string {
   const s = p.spec;
-  return JSON.stringify([view.pendingPod(p).requests, s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null]);
+  return JSON.stringify([
+    view.pendingPod(p).requests,
+    s.nodeSelector ?? null,
+    s.affinity?.nodeAffinity ?? null,
+    s.tolerations ?? null,
+  ]);
 }
 
 /**
@@ -25,7 +35,11 @@ function shapeOf(p: Pod, view: PassView): string {
  * representative per shape, with no existing node and no limits: a pod without topology or gang ties that
  * could open a claim of its own still can with others around, so "not placed" there means "no pool fits".
  */
-export function incompatibleWithEveryPool(view: PassView, backlog: readonly Pod[], options: SchedulingOptions): Set<string> {
+export function incompatibleWithEveryPool(
+  view: PassView,
+  backlog: readonly Pod[],
+  options: SchedulingOptions,
+): Set<string> {
   const allNodes = new Set([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => n.name));
   const shapeOfPod = new Map<Pod, string>();
   const representatives = new Map<string, Pod>();

@@ -2,7 +2,14 @@
 // round trip, run the pure pass with the coverage cycle, negative cache, verdicts, nominations and open
 // commands it holds, persist what the pass learned, and emit the pass metrics. Admission is a separate use case.
 import { coverageDelta } from '../disruption/coverage-cycle.ts';
-import { KARPENTER_METRICS, KRAFTSMAN_METRICS, LABELS, STAGE_LABELS, CONSOLIDATION_TYPE, reasonLabel } from '../disruption/metric-names.ts';
+import {
+  KARPENTER_METRICS,
+  KRAFTSMAN_METRICS,
+  LABELS,
+  STAGE_LABELS,
+  CONSOLIDATION_TYPE,
+  reasonLabel,
+} from '../disruption/metric-names.ts';
 import { METHODS } from '../disruption/methods.ts';
 import { negativeCache, negativeCacheDelta } from '../disruption/negative-cache.ts';
 import { runPass, type PassResult } from '../disruption/pass.ts';
@@ -27,7 +34,10 @@ export interface DisruptionPassRequest {
   readonly options: PassOptions;
 }
 
-export async function disruptionPass(deps: DisruptionPassDeps, request: DisruptionPassRequest): Promise<PassResult> {
+export async function disruptionPass(
+  deps: DisruptionPassDeps,
+  request: DisruptionPassRequest,
+): Promise<PassResult> {
   const { store, clock } = deps;
   const start = clock.now();
   const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
@@ -50,7 +60,13 @@ export async function disruptionPass(deps: DisruptionPassDeps, request: Disrupti
   return result;
 }
 
-async function persist(store: StateStore, cluster: string, before: PassResult['memory']['coverage'], cache: ReturnType<typeof negativeCache>, result: PassResult): Promise<void> {
+async function persist(
+  store: StateStore,
+  cluster: string,
+  before: PassResult['memory']['coverage'],
+  cache: ReturnType<typeof negativeCache>,
+  result: PassResult,
+): Promise<void> {
   const after = result.memory.coverage;
   if (before && after) {
     for (const w of coverageDelta(before, after)) {
@@ -61,24 +77,41 @@ async function persist(store: StateStore, cluster: string, before: PassResult['m
   const next = result.memory.negativeCache;
   if (next) {
     const delta = negativeCacheDelta(cache, next);
-    if (delta.put.length) await store.putNegativeEntries(cluster, delta.epoch, delta.put.map(({ candidate, fingerprint, expiresAt }) => ({ candidate, fingerprint, expiresAt })));
+    if (delta.put.length)
+      await store.putNegativeEntries(
+        cluster,
+        delta.epoch,
+        delta.put.map(({ candidate, fingerprint, expiresAt }) => ({ candidate, fingerprint, expiresAt })),
+      );
     if (delta.remove.length) await store.deleteNegativeEntries(cluster, delta.remove);
   }
 }
 
 function emit(metrics: Metrics, r: PassResult): void {
   metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: r.outcome });
-  for (const stage of STAGES) metrics.observe(KRAFTSMAN_METRICS.passStageDurationSeconds, r.timings[stage] / 1000, { [LABELS.stage]: STAGE_LABELS[stage] });
-  for (const s of r.skipped) metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, { [LABELS.reason]: s.reason, [LABELS.method]: r.method ?? 'none' });
+  for (const stage of STAGES)
+    metrics.observe(KRAFTSMAN_METRICS.passStageDurationSeconds, r.timings[stage] / 1000, {
+      [LABELS.stage]: STAGE_LABELS[stage],
+    });
+  for (const s of r.skipped)
+    metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, {
+      [LABELS.reason]: s.reason,
+      [LABELS.method]: r.method ?? 'none',
+    });
   for (const [pool, d] of r.depth ?? []) {
     metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });
     metrics.gauge(KRAFTSMAN_METRICS.walkCandidates, d.candidates, { [LABELS.nodePool]: pool });
     // The coverage cycle only ever holds current candidates (reconciled each pass), so this is its fraction.
     const evaluated = r.memory.coverage?.get(pool)?.evaluated.size;
-    if (evaluated !== undefined && d.candidates > 0) metrics.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, Math.min(1, evaluated / d.candidates), { [LABELS.nodePool]: pool });
+    if (evaluated !== undefined && d.candidates > 0)
+      metrics.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, Math.min(1, evaluated / d.candidates), {
+        [LABELS.nodePool]: pool,
+      });
   }
   if (r.timedOut && r.method !== undefined) {
-    metrics.count(KARPENTER_METRICS.consolidationTimeoutsTotal, 1, { [LABELS.consolidationType]: CONSOLIDATION_TYPE[r.method] });
+    metrics.count(KARPENTER_METRICS.consolidationTimeoutsTotal, 1, {
+      [LABELS.consolidationType]: CONSOLIDATION_TYPE[r.method],
+    });
   }
   const method = METHODS.find((m) => m.name === r.method);
   for (const cmd of r.commands) {

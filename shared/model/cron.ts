@@ -53,7 +53,8 @@ function parseField(field: string, min: number, max: number, names?: string[], n
       lo = parseValue(range, names, nameOffset);
       hi = stepText === undefined ? lo : max;
     }
-    if (lo < min || hi > max || lo > hi) throw new CronError(`cron value out of range in "${part}" (${min}-${max})`);
+    if (lo < min || hi > max || lo > hi)
+      throw new CronError(`cron value out of range in "${part}" (${min}-${max})`);
     for (let v = lo; v <= hi; v += step) out.add(v);
   }
   return out;
@@ -98,7 +99,7 @@ function dayMatches(s: CronSchedule, d: Date): boolean {
 export function lastFiring(s: CronSchedule, at: Date, lookbackMs: number): Date | undefined {
   const end = Math.floor(at.getTime() / 60_000) * 60_000;
   const start = end - lookbackMs;
-  for (let t = end; t >= start; ) {
+  for (let t = end; t >= start;) {
     const d = new Date(t);
     if (!s.months.has(d.getUTCMonth() + 1) || !dayMatches(s, d)) {
       t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 60_000; // previous day's last minute

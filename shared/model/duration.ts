@@ -1,6 +1,14 @@
 // Go-style durations ("720h", "1h30m", "30s", "Never") as milliseconds, the way Karpenter's API reads them.
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
 

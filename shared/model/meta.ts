@@ -12,7 +12,9 @@ export const nonNegativeQuantity = quantity.refine((q) => parseQuantity(q) >= 0n
 });
 export const resourceList = z.record(z.string(), nonNegativeQuantity);
 
-export const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'invalid timestamp' });
+export const timestamp = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'invalid timestamp' });
 
 export const ownerReference = z.looseObject({
   apiVersion: z.string().optional(),
@@ -53,7 +55,16 @@ export const labelSelector = z.looseObject({
 });
 export type LabelSelector = z.infer<typeof labelSelector>;
 
-export const NODE_SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
+export const NODE_SELECTOR_OPERATORS = [
+  'In',
+  'NotIn',
+  'Exists',
+  'DoesNotExist',
+  'Gt',
+  'Lt',
+  'Gte',
+  'Lte',
+] as const;
 export type NodeSelectorOperator = (typeof NODE_SELECTOR_OPERATORS)[number];
 export const nodeSelectorRequirement = z
   .object({
@@ -68,10 +79,18 @@ export const nodeSelectorRequirement = z
       ctx.addIssue({ code: 'custom', path: ['values'], message: `operator ${r.operator} takes no values` });
     if (['Gt', 'Lt', 'Gte', 'Lte'].includes(r.operator)) {
       if (n !== 1 || !/^-?\d+$/.test(r.values?.[0] ?? ''))
-        ctx.addIssue({ code: 'custom', path: ['values'], message: `operator ${r.operator} takes one integer value` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['values'],
+          message: `operator ${r.operator} takes one integer value`,
+        });
     }
     if (r.minValues !== undefined && r.operator === 'In' && n < r.minValues)
-      ctx.addIssue({ code: 'custom', path: ['minValues'], message: 'minValues is larger than the number of values' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minValues'],
+        message: 'minValues is larger than the number of values',
+      });
   });
 export type NodeSelectorRequirement = z.infer<typeof nodeSelectorRequirement>;
 

@@ -60,13 +60,17 @@ export const gceNodeClassSchema = z.looseObject({
   spec: z
     .looseObject({
       project: z.string().optional(),
-      imageSelectorTerms: z.array(z.looseObject({ alias: z.string().optional(), id: z.string().optional() })).optional(),
+      imageSelectorTerms: z
+        .array(z.looseObject({ alias: z.string().optional(), id: z.string().optional() }))
+        .optional(),
       serviceAccount: z.string().optional(),
       subnetwork: z.string().optional(),
       networkTags: z.array(z.string()).optional(),
       labels: z.record(z.string(), z.string()).optional(),
       metadata: z.record(z.string(), z.string()).optional(),
-      disks: z.array(z.looseObject({ sizeGiB: z.number().int().min(1).optional(), boot: z.boolean().optional() })).optional(),
+      disks: z
+        .array(z.looseObject({ sizeGiB: z.number().int().min(1).optional(), boot: z.boolean().optional() }))
+        .optional(),
       kubeletConfiguration: kubelet,
       bootstrap,
     })
@@ -76,10 +80,11 @@ export type GCENodeClass = z.infer<typeof gceNodeClassSchema>;
 
 export type NodeClass = EC2NodeClass | GCENodeClass;
 
-export const NODE_CLASS_GROUPS: Readonly<Record<string, { cloud: Cloud; kind: string; apiVersion: string }>> = {
-  'karpenter.k8s.aws': { cloud: 'aws', kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1' },
-  'karpenter.k8s.gcp': { cloud: 'gcp', kind: 'GCENodeClass', apiVersion: 'karpenter.k8s.gcp/v1alpha1' },
-};
+export const NODE_CLASS_GROUPS: Readonly<Record<string, { cloud: Cloud; kind: string; apiVersion: string }>> =
+  {
+    'karpenter.k8s.aws': { cloud: 'aws', kind: 'EC2NodeClass', apiVersion: 'karpenter.k8s.aws/v1' },
+    'karpenter.k8s.gcp': { cloud: 'gcp', kind: 'GCENodeClass', apiVersion: 'karpenter.k8s.gcp/v1alpha1' },
+  };
 
 export function cloudOfNodeClassRef(ref: { group: string; kind: string }): Cloud | undefined {
   const entry = NODE_CLASS_GROUPS[ref.group];

@@ -41,7 +41,11 @@ const templateRequirement = nodeSelectorRequirement.superRefine((r, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['key'], message: `label "${r.key}" is restricted` });
   }
   if (r.operator === 'In' && (r.values?.length ?? 0) === 0) {
-    ctx.addIssue({ code: 'custom', path: ['values'], message: "requirements with operator 'In' must have a value" });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['values'],
+      message: "requirements with operator 'In' must have a value",
+    });
   }
 });
 
@@ -72,10 +76,19 @@ export const nodePoolSchema = z.looseObject({
     disruption: z
       .looseObject({
         consolidateAfter: z.string().refine(isNillableDuration, 'invalid duration or "Never"').default('0s'),
-        consolidationPolicy: z.enum(['WhenEmpty', 'WhenEmptyOrUnderutilized']).default('WhenEmptyOrUnderutilized'),
-        budgets: z.array(budgetSchema).max(50).default([{ nodes: '10%' }]),
+        consolidationPolicy: z
+          .enum(['WhenEmpty', 'WhenEmptyOrUnderutilized'])
+          .default('WhenEmptyOrUnderutilized'),
+        budgets: z
+          .array(budgetSchema)
+          .max(50)
+          .default([{ nodes: '10%' }]),
       })
-      .default({ consolidateAfter: '0s', consolidationPolicy: 'WhenEmptyOrUnderutilized', budgets: [{ nodes: '10%' }] }),
+      .default({
+        consolidateAfter: '0s',
+        consolidationPolicy: 'WhenEmptyOrUnderutilized',
+        budgets: [{ nodes: '10%' }],
+      }),
     limits: resourceList.optional(),
     weight: z.number().int().min(1).max(100).optional(),
   }),

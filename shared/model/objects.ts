@@ -32,7 +32,8 @@ export type KnownKind = keyof typeof KINDS;
 export type ObjectOf<K extends KnownKind> = z.infer<(typeof KINDS)[K]['schema']>;
 
 /** The API group part of an apiVersion ("" for the core group). */
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] as string) : '');
+export const groupOf = (apiVersion: string): string =>
+  apiVersion.includes('/') ? (apiVersion.split('/')[0] as string) : '';
 
 export function isKnownKind(kind: unknown): kind is KnownKind {
   return typeof kind === 'string' && Object.hasOwn(KINDS, kind);

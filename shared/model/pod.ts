@@ -19,9 +19,7 @@ const containerPort = z.looseObject({
 
 const container = z.looseObject({
   name: z.string().optional(),
-  resources: z
-    .looseObject({ requests: resourceList.optional(), limits: resourceList.optional() })
-    .optional(),
+  resources: z.looseObject({ requests: resourceList.optional(), limits: resourceList.optional() }).optional(),
   ports: z.array(containerPort).optional(),
   restartPolicy: z.string().optional(),
 });
@@ -106,7 +104,9 @@ export const podSchema = z.looseObject({
     .looseObject({
       phase: z.string().optional(),
       nominatedNodeName: z.string().optional(),
-      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), reason: z.string().optional() })).optional(),
+      conditions: z
+        .array(z.looseObject({ type: z.string(), status: z.string(), reason: z.string().optional() }))
+        .optional(),
       startTime: timestamp.optional(),
     })
     .optional(),

@@ -9,7 +9,18 @@ const BINARY: Record<string, bigint> = {
   Pi: 1n << 50n,
   Ei: 1n << 60n,
 };
-const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_EXP: Record<string, number> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 
 // <signedNumber><suffix>; suffix = binarySI | decimalSI | decimalExponent ("e"|"E" signedNumber)
 const QUANTITY = /^([+-]?)(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;

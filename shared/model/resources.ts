@@ -41,7 +41,8 @@ export function subtract(a: ResourceList, b: ResourceList): MutableResourceList 
 export function subtractWithin(a: ResourceList, b: ResourceList): MutableResourceList {
   const out: MutableResourceList = { ...a };
   // a saturated limit (quantityMilli caps at 2^53) stays effectively unlimited
-  for (const k in a) out[k] = (a[k] as number) >= Number.MAX_SAFE_INTEGER ? (a[k] as number) : (a[k] as number) - (b[k] ?? 0);
+  for (const k in a)
+    out[k] = (a[k] as number) >= Number.MAX_SAFE_INTEGER ? (a[k] as number) : (a[k] as number) - (b[k] ?? 0);
   return out;
 }
 

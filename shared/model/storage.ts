@@ -37,7 +37,9 @@ export const storageClassSchema = z.looseObject({
   allowedTopologies: z
     .array(
       z.looseObject({
-        matchLabelExpressions: z.array(z.looseObject({ key: z.string(), values: z.array(z.string()) })).optional(),
+        matchLabelExpressions: z
+          .array(z.looseObject({ key: z.string(), values: z.array(z.string()) }))
+          .optional(),
       }),
     )
     .optional(),

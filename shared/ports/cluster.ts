@@ -83,7 +83,10 @@ export interface Cluster {
   patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
   createNodeClaim(claim: NodeClaim): Promise<NodeClaim>;
   /** Read-modify-write of the status subresource, re-read and re-applied on conflict. */
-  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim>;
+  updateNodeClaimStatus(
+    name: string,
+    mutate: (status: NodeClaimStatus) => NodeClaimStatus,
+  ): Promise<NodeClaim>;
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
   evictPod(pod: ObjectKey): Promise<EvictionResult>;
@@ -96,7 +99,8 @@ export interface ObjectRefInfo {
   readonly namespace?: string;
 }
 
-const describe = (ref: ObjectRefInfo): string => `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+const describe = (ref: ObjectRefInfo): string =>
+  `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
 
 /** Base of every Cluster error: the HTTP status (0 when none) and the object it concerned. */
 export class ClusterError extends Error {
@@ -156,6 +160,11 @@ export class ApiError extends ClusterError {
     detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`${object ? describe(object) : 'request'}: API error ${status} ${reason}: ${detail}`, status, object, options);
+    super(
+      `${object ? describe(object) : 'request'}: API error ${status} ${reason}: ${detail}`,
+      status,
+      object,
+      options,
+    );
   }
 }

@@ -25,7 +25,14 @@ export interface ClaimOutcome {
   readonly nodePool: string;
   readonly cloud: Cloud;
   readonly instanceTypes: readonly string[];
-  readonly cheapest: { readonly instanceType: string; readonly zone: string; readonly capacityType: string; readonly price: number } | undefined;
+  readonly cheapest:
+    | {
+        readonly instanceType: string;
+        readonly zone: string;
+        readonly capacityType: string;
+        readonly price: number;
+      }
+    | undefined;
   readonly requirements: readonly { key: string; operator: string; values: string[] }[];
   readonly pods: readonly string[];
   readonly gang: string | undefined;
@@ -41,12 +48,17 @@ export function schedulingOptions(view: PassView, upstream: boolean): Scheduling
     cheapestPoolAmongEqualWeights: !upstream,
     reachableDomainsOnly: !upstream,
     // PreferNoSchedule is soft: when any pool or node carries one, the last relaxation step tolerates them.
-    toleratePreferNoSchedule: [...view.templates, ...view.snapshot.nodes].some((t) => t.taints.some((x) => x.effect === 'PreferNoSchedule')),
+    toleratePreferNoSchedule: [...view.templates, ...view.snapshot.nodes].some((t) =>
+      t.taints.some((x) => x.effect === 'PreferNoSchedule'),
+    ),
     allowUndefined: view.allowUndefined,
   };
 }
 
-export function simulateProvisioning(snapshot: ClusterSnapshot, options: ProvisioningOptions): ProvisioningResult {
+export function simulateProvisioning(
+  snapshot: ClusterSnapshot,
+  options: ProvisioningOptions,
+): ProvisioningResult {
   const view = passView(snapshot);
   const outcomes = new Map<string, PodOutcome>();
   const pending = [];
@@ -62,12 +74,24 @@ export function simulateProvisioning(snapshot: ClusterSnapshot, options: Provisi
   result.claims.forEach((c, i) => names.set(c, `new-${i + 1}`));
   for (const p of pending) {
     const placement = result.placements.get(p.key);
-    if (placement?.kind === 'existing') outcomes.set(p.key, { pod: p.key, result: 'existing', node: placement.node });
-    else if (placement?.kind === 'new') outcomes.set(p.key, { pod: p.key, result: 'new', nodeClaim: names.get(placement.claim) as string });
-    else outcomes.set(p.key, { pod: p.key, result: 'unschedulable', reason: result.errors.get(p.key) ?? 'not placed' });
+    if (placement?.kind === 'existing')
+      outcomes.set(p.key, { pod: p.key, result: 'existing', node: placement.node });
+    else if (placement?.kind === 'new')
+      outcomes.set(p.key, { pod: p.key, result: 'new', nodeClaim: names.get(placement.claim) as string });
+    else
+      outcomes.set(p.key, {
+        pod: p.key,
+        result: 'unschedulable',
+        reason: result.errors.get(p.key) ?? 'not placed',
+      });
   }
-  const pods = snapshot.objects.pods.filter((p) => !p.spec.nodeName).map((p) => outcomes.get(podKey(p)) as PodOutcome);
-  return { pods: dedupe(pods), nodeClaims: result.claims.map((c) => describeClaim(c, names.get(c) as string)) };
+  const pods = snapshot.objects.pods
+    .filter((p) => !p.spec.nodeName)
+    .map((p) => outcomes.get(podKey(p)) as PodOutcome);
+  return {
+    pods: dedupe(pods),
+    nodeClaims: result.claims.map((c) => describeClaim(c, names.get(c) as string)),
+  };
 }
 
 export function describeClaim(c: NewClaim, name: string): ClaimOutcome {
@@ -81,7 +105,14 @@ export function describeClaim(c: NewClaim, name: string): ClaimOutcome {
   // CONTRACT.md: a single-valued In on zone / capacity type whenever scheduling narrowed it (or only one offering fits).
   for (const key of [ZONE, CAPACITY_TYPE]) {
     const values = new Set<string>();
-    for (const it of c.instanceTypes) for (const o of it.offerings) if (o.available && c.requirements.get(ZONE).has(o.zone) && c.requirements.get(CAPACITY_TYPE).has(o.capacityType)) values.add(key === ZONE ? o.zone : o.capacityType);
+    for (const it of c.instanceTypes)
+      for (const o of it.offerings)
+        if (
+          o.available &&
+          c.requirements.get(ZONE).has(o.zone) &&
+          c.requirements.get(CAPACITY_TYPE).has(o.capacityType)
+        )
+          values.add(key === ZONE ? o.zone : o.capacityType);
     const r = requirements.find((x) => x.key === key);
     if (values.size === 1 && r) {
       r.operator = 'In';
@@ -93,7 +124,15 @@ export function describeClaim(c: NewClaim, name: string): ClaimOutcome {
     nodePool: c.template.nodePool,
     cloud: c.template.cloud,
     instanceTypes: types.map((t) => t.name),
-    cheapest: first && offering ? { instanceType: first.name, zone: offering.zone, capacityType: offering.capacityType, price: offering.price } : undefined,
+    cheapest:
+      first && offering
+        ? {
+            instanceType: first.name,
+            zone: offering.zone,
+            capacityType: offering.capacityType,
+            price: offering.price,
+          }
+        : undefined,
     requirements,
     pods: c.pods.map((p) => p.key),
     gang: c.pods.find((p) => p.info.gang)?.info.gang?.name,

@@ -23,7 +23,8 @@ export class CapacityIndex {
       const tree = this.trees[t] as Float64Array;
       let at = i + this.size;
       tree[at] = free[r] ?? 0;
-      for (at >>= 1; at >= 1; at >>= 1) tree[at] = Math.max(tree[2 * at] as number, tree[2 * at + 1] as number);
+      for (at >>= 1; at >= 1; at >>= 1)
+        tree[at] = Math.max(tree[2 * at] as number, tree[2 * at + 1] as number);
     });
   }
 
@@ -38,7 +39,9 @@ export class CapacityIndex {
   }
 
   private fits(at: number, want: readonly number[]): boolean {
-    for (let t = 0; t < want.length; t++) if ((want[t] as number) > 0 && ((this.trees[t] as Float64Array)[at] as number) < (want[t] as number)) return false;
+    for (let t = 0; t < want.length; t++)
+      if ((want[t] as number) > 0 && ((this.trees[t] as Float64Array)[at] as number) < (want[t] as number))
+        return false;
     return true;
   }
 

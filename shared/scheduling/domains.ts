@@ -44,7 +44,10 @@ export function canUse(
   allowUndefined: ReadonlySet<string>,
 ): boolean {
   if (honorTaints && untolerated(supplier.taints, tolerations)) return false;
-  if (!supplier.requirements.compatible(podRequirements, supplier.isPool ? allowUndefined : new Set())) return false;
+  if (!supplier.requirements.compatible(podRequirements, supplier.isPool ? allowUndefined : new Set()))
+    return false;
   // a pool reaches the domain for this pod only through a type the pod could run on (judged by labels)
-  return !supplier.instanceTypes || supplier.instanceTypes.some((it) => it.conflict(podRequirements) === undefined);
+  return (
+    !supplier.instanceTypes || supplier.instanceTypes.some((it) => it.conflict(podRequirements) === undefined)
+  );
 }

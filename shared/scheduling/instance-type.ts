@@ -1,7 +1,16 @@
 // Instance types as the scheduler uses them: requirements (name, arch, os, cloud, zones, capacity types and
 // every catalog label, DoesNotExist where a type lacks one), allocatable and priced offerings.
 import type { InstanceTypeSpec } from '../model/catalog.ts';
-import { ARCH, CAPACITY_TYPE, CLOUD, INSTANCE_TYPE, OS, ZONE, type CapacityType, type Cloud } from '../model/labels.ts';
+import {
+  ARCH,
+  CAPACITY_TYPE,
+  CLOUD,
+  INSTANCE_TYPE,
+  OS,
+  ZONE,
+  type CapacityType,
+  type Cloud,
+} from '../model/labels.ts';
 import { fromQuantities, subtract, type ResourceList } from '../model/resources.ts';
 import { Requirement } from './requirement.ts';
 import { Requirements } from './requirements.ts';
@@ -51,7 +60,12 @@ function buildInstanceType(spec: InstanceTypeSpec, labelKeys: ReadonlySet<string
     labels,
     capacity,
     allocatable: subtract(capacity, fromQuantities(spec.overhead)),
-    offerings: spec.offerings.map((o) => ({ zone: o.zone, capacityType: o.capacityType, price: o.price, available: o.available })),
+    offerings: spec.offerings.map((o) => ({
+      zone: o.zone,
+      capacityType: o.capacityType,
+      price: o.price,
+      available: o.available,
+    })),
   };
 }
 
@@ -72,5 +86,7 @@ export function cheapestOffering(it: InstanceType, reqs: Requirements): Offering
 /** Types ordered cheapest first by their cheapest compatible offering (Karpenter's OrderByPrice), then by name. */
 export function orderByPrice(types: readonly InstanceType[], reqs: Requirements): InstanceType[] {
   const price = new Map(types.map((t) => [t, cheapestOffering(t, reqs)?.price ?? Number.POSITIVE_INFINITY]));
-  return [...types].sort((a, b) => (price.get(a) as number) - (price.get(b) as number) || a.name.localeCompare(b.name));
+  return [...types].sort(
+    (a, b) => (price.get(a) as number) - (price.get(b) as number) || a.name.localeCompare(b.name),
+  );
 }

@@ -59,7 +59,12 @@ export class NewClaim {
     const remaining = this.filterTypes(final, requests);
     if (typeof remaining === 'string') return remaining;
 
-    const prev = { requirements: this.requirements, types: this.instanceTypes, requests: this.requests, ceiling: this.ceiling };
+    const prev = {
+      requirements: this.requirements,
+      types: this.instanceTypes,
+      requests: this.requests,
+      ceiling: this.ceiling,
+    };
     this.pods.push(pod);
     this.requirements = final;
     if (remaining.length !== this.instanceTypes.length) this.ceiling = ceilingOf(remaining);
@@ -96,8 +101,10 @@ export class NewClaim {
       if (fitsSum(requests, this.template.daemonOverhead.get(it.name) ?? EMPTY, it.allocatable)) out.push(it);
     }
     if (out.length === 0) {
-      if (!requirementsOk) return `no instance type of NodePool ${this.template.nodePool} satisfies the requirements`;
-      if (!offeringOk) return `no available offering of NodePool ${this.template.nodePool} matches the requirements`;
+      if (!requirementsOk)
+        return `no instance type of NodePool ${this.template.nodePool} satisfies the requirements`;
+      if (!offeringOk)
+        return `no available offering of NodePool ${this.template.nodePool} matches the requirements`;
       return `no instance type of NodePool ${this.template.nodePool} has enough resources`;
     }
     for (const r of reqs.values()) {
@@ -121,7 +128,8 @@ function ceilingOf(types: readonly InstanceType[]): ResourceList {
   const cached = ceilings.get(types);
   if (cached) return cached;
   const out: MutableResourceList = {};
-  for (const it of types) for (const k in it.allocatable) out[k] = Math.max(out[k] ?? 0, it.allocatable[k] as number);
+  for (const it of types)
+    for (const k in it.allocatable) out[k] = Math.max(out[k] ?? 0, it.allocatable[k] as number);
   ceilings.set(types, out);
   return out;
 }

@@ -43,7 +43,6 @@ export class ExistingNode {
     this.volumes = new Map(input.volumeSlots);
   }
 
-
   get name(): string {
     return this.input.name;
   }
@@ -59,7 +58,8 @@ export class ExistingNode {
     const port = hostPortConflict(this.ports, pod.info.hostPorts);
     if (port) return `host port ${port.port}/${port.protocol} in use`;
     for (const driver of pod.info.volumeDrivers) {
-      if ((this.volumes.get(driver) ?? Number.POSITIVE_INFINITY) < 1) return `volume limit for ${driver} reached`;
+      if ((this.volumes.get(driver) ?? Number.POSITIVE_INFINITY) < 1)
+        return `volume limit for ${driver} reached`;
     }
     // Karpenter's message; naming the resource would cost an allocation on the most common failure
     if (!fitsSum(this.used, pod.info.requests, this.input.available)) return 'exceeds node resources';
@@ -78,13 +78,15 @@ export class ExistingNode {
     this.used = requests;
     this.requirements = final;
     this.ports.push(...pod.info.hostPorts);
-    for (const d of pod.info.volumeDrivers) if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) - 1);
+    for (const d of pod.info.volumeDrivers)
+      if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) - 1);
     journal.push(() => {
       this.pods.pop();
       this.used = prev.used;
       this.requirements = prev.requirements;
       this.ports.length -= pod.info.hostPorts.length;
-      for (const d of pod.info.volumeDrivers) if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) + 1);
+      for (const d of pod.info.volumeDrivers)
+        if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) + 1);
       this.onFreeChanged?.(this.free());
     });
     this.onFreeChanged?.(this.free());

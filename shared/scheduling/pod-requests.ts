@@ -2,7 +2,14 @@
 // containers), the max over ordinary init containers, plus pod overhead; limits stand in for missing requests;
 // every pod also takes one "pods" slot (Karpenter's resources.RequestsForPods).
 import type { Container, Pod } from '../model/pod.ts';
-import { add, addInto, maxOf, PODS, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import {
+  add,
+  addInto,
+  maxOf,
+  PODS,
+  type MutableResourceList,
+  type ResourceList,
+} from '../model/resources.ts';
 import { quantityMilli } from '../model/quantity.ts';
 
 function containerRequests(c: Container): MutableResourceList {

@@ -1,7 +1,12 @@
 // A pending pod as the scheduler sees it: fixed facts (requests, host ports, gang) plus the relaxable
 // preferences and the requirements derived from them (Karpenter's NewPodRequirements + Preferences.Relax).
 import type { NodeSelectorTerm, Toleration } from '../model/meta.ts';
-import type { Pod, PodAffinityTerm, PreferredSchedulingTerm, TopologySpreadConstraint } from '../model/pod.ts';
+import type {
+  Pod,
+  PodAffinityTerm,
+  PreferredSchedulingTerm,
+  TopologySpreadConstraint,
+} from '../model/pod.ts';
 import type { ResourceList } from '../model/resources.ts';
 import type { HostPort } from './host-ports.ts';
 import { Requirements } from './requirements.ts';
@@ -54,12 +59,25 @@ export class PodState {
     const spec = info.pod.spec;
     const byWeight = <T extends { weight: number }>(xs: readonly T[] | undefined): T[] =>
       [...(xs ?? [])].sort((a, b) => b.weight - a.weight);
-    this.requiredTerms = [...(spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [])];
-    this.preferredNode = byWeight(spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
-    this.affinityRequired = [...(spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
-    this.affinityPreferred = byWeight(spec.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
-    this.antiRequired = [...(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
-    this.antiPreferred = byWeight(spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.requiredTerms = [
+      ...(spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ??
+        []),
+    ];
+    this.preferredNode = byWeight(
+      spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.affinityRequired = [
+      ...(spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+    ];
+    this.affinityPreferred = byWeight(
+      spec.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
+    this.antiRequired = [
+      ...(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+    ];
+    this.antiPreferred = byWeight(
+      spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
     this.spread = [...(spec.topologySpreadConstraints ?? [])];
     this.tolerations = [...(spec.tolerations ?? [])];
     this.derive();
@@ -120,7 +138,10 @@ export class PodState {
       this.spread.splice(soft, 1);
       return 'ScheduleAnyway topology spread';
     }
-    if (this.toleratePreferNoSchedule && !this.tolerations.some((t) => t.operator === 'Exists' && !t.key && t.effect === 'PreferNoSchedule')) {
+    if (
+      this.toleratePreferNoSchedule &&
+      !this.tolerations.some((t) => t.operator === 'Exists' && !t.key && t.effect === 'PreferNoSchedule')
+    ) {
       this.tolerations.push({ operator: 'Exists', effect: 'PreferNoSchedule' });
       return 'PreferNoSchedule taints';
     }

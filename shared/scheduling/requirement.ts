@@ -17,7 +17,12 @@ export class Requirement {
     readonly minValues?: number,
   ) {}
 
-  static of(key: string, op: NodeSelectorOperator, values: readonly string[] = [], minValues?: number): Requirement {
+  static of(
+    key: string,
+    op: NodeSelectorOperator,
+    values: readonly string[] = [],
+    minValues?: number,
+  ): Requirement {
     switch (op) {
       case 'In':
         return new Requirement(key, false, new Set(values), undefined, undefined, minValues);
@@ -70,7 +75,10 @@ export class Requirement {
     if (this.greaterThan === undefined && this.lessThan === undefined) return true;
     if (!/^-?\d+$/.test(value)) return false;
     const n = Number(value);
-    return (this.greaterThan === undefined || n > this.greaterThan) && (this.lessThan === undefined || n < this.lessThan);
+    return (
+      (this.greaterThan === undefined || n > this.greaterThan) &&
+      (this.lessThan === undefined || n < this.lessThan)
+    );
   }
 
   has(value: string): boolean {
@@ -124,8 +132,14 @@ export class Requirement {
   toSelector(): { key: string; operator: string; values: string[]; minValues?: number } {
     const op = this.operator();
     const values =
-      op === 'Gt' ? [String(this.greaterThan)] : op === 'Lt' ? [String(this.lessThan)] : [...this.values].sort();
-    return this.minValues === undefined ? { key: this.key, operator: op, values } : { key: this.key, operator: op, values, minValues: this.minValues };
+      op === 'Gt'
+        ? [String(this.greaterThan)]
+        : op === 'Lt'
+          ? [String(this.lessThan)]
+          : [...this.values].sort();
+    return this.minValues === undefined
+      ? { key: this.key, operator: op, values }
+      : { key: this.key, operator: op, values, minValues: this.minValues };
   }
 
   toString(): string {

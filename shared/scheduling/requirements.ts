@@ -125,7 +125,10 @@ export class Requirements {
    * well known (or in `allowUndefined`) or negative (NotIn, DoesNotExist); shared keys must intersect.
    * Returns a reason when incompatible.
    */
-  incompatibility(incoming: Requirements, allowUndefined: AllowUndefined = WELL_KNOWN_LABELS): string | undefined {
+  incompatibility(
+    incoming: Requirements,
+    allowUndefined: AllowUndefined = WELL_KNOWN_LABELS,
+  ): string | undefined {
     for (const [key, inc] of incoming.byKey) {
       if (this.byKey.has(key)) continue;
       if (allowUndefined?.has(key) || isNegative(inc)) continue;
@@ -152,7 +155,8 @@ export class Requirements {
 }
 
 function sameRequirement(a: Requirement, b: Requirement): boolean {
-  if (a.complement !== b.complement || a.greaterThan !== b.greaterThan || a.lessThan !== b.lessThan) return false;
+  if (a.complement !== b.complement || a.greaterThan !== b.greaterThan || a.lessThan !== b.lessThan)
+    return false;
   if (a.minValues !== b.minValues || a.values.size !== b.values.size) return false;
   for (const v of a.values) if (!b.values.has(v)) return false;
   return true;

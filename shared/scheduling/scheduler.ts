@@ -39,8 +39,7 @@ export interface SchedulingInput {
 }
 
 export type Placement =
-  | { readonly kind: 'existing'; readonly node: string }
-  | { readonly kind: 'new'; readonly claim: NewClaim };
+  { readonly kind: 'existing'; readonly node: string } | { readonly kind: 'new'; readonly claim: NewClaim };
 
 export interface SchedulingResult {
   readonly placements: ReadonlyMap<string, Placement>;
@@ -75,15 +74,25 @@ class Scheduler {
     private readonly options: SchedulingOptions,
   ) {
     this.states = input.pods.map((p) => new PodState(p, options.toleratePreferNoSchedule));
-    this.topology = new Topology(input.universe, input.namespaces, input.bound, this.states, {
-      reachableDomainsOnly: options.reachableDomainsOnly,
-      allowUndefined: options.allowUndefined,
-    }, this.journal, input.topologyShare);
+    this.topology = new Topology(
+      input.universe,
+      input.namespaces,
+      input.bound,
+      this.states,
+      {
+        reachableDomainsOnly: options.reachableDomainsOnly,
+        allowUndefined: options.allowUndefined,
+      },
+      this.journal,
+      input.topologyShare,
+    );
     this.existing = input.existing.map((n) => new ExistingNode(n));
     this.capacity = new CapacityIndex(this.existing.map((n) => n.free()));
     this.existing.forEach((n, i) => (n.onFreeChanged = (free) => this.capacity.set(i, free)));
     this.remaining = new Map(input.remaining);
-    const sorted = [...input.templates].sort((a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool));
+    const sorted = [...input.templates].sort(
+      (a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool),
+    );
     this.templatesByWeight = [];
     for (const t of sorted) {
       const last = this.templatesByWeight.at(-1);
@@ -100,10 +109,16 @@ class Scheduler {
       if (gang) {
         if (!gangsDone.has(gang.name)) {
           gangsDone.add(gang.name);
-          const members = this.states.filter((s) => s.info.gang?.name === gang.name).sort(byCpuAndMemoryDescending);
+          const members = this.states
+            .filter((s) => s.info.gang?.name === gang.name)
+            .sort(byCpuAndMemoryDescending);
           queue.remove(new Set(members.map((m) => m.key)));
           // members already running count toward the minimum (a consolidation re-places only some of a gang)
-          this.placeGang(gang.name, Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)), members);
+          this.placeGang(
+            gang.name,
+            Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)),
+            members,
+          );
         }
         continue;
       }
@@ -127,7 +142,13 @@ class Scheduler {
         gangClaims.set(g, list);
       }
     }
-    return { placements: this.placements, errors: this.errors, claims: this.claims, existing: this.existing, gangClaims };
+    return {
+      placements: this.placements,
+      errors: this.errors,
+      claims: this.claims,
+      existing: this.existing,
+      gangClaims,
+    };
   }
 
   // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
@@ -136,7 +157,7 @@ class Scheduler {
     const mark = this.journal.begin();
     let pending = [...members];
     const lastError = new Map<string, string>();
-    for (let progress = true; progress && pending.length; ) {
+    for (let progress = true; progress && pending.length;) {
       progress = false;
       const next: PodState[] = [];
       for (const m of pending) {
@@ -157,13 +178,17 @@ class Scheduler {
     const placed = members.length - pending.length;
     if (placed >= minMember) {
       this.journal.commit();
-      for (const m of pending) this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
+      for (const m of pending)
+        this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
       return;
     }
     this.journal.rollback(mark);
     const why = pending[0] ? lastError.get(pending[0].key) : undefined;
     for (const m of members) {
-      this.errors.set(m.key, `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`);
+      this.errors.set(
+        m.key,
+        `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`,
+      );
     }
   }
 
@@ -203,7 +228,9 @@ class Scheduler {
       let best: { template: NodeClaimTemplate; price: number } | undefined;
       for (const template of group) {
         if (template.instanceTypes.length === 0) {
-          errors.push(`NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`);
+          errors.push(
+            `NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`,
+          );
           continue;
         }
         const types = this.withinLimits(template);
@@ -265,7 +292,9 @@ class Scheduler {
     this.byLoadDirty = false;
     const order = new Map(this.claims.map((c, i) => [c, i]));
     this.byLoad = this.byLoad.filter((c) => order.has(c));
-    this.byLoad.sort((a, b) => a.pods.length - b.pods.length || (order.get(a) as number) - (order.get(b) as number));
+    this.byLoad.sort(
+      (a, b) => a.pods.length - b.pods.length || (order.get(a) as number) - (order.get(b) as number),
+    );
   }
 
   private commitClaim(claim: NewClaim, pod: PodState): undefined {
@@ -281,7 +310,8 @@ class Scheduler {
     if (remaining) {
       // track the largest type the claim might become against the pool's limits (Karpenter's subtractMax)
       const max: Record<string, number> = {};
-      for (const it of claim.instanceTypes) for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
+      for (const it of claim.instanceTypes)
+        for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
       this.remaining.set(pool, subtractWithin(remaining, max));
       this.journal.push(() => this.remaining.set(pool, remaining));
     }

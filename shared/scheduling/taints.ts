@@ -39,5 +39,7 @@ export const EPHEMERAL_TAINT_KEYS: ReadonlySet<string> = new Set([
 
 export function isEphemeralTaint(taint: Taint, startupTaints: readonly Taint[]): boolean {
   if (EPHEMERAL_TAINT_KEYS.has(taint.key)) return true;
-  return startupTaints.some((s) => s.key === taint.key && s.effect === taint.effect && (s.value ?? '') === (taint.value ?? ''));
+  return startupTaints.some(
+    (s) => s.key === taint.key && s.effect === taint.effect && (s.value ?? '') === (taint.value ?? ''),
+  );
 }

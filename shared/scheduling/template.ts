@@ -75,11 +75,13 @@ export function buildTemplate(
   const daemonOverhead = new Map<string, ResourceList>();
   const daemonHostPorts: HostPort[] = [];
   const compatible = daemons.filter((d) => !untolerated(pool.taints, d.tolerations));
-  for (const d of compatible) if (d.terms.some((t) => requirements.compatible(t, allowUndefined))) daemonHostPorts.push(...d.hostPorts);
+  for (const d of compatible)
+    if (d.terms.some((t) => requirements.compatible(t, allowUndefined))) daemonHostPorts.push(...d.hostPorts);
   for (const it of instanceTypes) {
     const total: MutableResourceList = {};
     const reqs = requirements.copy().addAll(it.requirements);
-    for (const d of compatible) if (d.terms.some((t) => reqs.compatible(t, allowUndefined))) addInto(total, d.requests);
+    for (const d of compatible)
+      if (d.terms.some((t) => reqs.compatible(t, allowUndefined))) addInto(total, d.requests);
     daemonOverhead.set(it.name, Object.keys(total).length ? total : EMPTY);
   }
   return {

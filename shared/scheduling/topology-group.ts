@@ -122,7 +122,11 @@ export class TopologyGroup {
     return nodeDomains.operator() === 'In' ? nodeDomains.values : this.domains.keys();
   }
 
-  private nextAffinity(selfSelecting: boolean, podDomains: Requirement, nodeDomains: Requirement): Requirement {
+  private nextAffinity(
+    selfSelecting: boolean,
+    podDomains: Requirement,
+    nodeDomains: Requirement,
+  ): Requirement {
     const options: string[] = [];
     for (const domain of this.candidates(nodeDomains)) {
       const count = this.stored(domain);
@@ -130,13 +134,18 @@ export class TopologyGroup {
     }
     if (options.length === 0 && selfSelecting) {
       // Bootstrap a self-selecting group: prefer a domain the node already narrowed to, then any viable one.
-      const pinned = nodeDomains.operator() === 'In' ? [...nodeDomains.values].filter((d) => this.stored(d) !== undefined) : [];
+      const pinned =
+        nodeDomains.operator() === 'In'
+          ? [...nodeDomains.values].filter((d) => this.stored(d) !== undefined)
+          : [];
       const sorted = [...pinned.sort(), ...[...this.domains.keys()].sort()];
       const both = sorted.find((d) => podDomains.has(d) && nodeDomains.has(d));
       const any = both ?? sorted.find((d) => podDomains.has(d));
       if (any !== undefined) options.push(any);
     }
-    return options.length === 0 ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, ...options);
+    return options.length === 0
+      ? Requirement.doesNotExist(this.spec.key)
+      : Requirement.in(this.spec.key, ...options);
   }
 
   private nextAntiAffinity(podDomains: Requirement, nodeDomains: Requirement): Requirement {
@@ -144,6 +153,8 @@ export class TopologyGroup {
     for (const domain of this.candidates(nodeDomains)) {
       if (this.stored(domain) === 0 && podDomains.has(domain)) options.push(domain);
     }
-    return options.length === 0 ? Requirement.doesNotExist(this.spec.key) : Requirement.in(this.spec.key, ...options);
+    return options.length === 0
+      ? Requirement.doesNotExist(this.spec.key)
+      : Requirement.in(this.spec.key, ...options);
   }
 }

@@ -69,7 +69,8 @@ export class Topology {
   ) {
     for (const p of pending) this.own(p);
     for (const b of bound) for (const term of b.antiAffinity) this.inverseGroup(b, term).owners.add(b.key);
-    for (const p of pending) for (const term of p.antiRequired) this.inverseGroup(p.info, term).owners.add(p.key);
+    for (const p of pending)
+      for (const term of p.antiRequired) this.inverseGroup(p.info, term).owners.add(p.key);
     for (const g of this.inverse.values()) this.countExisting(g, true);
     for (const p of pending) this.indexSelecting(p.info);
   }
@@ -82,7 +83,11 @@ export class Topology {
   }
 
   /** Requirements the pod's topology adds on a node with `nodeRequirements` and `taints`, or a reason it cannot go there. */
-  addRequirements(pod: PodState, taints: readonly Taint[], nodeRequirements: Requirements): Requirements | string {
+  addRequirements(
+    pod: PodState,
+    taints: readonly Taint[],
+    nodeRequirements: Requirements,
+  ): Requirements | string {
     const owned = this.owned.get(pod.key) ?? [];
     const inverse = this.inverseSelecting.get(pod.key) ?? [];
     if (owned.length === 0 && inverse.length === 0) return nodeRequirements;
@@ -90,10 +95,20 @@ export class Topology {
     for (const g of owned.length ? (inverse.length ? [...owned, ...inverse] : owned) : inverse) {
       if (inverse.includes(g) && !this.filterMatches(g, taints, nodeRequirements)) continue;
       const honorAffinity = g.spec.type !== 'spread' || g.spec.honorAffinity;
-      const podDomains = honorAffinity && pod.strictRequirements.has(g.key) ? pod.strictRequirements.get(g.key) : Requirement.exists(g.key);
-      const nodeDomains = (result ?? nodeRequirements).has(g.key) ? (result ?? nodeRequirements).get(g.key) : Requirement.exists(g.key);
+      const podDomains =
+        honorAffinity && pod.strictRequirements.has(g.key)
+          ? pod.strictRequirements.get(g.key)
+          : Requirement.exists(g.key);
+      const nodeDomains = (result ?? nodeRequirements).has(g.key)
+        ? (result ?? nodeRequirements).get(g.key)
+        : Requirement.exists(g.key);
       const counted = this.countedFor(pod, g);
-      const domains = g.next(g.selectsPod(pod.info.namespace, pod.info.labels), podDomains, nodeDomains, counted);
+      const domains = g.next(
+        g.selectsPod(pod.info.namespace, pod.info.labels),
+        podDomains,
+        nodeDomains,
+        counted,
+      );
       if (domains.size() === 0) {
         // kept cheap: most failures are trial placements whose message nobody reads
         return `unsatisfiable topology constraint for ${describe(g.spec.type)}, key=${g.key}`;
@@ -117,9 +132,11 @@ export class Topology {
     for (const g of this.owned.get(pod.key) ?? []) {
       if (g.key !== HOSTNAME) continue;
       if (g.spec.type === 'anti-affinity') exclude(g, 1);
-      else if (g.spec.type === 'spread' && g.selectsPod(pod.info.namespace, pod.info.labels)) exclude(g, g.spec.maxSkew);
+      else if (g.spec.type === 'spread' && g.selectsPod(pod.info.namespace, pod.info.labels))
+        exclude(g, g.spec.maxSkew);
     }
-    for (const g of this.inverseSelecting.get(pod.key) ?? []) if (g.key === HOSTNAME && !this.filters.has(g)) exclude(g, 1);
+    for (const g of this.inverseSelecting.get(pod.key) ?? [])
+      if (g.key === HOSTNAME && !this.filters.has(g)) exclude(g, 1);
     return out;
   }
 
@@ -169,7 +186,9 @@ export class Topology {
       if (ok === undefined) {
         ok = this.universe
           .suppliers(key, domain)
-          .some((s) => canUse(s, pod.strictRequirements, pod.tolerations, honor, this.options.allowUndefined));
+          .some((s) =>
+            canUse(s, pod.strictRequirements, pod.tolerations, honor, this.options.allowUndefined),
+          );
         cache.set(domain, ok);
       }
       return ok;
@@ -220,33 +239,74 @@ export class Topology {
       tolerations: honorTaints ? pod.tolerations : undefined,
     };
     const hash = [
-      'spread', c.topologyKey, pod.info.namespace, selectorKey(c.labelSelector ? selector : undefined), c.maxSkew, c.minDomains ?? '',
-      honorAffinity ? filter.terms?.map(String).join('|') : '-', honorTaints ? JSON.stringify(pod.tolerations) : '-',
+      'spread',
+      c.topologyKey,
+      pod.info.namespace,
+      selectorKey(c.labelSelector ? selector : undefined),
+      c.maxSkew,
+      c.minDomains ?? '',
+      honorAffinity ? filter.terms?.map(String).join('|') : '-',
+      honorTaints ? JSON.stringify(pod.tolerations) : '-',
     ].join('\u0001');
-    return this.groupFor(this.groups, hash, () => ({
-      type: 'spread', key: c.topologyKey, hash, namespaces: new Set([pod.info.namespace]),
-      selects: compileSelector(c.labelSelector ? selector : undefined), maxSkew: c.maxSkew, minDomains: c.minDomains,
-      honorAffinity, honorTaints,
-    }), filter);
+    return this.groupFor(
+      this.groups,
+      hash,
+      () => ({
+        type: 'spread',
+        key: c.topologyKey,
+        hash,
+        namespaces: new Set([pod.info.namespace]),
+        selects: compileSelector(c.labelSelector ? selector : undefined),
+        maxSkew: c.maxSkew,
+        minDomains: c.minDomains,
+        honorAffinity,
+        honorTaints,
+      }),
+      filter,
+    );
   }
 
   private termGroup(pod: PodState, term: PodAffinityTerm, type: TopologyType): TopologyGroup {
     const namespaces = this.termNamespaces(pod.info, term);
-    const hash = [type, term.topologyKey, [...namespaces].sort().join(','), selectorKey(term.labelSelector)].join('\u0001');
+    const hash = [
+      type,
+      term.topologyKey,
+      [...namespaces].sort().join(','),
+      selectorKey(term.labelSelector),
+    ].join('\u0001');
     return this.groupFor(this.groups, hash, () => ({
-      type, key: term.topologyKey, hash, namespaces, selects: compileSelector(term.labelSelector), maxSkew: 0,
-      minDomains: undefined, honorAffinity: false, honorTaints: false,
+      type,
+      key: term.topologyKey,
+      hash,
+      namespaces,
+      selects: compileSelector(term.labelSelector),
+      maxSkew: 0,
+      minDomains: undefined,
+      honorAffinity: false,
+      honorTaints: false,
     }));
   }
 
   private inverseGroup(owner: TopologyPod, term: PodAffinityTerm): TopologyGroup {
     const namespaces = this.termNamespaces(owner, term);
-    const hash = ['inverse', term.topologyKey, [...namespaces].sort().join(','), selectorKey(term.labelSelector)].join('\u0001');
+    const hash = [
+      'inverse',
+      term.topologyKey,
+      [...namespaces].sort().join(','),
+      selectorKey(term.labelSelector),
+    ].join('\u0001');
     let g = this.inverse.get(hash);
     if (!g) {
       g = new TopologyGroup({
-        type: 'anti-affinity', key: term.topologyKey, hash, namespaces, selects: compileSelector(term.labelSelector),
-        maxSkew: 0, minDomains: undefined, honorAffinity: false, honorTaints: false,
+        type: 'anti-affinity',
+        key: term.topologyKey,
+        hash,
+        namespaces,
+        selects: compileSelector(term.labelSelector),
+        maxSkew: 0,
+        minDomains: undefined,
+        honorAffinity: false,
+        honorTaints: false,
       });
       for (const d of this.universe.domains(term.topologyKey)) g.register(d);
       this.inverse.set(hash, g);
@@ -281,7 +341,8 @@ export class Topology {
       this.share?.counts.set(key, counts);
     }
     for (const [domain, n] of counts) g.record(domain, n);
-    if (this.share?.removed.length) for (const [domain, n] of this.countOver(this.share.removed, g, inverse)) g.record(domain, -n);
+    if (this.share?.removed.length)
+      for (const [domain, n] of this.countOver(this.share.removed, g, inverse)) g.record(domain, -n);
   }
 
   private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {

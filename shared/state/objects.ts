@@ -6,7 +6,13 @@ import type { NodeClass } from '../model/nodeclass.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import type { Pod } from '../model/pod.ts';
 import type { PodGroup } from '../model/podgroup.ts';
-import type { CSINode, Namespace, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/storage.ts';
+import type {
+  CSINode,
+  Namespace,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+} from '../model/storage.ts';
 import type { DaemonSet, PodDisruptionBudget } from '../model/workloads.ts';
 
 export interface ClusterObjects {
@@ -26,8 +32,19 @@ export interface ClusterObjects {
 }
 
 export const emptyObjects = (): ClusterObjects => ({
-  nodes: [], pods: [], pdbs: [], daemonSets: [], namespaces: [], pvcs: [], pvs: [], storageClasses: [],
-  csiNodes: [], nodePools: [], nodeClaims: [], nodeClasses: [], podGroups: [],
+  nodes: [],
+  pods: [],
+  pdbs: [],
+  daemonSets: [],
+  namespaces: [],
+  pvcs: [],
+  pvs: [],
+  storageClasses: [],
+  csiNodes: [],
+  nodePools: [],
+  nodeClaims: [],
+  nodeClasses: [],
+  podGroups: [],
 });
 
 export type { InstanceTypeCatalog };

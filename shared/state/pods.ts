@@ -2,11 +2,13 @@
 import { VOLCANO_GROUP, VOLCANO_GROUP_ALT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
 
-export const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+export const isTerminal = (p: Pod): boolean =>
+  p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 export const isTerminating = (p: Pod): boolean => p.metadata.deletionTimestamp !== undefined;
 export const isOwnedByDaemonSet = (p: Pod): boolean =>
   (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
-export const isOwnedByNode = (p: Pod): boolean => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'Node');
+export const isOwnedByNode = (p: Pod): boolean =>
+  (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'Node');
 export const isActive = (p: Pod): boolean => !isTerminal(p) && !isTerminating(p);
 
 /** The PodGroup name a Volcano gang member belongs to, if any. */
@@ -15,7 +17,8 @@ export function gangName(p: Pod): string | undefined {
   return a[VOLCANO_GROUP] ?? a[VOLCANO_GROUP_ALT];
 }
 
-export const isVolcanoScheduled = (p: Pod): boolean => p.spec.schedulerName === 'volcano' || gangName(p) !== undefined;
+export const isVolcanoScheduled = (p: Pod): boolean =>
+  p.spec.schedulerName === 'volcano' || gangName(p) !== undefined;
 
 /**
  * Karpenter's IsPreempting: a nominated pod waits for capacity kube-scheduler already freed. The fork: Volcano

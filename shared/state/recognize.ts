@@ -19,12 +19,24 @@ export interface Recognized {
 }
 
 const FIELD: Partial<Record<KnownKind, keyof ClusterObjects>> = {
-  Node: 'nodes', Pod: 'pods', PodDisruptionBudget: 'pdbs', DaemonSet: 'daemonSets', Namespace: 'namespaces',
-  PersistentVolumeClaim: 'pvcs', PersistentVolume: 'pvs', StorageClass: 'storageClasses', CSINode: 'csiNodes',
-  NodePool: 'nodePools', NodeClaim: 'nodeClaims', EC2NodeClass: 'nodeClasses', GCENodeClass: 'nodeClasses', PodGroup: 'podGroups',
+  Node: 'nodes',
+  Pod: 'pods',
+  PodDisruptionBudget: 'pdbs',
+  DaemonSet: 'daemonSets',
+  Namespace: 'namespaces',
+  PersistentVolumeClaim: 'pvcs',
+  PersistentVolume: 'pvs',
+  StorageClass: 'storageClasses',
+  CSINode: 'csiNodes',
+  NodePool: 'nodePools',
+  NodeClaim: 'nodeClaims',
+  EC2NodeClass: 'nodeClasses',
+  GCENodeClass: 'nodeClasses',
+  PodGroup: 'podGroups',
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Flattens `kind: List` (and `*List`) documents into their items. */
 function* flatten(doc: SourceDocument): Generator<SourceDocument> {
@@ -52,8 +64,19 @@ export function zodMessage(error: z.ZodError): string {
 export function recognize(docs: readonly SourceDocument[]): Recognized {
   const warnings: string[] = [];
   const out: Record<keyof ClusterObjects, unknown[]> = {
-    nodes: [], pods: [], pdbs: [], daemonSets: [], namespaces: [], pvcs: [], pvs: [], storageClasses: [], csiNodes: [],
-    nodePools: [], nodeClaims: [], nodeClasses: [], podGroups: [],
+    nodes: [],
+    pods: [],
+    pdbs: [],
+    daemonSets: [],
+    namespaces: [],
+    pvcs: [],
+    pvs: [],
+    storageClasses: [],
+    csiNodes: [],
+    nodePools: [],
+    nodeClaims: [],
+    nodeClasses: [],
+    podGroups: [],
   };
   const seen = new Set<string>();
   let count = 0;
@@ -61,28 +84,54 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
     for (const { source, value } of flatten(doc)) {
       if (!isRecord(value)) throw new InvalidObjectError(`${source}: a document is not an object`, source);
       const { apiVersion, kind } = value;
-      const meta = isRecord(value.metadata) ? (value.metadata as { name?: string; namespace?: string }) : undefined;
+      const meta = isRecord(value.metadata)
+        ? (value.metadata as { name?: string; namespace?: string })
+        : undefined;
       if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-        throw new InvalidObjectError(`${source}: ${objectRef(String(kind ?? 'object'), meta)}: apiVersion and kind are required`, source);
+        throw new InvalidObjectError(
+          `${source}: ${objectRef(String(kind ?? 'object'), meta)}: apiVersion and kind are required`,
+          source,
+        );
       }
       if (!isKnownKind(kind) || !FIELD[kind]) {
-        warnings.push(`${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`);
+        warnings.push(
+          `${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`,
+        );
         continue;
       }
       const expected = KINDS[kind].apiVersion;
       if (apiVersion !== expected) {
         if (groupOf(apiVersion) === groupOf(expected)) {
-          throw new InvalidObjectError(`${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`, source);
+          throw new InvalidObjectError(
+            `${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`,
+            source,
+          );
         }
-        warnings.push(`${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`);
+        warnings.push(
+          `${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`,
+        );
         continue;
       }
       const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
       if (!parsed.success) {
-        throw new InvalidObjectError(`${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`, source, { cause: parsed.error });
+        throw new InvalidObjectError(
+          `${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`,
+          source,
+          { cause: parsed.error },
+        );
       }
       const obj = parsed.data as { metadata: { name: string; namespace?: string } };
-      const namespaced = !['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'NodePool', 'NodeClaim', 'EC2NodeClass', 'GCENodeClass'].includes(kind);
+      const namespaced = ![
+        'Node',
+        'Namespace',
+        'PersistentVolume',
+        'StorageClass',
+        'CSINode',
+        'NodePool',
+        'NodeClaim',
+        'EC2NodeClass',
+        'GCENodeClass',
+      ].includes(kind);
       if (namespaced) obj.metadata.namespace ??= 'default';
       const id = `${kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
       if (seen.has(id)) {

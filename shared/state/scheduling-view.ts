@@ -5,7 +5,17 @@ import { CAPACITY_TYPE, CLOUD, HOSTNAME, WELL_KNOWN_LABELS, ZONE } from '../mode
 import { offeringCompatible } from '../scheduling/instance-type.ts';
 import type { Taint } from '../model/meta.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import { CPU, EMPTY, MEMORY, fromQuantities, subtract, subtractWithin, addInto, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import {
+  CPU,
+  EMPTY,
+  MEMORY,
+  fromQuantities,
+  subtract,
+  subtractWithin,
+  addInto,
+  type MutableResourceList,
+  type ResourceList,
+} from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
 import { hostPortsOf, type HostPort } from '../scheduling/host-ports.ts';
 import { podRequests as podRequestsOf } from '../scheduling/pod-requests.ts';
@@ -40,11 +50,23 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   for (const view of snapshot.nodePools.values()) {
     const spec = view.pool.spec.template.spec;
     const requirements = Requirements.fromSelectors(spec.requirements).add(Requirement.in(CLOUD, view.cloud));
-    templates.push(buildTemplate({
-      name: view.name, cloud: view.cloud, weight: view.pool.spec.weight ?? 0, requirements,
-      labels: view.pool.spec.template.metadata?.labels ?? {}, taints: spec.taints ?? [], startupTaints: spec.startupTaints ?? [],
-      remaining: undefined,
-    }, snapshot.instanceTypes, daemons, allowUndefined));
+    templates.push(
+      buildTemplate(
+        {
+          name: view.name,
+          cloud: view.cloud,
+          weight: view.pool.spec.weight ?? 0,
+          requirements,
+          labels: view.pool.spec.template.metadata?.labels ?? {},
+          taints: spec.taints ?? [],
+          startupTaints: spec.startupTaints ?? [],
+          remaining: undefined,
+        },
+        snapshot.instanceTypes,
+        daemons,
+        allowUndefined,
+      ),
+    );
     const limits = view.pool.spec.limits;
     if (limits) {
       const used: MutableResourceList = {};
@@ -55,13 +77,22 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     }
   }
   const namespaces = new Map<string, Record<string, string>>();
-  for (const ns of snapshot.objects.namespaces) namespaces.set(ns.metadata.name, { 'kubernetes.io/metadata.name': ns.metadata.name, ...(ns.metadata.labels ?? {}) });
+  for (const ns of snapshot.objects.namespaces)
+    namespaces.set(ns.metadata.name, {
+      'kubernetes.io/metadata.name': ns.metadata.name,
+      ...(ns.metadata.labels ?? {}),
+    });
   for (const p of snapshot.objects.pods) {
     const ns = p.metadata.namespace ?? 'default';
     if (!namespaces.has(ns)) namespaces.set(ns, { 'kubernetes.io/metadata.name': ns });
   }
   const volumes = volumeIndex(snapshot.objects);
-  const gangs = new Map(snapshot.objects.podGroups.map((g) => [`${g.metadata.namespace ?? 'default'}/${g.metadata.name}`, g.spec.minMember]));
+  const gangs = new Map(
+    snapshot.objects.podGroups.map((g) => [
+      `${g.metadata.namespace ?? 'default'}/${g.metadata.name}`,
+      g.spec.minMember,
+    ]),
+  );
   const poolSuppliers = new Map<string, { domain: string; supplier: DomainSupplier }[]>();
   const suppliersFor = (key: string) => {
     let list = poolSuppliers.get(key);
@@ -71,7 +102,11 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const nodeSuppliers = new Map<StateNode, DomainSupplier>();
   const supplierOf = (n: StateNode): DomainSupplier => {
     let s = nodeSuppliers.get(n);
-    if (!s) nodeSuppliers.set(n, (s = { requirements: Requirements.fromLabels(n.labels), taints: n.taints, isPool: false }));
+    if (!s)
+      nodeSuppliers.set(
+        n,
+        (s = { requirements: Requirements.fromLabels(n.labels), taints: n.taints, isPool: false }),
+      );
     return s;
   };
   const pendingCache = new Map<Pod, PendingPod>();
@@ -102,7 +137,11 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     namespaces,
     pendingPod(pod) {
       let p = pendingCache.get(pod);
-      if (!p) pendingCache.set(pod, (p = toPendingPod(pod, snapshot.podRequests.get(podKey(pod)) ?? EMPTY, volumes, gangs)));
+      if (!p)
+        pendingCache.set(
+          pod,
+          (p = toPendingPod(pod, snapshot.podRequests.get(podKey(pod)) ?? EMPTY, volumes, gangs)),
+        );
       return p;
     },
     // SimulationCopy (seed, "Sharing the pass"): node inputs (summed requests, host ports, volume slots) and
@@ -110,9 +149,12 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     // (ExistingNode copies ports and volume slots) and subtracts the pods of the nodes it leaves out.
     input(pods, excluded) {
       const nodes = schedulableNodes.filter((n) => !excluded?.has(n.name));
-      const existing = nodes.map((n) => memo(existingInputs, n, () => existingInput(n, templates, snapshot, volumes)));
+      const existing = nodes.map((n) =>
+        memo(existingInputs, n, () => existingInput(n, templates, snapshot, volumes)),
+      );
       const removed: BoundPod[] = [];
-      if (excluded?.size) for (const n of schedulableNodes) if (excluded.has(n.name)) removed.push(...boundOf(n));
+      if (excluded?.size)
+        for (const n of schedulableNodes) if (excluded.has(n.name)) removed.push(...boundOf(n));
       const keys = new Set<string>(antiAffinityKeys);
       for (const p of pods) collectKeys(p.pod, keys);
       keys.delete(HOSTNAME); // hostnames need no universe: an unknown hostname counts as an empty domain
@@ -130,7 +172,14 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         if (g) gangsRunning.set(g, (gangsRunning.get(g) ?? 1) - 1);
       }
       return {
-        pods, existing, templates, remaining, bound: allBound, universe, namespaces, gangsRunning,
+        pods,
+        existing,
+        templates,
+        remaining,
+        bound: allBound,
+        universe,
+        namespaces,
+        gangsRunning,
         topologyShare: { counts: topologyCounts, removed },
       };
     },
@@ -160,7 +209,9 @@ function poolDomains(t: NodeClaimTemplate, key: string): { domain: string; suppl
   };
   for (const it of t.instanceTypes) {
     if (key === ZONE || key === CAPACITY_TYPE) {
-      for (const o of it.offerings) if (o.available && offeringCompatible(o, t.requirements)) add(key === ZONE ? o.zone : o.capacityType, it);
+      for (const o of it.offerings)
+        if (o.available && offeringCompatible(o, t.requirements))
+          add(key === ZONE ? o.zone : o.capacityType, it);
     } else {
       const v = it.labels[key] ?? t.labels[key];
       if (v !== undefined) add(v, it);
@@ -176,25 +227,37 @@ function poolDomains(t: NodeClaimTemplate, key: string): { domain: string; suppl
 function collectKeys(pod: Pod, keys: Set<string>): void {
   for (const c of pod.spec.topologySpreadConstraints ?? []) keys.add(c.topologyKey);
   const a = pod.spec.affinity;
-  for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.topologyKey);
-  for (const t of a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.podAffinityTerm.topologyKey);
-  for (const t of a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.topologyKey);
-  for (const t of a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) keys.add(t.podAffinityTerm.topologyKey);
+  for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
+    keys.add(t.topologyKey);
+  for (const t of a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+    keys.add(t.podAffinityTerm.topologyKey);
+  for (const t of a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
+    keys.add(t.topologyKey);
+  for (const t of a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+    keys.add(t.podAffinityTerm.topologyKey);
 }
 
 function daemonInput(ds: { spec: { template: { spec: Pod['spec'] } } }): DaemonInput {
   const spec = ds.spec.template.spec;
   const base = Requirements.fromLabels(spec.nodeSelector);
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms =
+    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   return {
     requests: podRequestsOf(spec),
     tolerations: spec.tolerations ?? [],
-    terms: terms.length ? terms.map((t) => base.copy().addAll(Requirements.fromSelectors(t.matchExpressions))) : [base],
+    terms: terms.length
+      ? terms.map((t) => base.copy().addAll(Requirements.fromSelectors(t.matchExpressions)))
+      : [base],
     hostPorts: hostPortsOf(spec),
   };
 }
 
-function existingInput(n: StateNode, templates: readonly NodeClaimTemplate[], snapshot: ClusterSnapshot, volumes: VolumeIndex): ExistingNodeInput {
+function existingInput(
+  n: StateNode,
+  templates: readonly NodeClaimTemplate[],
+  snapshot: ClusterSnapshot,
+  volumes: VolumeIndex,
+): ExistingNodeInput {
   let available = subtract(n.allocatable, n.podRequests);
   let taints: readonly Taint[] = n.taints;
   if (!n.initialized) {
@@ -203,7 +266,8 @@ function existingInput(n: StateNode, templates: readonly NodeClaimTemplate[], sn
     const startup = [...(template?.startupTaints ?? []), ...(n.claim?.spec.startupTaints ?? [])];
     taints = taints.filter((t) => !isEphemeralTaint(t, startup));
     const typeName = n.instanceType?.name;
-    if (template && typeName && n.pods.length === 0) available = subtract(available, template.daemonOverhead.get(typeName) ?? EMPTY);
+    if (template && typeName && n.pods.length === 0)
+      available = subtract(available, template.daemonOverhead.get(typeName) ?? EMPTY);
   }
   const hostPorts: HostPort[] = [];
   for (const p of n.pods) hostPorts.push(...hostPortsOf(p.spec));
@@ -229,10 +293,17 @@ function boundPod(p: Pod, n: StateNode): BoundPod {
   };
 }
 
-function toPendingPod(pod: Pod, requests: ResourceList, volumes: VolumeIndex, gangs: ReadonlyMap<string, number>): PendingPod {
+function toPendingPod(
+  pod: Pod,
+  requests: ResourceList,
+  volumes: VolumeIndex,
+  gangs: ReadonlyMap<string, number>,
+): PendingPod {
   const namespace = pod.metadata.namespace ?? 'default';
   const g = gangName(pod);
-  const gang: Gang | undefined = g ? { name: `${namespace}/${g}`, minMember: gangs.get(`${namespace}/${g}`) ?? 1 } : undefined;
+  const gang: Gang | undefined = g
+    ? { name: `${namespace}/${g}`, minMember: gangs.get(`${namespace}/${g}`) ?? 1 }
+    : undefined;
   return {
     key: podKey(pod),
     uid: pod.metadata.uid ?? podKey(pod),
@@ -244,6 +315,10 @@ function toPendingPod(pod: Pod, requests: ResourceList, volumes: VolumeIndex, ga
     volumeRequirements: volumes.requirementsFor(pod),
     volumeDrivers: volumes.driversFor(pod),
     gang,
-    order: { cpu: requests[CPU] ?? 0, memory: requests[MEMORY] ?? 0, created: pod.metadata.creationTimestamp ?? '' },
+    order: {
+      cpu: requests[CPU] ?? 0,
+      memory: requests[MEMORY] ?? 0,
+      created: pod.metadata.creationTimestamp ?? '',
+    },
   };
 }

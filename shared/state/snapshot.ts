@@ -1,13 +1,27 @@
 // The cluster as one pass sees it: real nodes and in-flight NodeClaims joined into state nodes with their
 // bound pods, summed requests, instance type and price (Karpenter's cluster state, rebuilt per read).
-import { CAPACITY_TYPE, HOSTNAME, INITIALIZED, INSTANCE_TYPE, NODEPOOL, ZONE, type Cloud } from '../model/labels.ts';
+import {
+  CAPACITY_TYPE,
+  HOSTNAME,
+  INITIALIZED,
+  INSTANCE_TYPE,
+  NODEPOOL,
+  ZONE,
+  type Cloud,
+} from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
 import { nodeReady, type Node } from '../model/node.ts';
 import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
 import { cloudOfNodeClassRef, type NodeClass } from '../model/nodeclass.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import { addInto, EMPTY, fromQuantities, type MutableResourceList, type ResourceList } from '../model/resources.ts';
+import {
+  addInto,
+  EMPTY,
+  fromQuantities,
+  type MutableResourceList,
+  type ResourceList,
+} from '../model/resources.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { ClusterObjects } from './objects.ts';
@@ -58,7 +72,10 @@ export interface ClusterSnapshot {
   readonly warnings: readonly string[];
 }
 
-export function buildSnapshot(objects: ClusterObjects, instanceTypes: readonly InstanceType[]): ClusterSnapshot {
+export function buildSnapshot(
+  objects: ClusterObjects,
+  instanceTypes: readonly InstanceType[],
+): ClusterSnapshot {
   const warnings: string[] = [];
   const byName = new Map(instanceTypes.map((it) => [it.name, it]));
   const nodePools = new Map<string, NodePoolView>();
@@ -66,11 +83,16 @@ export function buildSnapshot(objects: ClusterObjects, instanceTypes: readonly I
     const ref = pool.spec.template.spec.nodeClassRef;
     const cloud = cloudOfNodeClassRef(ref);
     if (!cloud) {
-      warnings.push(`NodePool ${pool.metadata.name}: nodeClassRef ${ref.group}/${ref.kind} is not a known node class; NodePool ignored`);
+      warnings.push(
+        `NodePool ${pool.metadata.name}: nodeClassRef ${ref.group}/${ref.kind} is not a known node class; NodePool ignored`,
+      );
       continue;
     }
     const nodeClass = objects.nodeClasses.find((c) => c.kind === ref.kind && c.metadata.name === ref.name);
-    if (!nodeClass) warnings.push(`NodePool ${pool.metadata.name}: ${ref.kind} ${ref.name} not in the input; assuming a default ${cloud} node class`);
+    if (!nodeClass)
+      warnings.push(
+        `NodePool ${pool.metadata.name}: ${ref.kind} ${ref.name} not in the input; assuming a default ${cloud} node class`,
+      );
     nodePools.set(pool.metadata.name, { pool, name: pool.metadata.name, cloud, nodeClass });
   }
 
@@ -94,9 +116,14 @@ export function buildSnapshot(objects: ClusterObjects, instanceTypes: readonly I
 
   const claimsByNode = new Map<string, NodeClaim>();
   const claimed = new Set<NodeClaim>();
-  const byProvider = new Map(objects.nodes.filter((n) => n.spec?.providerID).map((n) => [n.spec?.providerID as string, n.metadata.name]));
+  const byProvider = new Map(
+    objects.nodes
+      .filter((n) => n.spec?.providerID)
+      .map((n) => [n.spec?.providerID as string, n.metadata.name]),
+  );
   for (const c of objects.nodeClaims) {
-    const nodeName = c.status?.nodeName ?? (c.status?.providerID ? byProvider.get(c.status.providerID) : undefined);
+    const nodeName =
+      c.status?.nodeName ?? (c.status?.providerID ? byProvider.get(c.status.providerID) : undefined);
     if (nodeName && nodeNames.has(nodeName)) {
       claimsByNode.set(nodeName, c);
       claimed.add(c);
@@ -105,21 +132,47 @@ export function buildSnapshot(objects: ClusterObjects, instanceTypes: readonly I
 
   const nodes = [...objects.nodes]
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-    .map((n) => fromNode(n, claimsByNode.get(n.metadata.name), podsByNode.get(n.metadata.name) ?? [], requests, byName, warnings));
+    .map((n) =>
+      fromNode(
+        n,
+        claimsByNode.get(n.metadata.name),
+        podsByNode.get(n.metadata.name) ?? [],
+        requests,
+        byName,
+        warnings,
+      ),
+    );
   const inFlight = objects.nodeClaims
     .filter((c) => !claimed.has(c))
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
     .map((c) => fromClaim(c, byName));
-  return { objects, nodes, inFlight, nodePools, instanceTypes, instanceTypesByName: byName, podRequests: requests, warnings };
+  return {
+    objects,
+    nodes,
+    inFlight,
+    nodePools,
+    instanceTypes,
+    instanceTypesByName: byName,
+    podRequests: requests,
+    warnings,
+  };
 }
 
-function sumRequests(pods: readonly Pod[], requests: ReadonlyMap<string, ResourceList>, only?: (p: Pod) => boolean): ResourceList {
+function sumRequests(
+  pods: readonly Pod[],
+  requests: ReadonlyMap<string, ResourceList>,
+  only?: (p: Pod) => boolean,
+): ResourceList {
   const out: MutableResourceList = {};
   for (const p of pods) if (!only || only(p)) addInto(out, requests.get(podKey(p)) ?? EMPTY);
   return out;
 }
 
-function priceOf(it: InstanceType | undefined, zone: string | undefined, ct: string | undefined): number | undefined {
+function priceOf(
+  it: InstanceType | undefined,
+  zone: string | undefined,
+  ct: string | undefined,
+): number | undefined {
   return it?.offerings.find((o) => o.zone === zone && o.capacityType === ct)?.price;
 }
 
@@ -135,8 +188,13 @@ function fromNode(
   const nodePool = labels[NODEPOOL];
   const typeName = labels[INSTANCE_TYPE];
   const it = typeName ? types.get(typeName) : undefined;
-  if (nodePool && typeName && !it) warnings.push(`Node ${node.metadata.name}: instance type ${typeName} is not in the catalog; its price is unknown`);
-  const allocatable = node.status?.allocatable ? fromQuantities(node.status.allocatable) : (it?.allocatable ?? EMPTY);
+  if (nodePool && typeName && !it)
+    warnings.push(
+      `Node ${node.metadata.name}: instance type ${typeName} is not in the catalog; its price is unknown`,
+    );
+  const allocatable = node.status?.allocatable
+    ? fromQuantities(node.status.allocatable)
+    : (it?.allocatable ?? EMPTY);
   const initialized = claim
     ? claimCondition(claim, 'Initialized') === true || labels[INITIALIZED] === 'true'
     : nodePool !== undefined;
@@ -150,7 +208,8 @@ function fromNode(
     initialized,
     ready: nodeReady(node),
     inFlight: false,
-    markedForDeletion: node.metadata.deletionTimestamp !== undefined || claim?.metadata.deletionTimestamp !== undefined,
+    markedForDeletion:
+      node.metadata.deletionTimestamp !== undefined || claim?.metadata.deletionTimestamp !== undefined,
     labels,
     taints: node.spec?.taints ?? [],
     allocatable,
@@ -162,18 +221,23 @@ function fromNode(
     capacityType: labels[CAPACITY_TYPE],
     price: priceOf(it, labels[ZONE], labels[CAPACITY_TYPE]),
     createdAt: claim?.metadata.creationTimestamp ?? node.metadata.creationTimestamp,
-    lastPodEventTime: claim?.status?.lastPodEventTime ?? newest([node.metadata.creationTimestamp, ...pods.map((p) => p.metadata.creationTimestamp)]),
+    lastPodEventTime:
+      claim?.status?.lastPodEventTime ??
+      newest([node.metadata.creationTimestamp, ...pods.map((p) => p.metadata.creationTimestamp)]),
   };
 }
 
 function fromClaim(claim: NodeClaim, types: ReadonlyMap<string, InstanceType>): StateNode {
   const labels: Record<string, string> = { ...(claim.metadata.labels ?? {}) };
   for (const r of claim.spec.requirements) {
-    if (r.operator === 'In' && r.values?.length === 1 && !(r.key in labels)) labels[r.key] = r.values[0] as string;
+    if (r.operator === 'In' && r.values?.length === 1 && !(r.key in labels))
+      labels[r.key] = r.values[0] as string;
   }
   labels[HOSTNAME] ??= claim.metadata.name;
   const it = labels[INSTANCE_TYPE] ? types.get(labels[INSTANCE_TYPE]) : undefined;
-  const allocatable = claim.status?.allocatable ? fromQuantities(claim.status.allocatable) : (it?.allocatable ?? EMPTY);
+  const allocatable = claim.status?.allocatable
+    ? fromQuantities(claim.status.allocatable)
+    : (it?.allocatable ?? EMPTY);
   return {
     name: claim.metadata.name,
     node: undefined,

@@ -12,7 +12,9 @@ export interface VolumeIndex {
 }
 
 export function volumeIndex(objects: ClusterObjects): VolumeIndex {
-  const pvcs = new Map(objects.pvcs.map((c) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c]));
+  const pvcs = new Map(
+    objects.pvcs.map((c) => [`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c]),
+  );
   const pvs = new Map(objects.pvs.map((v) => [v.metadata.name, v]));
   const classes = new Map(objects.storageClasses.map((s) => [s.metadata.name, s]));
   const claimsOf = (pod: Pod) =>
@@ -35,7 +37,12 @@ export function volumeIndex(objects: ClusterObjects): VolumeIndex {
         const sc = claim.spec?.storageClassName ? classes.get(claim.spec.storageClassName) : undefined;
         for (const t of sc?.allowedTopologies ?? []) {
           for (const e of t.matchLabelExpressions ?? []) {
-            if (e.key !== ZONE && e.key !== 'topology.ebs.csi.aws.com/zone' && e.key !== 'topology.gke.io/zone') continue;
+            if (
+              e.key !== ZONE &&
+              e.key !== 'topology.ebs.csi.aws.com/zone' &&
+              e.key !== 'topology.gke.io/zone'
+            )
+              continue;
             out ??= new Requirements();
             out.add(Requirement.in(ZONE, ...e.values));
           }
@@ -47,7 +54,9 @@ export function volumeIndex(objects: ClusterObjects): VolumeIndex {
       const out: string[] = [];
       for (const claim of claimsOf(pod)) {
         const pv = claim.spec?.volumeName ? pvs.get(claim.spec.volumeName) : undefined;
-        const driver = pv?.spec?.csi?.driver ?? (claim.spec?.storageClassName ? classes.get(claim.spec.storageClassName)?.provisioner : undefined);
+        const driver =
+          pv?.spec?.csi?.driver ??
+          (claim.spec?.storageClassName ? classes.get(claim.spec.storageClassName)?.provisioner : undefined);
         if (driver) out.push(driver);
       }
       return out;

@@ -47,10 +47,13 @@ export interface CoverageMeasure {
  * bites): a pass evaluates candidates in its order while the time spent before each is within the budget
  * (Karpenter checks the timeout before each candidate, so the last one may overrun).
  */
-export function measureCoverage<C extends CoverageCandidate>(input: CoverageMeasureInput<C>): CoverageMeasure {
+export function measureCoverage<C extends CoverageCandidate>(
+  input: CoverageMeasureInput<C>,
+): CoverageMeasure {
   const { sorted, costMs } = input;
   const fraction = input.budgetFraction ?? 0.1;
-  if (!(fraction > 0 && fraction <= 1)) throw new RangeError(`budgetFraction must be in (0, 1], got ${fraction}`);
+  if (!(fraction > 0 && fraction <= 1))
+    throw new RangeError(`budgetFraction must be in (0, 1], got ${fraction}`);
   const fullWalkMs = sorted.reduce((s, c) => s + costMs(c), 0);
   const budgetMs = fullWalkMs * fraction;
   const bound = budgetMs > 0 ? Math.ceil(fullWalkMs / budgetMs) + 1 : 1;
@@ -65,7 +68,13 @@ export function measureCoverage<C extends CoverageCandidate>(input: CoverageMeas
   };
 }
 
-function run<C extends CoverageCandidate>(mode: CoverageRun['mode'], sorted: readonly C[], costMs: (c: C) => number, budgetMs: number, maxPasses: number): CoverageRun {
+function run<C extends CoverageCandidate>(
+  mode: CoverageRun['mode'],
+  sorted: readonly C[],
+  costMs: (c: C) => number,
+  budgetMs: number,
+  maxPasses: number,
+): CoverageRun {
   const key = (c: C) => `${c.nodePool}/${c.name}`;
   const seen = new Set<string>();
   const perPass: number[] = [];
@@ -105,21 +114,39 @@ export function formatCoverageMeasure(m: CoverageMeasure): string {
 }
 
 /** A seeded synthetic fleet: 8 pools of uneven size, costs 20–400 ms with a heavy tail. */
-export function syntheticCandidates(n: number, seed = 1): { name: string; nodePool: string; costMs: number }[] {
+export function syntheticCandidates(
+  n: number,
+  seed = 1,
+): { name: string; nodePool: string; costMs: number }[] {
   let s = seed >>> 0;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
-  const pools = ['training-aws', 'training-gcp', 'inference-aws', 'inference-gcp', 'cpu-aws', 'cpu-gcp', 'team-a', 'team-b'];
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const pools = [
+    'training-aws',
+    'training-gcp',
+    'inference-aws',
+    'inference-gcp',
+    'cpu-aws',
+    'cpu-gcp',
+    'team-a',
+    'team-b',
+  ];
   const weights = [0.3, 0.2, 0.15, 0.12, 0.1, 0.07, 0.04, 0.02];
   return Array.from({ length: n }, (_, i) => {
     let r = rand();
     let p = 0;
     while (p < weights.length - 1 && r > (weights[p] as number)) r -= weights[p++] as number;
-    return { name: `node-${String(i).padStart(4, '0')}`, nodePool: pools[p] as string, costMs: 20 + 380 * rand() ** 3 };
+    return {
+      name: `node-${String(i).padStart(4, '0')}`,
+      nodePool: pools[p] as string,
+      costMs: 20 + 380 * rand() ** 3,
+    };
   });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const fleet = syntheticCandidates(1000);
   const costs = new Map(fleet.map((c) => [c.name, c.costMs]));
-  console.log(formatCoverageMeasure(measureCoverage({ sorted: fleet, costMs: (c) => costs.get(c.name) ?? 0 })));
+  console.log(
+    formatCoverageMeasure(measureCoverage({ sorted: fleet, costMs: (c) => costs.get(c.name) ?? 0 })),
+  );
 }

@@ -20,19 +20,38 @@ function fleet(nodes: number): Obj[] {
     const zone = ZONES[i % ZONES.length] as string;
     const n = node(name, { type: 's-4', zone });
     Object.assign(n.metadata as Obj, { resourceVersion: '1' });
-    const p = pod(`${name}-app`, { node: name, cpu: '3', nodeSelector: { 'topology.kubernetes.io/zone': zone } });
+    const p = pod(`${name}-app`, {
+      node: name,
+      cpu: '3',
+      nodeSelector: { 'topology.kubernetes.io/zone': zone },
+    });
     Object.assign(p.metadata as Obj, { resourceVersion: '1' });
     out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
-      metadata: { name: `claim-${name}`, resourceVersion: '1', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: {
+        name: `claim-${name}`,
+        resourceVersion: '1',
+        creationTimestamp: '2026-09-01T08:00:00Z',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+      },
       spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+      status: {
+        nodeName: name,
+        lastPodEventTime: '2026-09-01T08:05:00Z',
+        conditions: [{ type: 'Initialized', status: 'True' }],
+      },
     });
   }
   return out;
 }
 
-export function negativeCacheBench(nodes = 150): { nodes: number; hitRate: number; offMs: number; onMs: number } {
+export function negativeCacheBench(nodes = 150): {
+  nodes: number;
+  hitRate: number;
+  offMs: number;
+  onMs: number;
+} {
   const snapshot = snapshotOf(fleet(nodes));
   const stopwatch = { elapsedMs: () => performance.now() };
   const run = (skip: boolean) => {
@@ -42,7 +61,13 @@ export function negativeCacheBench(nodes = 150): { nodes: number; hitRate: numbe
     let simulation = 0;
     for (let i = 0; i < 10; i++) {
       const now = new Date(NOW.getTime() + i * 10_000);
-      const r = runPass({ snapshot, now, options: passOptions({ skipUnchangedNegatives: skip }), stopwatch, hints: memory });
+      const r = runPass({
+        snapshot,
+        now,
+        options: passOptions({ skipUnchangedNegatives: skip }),
+        stopwatch,
+        hints: memory,
+      });
       memory = r.memory;
       simulation += r.timings.simulation + r.timings.construction;
       const t = r.negativeTally;

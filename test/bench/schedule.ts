@@ -15,7 +15,14 @@ const arg = (name: string): string | undefined => {
 };
 const sizes = (arg('sizes') ?? '1000,5000,20000').split(',').map(Number);
 const runs = Number(arg('runs') ?? 3);
-const rows: { pods: number; podsPerSecond: number; medianMs: number; nodes: number; peakHeapMB: number; peakRssMB: number }[] = [];
+const rows: {
+  pods: number;
+  podsPerSecond: number;
+  medianMs: number;
+  nodes: number;
+  peakHeapMB: number;
+  peakRssMB: number;
+}[] = [];
 
 for (const pods of sizes) {
   const mix = generateKarpenterMix({ pods, seed: 1 });
@@ -38,13 +45,26 @@ for (const pods of sizes) {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] as number;
-  rows.push({ pods, podsPerSecond: Math.round((pods / median) * 1000), medianMs: Math.round(median), nodes, peakHeapMB: Math.round(peakHeap / 2 ** 20), peakRssMB: Math.round(peakRss / 2 ** 20) });
+  rows.push({
+    pods,
+    podsPerSecond: Math.round((pods / median) * 1000),
+    medianMs: Math.round(median),
+    nodes,
+    peakHeapMB: Math.round(peakHeap / 2 ** 20),
+    peakRssMB: Math.round(peakRss / 2 ** 20),
+  });
 }
 
-console.log('bench:schedule — karpenter-mix (1 NodePool, 400 instance types, no existing nodes), median of', runs, 'runs');
+console.log(
+  'bench:schedule — karpenter-mix (1 NodePool, 400 instance types, no existing nodes), median of',
+  runs,
+  'runs',
+);
 console.log('pods      pods/s    median ms  nodes  peak heap MB  peak RSS MB');
 for (const r of rows) {
-  console.log(`${String(r.pods).padEnd(10)}${String(r.podsPerSecond).padEnd(10)}${String(r.medianMs).padEnd(11)}${String(r.nodes).padEnd(7)}${String(r.peakHeapMB).padEnd(14)}${r.peakRssMB}`);
+  console.log(
+    `${String(r.pods).padEnd(10)}${String(r.podsPerSecond).padEnd(10)}${String(r.medianMs).padEnd(11)}${String(r.nodes).padEnd(7)}${String(r.peakHeapMB).padEnd(14)}${r.peakRssMB}`,
+  );
 }
 const json = arg('json');
 if (json) writeFileSync(json, JSON.stringify({ bench: 'schedule', rows }, null, 2));

@@ -13,10 +13,13 @@ const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   if (i < 0) return fallback;
   const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} must be a non-negative integer, got "${process.argv[i + 1]}"`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new Error(`--${name} must be a non-negative integer, got "${process.argv[i + 1]}"`);
   return v;
 };
-const jsonPath = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+const jsonPath = process.argv.includes('--json')
+  ? process.argv[process.argv.indexOf('--json') + 1]
+  : undefined;
 const nodes = arg('nodes', 1000);
 const pending = arg('pending', 3400);
 const seed = arg('seed', 1);
@@ -44,7 +47,14 @@ function changeOnePercent(emulator: KubeApiEmulator, objects: readonly KubeObjec
     const o = objects[i] as KubeObject;
     const type = emulator.typeOf(String(o.kind), String(o.apiVersion));
     const ns = o.metadata.namespace as string | undefined;
-    emulator.store.patch(type, ns, String(o.metadata.name), 'application/merge-patch+json', { metadata: { annotations: { 'bench.kraftsman.dev/round': String(round) } } }, undefined);
+    emulator.store.patch(
+      type,
+      ns,
+      String(o.metadata.name),
+      'application/merge-patch+json',
+      { metadata: { annotations: { 'bench.kraftsman.dev/round': String(round) } } },
+      undefined,
+    );
     changed++;
   }
   return changed;
@@ -95,13 +105,27 @@ async function main(): Promise<void> {
   });
   const rows = [row('cold (LIST)', cold), row('warm (WATCH catch-up)', warm)];
   const [c, w] = rows as [ReturnType<typeof row>, ReturnType<typeof row>];
-  process.stdout.write(`bench:state  ramp nodes=${nodes} pending=${pending} seed=${seed} objects=${fleet.length} runs=${runs} page=${pageSize}\n`);
-  process.stdout.write(`${'mode'.padEnd(24)}${'median ms'.padStart(11)}${'min ms'.padStart(9)}${'MiB'.padStart(9)}${'requests'.padStart(10)}${'objects'.padStart(9)}${'changes'.padStart(9)}\n`);
+  process.stdout.write(
+    `bench:state  ramp nodes=${nodes} pending=${pending} seed=${seed} objects=${fleet.length} runs=${runs} page=${pageSize}\n`,
+  );
+  process.stdout.write(
+    `${'mode'.padEnd(24)}${'median ms'.padStart(11)}${'min ms'.padStart(9)}${'MiB'.padStart(9)}${'requests'.padStart(10)}${'objects'.padStart(9)}${'changes'.padStart(9)}\n`,
+  );
   for (const r of rows)
-    process.stdout.write(`${r.mode.padEnd(24)}${String(r.medianMs).padStart(11)}${String(r.minMs).padStart(9)}${(r.bytes / 2 ** 20).toFixed(2).padStart(9)}${String(r.requests).padStart(10)}${String(r.objects).padStart(9)}${String(r.changes).padStart(9)}\n`);
-  process.stdout.write(`heap after the reads (adapter warm state + emulator store + fleet): ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB\n`);
-  process.stdout.write(`warm/cold: time ${(w.medianMs / c.medianMs).toFixed(3)}, bytes ${(w.bytes / c.bytes).toFixed(4)}\n`);
-  if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify({ bench: 'state', nodes, pending, seed, runs, pageSize, objects: fleet.length, rows, cold, warm }, null, 2)}\n`);
+    process.stdout.write(
+      `${r.mode.padEnd(24)}${String(r.medianMs).padStart(11)}${String(r.minMs).padStart(9)}${(r.bytes / 2 ** 20).toFixed(2).padStart(9)}${String(r.requests).padStart(10)}${String(r.objects).padStart(9)}${String(r.changes).padStart(9)}\n`,
+    );
+  process.stdout.write(
+    `heap after the reads (adapter warm state + emulator store + fleet): ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB\n`,
+  );
+  process.stdout.write(
+    `warm/cold: time ${(w.medianMs / c.medianMs).toFixed(3)}, bytes ${(w.bytes / c.bytes).toFixed(4)}\n`,
+  );
+  if (jsonPath)
+    writeFileSync(
+      jsonPath,
+      `${JSON.stringify({ bench: 'state', nodes, pending, seed, runs, pageSize, objects: fleet.length, rows, cold, warm }, null, 2)}\n`,
+    );
 }
 
 await main();

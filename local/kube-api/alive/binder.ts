@@ -19,9 +19,14 @@ const groupOf = (p: KubeObject): string | undefined => {
 };
 const isPending = (p: KubeObject): boolean => {
   const phase = (p.status as { phase?: string } | undefined)?.phase;
-  return !(p.spec as { nodeName?: string }).nodeName && (phase === undefined || phase === 'Pending') && !p.metadata.deletionTimestamp;
+  return (
+    !(p.spec as { nodeName?: string }).nodeName &&
+    (phase === undefined || phase === 'Pending') &&
+    !p.metadata.deletionTimestamp
+  );
 };
-const terminal = (p: KubeObject): boolean => ['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase));
+const terminal = (p: KubeObject): boolean =>
+  ['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase));
 
 export function bindPending(emulator: KubeApiEmulator): BindResult {
   const podType = emulator.typeOf('Pod');
@@ -32,14 +37,32 @@ export function bindPending(emulator: KubeApiEmulator): BindResult {
     const on = free.get(String((p.spec as { nodeName?: string }).nodeName));
     if (on && !terminal(p)) take(on, p);
   }
-  const pending = pods.filter(isPending).sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) || podKey(a).localeCompare(podKey(b)));
+  const pending = pods
+    .filter(isPending)
+    .sort(
+      (a, b) =>
+        String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) ||
+        podKey(a).localeCompare(podKey(b)),
+    );
   const bound: string[] = [];
   const unschedulable: string[] = [];
   const bind = (pod: KubeObject, nodeName: string): void => {
     const spec = { ...(pod.spec as object), nodeName };
-    emulator.store.update(podType, String(pod.metadata.namespace), String(pod.metadata.name), { ...pod, spec }, undefined);
+    emulator.store.update(
+      podType,
+      String(pod.metadata.namespace),
+      String(pod.metadata.name),
+      { ...pod, spec },
+      undefined,
+    );
     const fresh = emulator.store.get(podType, String(pod.metadata.namespace), String(pod.metadata.name));
-    emulator.store.update(podType, String(pod.metadata.namespace), String(pod.metadata.name), { ...fresh, status: { ...(fresh.status as object), phase: 'Running' } }, 'status');
+    emulator.store.update(
+      podType,
+      String(pod.metadata.namespace),
+      String(pod.metadata.name),
+      { ...fresh, status: { ...(fresh.status as object), phase: 'Running' } },
+      'status',
+    );
     bound.push(podKey(pod));
   };
   const place = (pod: KubeObject, into: Map<string, Free>): string | undefined => {
@@ -83,7 +106,14 @@ function bindGang(
   }
   // Volcano reports the gang's phase on the PodGroup: Running once bound, Pending while it waits.
   const phase = (value: string, running: number): void => {
-    if (pg) emulator.store.update(pgType, ns, name, { ...pg, status: { ...(pg.status as object), phase: value, running } }, 'status');
+    if (pg)
+      emulator.store.update(
+        pgType,
+        ns,
+        name,
+        { ...pg, status: { ...(pg.status as object), phase: value, running } },
+        'status',
+      );
   };
   const trial = new Map([...free].map(([k, v]) => [k, { ...v }]));
   const placed = members.map((m) => [m, place(m, trial)] as const);

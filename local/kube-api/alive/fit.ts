@@ -19,11 +19,18 @@ interface PodSpec {
   initContainers?: Container[];
   overhead?: Record<string, string | number>;
   tolerations?: { key?: string; operator?: string; value?: string; effect?: string }[];
-  affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchExpressions?: Expr[] }[] } } };
+  affinity?: {
+    nodeAffinity?: {
+      requiredDuringSchedulingIgnoredDuringExecution?: {
+        nodeSelectorTerms?: { matchExpressions?: Expr[] }[];
+      };
+    };
+  };
 }
 
 const specOf = (pod: KubeObject): PodSpec => (pod.spec ?? {}) as PodSpec;
-const labelsOf = (o: KubeObject): Record<string, string> => (o.metadata.labels ?? {}) as Record<string, string>;
+const labelsOf = (o: KubeObject): Record<string, string> =>
+  (o.metadata.labels ?? {}) as Record<string, string>;
 
 /** Milli-units per resource: sum of containers, at least the largest init container, plus overhead, plus one pod. */
 export function requestsOf(pod: KubeObject): Free {
@@ -34,12 +41,16 @@ export function requestsOf(pod: KubeObject): Free {
     return into;
   };
   for (const c of spec.containers ?? []) add(sum, c.resources?.requests);
-  for (const c of spec.initContainers ?? []) for (const [k, v] of Object.entries(add({}, c.resources?.requests))) sum[k] = Math.max(sum[k] ?? 0, v);
+  for (const c of spec.initContainers ?? [])
+    for (const [k, v] of Object.entries(add({}, c.resources?.requests))) sum[k] = Math.max(sum[k] ?? 0, v);
   return add(sum, spec.overhead);
 }
 
 export function allocatableOf(node: KubeObject): Free {
-  const status = (node.status ?? {}) as { allocatable?: Record<string, string>; capacity?: Record<string, string> };
+  const status = (node.status ?? {}) as {
+    allocatable?: Record<string, string>;
+    capacity?: Record<string, string>;
+  };
   const out: Free = {};
   for (const [k, v] of Object.entries(status.allocatable ?? status.capacity ?? {})) out[k] = quantityMilli(v);
   return out;
@@ -47,18 +58,23 @@ export function allocatableOf(node: KubeObject): Free {
 
 export function schedulable(node: KubeObject): boolean {
   const spec = (node.spec ?? {}) as { unschedulable?: boolean };
-  const ready = ((node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+  const ready = (
+    (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []
+  ).find((c) => c.type === 'Ready');
   return !spec.unschedulable && !node.metadata.deletionTimestamp && ready?.status === 'True';
 }
 
 function tolerates(pod: KubeObject, node: KubeObject): boolean {
-  const taints = ((node.spec as { taints?: { key: string; value?: string; effect: string }[] } | undefined)?.taints ?? []).filter((t) => t.effect !== 'PreferNoSchedule');
+  const taints = (
+    (node.spec as { taints?: { key: string; value?: string; effect: string }[] } | undefined)?.taints ?? []
+  ).filter((t) => t.effect !== 'PreferNoSchedule');
   const tolerations = specOf(pod).tolerations ?? [];
   return taints.every((t) =>
     tolerations.some(
       (tol) =>
         (!tol.effect || tol.effect === t.effect) &&
-        ((tol.operator === 'Exists' && (!tol.key || tol.key === t.key)) || (tol.key === t.key && (tol.value ?? '') === (t.value ?? ''))),
+        ((tol.operator === 'Exists' && (!tol.key || tol.key === t.key)) ||
+          (tol.key === t.key && (tol.value ?? '') === (t.value ?? ''))),
     ),
   );
 }
@@ -89,8 +105,14 @@ export function fits(pod: KubeObject, node: KubeObject, free: Free): boolean {
   const spec = specOf(pod);
   if (!tolerates(pod, node)) return false;
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (terms && terms.length > 0 && !terms.some((t) => (t.matchExpressions ?? []).every((e) => matchesExpr(labels, e)))) return false;
+  const terms =
+    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (
+    terms &&
+    terms.length > 0 &&
+    !terms.some((t) => (t.matchExpressions ?? []).every((e) => matchesExpr(labels, e)))
+  )
+    return false;
   return Object.entries(requestsOf(pod)).every(([k, v]) => v <= 0 || (free[k] ?? 0) >= v);
 }
 

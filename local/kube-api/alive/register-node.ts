@@ -21,7 +21,9 @@ export interface NodeRegistration {
 
 /** Reads the kubelet flags out of a bootstrap script (plain or base64, as EC2 user data travels). */
 export function parseBootstrap(userData: string): { labels: Record<string, string>; taints: TaintSpec[] } {
-  const text = /--node-labels|--register-with-taints/.test(userData) ? userData : Buffer.from(userData, 'base64').toString('utf8');
+  const text = /--node-labels|--register-with-taints/.test(userData)
+    ? userData
+    : Buffer.from(userData, 'base64').toString('utf8');
   const flag = (name: string): string => new RegExp(`--${name}=([^\\s'"]*)`).exec(text)?.[1] ?? '';
   const labels: Record<string, string> = {};
   for (const pair of flag('node-labels').split(',').filter(Boolean)) {
@@ -34,7 +36,8 @@ export function parseBootstrap(userData: string): { labels: Record<string, strin
     .map((t): TaintSpec => {
       const [kv = '', effect = 'NoSchedule'] = t.split(':');
       const [key = '', value] = kv.split('=');
-      if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(effect)) throw new Error(`bootstrap taint "${t}": unknown effect "${effect}"`);
+      if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(effect))
+        throw new Error(`bootstrap taint "${t}": unknown effect "${effect}"`);
       return { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintSpec['effect'] };
     });
   return { labels, taints };
@@ -44,8 +47,19 @@ export function registerNode(emulator: KubeApiEmulator, r: NodeRegistration): Ku
   const node: KubeObject = {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: r.nodeName, labels: { 'kubernetes.io/hostname': r.nodeName, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...r.labels } },
-    spec: { providerID: r.providerId, ...(r.taints && r.taints.length > 0 ? { taints: r.taints.map((t) => ({ ...t })) } : {}) },
+    metadata: {
+      name: r.nodeName,
+      labels: {
+        'kubernetes.io/hostname': r.nodeName,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        ...r.labels,
+      },
+    },
+    spec: {
+      providerID: r.providerId,
+      ...(r.taints && r.taints.length > 0 ? { taints: r.taints.map((t) => ({ ...t })) } : {}),
+    },
     status: {
       capacity: { ...r.capacity },
       allocatable: { ...(r.allocatable ?? r.capacity) },

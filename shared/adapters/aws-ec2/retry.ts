@@ -4,5 +4,9 @@ import { classifyEc2Error } from './errors.ts';
 
 export { realSleep, type RetryPolicy, type Sleep } from '../backoff.ts';
 
-export const withThrottleRetry = <T>(op: () => Promise<T>, policy: RetryPolicy, sleep: Sleep, random?: () => number): Promise<T> =>
-  withBackoff(op, (err) => classifyEc2Error(err) === 'throttled', policy, sleep, random);
+export const withThrottleRetry = <T>(
+  op: () => Promise<T>,
+  policy: RetryPolicy,
+  sleep: Sleep,
+  random?: () => number,
+): Promise<T> => withBackoff(op, (err) => classifyEc2Error(err) === 'throttled', policy, sleep, random);

@@ -52,9 +52,11 @@ export class KubeCluster implements Cluster {
     const pods: Pod[] = [];
     let cont: string | undefined;
     do {
-      const page = await getJson(this.c.config, '/api/v1/pods', { fieldSelector: `spec.nodeName=${node}`, limit: 500, continue: cont }).catch((err: unknown) =>
-        Promise.reject(toClusterError(err, { kind: 'Node', name: node })),
-      );
+      const page = await getJson(this.c.config, '/api/v1/pods', {
+        fieldSelector: `spec.nodeName=${node}`,
+        limit: 500,
+        continue: cont,
+      }).catch((err: unknown) => Promise.reject(toClusterError(err, { kind: 'Node', name: node })));
       for (const raw of page.items ?? []) pods.push(toModel('Pod', raw, 'v1'));
       cont = page.metadata?.continue;
     } while (cont);

@@ -31,7 +31,14 @@ clusterContract('KubeCluster against the emulator', async () => {
       let n = 0;
       h.emulator.beforeRequest.push((verb: string, r: Route) => {
         if ((verb === 'patch' || verb === 'update') && r.type.kind === kind && r.name === name && n < times)
-          h.emulator.store.patch(r.type, undefined, name, 'application/merge-patch+json', { metadata: { labels: { raced: String(++n) } } }, undefined);
+          h.emulator.store.patch(
+            r.type,
+            undefined,
+            name,
+            'application/merge-patch+json',
+            { metadata: { labels: { raced: String(++n) } } },
+            undefined,
+          );
       });
     },
     close: () => h.close(),

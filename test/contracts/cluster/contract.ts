@@ -2,7 +2,13 @@
 // KubeCluster against the emulator): snapshot contents, taints, conflicts, metadata, NodeClaims, eviction.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
-import { AlreadyExistsError, ApiError, ConflictError, NotFoundError, type Cluster } from '../../../shared/ports/cluster.ts';
+import {
+  AlreadyExistsError,
+  ApiError,
+  ConflictError,
+  NotFoundError,
+  type Cluster,
+} from '../../../shared/ports/cluster.ts';
 import { node, nodeClaim, nodePool, pdb, pod } from './harness.ts';
 
 export interface World {
@@ -18,7 +24,10 @@ const claim = (name: string): NodeClaim => ({
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodeClaim',
   metadata: { name, labels: { 'karpenter.sh/nodepool': 'gpu' } },
-  spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['p5.48xlarge'] }] },
+  spec: {
+    nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+    requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['p5.48xlarge'] }],
+  },
   status: { nodeName: 'ignored-on-create' },
 });
 
@@ -31,7 +40,11 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     afterEach(() => w.close());
 
     it('reads seeded objects into the snapshot, and sees later changes on the next read', async () => {
-      w.seed([nodePool('gpu'), node('n1'), pod('ml', 'p1', { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })]);
+      w.seed([
+        nodePool('gpu'),
+        node('n1'),
+        pod('ml', 'p1', { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } }),
+      ]);
       const cluster = w.cluster();
       const first = await cluster.readSnapshot();
       expect(first.objects.nodes.map((n) => n.metadata.name)).toEqual(['n1']);
@@ -44,7 +57,13 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     });
 
     it('lists the pods bound to one node', async () => {
-      w.seed([node('n1'), node('n2'), ...['a', 'b'].map((p) => pod('ml', p, { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })), pod('ml', 'c', { spec: { nodeName: 'n2', containers: [{ name: 'c' }] } }), pod('ml', 'pending', { status: { phase: 'Pending' } })]);
+      w.seed([
+        node('n1'),
+        node('n2'),
+        ...['a', 'b'].map((p) => pod('ml', p, { spec: { nodeName: 'n1', containers: [{ name: 'c' }] } })),
+        pod('ml', 'c', { spec: { nodeName: 'n2', containers: [{ name: 'c' }] } }),
+        pod('ml', 'pending', { status: { phase: 'Pending' } }),
+      ]);
       const pods = await w.cluster().listPodsOnNode('n1');
       expect(pods.map((p) => p.metadata.name).sort()).toEqual(['a', 'b']);
       expect(pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
@@ -54,9 +73,14 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     it('adds the disrupted taint once, keeps other taints, and removes it again', async () => {
       w.seed([node('t1', { spec: { taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }] } })]);
       const cluster = w.cluster();
-      expect((await cluster.addTaint('t1', DISRUPTED)).spec?.taints).toEqual([{ key: 'team', value: 'a', effect: 'NoSchedule' }, DISRUPTED]);
+      expect((await cluster.addTaint('t1', DISRUPTED)).spec?.taints).toEqual([
+        { key: 'team', value: 'a', effect: 'NoSchedule' },
+        DISRUPTED,
+      ]);
       expect((await cluster.addTaint('t1', DISRUPTED)).spec?.taints).toHaveLength(2);
-      expect((await cluster.removeTaint('t1', DISRUPTED.key, DISRUPTED.effect)).spec?.taints).toEqual([{ key: 'team', value: 'a', effect: 'NoSchedule' }]);
+      expect((await cluster.removeTaint('t1', DISRUPTED.key, DISRUPTED.effect)).spec?.taints).toEqual([
+        { key: 'team', value: 'a', effect: 'NoSchedule' },
+      ]);
     });
 
     it('re-reads and retries a taint when another writer got in between, losing neither change', async () => {
@@ -70,25 +94,42 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     it('gives up with ConflictError (409, naming the node) after the bounded attempts', async () => {
       w.seed([node('t3')]);
       w.race('Node', 't3', 100);
-      const err = await w.cluster({ conflictAttempts: 3 }).addTaint('t3', DISRUPTED).catch((e: unknown) => e);
+      const err = await w
+        .cluster({ conflictAttempts: 3 })
+        .addTaint('t3', DISRUPTED)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConflictError);
       expect(err).toMatchObject({ status: 409, object: { kind: 'Node', name: 't3' } });
     });
 
     it('names a missing node in NotFoundError', async () => {
-      const err = await w.cluster().addTaint('ghost', DISRUPTED).catch((e: unknown) => e);
+      const err = await w
+        .cluster()
+        .addTaint('ghost', DISRUPTED)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(NotFoundError);
       expect((err as Error).message).toBe('Node ghost not found');
     });
 
     it('sets and removes labels and annotations on nodes and NodeClaims', async () => {
-      w.seed([node('m1', { metadata: { name: 'm1', labels: { keep: 'me', drop: 'me' } } }), nodeClaim('mc1')]);
+      w.seed([
+        node('m1', { metadata: { name: 'm1', labels: { keep: 'me', drop: 'me' } } }),
+        nodeClaim('mc1'),
+      ]);
       const cluster = w.cluster();
-      const n = await cluster.patchMetadata('Node', 'm1', { labels: { 'karpenter.sh/registered': 'true', drop: null }, annotations: { 'kraftsman.dev/termination-cause': 'spot-interruption' } });
+      const n = await cluster.patchMetadata('Node', 'm1', {
+        labels: { 'karpenter.sh/registered': 'true', drop: null },
+        annotations: { 'kraftsman.dev/termination-cause': 'spot-interruption' },
+      });
       expect(n.metadata.labels).toEqual({ keep: 'me', 'karpenter.sh/registered': 'true' });
       expect(n.metadata.annotations).toEqual({ 'kraftsman.dev/termination-cause': 'spot-interruption' });
-      const c = await cluster.patchMetadata('NodeClaim', 'mc1', { labels: { 'karpenter.sh/initialized': 'true' } });
-      expect(c.metadata.labels).toEqual({ 'karpenter.sh/nodepool': 'gpu', 'karpenter.sh/initialized': 'true' });
+      const c = await cluster.patchMetadata('NodeClaim', 'mc1', {
+        labels: { 'karpenter.sh/initialized': 'true' },
+      });
+      expect(c.metadata.labels).toEqual({
+        'karpenter.sh/nodepool': 'gpu',
+        'karpenter.sh/initialized': 'true',
+      });
     });
 
     it('creates a NodeClaim without its status and refuses a duplicate with AlreadyExistsError', async () => {
@@ -103,14 +144,23 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       const cluster = w.cluster();
       await cluster.createNodeClaim(claim('c2'));
       w.race('NodeClaim', 'c2', 1);
-      const updated = await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, providerID: 'aws:///us-east-1a/i-1', conditions: [{ type: 'Launched', status: 'True' }] }));
+      const updated = await cluster.updateNodeClaimStatus('c2', (s) => ({
+        ...s,
+        providerID: 'aws:///us-east-1a/i-1',
+        conditions: [{ type: 'Launched', status: 'True' }],
+      }));
       expect(updated.status?.providerID).toBe('aws:///us-east-1a/i-1');
       expect(updated.metadata.labels?.raced).toBe('1');
-      expect((await cluster.getNodeClaim('c2')).status?.conditions).toEqual([{ type: 'Launched', status: 'True' }]);
+      expect((await cluster.getNodeClaim('c2')).status?.conditions).toEqual([
+        { type: 'Launched', status: 'True' },
+      ]);
     });
 
     it('deletes a NodeClaim: with a finalizer it is only marked, without one it is gone', async () => {
-      w.seed([nodeClaim('c3', { metadata: { name: 'c3', finalizers: ['karpenter.sh/termination'] } }), nodeClaim('c4')]);
+      w.seed([
+        nodeClaim('c3', { metadata: { name: 'c3', finalizers: ['karpenter.sh/termination'] } }),
+        nodeClaim('c4'),
+      ]);
       const cluster = w.cluster();
       await cluster.deleteNodeClaim('c3');
       expect((await cluster.getNodeClaim('c3')).metadata.deletionTimestamp).toBeTruthy();
@@ -150,7 +200,10 @@ export function clusterContract(name: string, start: () => Promise<World>): void
 
     it('fails with ApiError 500 naming the pod when two PDBs cover it', async () => {
       w.seed([pdb('e3', 'one', 1), pdb('e3', 'two', 1), pod('e3', 'p')]);
-      const err = await w.cluster().evictPod({ namespace: 'e3', name: 'p' }).catch((e: unknown) => e);
+      const err = await w
+        .cluster()
+        .evictPod({ namespace: 'e3', name: 'p' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 500, object: { kind: 'Pod', name: 'p', namespace: 'e3' } });
     });

@@ -22,12 +22,26 @@ import {
   type SnapshotRead,
 } from '../../../shared/ports/cluster.ts';
 
-type Obj = { metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string } };
-const keyOf = (m: { name: string; namespace?: string }): string => (m.namespace ? `${m.namespace}/${m.name}` : m.name);
+type Obj = {
+  metadata: {
+    name: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    deletionTimestamp?: string;
+  };
+};
+const keyOf = (m: { name: string; namespace?: string }): string =>
+  m.namespace ? `${m.namespace}/${m.name}` : m.name;
 
 export class FakeCluster implements Cluster {
   private rv = 1;
-  private readonly objects = new Map<SnapshotKind, Map<string, Obj>>(SNAPSHOT_KINDS.map((k) => [k, new Map()]));
+  private readonly objects = new Map<SnapshotKind, Map<string, Obj>>(
+    SNAPSHOT_KINDS.map((k) => [k, new Map()]),
+  );
   private readonly changed = new Map<SnapshotKind, number>();
   private read = false;
   /** Called before each write attempt; a test makes "another writer" change the object here. */
@@ -68,15 +82,25 @@ export class FakeCluster implements Cluster {
     for (let i = 0; i < this.conflictAttempts; i++) {
       const seen = this.get(kind, name);
       for (const hook of this.beforeWrite) hook(kind, name);
-      if (this.get(kind, name).metadata.resourceVersion === seen.metadata.resourceVersion) return attempt(() => seen);
+      if (this.get(kind, name).metadata.resourceVersion === seen.metadata.resourceVersion)
+        return attempt(() => seen);
     }
     throw new ConflictError({ kind, name }, this.conflictAttempts);
   }
 
   async readSnapshot(): Promise<SnapshotRead> {
-    const all = <K extends SnapshotKind>(k: K) => [...(this.objects.get(k)?.values() ?? [])].map((o) => structuredClone(o)) as ObjectOf<K>[];
+    const all = <K extends SnapshotKind>(k: K) =>
+      [...(this.objects.get(k)?.values() ?? [])].map((o) => structuredClone(o)) as ObjectOf<K>[];
     const reads = Object.fromEntries(
-      SNAPSHOT_KINDS.map((k): [SnapshotKind, KindRead] => [k, { mode: this.read ? 'catch-up' : 'list', objects: this.objects.get(k)?.size ?? 0, changes: this.read ? (this.changed.get(k) ?? 0) : 0, resourceVersion: String(this.rv) }]),
+      SNAPSHOT_KINDS.map((k): [SnapshotKind, KindRead] => [
+        k,
+        {
+          mode: this.read ? 'catch-up' : 'list',
+          objects: this.objects.get(k)?.size ?? 0,
+          changes: this.read ? (this.changed.get(k) ?? 0) : 0,
+          resourceVersion: String(this.rv),
+        },
+      ]),
     ) as Record<SnapshotKind, KindRead>;
     this.read = true;
     this.changed.clear();
@@ -84,15 +108,27 @@ export class FakeCluster implements Cluster {
       reads,
       warnings: [],
       objects: {
-        nodes: all('Node'), pods: all('Pod'), namespaces: all('Namespace'), pvcs: all('PersistentVolumeClaim'), pvs: all('PersistentVolume'),
-        storageClasses: all('StorageClass'), csiNodes: all('CSINode'), pdbs: all('PodDisruptionBudget'), daemonSets: all('DaemonSet'),
-        nodePools: all('NodePool'), nodeClaims: all('NodeClaim'), nodeClasses: [...all('EC2NodeClass'), ...all('GCENodeClass')], podGroups: all('PodGroup'),
+        nodes: all('Node'),
+        pods: all('Pod'),
+        namespaces: all('Namespace'),
+        pvcs: all('PersistentVolumeClaim'),
+        pvs: all('PersistentVolume'),
+        storageClasses: all('StorageClass'),
+        csiNodes: all('CSINode'),
+        pdbs: all('PodDisruptionBudget'),
+        daemonSets: all('DaemonSet'),
+        nodePools: all('NodePool'),
+        nodeClaims: all('NodeClaim'),
+        nodeClasses: [...all('EC2NodeClass'), ...all('GCENodeClass')],
+        podGroups: all('PodGroup'),
       },
     };
   }
 
   async listPodsOnNode(node: string): Promise<ObjectOf<'Pod'>[]> {
-    return ([...(this.objects.get('Pod')?.values() ?? [])] as ObjectOf<'Pod'>[]).filter((p) => p.spec.nodeName === node).map((p) => structuredClone(p));
+    return ([...(this.objects.get('Pod')?.values() ?? [])] as ObjectOf<'Pod'>[])
+      .filter((p) => p.spec.nodeName === node)
+      .map((p) => structuredClone(p));
   }
 
   async getNode(name: string): Promise<Node> {
@@ -122,12 +158,20 @@ export class FakeCluster implements Cluster {
 
   patchMetadata(kind: 'Node', name: string, change: MetadataChange): Promise<Node>;
   patchMetadata(kind: 'NodeClaim', name: string, change: MetadataChange): Promise<NodeClaim>;
-  async patchMetadata(kind: 'Node' | 'NodeClaim', name: string, change: MetadataChange): Promise<Node | NodeClaim> {
+  async patchMetadata(
+    kind: 'Node' | 'NodeClaim',
+    name: string,
+    change: MetadataChange,
+  ): Promise<Node | NodeClaim> {
     const obj = this.get(kind, name);
-    const apply = (cur: Record<string, string> | undefined, ch: Readonly<Record<string, string | null>> | undefined) => {
+    const apply = (
+      cur: Record<string, string> | undefined,
+      ch: Readonly<Record<string, string | null>> | undefined,
+    ) => {
       const out = { ...cur };
-      for (const [k, v] of Object.entries(ch ?? {})) if (v === null) delete out[k];
-      else out[k] = v;
+      for (const [k, v] of Object.entries(ch ?? {}))
+        if (v === null) delete out[k];
+        else out[k] = v;
       return out;
     };
     if (change.labels) obj.metadata.labels = apply(obj.metadata.labels, change.labels);
@@ -136,21 +180,32 @@ export class FakeCluster implements Cluster {
   }
 
   async createNodeClaim(claim: NodeClaim): Promise<NodeClaim> {
-    if (this.objects.get('NodeClaim')?.has(claim.metadata.name)) throw new AlreadyExistsError({ kind: 'NodeClaim', name: claim.metadata.name });
+    if (this.objects.get('NodeClaim')?.has(claim.metadata.name))
+      throw new AlreadyExistsError({ kind: 'NodeClaim', name: claim.metadata.name });
     const { status: _status, ...rest } = structuredClone(claim);
-    return this.put('NodeClaim', { ...rest, metadata: { ...rest.metadata, uid: randomUUID() } } as Obj) as NodeClaim;
+    return this.put('NodeClaim', {
+      ...rest,
+      metadata: { ...rest.metadata, uid: randomUUID() },
+    } as Obj) as NodeClaim;
   }
 
-  updateNodeClaimStatus(name: string, mutate: (status: NodeClaimStatus) => NodeClaimStatus): Promise<NodeClaim> {
+  updateNodeClaimStatus(
+    name: string,
+    mutate: (status: NodeClaimStatus) => NodeClaimStatus,
+  ): Promise<NodeClaim> {
     return this.retry('NodeClaim', name, (read) => {
       const c = read() as NodeClaim & Obj;
-      return this.put('NodeClaim', { ...c, status: mutate(structuredClone(c.status ?? {})) } as Obj) as NodeClaim;
+      return this.put('NodeClaim', {
+        ...c,
+        status: mutate(structuredClone(c.status ?? {})),
+      } as Obj) as NodeClaim;
     });
   }
 
   private remove(kind: 'Node' | 'NodeClaim', name: string, uid: string | undefined): void {
     const obj = this.get(kind, name);
-    if (uid && obj.metadata.uid !== uid) throw new ApiError({ kind, name }, 409, 'Conflict', 'Precondition failed: UID mismatch');
+    if (uid && obj.metadata.uid !== uid)
+      throw new ApiError({ kind, name }, 409, 'Conflict', 'Precondition failed: UID mismatch');
     if ((obj.metadata.finalizers ?? []).length > 0) {
       obj.metadata.deletionTimestamp ??= new Date(0).toISOString();
       this.put(kind, obj);
@@ -171,14 +226,33 @@ export class FakeCluster implements Cluster {
     if (!pod) return { outcome: 'gone' };
     const phase = pod.status?.phase;
     if (phase === 'Running' || phase === undefined) {
-      const pdbs = [...(this.objects.get('PodDisruptionBudget')?.values() ?? [])] as ObjectOf<'PodDisruptionBudget'>[];
-      const matching = pdbs.filter((p) => p.metadata.namespace === namespace && matchesLabelSelector(p.spec.selector as never, pod.metadata.labels ?? {}));
-      if (matching.length > 1) throw new ApiError({ kind: 'Pod', name: key.name, namespace }, 500, 'InternalError', 'This pod has more than one PodDisruptionBudget');
+      const pdbs = [
+        ...(this.objects.get('PodDisruptionBudget')?.values() ?? []),
+      ] as ObjectOf<'PodDisruptionBudget'>[];
+      const matching = pdbs.filter(
+        (p) =>
+          p.metadata.namespace === namespace &&
+          matchesLabelSelector(p.spec.selector as never, pod.metadata.labels ?? {}),
+      );
+      if (matching.length > 1)
+        throw new ApiError(
+          { kind: 'Pod', name: key.name, namespace },
+          500,
+          'InternalError',
+          'This pod has more than one PodDisruptionBudget',
+        );
       const pdb = matching[0];
       if (pdb) {
         const allowed = pdb.status?.disruptionsAllowed ?? 0;
-        if (allowed <= 0) return { outcome: 'blocked', message: `Cannot evict pod as it would violate the pod's disruption budget ${pdb.metadata.name}.` };
-        this.put('PodDisruptionBudget', { ...pdb, status: { ...pdb.status, disruptionsAllowed: allowed - 1 } } as Obj);
+        if (allowed <= 0)
+          return {
+            outcome: 'blocked',
+            message: `Cannot evict pod as it would violate the pod's disruption budget ${pdb.metadata.name}.`,
+          };
+        this.put('PodDisruptionBudget', {
+          ...pdb,
+          status: { ...pdb.status, disruptionsAllowed: allowed - 1 },
+        } as Obj);
       }
     }
     this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);

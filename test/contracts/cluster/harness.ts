@@ -3,7 +3,12 @@
 import { KubeApiEmulator, type EmulatorOptions } from '../../../local/kube-api/server.ts';
 import { defaultCrds } from '../../../local/kube-api/crds.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
-import { KubeCluster, kubeConfigFor, makeClients, type KubeClusterOptions } from '../../../shared/adapters/kube/index.ts';
+import {
+  KubeCluster,
+  kubeConfigFor,
+  makeClients,
+  type KubeClusterOptions,
+} from '../../../shared/adapters/kube/index.ts';
 
 export interface Harness {
   readonly emulator: KubeApiEmulator;
@@ -13,10 +18,19 @@ export interface Harness {
 }
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
-  const emulator = new KubeApiEmulator({ crds: defaultCrds(), now: () => new Date('2026-11-30T00:00:00Z'), ...options });
+  const emulator = new KubeApiEmulator({
+    crds: defaultCrds(),
+    now: () => new Date('2026-11-30T00:00:00Z'),
+    ...options,
+  });
   const url = await emulator.start();
   const clients = makeClients(kubeConfigFor(url, 'test-token'));
-  return { emulator, url, cluster: (options) => new KubeCluster(clients, options), close: () => emulator.close() };
+  return {
+    emulator,
+    url,
+    cluster: (options) => new KubeCluster(clients, options),
+    close: () => emulator.close(),
+  };
 }
 
 type Overrides = Record<string, unknown>;
@@ -26,7 +40,11 @@ export const node = (name: string, o: Overrides = {}): KubeObject => ({
   kind: 'Node',
   metadata: { name, labels: { 'karpenter.sh/nodepool': 'gpu', 'kubernetes.io/hostname': name } },
   spec: { providerID: `aws:///us-east-1a/i-${name}` },
-  status: { capacity: { cpu: '8', memory: '32Gi', pods: '110' }, allocatable: { cpu: '7900m', memory: '30Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] },
+  status: {
+    capacity: { cpu: '8', memory: '32Gi', pods: '110' },
+    allocatable: { cpu: '7900m', memory: '30Gi', pods: '110' },
+    conditions: [{ type: 'Ready', status: 'True' }],
+  },
   ...o,
 });
 

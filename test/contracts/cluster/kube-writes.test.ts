@@ -19,15 +19,29 @@ describe('KubeCluster on the wire', () => {
     h.emulator.beforeRequest.push((verb) => {
       if (verb === 'patch' && !raced) {
         raced = true;
-        h.emulator.store.patch(nodes, undefined, 't1', 'application/merge-patch+json', { metadata: { labels: { late: 'x' } } }, undefined);
+        h.emulator.store.patch(
+          nodes,
+          undefined,
+          't1',
+          'application/merge-patch+json',
+          { metadata: { labels: { late: 'x' } } },
+          undefined,
+        );
       }
     });
     const from = h.emulator.audit.length;
     await h.cluster().addTaint('t1', { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
     h.emulator.beforeRequest.length = 0;
-    const verbs = h.emulator.audit.slice(from).map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`);
+    const verbs = h.emulator.audit
+      .slice(from)
+      .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`);
     // read, patch (409: the stale resourceVersion), re-read, patch.
-    expect(verbs).toEqual(['get nodes', 'patch nodes application/merge-patch+json', 'get nodes', 'patch nodes application/merge-patch+json']);
+    expect(verbs).toEqual([
+      'get nodes',
+      'patch nodes application/merge-patch+json',
+      'get nodes',
+      'patch nodes application/merge-patch+json',
+    ]);
   });
 
   it('writes NodeClaim status with PUT on the status subresource and metadata with a merge patch', async () => {
@@ -36,13 +50,22 @@ describe('KubeCluster on the wire', () => {
       apiVersion: 'karpenter.sh/v1',
       kind: 'NodeClaim',
       metadata: { name: 'c1' },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: 'default' }, requirements: [] },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: 'default' },
+        requirements: [],
+      },
     };
     await cluster.createNodeClaim(claim);
     const from = h.emulator.audit.length;
     await cluster.updateNodeClaimStatus('c1', (s) => ({ ...s, nodeName: 'n1' }));
-    await cluster.patchMetadata('NodeClaim', 'c1', { annotations: { 'kraftsman.dev/termination-cause': 'preempted' } });
-    expect(h.emulator.audit.slice(from).map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`)).toEqual([
+    await cluster.patchMetadata('NodeClaim', 'c1', {
+      annotations: { 'kraftsman.dev/termination-cause': 'preempted' },
+    });
+    expect(
+      h.emulator.audit
+        .slice(from)
+        .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`),
+    ).toEqual([
       'get nodeclaims',
       'update nodeclaims/status',
       'patch nodeclaims application/merge-patch+json',
@@ -54,9 +77,15 @@ describe('KubeCluster on the wire', () => {
       apiVersion: 'karpenter.sh/v1',
       kind: 'NodeClaim',
       metadata: { name: 'c2' },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'k', operator: 'Near' as 'In', values: ['x'] }] },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [{ key: 'k', operator: 'Near' as 'In', values: ['x'] }],
+      },
     };
-    const err = await h.cluster().createNodeClaim(bad).catch((e: unknown) => e);
+    const err = await h
+      .cluster()
+      .createNodeClaim(bad)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 422, reason: 'Invalid', object: { kind: 'NodeClaim', name: 'c2' } });
     expect((err as ApiError).message).toContain('spec.requirements[0].operator');

@@ -11,16 +11,43 @@ beforeAll(async () => {
   h = await startHarness();
   h.emulator.seed([
     nodePool('gpu'),
-    { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: { amiSelectorTerms: [{ alias: 'al2023@latest' }] } },
-    { apiVersion: 'karpenter.k8s.gcp/v1alpha1', kind: 'GCENodeClass', metadata: { name: 'default' }, spec: { project: 'p' } },
-    { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'gang' }, spec: { minMember: 2 } },
+    {
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'default' },
+      spec: { amiSelectorTerms: [{ alias: 'al2023@latest' }] },
+    },
+    {
+      apiVersion: 'karpenter.k8s.gcp/v1alpha1',
+      kind: 'GCENodeClass',
+      metadata: { name: 'default' },
+      spec: { project: 'p' },
+    },
+    {
+      apiVersion: 'scheduling.volcano.sh/v1beta1',
+      kind: 'PodGroup',
+      metadata: { namespace: 'ml', name: 'gang' },
+      spec: { minMember: 2 },
+    },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml' } },
-    { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'gp3' }, provisioner: 'ebs.csi.aws.com' },
-    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { namespace: 'kube-system', name: 'dcgm' }, spec: { template: { spec: { containers: [{ name: 'd' }] } } } },
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'gp3' },
+      provisioner: 'ebs.csi.aws.com',
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { namespace: 'kube-system', name: 'dcgm' },
+      spec: { template: { spec: { containers: [{ name: 'd' }] } } },
+    },
     pdb('ml', 'web', 1),
     nodeClaim('claim-a'),
     ...Array.from({ length: 12 }, (_, i) => node(`n${i}`)),
-    ...Array.from({ length: 23 }, (_, i) => pod('ml', `p${i}`, { spec: { nodeName: `n${i % 12}`, containers: [{ name: 'c' }] } })),
+    ...Array.from({ length: 23 }, (_, i) =>
+      pod('ml', `p${i}`, { spec: { nodeName: `n${i % 12}`, containers: [{ name: 'c' }] } }),
+    ),
   ]);
 });
 afterAll(() => h.close());
@@ -48,7 +75,14 @@ describe('the pass snapshot', () => {
     const pods = h.emulator.typeOf('Pod');
     h.emulator.store.delete(pods, 'ml', 'p0');
     h.emulator.seed([pod('ml', 'fresh')]);
-    h.emulator.store.patch(h.emulator.typeOf('Node'), undefined, 'n1', 'application/merge-patch+json', { metadata: { labels: { changed: 'yes' } } }, undefined);
+    h.emulator.store.patch(
+      h.emulator.typeOf('Node'),
+      undefined,
+      'n1',
+      'application/merge-patch+json',
+      { metadata: { labels: { changed: 'yes' } } },
+      undefined,
+    );
     const warm = await cluster.readSnapshot();
     expect(warm.reads.Pod).toMatchObject({ mode: 'catch-up', changes: 2, objects: 23 });
     expect(warm.reads.Node).toMatchObject({ mode: 'catch-up', changes: 1 });
@@ -69,8 +103,15 @@ describe('the pass snapshot', () => {
   });
 
   it('fails on an invalid object, naming the object and the field', async () => {
-    h.emulator.seed([pod('ml', 'broken', { spec: { containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }] } })]);
-    const err = await h.cluster().readSnapshot().catch((e: unknown) => e);
+    h.emulator.seed([
+      pod('ml', 'broken', {
+        spec: { containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }] },
+      }),
+    ]);
+    const err = await h
+      .cluster()
+      .readSnapshot()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidObjectError);
     expect((err as InvalidObjectError).message).toContain('Pod ml/broken');
     expect((err as InvalidObjectError).field).toBe('spec.containers[0].resources.requests.cpu');
@@ -79,15 +120,25 @@ describe('the pass snapshot', () => {
   it('skips an invalid object with a warning when told to', async () => {
     const read = await h.cluster({ invalid: 'skip' }).readSnapshot();
     expect(read.objects.pods.map((p) => p.metadata.name)).not.toContain('broken');
-    expect(read.warnings.join('\n')).toMatch(/Pod ml\/broken: invalid field spec\.containers\[0\]\.resources\.requests\.cpu/);
+    expect(read.warnings.join('\n')).toMatch(
+      /Pod ml\/broken: invalid field spec\.containers\[0\]\.resources\.requests\.cpu/,
+    );
     h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'broken');
   });
 
   it('surfaces a failed LIST as ApiError with the status and the server reason', async () => {
     h.emulator.beforeRequest.push((verb, r) => {
-      if (verb === 'list' && r.type.plural === 'csinodes') throw statusError(403, 'Forbidden', 'csinodes is forbidden: User "kraftsman" cannot list resource "csinodes"');
+      if (verb === 'list' && r.type.plural === 'csinodes')
+        throw statusError(
+          403,
+          'Forbidden',
+          'csinodes is forbidden: User "kraftsman" cannot list resource "csinodes"',
+        );
     });
-    const err = await h.cluster().readSnapshot().catch((e: unknown) => e);
+    const err = await h
+      .cluster()
+      .readSnapshot()
+      .catch((e: unknown) => e);
     h.emulator.beforeRequest.length = 0;
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(403);
@@ -100,12 +151,16 @@ describe('the pass snapshot', () => {
     h.emulator.seed([pod('ml', 'bad-later', { spec: { containers: [] } })]);
     const err = await cluster.readSnapshot().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidObjectError);
-    expect((err as InvalidObjectError).message).toBe('Pod ml/bad-later: invalid field spec.containers: a pod needs at least one container');
+    expect((err as InvalidObjectError).message).toBe(
+      'Pod ml/bad-later: invalid field spec.containers: a pod needs at least one container',
+    );
     h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'bad-later');
     const after = await cluster.readSnapshot();
     expect(after.reads.Pod.mode).toBe('catch-up');
     expect(after.reads.Pod.changes).toBe(2);
-    expect(after.objects.pods.map((p) => p.metadata.name).sort()).toEqual(before.objects.pods.map((p) => p.metadata.name).sort());
+    expect(after.objects.pods.map((p) => p.metadata.name).sort()).toEqual(
+      before.objects.pods.map((p) => p.metadata.name).sort(),
+    );
   });
 });
 

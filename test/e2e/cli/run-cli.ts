@@ -13,7 +13,13 @@ export interface CliRun {
   json<T = Record<string, unknown>>(): T;
 }
 
-const sink = (chunks: string[]) => new Writable({ write(c, _e, cb) { chunks.push(String(c)); cb(); } });
+const sink = (chunks: string[]) =>
+  new Writable({
+    write(c, _e, cb) {
+      chunks.push(String(c));
+      cb();
+    },
+  });
 
 export function tempFile(name: string, content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'kraftsman-cli-'));
@@ -25,7 +31,12 @@ export function tempFile(name: string, content: unknown): string {
 export async function runCli(argv: string[], stdin = ''): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { stdout: sink(out), stderr: sink(err), stdin: Readable.from([stdin]), now: () => new Date('2026-09-01T12:00:00Z') });
+  const code = await main(argv, {
+    stdout: sink(out),
+    stderr: sink(err),
+    stdin: Readable.from([stdin]),
+    now: () => new Date('2026-09-01T12:00:00Z'),
+  });
   const stdout = out.join('');
   return { code, stdout, stderr: err.join(''), json: () => JSON.parse(stdout) };
 }

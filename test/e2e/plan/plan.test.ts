@@ -19,7 +19,12 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   let err = '';
   stdout.on('data', (d) => (out += String(d)));
   stderr.on('data', (d) => (err += String(d)));
-  const code = await main(args, { stdout, stderr, stdin: Readable.from([]), now: () => new Date('2026-09-01T12:00:00Z') });
+  const code = await main(args, {
+    stdout,
+    stderr,
+    stdin: Readable.from([]),
+    now: () => new Date('2026-09-01T12:00:00Z'),
+  });
   return { code, stdout: out, stderr: err };
 }
 
@@ -27,8 +32,14 @@ const catalog = {
   apiVersion: 'kraftsman.dev/v1alpha1',
   kind: 'InstanceTypeCatalog',
   instanceTypes: [2, 4, 8, 16].map((n) => ({
-    name: `s-${n}`, cloud: 'aws', capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' },
-    offerings: ['us-east-1a', 'us-east-1b'].map((zone) => ({ zone, capacityType: 'on-demand', price: 0.05 * n })),
+    name: `s-${n}`,
+    cloud: 'aws',
+    capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' },
+    offerings: ['us-east-1a', 'us-east-1b'].map((zone) => ({
+      zone,
+      capacityType: 'on-demand',
+      price: 0.05 * n,
+    })),
   })),
 };
 
@@ -39,9 +50,12 @@ beforeAll(async () => {
   await writeFile(file('catalog.yaml'), stringify(catalog));
   const fleet = [
     nodePool('default'),
-    node('n1', { type: 's-16', zone: 'us-east-1a' }), pod('p1', { node: 'n1', cpu: '5', nodeSelector: pinned('us-east-1a') }),
-    node('n2', { type: 's-16', zone: 'us-east-1b' }), pod('p2', { node: 'n2', cpu: '5', nodeSelector: pinned('us-east-1b') }),
-    node('guarded', { type: 's-16', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }), pod('g1', { node: 'guarded', cpu: '15' }),
+    node('n1', { type: 's-16', zone: 'us-east-1a' }),
+    pod('p1', { node: 'n1', cpu: '5', nodeSelector: pinned('us-east-1a') }),
+    node('n2', { type: 's-16', zone: 'us-east-1b' }),
+    pod('p2', { node: 'n2', cpu: '5', nodeSelector: pinned('us-east-1b') }),
+    node('guarded', { type: 's-16', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+    pod('g1', { node: 'guarded', cpu: '15' }),
     pod('backlog', { cpu: '14', nodeSelector: pinned('us-east-1b') }),
   ];
   await writeFile(file('fleet.yaml'), fleet.map((o) => stringify(o)).join('---\n'));
@@ -51,19 +65,50 @@ afterAll(async () => {
 });
 
 const plan = async (...extra: string[]) => {
-  const r = await cli(['plan', '-f', file('fleet.yaml'), '--catalog', file('catalog.yaml'), '-o', 'json', ...extra]);
+  const r = await cli([
+    'plan',
+    '-f',
+    file('fleet.yaml'),
+    '--catalog',
+    file('catalog.yaml'),
+    '-o',
+    'json',
+    ...extra,
+  ]);
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as { commands: { method: string; decision: string; candidates: string[]; replacements: { instanceTypes: string[]; price: number }[]; savingsPerHour: number }[]; skipped: { node: string; reason: string }[]; pass: { candidates: number; evaluated: number; timedOut: boolean } };
+  return JSON.parse(r.stdout) as {
+    commands: {
+      method: string;
+      decision: string;
+      candidates: string[];
+      replacements: { instanceTypes: string[]; price: number }[];
+      savingsPerHour: number;
+    }[];
+    skipped: { node: string; reason: string }[];
+    pass: { candidates: number; evaluated: number; timedOut: boolean };
+  };
 };
 
 describe('kraftsman plan', () => {
   it('prints one replace command with the contract fields', async () => {
     const r = await plan();
-    expect(r.commands).toEqual([{
-      method: 'single-node-consolidation', decision: 'replace', candidates: ['n1'],
-      replacements: [expect.objectContaining({ nodePool: 'default', cloud: 'aws', instanceTypes: ['s-8'], capacityType: 'on-demand', price: 0.4 })],
-      savingsPerHour: 0.4,
-    }]);
+    expect(r.commands).toEqual([
+      {
+        method: 'single-node-consolidation',
+        decision: 'replace',
+        candidates: ['n1'],
+        replacements: [
+          expect.objectContaining({
+            nodePool: 'default',
+            cloud: 'aws',
+            instanceTypes: ['s-8'],
+            capacityType: 'on-demand',
+            price: 0.4,
+          }),
+        ],
+        savingsPerHour: 0.4,
+      },
+    ]);
     expect(r.skipped).toContainEqual({ node: 'guarded', reason: 'do-not-disrupt' });
     // multi-node tried the pair (2), then the walk evaluated n1 (1)
     expect(r.pass).toEqual({ candidates: 3, evaluated: 3, timedOut: false });
@@ -74,7 +119,7 @@ describe('kraftsman plan', () => {
     expect(r.commands.map((c) => c.candidates)).toEqual([['n1'], ['n2']]);
   });
 
-  it('shows Karpenter\'s answer with --upstream: the backlog claim makes every move need two replacements', async () => {
+  it("shows Karpenter's answer with --upstream: the backlog claim makes every move need two replacements", async () => {
     const r = await plan('--max-commands', '3', '--upstream');
     expect(r.commands).toEqual([]);
     expect(r.skipped).toContainEqual({ node: 'n1', reason: 'multiple-replacements-required' });
@@ -99,10 +144,25 @@ describe('kraftsman plan', () => {
 
 describe('kraftsman census', () => {
   it('lists every candidate with a decision and counts by NodePool', async () => {
-    const r = await cli(['census', '-f', file('fleet.yaml'), '--catalog', file('catalog.yaml'), '-o', 'json']);
+    const r = await cli([
+      'census',
+      '-f',
+      file('fleet.yaml'),
+      '--catalog',
+      file('catalog.yaml'),
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { nodePools: Record<string, Record<string, number>>; candidates: { node: string; decision: string; reason?: string }[] };
-    expect(out.candidates.map((c) => [c.node, c.decision])).toEqual([['guarded', 'none'], ['n1', 'replace'], ['n2', 'replace']]);
+    const out = JSON.parse(r.stdout) as {
+      nodePools: Record<string, Record<string, number>>;
+      candidates: { node: string; decision: string; reason?: string }[];
+    };
+    expect(out.candidates.map((c) => [c.node, c.decision])).toEqual([
+      ['guarded', 'none'],
+      ['n1', 'replace'],
+      ['n2', 'replace'],
+    ]);
     expect(out.candidates[0]?.reason).toBe('do-not-disrupt');
     expect(out.nodePools).toEqual({ default: { delete: 0, replace: 2, none: 1 } });
   });

@@ -5,7 +5,11 @@ import { bindPending } from '../../../local/kube-api/alive/binder.ts';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
 import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
-import { kubeletLabels, registrationTaints, renderBootstrapScript } from '../../../shared/provisioning/bootstrap.ts';
+import {
+  kubeletLabels,
+  registrationTaints,
+  renderBootstrapScript,
+} from '../../../shared/provisioning/bootstrap.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
@@ -21,12 +25,25 @@ const SCRIPT = [
   "export KRAFTSMAN_KUBELET_ARGS='--node-labels=karpenter.sh/nodepool=gpu,topology.kubernetes.io/zone=us-east-1a --register-with-taints=nvidia.com/gpu=true:NoSchedule,karpenter.sh/unregistered:NoExecute --max-pods=58'",
 ].join('\n');
 
-const gpuNode = (name: string, gpus: string, taints = parseBootstrap(SCRIPT).taints.filter((t) => t.key !== 'karpenter.sh/unregistered')) =>
-  registerNode(h.emulator, { nodeName: name, providerId: `aws:///us-east-1a/i-${name}`, labels: parseBootstrap(SCRIPT).labels, taints, capacity: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': gpus, pods: '58' } });
+const gpuNode = (
+  name: string,
+  gpus: string,
+  taints = parseBootstrap(SCRIPT).taints.filter((t) => t.key !== 'karpenter.sh/unregistered'),
+) =>
+  registerNode(h.emulator, {
+    nodeName: name,
+    providerId: `aws:///us-east-1a/i-${name}`,
+    labels: parseBootstrap(SCRIPT).labels,
+    taints,
+    capacity: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': gpus, pods: '58' },
+  });
 
 const gpuPod = (name: string, o: Record<string, unknown> = {}) =>
   pod('ml', name, {
-    spec: { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }], containers: [{ name: 'w', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }] },
+    spec: {
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }],
+      containers: [{ name: 'w', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }],
+    },
     status: { phase: 'Pending' },
     ...o,
   });
@@ -35,7 +52,10 @@ describe('node registration', () => {
   it('reads labels and taints from the kubelet flags of a bootstrap script, plain or base64', () => {
     const expected = {
       labels: { 'karpenter.sh/nodepool': 'gpu', 'topology.kubernetes.io/zone': 'us-east-1a' },
-      taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }],
+      taints: [
+        { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
+        { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+      ],
     };
     expect(parseBootstrap(SCRIPT)).toEqual(expected);
     expect(parseBootstrap(Buffer.from(SCRIPT).toString('base64'))).toEqual(expected);
@@ -53,7 +73,12 @@ describe('node registration', () => {
       },
     };
     const script = renderBootstrapScript({ cluster: 'prod', claim });
-    const node = registerNode(h.emulator, { nodeName: 'gpu-x1', providerId: 'aws:///us-east-1a/i-x1', ...parseBootstrap(script), capacity: { cpu: '4' } });
+    const node = registerNode(h.emulator, {
+      nodeName: 'gpu-x1',
+      providerId: 'aws:///us-east-1a/i-x1',
+      ...parseBootstrap(script),
+      capacity: { cpu: '4' },
+    });
     expect(node.metadata.labels).toMatchObject(kubeletLabels(claim));
     expect((node.spec as { taints: unknown }).taints).toEqual(registrationTaints(claim));
   });
@@ -74,7 +99,12 @@ describe('node registration', () => {
 describe('the binder', () => {
   it('places pods that tolerate the taints and fit, and leaves the rest pending', () => {
     gpuNode('g1', '2');
-    h.emulator.seed([gpuPod('a'), gpuPod('b'), gpuPod('c'), pod('ml', 'intolerant', { status: { phase: 'Pending' } })]);
+    h.emulator.seed([
+      gpuPod('a'),
+      gpuPod('b'),
+      gpuPod('c'),
+      pod('ml', 'intolerant', { status: { phase: 'Pending' } }),
+    ]);
     const result = bindPending(h.emulator);
     expect(result.bound).toEqual(['ml/a', 'ml/b']);
     expect(result.unschedulable).toEqual(['ml/c', 'ml/intolerant']);
@@ -85,10 +115,27 @@ describe('the binder', () => {
 
   it('binds a gang only when minMember of it fits at once', () => {
     gpuNode('g1', '3');
-    const member = (group: string, i: number) => gpuPod(`${group}-${i}`, { metadata: { namespace: 'ml', name: `${group}-${i}`, annotations: { 'scheduling.k8s.io/group-name': group } } });
+    const member = (group: string, i: number) =>
+      gpuPod(`${group}-${i}`, {
+        metadata: {
+          namespace: 'ml',
+          name: `${group}-${i}`,
+          annotations: { 'scheduling.k8s.io/group-name': group },
+        },
+      });
     h.emulator.seed([
-      { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'big' }, spec: { minMember: 4 } },
-      { apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { namespace: 'ml', name: 'small' }, spec: { minMember: 2 } },
+      {
+        apiVersion: 'scheduling.volcano.sh/v1beta1',
+        kind: 'PodGroup',
+        metadata: { namespace: 'ml', name: 'big' },
+        spec: { minMember: 4 },
+      },
+      {
+        apiVersion: 'scheduling.volcano.sh/v1beta1',
+        kind: 'PodGroup',
+        metadata: { namespace: 'ml', name: 'small' },
+        spec: { minMember: 2 },
+      },
       ...[0, 1, 2, 3].map((i) => member('big', i)),
       ...[0, 1].map((i) => member('small', i)),
     ]);
@@ -105,9 +152,21 @@ describe('owners', () => {
   it('recreate an evicted ReplicaSet pod as a new pending pod', async () => {
     enableOwnerRecreation(h.emulator);
     gpuNode('g1', '1');
-    h.emulator.seed([gpuPod('web-abcde', { metadata: { namespace: 'ml', name: 'web-abcde', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u', controller: true }] } })]);
+    h.emulator.seed([
+      gpuPod('web-abcde', {
+        metadata: {
+          namespace: 'ml',
+          name: 'web-abcde',
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u', controller: true },
+          ],
+        },
+      }),
+    ]);
     bindPending(h.emulator);
-    expect(await h.cluster().evictPod({ namespace: 'ml', name: 'web-abcde' })).toEqual({ outcome: 'evicted' });
+    expect(await h.cluster().evictPod({ namespace: 'ml', name: 'web-abcde' })).toEqual({
+      outcome: 'evicted',
+    });
     await new Promise((r) => setImmediate(r));
     const pods = h.emulator.store.all(h.emulator.typeOf('Pod'));
     expect(pods).toHaveLength(1);
@@ -122,17 +181,32 @@ describe('disruption budgets', () => {
   it('allow evictions down to minAvailable healthy pods, then block', async () => {
     gpuNode('g1', '4');
     h.emulator.seed([
-      { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { namespace: 'ml', name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } },
+      {
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        metadata: { namespace: 'ml', name: 'web' },
+        spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+      },
       ...['a', 'b', 'c', 'd'].map((n) => gpuPod(n)),
     ]);
     bindPending(h.emulator);
     refreshDisruptionBudgets(h.emulator);
     const status = () => h.emulator.store.get(h.emulator.typeOf('PodDisruptionBudget'), 'ml', 'web').status;
-    expect(status()).toMatchObject({ expectedPods: 4, currentHealthy: 4, desiredHealthy: 2, disruptionsAllowed: 2 });
+    expect(status()).toMatchObject({
+      expectedPods: 4,
+      currentHealthy: 4,
+      desiredHealthy: 2,
+      disruptionsAllowed: 2,
+    });
     const cluster = h.cluster();
     expect(await cluster.evictPod({ namespace: 'ml', name: 'a' })).toEqual({ outcome: 'evicted' });
     refreshDisruptionBudgets(h.emulator);
-    expect(status()).toMatchObject({ expectedPods: 3, currentHealthy: 3, desiredHealthy: 2, disruptionsAllowed: 1 });
+    expect(status()).toMatchObject({
+      expectedPods: 3,
+      currentHealthy: 3,
+      desiredHealthy: 2,
+      disruptionsAllowed: 1,
+    });
     expect(await cluster.evictPod({ namespace: 'ml', name: 'b' })).toEqual({ outcome: 'evicted' });
     refreshDisruptionBudgets(h.emulator);
     expect((await cluster.evictPod({ namespace: 'ml', name: 'c' })).outcome).toBe('blocked');

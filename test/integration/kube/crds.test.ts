@@ -10,11 +10,21 @@ import { isKnownKind, KINDS } from '../../../shared/model/objects.ts';
 
 const EXAMPLES = new URL('../../../infra/examples/', import.meta.url);
 const types = loadCrdDir(PROJECT_CRD_DIR).flatMap(typesFromCrd);
-const schemaFor = (apiVersion: string, kind: string) => types.find((t) => `${t.group}/${t.version}` === apiVersion && t.kind === kind)?.schema;
+const schemaFor = (apiVersion: string, kind: string) =>
+  types.find((t) => `${t.group}/${t.version}` === apiVersion && t.kind === kind)?.schema;
 
 const examples = readdirSync(EXAMPLES)
   .filter((f) => f.endsWith('.yaml'))
-  .flatMap((file) => parseAllDocuments(readFileSync(new URL(file, EXAMPLES), 'utf8')).map((d) => ({ file, obj: d.toJS() as Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string } } })));
+  .flatMap((file) =>
+    parseAllDocuments(readFileSync(new URL(file, EXAMPLES), 'utf8')).map((d) => ({
+      file,
+      obj: d.toJS() as Record<string, unknown> & {
+        apiVersion: string;
+        kind: string;
+        metadata: { name: string };
+      },
+    })),
+  );
 
 describe('the CRDs', () => {
   it('serve every kind kraftsman reads from the karpenter groups, at the version the model reads', () => {
@@ -25,18 +35,39 @@ describe('the CRDs', () => {
   it('reject what Karpenter rejects structurally: bad operators, budgets over 100%, missing nodeClassRef', () => {
     const schema = schemaFor('karpenter.sh/v1', 'NodePool');
     if (!schema) throw new Error('no NodePool schema');
-    const pool = (spec: unknown) => ({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'x' }, spec });
-    const tmpl = (s: Record<string, unknown>) => ({ template: { spec: { nodeClassRef: { group: 'g', kind: 'k', name: 'n' }, requirements: [], ...s } } });
-    expect(validateCustomResource(pool(tmpl({ requirements: [{ key: 'a', operator: 'Near' }] })), schema).map((i) => i.path)).toEqual(['.spec.template.spec.requirements[0].operator']);
-    expect(validateCustomResource(pool({ ...tmpl({}), disruption: { budgets: [{ nodes: '101%' }] } }), schema).map((i) => i.path)).toEqual(['.spec.disruption.budgets[0].nodes']);
-    expect(validateCustomResource(pool({ template: { spec: { requirements: [] } } }), schema).map((i) => i.path)).toEqual(['.spec.template.spec.nodeClassRef']);
-    expect(validateCustomResource(pool({ ...tmpl({}), surprise: 1 }), schema)).toEqual([{ path: '.spec.surprise', message: 'unknown field', unknownField: true }]);
+    const pool = (spec: unknown) => ({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'x' },
+      spec,
+    });
+    const tmpl = (s: Record<string, unknown>) => ({
+      template: { spec: { nodeClassRef: { group: 'g', kind: 'k', name: 'n' }, requirements: [], ...s } },
+    });
+    expect(
+      validateCustomResource(pool(tmpl({ requirements: [{ key: 'a', operator: 'Near' }] })), schema).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['.spec.template.spec.requirements[0].operator']);
+    expect(
+      validateCustomResource(pool({ ...tmpl({}), disruption: { budgets: [{ nodes: '101%' }] } }), schema).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['.spec.disruption.budgets[0].nodes']);
+    expect(
+      validateCustomResource(pool({ template: { spec: { requirements: [] } } }), schema).map((i) => i.path),
+    ).toEqual(['.spec.template.spec.nodeClassRef']);
+    expect(validateCustomResource(pool({ ...tmpl({}), surprise: 1 }), schema)).toEqual([
+      { path: '.spec.surprise', message: 'unknown field', unknownField: true },
+    ]);
   });
 });
 
 describe('the examples', () => {
   it('cover both clouds', () => {
-    expect(new Set(examples.map((e) => e.obj.kind))).toEqual(new Set(['NodePool', 'EC2NodeClass', 'GCENodeClass']));
+    expect(new Set(examples.map((e) => e.obj.kind))).toEqual(
+      new Set(['NodePool', 'EC2NodeClass', 'GCENodeClass']),
+    );
   });
 
   for (const { file, obj } of examples) {

@@ -1,6 +1,14 @@
 // The emulator speaks the API server's protocol to the real client: discovery, the three patch types,
 // status subresources, selectors, pagination, watch with resourceVersion/bookmarks/410, and errors.
-import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, Watch, setHeaderOptions, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  PatchStrategy,
+  Watch,
+  setHeaderOptions,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeConfigFor } from '../../../shared/adapters/kube/client.ts';
 import { node, nodeClaim, pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
@@ -18,7 +26,10 @@ beforeAll(async () => {
   custom = kc.makeApiClient(CustomObjectsApi);
   watch = new Watch(kc);
   h.emulator.seed([
-    node('a', { metadata: { name: 'a', labels: { zone: 'z1', gpu: 'h100' } }, spec: { taints: [{ key: 'team', value: 'x', effect: 'NoSchedule' }] } }),
+    node('a', {
+      metadata: { name: 'a', labels: { zone: 'z1', gpu: 'h100' } },
+      spec: { taints: [{ key: 'team', value: 'x', effect: 'NoSchedule' }] },
+    }),
     node('b', { metadata: { name: 'b', labels: { zone: 'z2' } } }),
     pod('default', 'on-a', { spec: { nodeName: 'a', containers: [{ name: 'c' }] } }),
     pod('default', 'pending', { status: { phase: 'Pending' } }),
@@ -30,41 +41,76 @@ afterAll(() => h.close());
 describe('discovery', () => {
   it('lets KubernetesObjectApi resolve a custom kind to its path', async () => {
     const objects = KubernetesObjectApi.makeApiClient(kubeConfigFor(h.url, 't'));
-    const read = await objects.read<KubernetesObject>({ apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'claim' } });
+    const read = await objects.read<KubernetesObject>({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'claim' },
+    });
     expect(read.metadata?.name).toBe('claim');
   });
 });
 
 describe('patches', () => {
   it('applies a JSON patch (the default content type)', async () => {
-    const n = await core.patchNode({ name: 'b', body: [{ op: 'add', path: '/metadata/labels/patched', value: 'json' }] });
+    const n = await core.patchNode({
+      name: 'b',
+      body: [{ op: 'add', path: '/metadata/labels/patched', value: 'json' }],
+    });
     expect(n.metadata?.labels?.patched).toBe('json');
   });
 
   it('merges taints by key under a strategic merge patch and deletes with $patch: delete', async () => {
     const smp = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-    const added = await core.patchNode({ name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } } }, smp);
+    const added = await core.patchNode(
+      { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } } },
+      smp,
+    );
     expect(added.spec?.taints?.map((t) => t.key)).toEqual(['team', 'karpenter.sh/disrupted']);
-    const removed = await core.patchNode({ name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', $patch: 'delete' }] } } }, smp);
+    const removed = await core.patchNode(
+      { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', $patch: 'delete' }] } } },
+      smp,
+    );
     expect(removed.spec?.taints?.map((t) => t.key)).toEqual(['team']);
   });
 
   it('replaces lists and removes null keys under a merge patch', async () => {
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-    const n = await core.patchNode({ name: 'b', body: { metadata: { labels: { patched: null } }, spec: { taints: [{ key: 'only', effect: 'NoExecute' }] } } }, merge);
+    const n = await core.patchNode(
+      {
+        name: 'b',
+        body: {
+          metadata: { labels: { patched: null } },
+          spec: { taints: [{ key: 'only', effect: 'NoExecute' }] },
+        },
+      },
+      merge,
+    );
     expect(n.metadata?.labels?.patched).toBeUndefined();
     expect(n.spec?.taints).toEqual([{ key: 'only', effect: 'NoExecute' }]);
   });
 
   it('refuses a strategic merge patch on a custom resource with 415, as the API server does', async () => {
     const smp = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-    const err = await custom.patchClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: 'claim', body: { metadata: { labels: { a: 'b' } } } }, smp).catch((e: unknown) => e);
+    const err = await custom
+      .patchClusterCustomObject(
+        {
+          group: 'karpenter.sh',
+          version: 'v1',
+          plural: 'nodeclaims',
+          name: 'claim',
+          body: { metadata: { labels: { a: 'b' } } },
+        },
+        smp,
+      )
+      .catch((e: unknown) => e);
     expect(status(err)).toBe(415);
   });
 
   it('answers a patch carrying a stale resourceVersion with 409', async () => {
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-    const err = await core.patchNode({ name: 'b', body: { metadata: { resourceVersion: '1' } } }, merge).catch((e: unknown) => e);
+    const err = await core
+      .patchNode({ name: 'b', body: { metadata: { resourceVersion: '1' } } }, merge)
+      .catch((e: unknown) => e);
     expect(status(err)).toBe(409);
   });
 });
@@ -73,15 +119,33 @@ describe('status subresource', () => {
   it('keeps status on a main-resource update and spec on a status update', async () => {
     const claims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: 'claim' };
     const current = (await custom.getClusterCustomObject(claims)) as Record<string, unknown>;
-    const withStatus = (await custom.replaceClusterCustomObjectStatus({ ...claims, body: { ...current, spec: { bogus: true }, status: { nodeName: 'a' } } })) as { spec: Record<string, unknown>; status: { nodeName: string } };
+    const withStatus = (await custom.replaceClusterCustomObjectStatus({
+      ...claims,
+      body: { ...current, spec: { bogus: true }, status: { nodeName: 'a' } },
+    })) as { spec: Record<string, unknown>; status: { nodeName: string } };
     expect(withStatus.status.nodeName).toBe('a');
     expect(withStatus.spec.bogus).toBeUndefined();
-    const viaMain = (await custom.replaceClusterCustomObject({ ...claims, body: { ...withStatus, status: { nodeName: 'b' } } })) as { status: { nodeName: string } };
+    const viaMain = (await custom.replaceClusterCustomObject({
+      ...claims,
+      body: { ...withStatus, status: { nodeName: 'b' } },
+    })) as { status: { nodeName: string } };
     expect(viaMain.status.nodeName).toBe('a');
   });
 
   it('validates custom resources against the CRD schema (422 names the field)', async () => {
-    const err = await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'bad' }, spec: { template: { spec: { requirements: [] } } } } }).catch((e: unknown) => e);
+    const err = await custom
+      .createClusterCustomObject({
+        group: 'karpenter.sh',
+        version: 'v1',
+        plural: 'nodepools',
+        body: {
+          apiVersion: 'karpenter.sh/v1',
+          kind: 'NodePool',
+          metadata: { name: 'bad' },
+          spec: { template: { spec: { requirements: [] } } },
+        },
+      })
+      .catch((e: unknown) => e);
     expect(status(err)).toBe(422);
     expect(String((err as { body: string }).body)).toContain('spec.template.spec.nodeClassRef');
   });
@@ -89,10 +153,22 @@ describe('status subresource', () => {
 
 describe('selectors and pagination', () => {
   it('filters by set-based label selectors and by field selectors', async () => {
-    expect((await core.listNode({ labelSelector: 'zone in (z1,z3),gpu' })).items.map((n) => n.metadata?.name)).toEqual(['a']);
-    expect((await core.listNode({ labelSelector: '!gpu' })).items.map((n) => n.metadata?.name)).toEqual(['b']);
-    expect((await core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=a' })).items.map((p) => p.metadata?.name)).toEqual(['on-a']);
-    expect((await core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Running' })).items.map((p) => p.metadata?.name)).toEqual(['pending']);
+    expect(
+      (await core.listNode({ labelSelector: 'zone in (z1,z3),gpu' })).items.map((n) => n.metadata?.name),
+    ).toEqual(['a']);
+    expect((await core.listNode({ labelSelector: '!gpu' })).items.map((n) => n.metadata?.name)).toEqual([
+      'b',
+    ]);
+    expect(
+      (await core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=a' })).items.map(
+        (p) => p.metadata?.name,
+      ),
+    ).toEqual(['on-a']);
+    expect(
+      (await core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Running' })).items.map(
+        (p) => p.metadata?.name,
+      ),
+    ).toEqual(['pending']);
   });
 
   it('pages with limit/continue and rejects a malformed continue token with 400', async () => {
@@ -106,7 +182,11 @@ describe('selectors and pagination', () => {
 });
 
 describe('watch', () => {
-  const collect = (path: string, params: Record<string, string | number | boolean>, until: (type: string) => boolean) =>
+  const collect = (
+    path: string,
+    params: Record<string, string | number | boolean>,
+    until: (type: string) => boolean,
+  ) =>
     new Promise<{ type: string; name?: string; code?: number }[]>((resolve, reject) => {
       const seen: { type: string; name?: string; code?: number }[] = [];
       let ctl: AbortController | undefined;
@@ -117,10 +197,19 @@ describe('watch', () => {
         resolve(seen);
       };
       watch
-        .watch(path, params, (type, obj: { metadata?: { name?: string }; code?: number }) => {
-          seen.push({ type, ...(obj.metadata?.name ? { name: obj.metadata.name } : {}), ...(obj.code ? { code: obj.code } : {}) });
-          if (until(type)) done();
-        }, () => done())
+        .watch(
+          path,
+          params,
+          (type, obj: { metadata?: { name?: string }; code?: number }) => {
+            seen.push({
+              type,
+              ...(obj.metadata?.name ? { name: obj.metadata.name } : {}),
+              ...(obj.code ? { code: obj.code } : {}),
+            });
+            if (until(type)) done();
+          },
+          () => done(),
+        )
         .then((c) => {
           ctl = c;
           if (finished) c.abort();
@@ -129,8 +218,15 @@ describe('watch', () => {
 
   it('replays changes after a resourceVersion, filtered by label, then bookmarks', async () => {
     const rv = (await core.listNode({})).metadata?.resourceVersion as string;
-    h.emulator.seed([node('c', { metadata: { name: 'c', labels: { zone: 'z1' } } }), node('d', { metadata: { name: 'd', labels: { zone: 'z9' } } })]);
-    const events = await collect('/api/v1/nodes', { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1' }, (t) => t === 'BOOKMARK');
+    h.emulator.seed([
+      node('c', { metadata: { name: 'c', labels: { zone: 'z1' } } }),
+      node('d', { metadata: { name: 'd', labels: { zone: 'z9' } } }),
+    ]);
+    const events = await collect(
+      '/api/v1/nodes',
+      { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1' },
+      (t) => t === 'BOOKMARK',
+    );
     expect(events).toEqual([{ type: 'ADDED', name: 'c' }, { type: 'BOOKMARK' }]);
   });
 

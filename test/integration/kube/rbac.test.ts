@@ -19,10 +19,14 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 function granted(): Set<string> {
-  const docs = parseAllDocuments(readFileSync(new URL('../../../infra/rbac/reconciler.yaml', import.meta.url), 'utf8')).map((d) => d.toJS() as { kind: string; rules?: Rule[] });
+  const docs = parseAllDocuments(
+    readFileSync(new URL('../../../infra/rbac/reconciler.yaml', import.meta.url), 'utf8'),
+  ).map((d) => d.toJS() as { kind: string; rules?: Rule[] });
   const role = docs.find((d) => d.kind === 'ClusterRole');
   const out = new Set<string>();
-  for (const r of role?.rules ?? []) for (const g of r.apiGroups) for (const res of r.resources) for (const v of r.verbs) out.add(`${g}|${res}|${v}`);
+  for (const r of role?.rules ?? [])
+    for (const g of r.apiGroups)
+      for (const res of r.resources) for (const v of r.verbs) out.add(`${g}|${res}|${v}`);
   return out;
 }
 

@@ -13,9 +13,22 @@ import { node, NOW, nodePool, pod, snapshotOf, ZONES } from '../../unit/disrupti
 const TAINT = { key: 'team', value: 'ml', effect: 'NoSchedule' };
 const TOLERATION = { key: 'team', operator: 'Equal', value: 'ml', effect: 'NoSchedule' };
 
-const podArb = fc.record({ cpu: fc.integer({ min: 1, max: 7 }), zone: fc.option(fc.nat(2), { nil: undefined }), tolerates: fc.boolean(), spread: fc.boolean() });
+const podArb = fc.record({
+  cpu: fc.integer({ min: 1, max: 7 }),
+  zone: fc.option(fc.nat(2), { nil: undefined }),
+  tolerates: fc.boolean(),
+  spread: fc.boolean(),
+});
 const fleetArb = fc.record({
-  nodes: fc.array(fc.record({ team: fc.boolean(), size: fc.constantFrom(4, 8, 16), zone: fc.nat(2), pods: fc.array(podArb, { maxLength: 3 }) }), { minLength: 1, maxLength: 5 }),
+  nodes: fc.array(
+    fc.record({
+      team: fc.boolean(),
+      size: fc.constantFrom(4, 8, 16),
+      zone: fc.nat(2),
+      pods: fc.array(podArb, { maxLength: 3 }),
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
   backlog: fc.array(podArb, { maxLength: 8 }),
 });
 type Fleet = typeof fleetArb extends fc.Arbitrary<infer T> ? T : never;
@@ -26,11 +39,19 @@ function podObj(name: string, p: P, nodeName?: string, team = false) {
     node: nodeName,
     cpu: String(p.cpu),
     labels: { app: p.spread ? 'spread' : name },
-    nodeSelector: p.zone !== undefined ? { 'topology.kubernetes.io/zone': ZONES[p.zone] as string } : undefined,
+    nodeSelector:
+      p.zone !== undefined ? { 'topology.kubernetes.io/zone': ZONES[p.zone] as string } : undefined,
     tolerations: p.tolerates || team ? [TOLERATION] : undefined,
   });
   if (p.spread) {
-    (o.spec as Record<string, unknown>).topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } } }];
+    (o.spec as Record<string, unknown>).topologySpreadConstraints = [
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: { matchLabels: { app: 'spread' } },
+      },
+    ];
   }
   return o;
 }
@@ -38,7 +59,14 @@ function podObj(name: string, p: P, nodeName?: string, team = false) {
 function objects(f: Fleet) {
   const out: Record<string, unknown>[] = [nodePool('general'), nodePool('team', { taints: [TAINT] })];
   f.nodes.forEach((n, i) => {
-    out.push(node(`n${i}`, { pool: n.team ? 'team' : 'general', type: `s-${n.size}`, zone: ZONES[n.zone], taints: n.team ? [TAINT] : undefined }));
+    out.push(
+      node(`n${i}`, {
+        pool: n.team ? 'team' : 'general',
+        type: `s-${n.size}`,
+        zone: ZONES[n.zone],
+        taints: n.team ? [TAINT] : undefined,
+      }),
+    );
     n.pods.forEach((p, j) => out.push(podObj(`b${i}-${j}`, p, `n${i}`, n.team)));
   });
   f.backlog.forEach((p, i) => out.push(podObj(`pending-${i}`, p)));
@@ -46,10 +74,15 @@ function objects(f: Fleet) {
 }
 
 const summary = (o: Outcome) =>
-  o.kind === 'no-op' ? o.reason : { candidates: o.command.candidates.map((c) => c.name), replacements: o.command.replacements.map((r) => [r.nodePool, r.instanceTypes, r.price]) };
+  o.kind === 'no-op'
+    ? o.reason
+    : {
+        candidates: o.command.candidates.map((c) => c.name),
+        replacements: o.command.replacements.map((r) => [r.nodePool, r.instanceTypes, r.price]),
+      };
 
 describe('backlog reduction', () => {
-  it('never changes a candidate\'s verdict', () => {
+  it("never changes a candidate's verdict", () => {
     fc.assert(
       fc.property(fleetArb, (f) => {
         const snapshot = snapshotOf(objects(f));
@@ -57,7 +90,9 @@ describe('backlog reduction', () => {
         const reduced = passContext(snapshot, NOW, passOptions({}));
         const set = buildCandidates({ snapshot, pdbs: full.pdbs(), now: NOW });
         for (const c of set.candidates.filter((x) => consolidationFilter(x) === true)) {
-          expect(summary(computeConsolidation(reduced, 'single-node-consolidation', [c]))).toEqual(summary(computeConsolidation(full, 'single-node-consolidation', [c])));
+          expect(summary(computeConsolidation(reduced, 'single-node-consolidation', [c]))).toEqual(
+            summary(computeConsolidation(full, 'single-node-consolidation', [c])),
+          );
         }
       }),
       { numRuns: 200, seed: 3 },

@@ -11,13 +11,18 @@ import { passOptions } from '../../../shared/disruption/types.ts';
 import { node, NOW, nodePool, pdb, pod, snapshotOf, ZONES } from '../../unit/disruption/fixtures.ts';
 
 const fleetArb = fc.record({
-  pools: fc.array(fc.record({ budget: fc.constantFrom('0', '1', '2', '50%', '100%'), spot: fc.boolean() }), { minLength: 1, maxLength: 2 }),
+  pools: fc.array(fc.record({ budget: fc.constantFrom('0', '1', '2', '50%', '100%'), spot: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 2,
+  }),
   nodes: fc.array(
     fc.record({
       pool: fc.nat(1),
       size: fc.constantFrom(2, 4, 8, 16),
       zone: fc.nat(2),
-      pods: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 6 }), guarded: fc.boolean() }), { maxLength: 3 }),
+      pods: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 6 }), guarded: fc.boolean() }), {
+        maxLength: 3,
+      }),
     }),
     { minLength: 1, maxLength: 6 },
   ),
@@ -29,10 +34,21 @@ const fleetArb = fc.record({
 type Fleet = typeof fleetArb extends fc.Arbitrary<infer T> ? T : never;
 
 function objects(f: Fleet): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = f.pools.map((p, i) => nodePool(`pool-${i}`, { budgets: [{ nodes: p.budget }], capacityTypes: p.spot ? ['on-demand', 'spot'] : ['on-demand'] }));
+  const out: Record<string, unknown>[] = f.pools.map((p, i) =>
+    nodePool(`pool-${i}`, {
+      budgets: [{ nodes: p.budget }],
+      capacityTypes: p.spot ? ['on-demand', 'spot'] : ['on-demand'],
+    }),
+  );
   f.nodes.forEach((n, i) => {
     const name = `node-${i}`;
-    out.push(node(name, { pool: `pool-${Math.min(n.pool, f.pools.length - 1)}`, type: `s-${n.size}`, zone: ZONES[n.zone] }));
+    out.push(
+      node(name, {
+        pool: `pool-${Math.min(n.pool, f.pools.length - 1)}`,
+        type: `s-${n.size}`,
+        zone: ZONES[n.zone],
+      }),
+    );
     n.pods.forEach((p, j) => {
       const app = `app-${i}-${j}`;
       out.push(pod(app, { node: name, cpu: String(p.cpu) }));
@@ -48,24 +64,40 @@ describe('a pass on a random fleet', () => {
     fc.assert(
       fc.property(fleetArb, (f) => {
         const snapshot = snapshotOf(objects(f));
-        const r = runPass({ snapshot, now: NOW, options: passOptions({ maxCommands: f.maxCommands, upstream: f.upstream }) });
+        const r = runPass({
+          snapshot,
+          now: NOW,
+          options: passOptions({ maxCommands: f.maxCommands, upstream: f.upstream }),
+        });
         const seen = new Set<string>();
-        for (const cmd of r.commands) for (const c of cmd.candidates) {
-          expect(seen.has(c.name)).toBe(false);
-          seen.add(c.name);
-        }
+        for (const cmd of r.commands)
+          for (const c of cmd.candidates) {
+            expect(seen.has(c.name)).toBe(false);
+            seen.add(c.name);
+          }
         if (r.commands.length === 0) return;
         const reason = METHODS.find((m) => m.name === r.method)!.reason;
-        const budgets = budgetMapping([...snapshot.nodePools.values()].map((v) => v.pool), snapshot.nodes, reason, NOW);
+        const budgets = budgetMapping(
+          [...snapshot.nodePools.values()].map((v) => v.pool),
+          snapshot.nodes,
+          reason,
+          NOW,
+        );
         const spent = new Map<string, number>();
-        for (const cmd of r.commands) for (const c of cmd.candidates) spent.set(c.nodePool, (spent.get(c.nodePool) ?? 0) + 1);
+        for (const cmd of r.commands)
+          for (const c of cmd.candidates) spent.set(c.nodePool, (spent.get(c.nodePool) ?? 0) + 1);
         for (const [pool, n] of spent) expect(n).toBeLessThanOrEqual(budgets.get(pool) ?? 0);
         const limits = pdbLimits(snapshot.objects.pdbs, snapshot.objects.pods);
-        for (const cmd of r.commands) for (const c of cmd.candidates) {
-          for (const p of c.pods) if (isEvictable(p, NOW)) expect(limits.blockers(p)).toEqual([]);
-        }
-        if (f.upstream) expect(r.commands.length).toBeLessThanOrEqual(r.method === 'single-node-consolidation' ? 1 : Infinity);
-        if (r.method === 'single-node-consolidation') expect(r.commands.length).toBeLessThanOrEqual(f.maxCommands);
+        for (const cmd of r.commands)
+          for (const c of cmd.candidates) {
+            for (const p of c.pods) if (isEvictable(p, NOW)) expect(limits.blockers(p)).toEqual([]);
+          }
+        if (f.upstream)
+          expect(r.commands.length).toBeLessThanOrEqual(
+            r.method === 'single-node-consolidation' ? 1 : Infinity,
+          );
+        if (r.method === 'single-node-consolidation')
+          expect(r.commands.length).toBeLessThanOrEqual(f.maxCommands);
       }),
       { numRuns: 150, seed: 20261130 },
     );

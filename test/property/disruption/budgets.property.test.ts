@@ -2,12 +2,19 @@
 // percentages round up and never exceed the pool; more budgets can only lower the allowance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedDisruptions, budgetActive, BudgetLedger, BudgetOverspendError } from '../../../shared/disruption/budgets.ts';
+import {
+  allowedDisruptions,
+  budgetActive,
+  BudgetLedger,
+  BudgetOverspendError,
+} from '../../../shared/disruption/budgets.ts';
 import { parseCron } from '../../../shared/model/cron.ts';
 import { budgetSchema, nodePoolSchema, type NodePool } from '../../../shared/model/nodepool.ts';
 
 const POOLS = ['p', 'q', 'r', 'missing'];
-const mapping = fc.record({ p: fc.nat(5), q: fc.nat(5), r: fc.nat(5) }).map((m) => new Map(Object.entries(m)));
+const mapping = fc
+  .record({ p: fc.nat(5), q: fc.nat(5), r: fc.nat(5) })
+  .map((m) => new Map(Object.entries(m)));
 const proposal = fc.array(fc.constantFrom(...POOLS), { minLength: 1, maxLength: 4 });
 
 const pool = (budgets: { nodes: string; reasons?: ('Empty' | 'Drifted' | 'Underutilized')[] }[]): NodePool =>
@@ -15,9 +22,15 @@ const pool = (budgets: { nodes: string; reasons?: ('Empty' | 'Drifted' | 'Underu
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
     metadata: { name: 'p' },
-    spec: { template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' } } }, disruption: { budgets: budgets.map((b) => budgetSchema.parse(b)) } },
+    spec: {
+      template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' } } },
+      disruption: { budgets: budgets.map((b) => budgetSchema.parse(b)) },
+    },
   });
-const nodesValue = fc.oneof(fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`), fc.nat(50).map(String));
+const nodesValue = fc.oneof(
+  fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`),
+  fc.nat(50).map(String),
+);
 const now = new Date('2026-11-30T01:00:00Z');
 
 /** Brute force: does a firing lie in (now − duration, now]? Every minute of the window checked against the cron sets. */
@@ -29,14 +42,28 @@ function activeByEnumeration(schedule: string, durationMin: number, at: Date): b
     const dom = c.daysOfMonth.has(d.getUTCDate());
     const dow = c.daysOfWeek.has(d.getUTCDay());
     const day = c.domStar || c.dowStar ? dom && dow : dom || dow;
-    if (day && c.months.has(d.getUTCMonth() + 1) && c.hours.has(d.getUTCHours()) && c.minutes.has(d.getUTCMinutes())) return true;
+    if (
+      day &&
+      c.months.has(d.getUTCMonth() + 1) &&
+      c.hours.has(d.getUTCHours()) &&
+      c.minutes.has(d.getUTCMinutes())
+    )
+      return true;
   }
   return false;
 }
 
 describe('budget windows', () => {
   it('a scheduled budget is active exactly when a firing lies in (now − duration, now]', () => {
-    const schedules = ['0 9 * * *', '*/15 * * * *', '30 */6 * * *', '0 22 * * fri', '0 0 1 * *', '45 3 * * 1-5', '@hourly'];
+    const schedules = [
+      '0 9 * * *',
+      '*/15 * * * *',
+      '30 */6 * * *',
+      '0 22 * * fri',
+      '0 0 1 * *',
+      '45 3 * * 1-5',
+      '@hourly',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...schedules),
@@ -44,7 +71,8 @@ describe('budget windows', () => {
         fc.integer({ min: 0, max: 40 * 24 * 3600 * 1000 }),
         (schedule, durationMin, offsetMs) => {
           const at = new Date(Date.UTC(2026, 10, 1) + offsetMs);
-          const duration = durationMin >= 60 ? `${Math.floor(durationMin / 60)}h${durationMin % 60}m` : `${durationMin}m`;
+          const duration =
+            durationMin >= 60 ? `${Math.floor(durationMin / 60)}h${durationMin % 60}m` : `${durationMin}m`;
           const b = budgetSchema.parse({ nodes: '0', schedule, duration });
           expect(budgetActive(b, at)).toBe(activeByEnumeration(schedule, durationMin, at));
         },
@@ -100,12 +128,22 @@ describe('budget ledger properties', () => {
       fc.property(
         fc.array(nodesValue, { minLength: 1, maxLength: 4 }),
         nodesValue,
-        fc.option(fc.subarray(['Empty', 'Drifted', 'Underutilized'] as const, { minLength: 1 }), { nil: undefined }),
+        fc.option(fc.subarray(['Empty', 'Drifted', 'Underutilized'] as const, { minLength: 1 }), {
+          nil: undefined,
+        }),
         fc.nat(300),
         fc.constantFrom('Empty', 'Drifted', 'Underutilized' as const),
         (existing, extra, reasons, count, reason) => {
           const before = allowedDisruptions(pool(existing.map((nodes) => ({ nodes }))), count, reason, now);
-          const after = allowedDisruptions(pool([...existing.map((nodes) => ({ nodes })), { nodes: extra, ...(reasons ? { reasons: [...reasons] } : {}) }]), count, reason, now);
+          const after = allowedDisruptions(
+            pool([
+              ...existing.map((nodes) => ({ nodes })),
+              { nodes: extra, ...(reasons ? { reasons: [...reasons] } : {}) },
+            ]),
+            count,
+            reason,
+            now,
+          );
           expect(after).toBeLessThanOrEqual(before);
         },
       ),

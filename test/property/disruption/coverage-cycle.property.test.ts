@@ -13,7 +13,10 @@ import {
 import { measureCoverage } from '../../bench/coverage-measure.ts';
 
 const fleet = fc
-  .array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's'), fc.integer({ min: 0, max: 60 })), { minLength: 1, maxLength: 80 })
+  .array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's'), fc.integer({ min: 0, max: 60 })), {
+    minLength: 1,
+    maxLength: 80,
+  })
   .map((pairs) => {
     const seen = new Map<string, CoverageCandidate>();
     for (const [pool, i] of pairs) seen.set(`${pool}/${i}`, { nodePool: pool, name: `n${i}` });
@@ -22,15 +25,21 @@ const fleet = fc
 
 /** A previous cycle's leftovers: some current names, some names of nodes that are gone. */
 const priorState = (current: readonly CoverageCandidate[]) =>
-  fc.tuple(fc.subarray([...current]), fc.array(fc.integer({ min: 100, max: 120 }), { maxLength: 5 }), fc.nat(50)).map(([done, gone, cycle]) => {
-    const out = new Map<string, { nodePool: string; cycle: number; evaluated: Set<string> }>();
-    for (const c of [...done, ...gone.map((g) => ({ nodePool: 'p', name: `gone${g}` }))]) {
-      const e = out.get(c.nodePool) ?? { nodePool: c.nodePool, cycle, evaluated: new Set<string>() };
-      e.evaluated.add(c.name);
-      out.set(c.nodePool, e);
-    }
-    return out as CoverageState;
-  });
+  fc
+    .tuple(
+      fc.subarray([...current]),
+      fc.array(fc.integer({ min: 100, max: 120 }), { maxLength: 5 }),
+      fc.nat(50),
+    )
+    .map(([done, gone, cycle]) => {
+      const out = new Map<string, { nodePool: string; cycle: number; evaluated: Set<string> }>();
+      for (const c of [...done, ...gone.map((g) => ({ nodePool: 'p', name: `gone${g}` }))]) {
+        const e = out.get(c.nodePool) ?? { nodePool: c.nodePool, cycle, evaluated: new Set<string>() };
+        e.evaluated.add(c.name);
+        out.set(c.nodePool, e);
+      }
+      return out as CoverageState;
+    });
 
 const id = (c: CoverageCandidate) => `${c.nodePool}/${c.name}`;
 
@@ -41,7 +50,11 @@ describe('coverage cycle properties', () => {
     fc.assert(
       fc.property(
         fleet.chain((current) =>
-          fc.tuple(fc.constant(current), fc.array(fc.integer({ min: 1, max: current.length }), { maxLength: 6 }), fc.integer({ min: 1, max: current.length })),
+          fc.tuple(
+            fc.constant(current),
+            fc.array(fc.integer({ min: 1, max: current.length }), { maxLength: 6 }),
+            fc.integer({ min: 1, max: current.length }),
+          ),
         ),
         ([current, warmUp, perPass]) => {
           const ordered = upstreamOrder(current);
@@ -68,7 +81,9 @@ describe('coverage cycle properties', () => {
   it('still reaches every candidate within the bound when candidates disappear mid-cycle', () => {
     fc.assert(
       fc.property(
-        fleet.chain((current) => fc.tuple(fc.constant(current), priorState(current), fc.integer({ min: 1, max: current.length }))),
+        fleet.chain((current) =>
+          fc.tuple(fc.constant(current), priorState(current), fc.integer({ min: 1, max: current.length })),
+        ),
         ([current, prior, perPass]) => {
           // A prior cycle whose set also names vanished nodes: those are pruned and cannot hold the cycle open.
           const ordered = upstreamOrder(current);
@@ -91,7 +106,10 @@ describe('coverage cycle properties', () => {
   it('with a time budget, uneven costs and unseen pools first (the real walk), every candidate is reached within ⌈walk / budget⌉ + 1 passes', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's', 't'), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 150 }),
+        fc.array(fc.tuple(fc.constantFrom('p', 'q', 'r', 's', 't'), fc.integer({ min: 1, max: 1000 })), {
+          minLength: 1,
+          maxLength: 150,
+        }),
         fc.double({ min: 0.01, max: 1, noNaN: true }),
         (pairs, fraction) => {
           const sorted = pairs.map(([pool, cost], i) => ({ name: `n${i}`, nodePool: pool, cost }));
@@ -105,23 +123,31 @@ describe('coverage cycle properties', () => {
   });
 
   it('the upstream order with the same budget can starve the tail (why the cycle exists)', () => {
-    const current = Array.from({ length: 20 }, (_, i) => ({ nodePool: 'p', name: `n${String(i).padStart(2, '0')}` }));
+    const current = Array.from({ length: 20 }, (_, i) => ({
+      nodePool: 'p',
+      name: `n${String(i).padStart(2, '0')}`,
+    }));
     const reached = new Set<string>();
-    for (let pass = 0; pass < 10; pass++) for (const c of upstreamOrder(current).slice(0, 2)) reached.add(c.name);
+    for (let pass = 0; pass < 10; pass++)
+      for (const c of upstreamOrder(current).slice(0, 2)) reached.add(c.name);
     expect(reached.size).toBe(2);
   });
 
   it('resuming is a stable permutation: same candidates, evaluated ones last, each group in its original order', () => {
     fc.assert(
       fc.property(
-        fleet.chain((current) => fc.tuple(fc.shuffledSubarray(current, { minLength: current.length }), priorState(current))),
+        fleet.chain((current) =>
+          fc.tuple(fc.shuffledSubarray(current, { minLength: current.length }), priorState(current)),
+        ),
         ([ordered, s]) => {
           const out = resumeCoverageCycle(ordered, s);
           expect([...out].map(id).sort()).toEqual([...ordered].map(id).sort());
           const evaluated = (c: CoverageCandidate) => s.get(c.nodePool)?.evaluated.has(c.name) === true;
           const firstReached = out.findIndex(evaluated);
           if (firstReached >= 0) expect(out.slice(firstReached).every(evaluated)).toBe(true);
-          expect(out.filter((c) => !evaluated(c)).map(id)).toEqual(ordered.filter((c) => !evaluated(c)).map(id));
+          expect(out.filter((c) => !evaluated(c)).map(id)).toEqual(
+            ordered.filter((c) => !evaluated(c)).map(id),
+          );
           expect(out.filter(evaluated).map(id)).toEqual(ordered.filter(evaluated).map(id));
         },
       ),

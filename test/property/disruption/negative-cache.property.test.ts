@@ -26,8 +26,17 @@ type Op =
   | { kind: 'tick'; ms: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('remember' as const), candidate: fc.constantFrom(...CANDIDATES), fp: fc.option(fc.constantFrom(...FPS), { nil: undefined }), verdict: fc.constantFrom<SimulatedVerdict>('no-op', 'delete', 'replace') }),
-  fc.record({ kind: fc.constant('lookup' as const), candidate: fc.constantFrom(...CANDIDATES), fp: fc.option(fc.constantFrom(...FPS), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('remember' as const),
+    candidate: fc.constantFrom(...CANDIDATES),
+    fp: fc.option(fc.constantFrom(...FPS), { nil: undefined }),
+    verdict: fc.constantFrom<SimulatedVerdict>('no-op', 'delete', 'replace'),
+  }),
+  fc.record({
+    kind: fc.constant('lookup' as const),
+    candidate: fc.constantFrom(...CANDIDATES),
+    fp: fc.option(fc.constantFrom(...FPS), { nil: undefined }),
+  }),
   fc.constant({ kind: 'clear' as const }),
   fc.constant({ kind: 'sweep' as const }),
   fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 200_000 }) }),
@@ -55,7 +64,12 @@ describe('negative cache properties', () => {
           } else {
             const got = lookupNegative(cache, o.candidate, o.fp, new Date(now)).result === 'hit';
             const m = last.get(o.candidate);
-            const expected = m !== undefined && m.verdict === 'no-op' && m.fp !== undefined && m.fp === o.fp && now < m.at + TTL;
+            const expected =
+              m !== undefined &&
+              m.verdict === 'no-op' &&
+              m.fp !== undefined &&
+              m.fp === o.fp &&
+              now < m.at + TTL;
             expect(got).toBe(expected);
           }
         }
@@ -67,10 +81,15 @@ describe('negative cache properties', () => {
   it('with skipping on, every proposal is one the full simulation makes, and a consolidation is delayed by less than the TTL', () => {
     // Candidates with a fingerprinted state and a hidden price the fingerprint cannot see (spot prices).
     const timeline = fc.array(
-      fc.record({ state: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 3, maxLength: 3 }), hidden: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), commandCompleted: fc.boolean() }),
+      fc.record({
+        state: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 3, maxLength: 3 }),
+        hidden: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        commandCompleted: fc.boolean(),
+      }),
       { minLength: 1, maxLength: 30 },
     );
-    const verdict = (state: number, hidden: boolean): SimulatedVerdict => (state === 2 || (state === 1 && hidden) ? 'replace' : 'no-op');
+    const verdict = (state: number, hidden: boolean): SimulatedVerdict =>
+      state === 2 || (state === 1 && hidden) ? 'replace' : 'no-op';
     fc.assert(
       fc.property(timeline, (passes) => {
         let cache = negativeCache();
@@ -93,7 +112,8 @@ describe('negative cache properties', () => {
             // Delays by less than the TTL: actionable continuously for a TTL ⇒ proposed.
             if (truth === 'no-op') actionableSince.delete(c);
             else if (!actionableSince.has(c)) actionableSince.set(c, now.getTime());
-            if (!proposed && truth !== 'no-op') expect(now.getTime() - (actionableSince.get(c) as number)).toBeLessThan(TTL);
+            if (!proposed && truth !== 'no-op')
+              expect(now.getTime() - (actionableSince.get(c) as number)).toBeLessThan(TTL);
           });
           cache = sweepNegativeCache(cache, now).cache;
         });

@@ -11,8 +11,17 @@ import { node, NOW, nodePool, pod, snapshotOf, ZONES } from '../../unit/disrupti
 type Obj = Record<string, unknown>;
 
 const fleetArb = fc.record({
-  nodes: fc.array(fc.record({ size: fc.constantFrom(4, 8, 16), zone: fc.nat(2), pods: fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }) }), { minLength: 1, maxLength: 5 }),
-  changes: fc.array(fc.record({ node: fc.nat(4), cpu: fc.integer({ min: 1, max: 6 }), bump: fc.boolean() }), { maxLength: 3 }),
+  nodes: fc.array(
+    fc.record({
+      size: fc.constantFrom(4, 8, 16),
+      zone: fc.nat(2),
+      pods: fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }),
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
+  changes: fc.array(fc.record({ node: fc.nat(4), cpu: fc.integer({ min: 1, max: 6 }), bump: fc.boolean() }), {
+    maxLength: 3,
+  }),
 });
 type Fleet = typeof fleetArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -25,10 +34,20 @@ function objects(f: Fleet, changed: boolean): Obj[] {
     const nodeObj = node(name, { type: `s-${n.size}`, zone: ZONES[n.zone] });
     Object.assign(nodeObj.metadata as Obj, { resourceVersion: '1' });
     out.push(nodeObj, {
-      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
-      metadata: { name: `claim-${name}`, resourceVersion: '1', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: {
+        name: `claim-${name}`,
+        resourceVersion: '1',
+        creationTimestamp: '2026-09-01T08:00:00Z',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+      },
       spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+      status: {
+        nodeName: name,
+        lastPodEventTime: '2026-09-01T08:05:00Z',
+        conditions: [{ type: 'Initialized', status: 'True' }],
+      },
     });
     n.pods.forEach((cpu, j) => {
       const p = pod(`p${i}-${j}`, { node: name, cpu: String(cpu) });
@@ -59,7 +78,9 @@ describe('the negative cache', () => {
         const second = runPass({ snapshot, now: later, options, hints: first.memory });
         // The first proposal is validated against the snapshot as is; later ones assume it was admitted first.
         for (const cmd of second.commands.slice(0, 1)) {
-          expect(validateCommand({ snapshot, now: later, options: passOptions({}) }, cmd)).toEqual({ valid: true });
+          expect(validateCommand({ snapshot, now: later, options: passOptions({}) }, cmd)).toEqual({
+            valid: true,
+          });
         }
       }),
       { numRuns: 150, seed: 7 },

@@ -15,8 +15,14 @@ const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 const types = buildInstanceTypes(catalog());
 
 const fleet = fc.record({
-  nodes: fc.array(fc.record({ zone: fc.constantFrom(...ZONES), pods: fc.integer({ min: 0, max: 3 }), anti: fc.boolean() }), { minLength: 1, maxLength: 6 }),
-  pending: fc.array(fc.record({ cpu: fc.constantFrom('500m', '1', '3'), spread: fc.boolean(), anti: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+  nodes: fc.array(
+    fc.record({ zone: fc.constantFrom(...ZONES), pods: fc.integer({ min: 0, max: 3 }), anti: fc.boolean() }),
+    { minLength: 1, maxLength: 6 },
+  ),
+  pending: fc.array(
+    fc.record({ cpu: fc.constantFrom('500m', '1', '3'), spread: fc.boolean(), anti: fc.boolean() }),
+    { minLength: 1, maxLength: 8 },
+  ),
   excluded: fc.array(fc.nat(5), { maxLength: 3 }),
 });
 
@@ -25,7 +31,15 @@ function snapshotOf(f: typeof fleet extends fc.Arbitrary<infer T> ? T : never, w
   f.nodes.forEach((n, i) => {
     if (without.has(`n${i}`)) return;
     objs.push(node(`n${i}`, { pool: 'default', zone: n.zone, type: 's-8' }));
-    for (let j = 0; j < n.pods; j++) objs.push(pod(`b${i}-${j}`, { cpu: '1', labels: { app: 'web' }, node: `n${i}`, spec: n.anti ? antiAffinity('kubernetes.io/hostname', 'web') : {} }));
+    for (let j = 0; j < n.pods; j++)
+      objs.push(
+        pod(`b${i}-${j}`, {
+          cpu: '1',
+          labels: { app: 'web' },
+          node: `n${i}`,
+          spec: n.anti ? antiAffinity('kubernetes.io/hostname', 'web') : {},
+        }),
+      );
   });
   f.pending.forEach((p, i) => {
     const spec = { ...(p.spread ? spread(ZONE, 'web') : {}), ...(p.anti ? antiAffinity(ZONE, 'web') : {}) };
@@ -39,7 +53,14 @@ function placements(view: ReturnType<typeof passView>, excluded?: ReadonlySet<st
   const r = solve(view.input(pending, excluded), schedulingOptions(view, false));
   return pending.map((p) => {
     const pl = r.placements.get(p.key);
-    return [p.key, pl?.kind === 'existing' ? pl.node : pl?.kind === 'new' ? `new:${[...pl.claim.requirements.get(ZONE).values].sort().join('|')}` : 'none'];
+    return [
+      p.key,
+      pl?.kind === 'existing'
+        ? pl.node
+        : pl?.kind === 'new'
+          ? `new:${[...pl.claim.requirements.get(ZONE).values].sort().join('|')}`
+          : 'none',
+    ];
   });
 }
 
@@ -52,7 +73,11 @@ describe('pass-scoped scheduling view', () => {
         placements(shared); // warm the pass-scoped caches with a full simulation first
         const fresh = passView(snapshotOf(f, excluded));
         expect(placements(shared, excluded)).toEqual(placements(fresh));
-        expect(fresh.snapshot.objects.pods.filter((p) => p.spec.nodeName).every((p) => !excluded.has(p.spec.nodeName as string))).toBe(true);
+        expect(
+          fresh.snapshot.objects.pods
+            .filter((p) => p.spec.nodeName)
+            .every((p) => !excluded.has(p.spec.nodeName as string)),
+        ).toBe(true);
       }),
       { numRuns: 150 },
     );

@@ -19,7 +19,14 @@ const podArb = fc.record({
 });
 const fleetArb = fc.record({
   pods: fc.array(podArb, { minLength: 1, maxLength: 14 }),
-  nodes: fc.array(fc.record({ type: fc.constantFrom('s-2', 's-4', 's-8'), zone: fc.constantFrom(...ZONES), tainted: fc.boolean() }), { maxLength: 4 }),
+  nodes: fc.array(
+    fc.record({
+      type: fc.constantFrom('s-2', 's-4', 's-8'),
+      zone: fc.constantFrom(...ZONES),
+      tainted: fc.boolean(),
+    }),
+    { maxLength: 4 },
+  ),
   limit: fc.option(fc.constantFrom('16', '32', '64'), { nil: undefined }),
   minMember: fc.integer({ min: 1, max: 4 }),
 });
@@ -29,18 +36,49 @@ type Fleet = typeof fleetArb extends fc.Arbitrary<infer T> ? T : never;
 function objects(f: Fleet): Record<string, unknown>[] {
   const pool = nodePool('default', { taints: [{ key: 'dedicated', effect: 'NoSchedule' }] });
   if (f.limit) (pool.spec as Record<string, unknown>).limits = { cpu: f.limit };
-  const open = nodePool('open', { requirements: [{ key: ZONE, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }] });
+  const open = nodePool('open', {
+    requirements: [{ key: ZONE, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }],
+  });
   const out: Record<string, unknown>[] = [pool, open];
-  f.nodes.forEach((n, i) => out.push(node(`n${i}`, { pool: 'default', type: n.type, zone: n.zone, taints: n.tainted ? [{ key: 'dedicated', effect: 'NoSchedule' }] : [] })));
-  for (const g of ['g1', 'g2']) out.push({ apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'PodGroup', metadata: { name: g, namespace: 'default' }, spec: { minMember: f.minMember } });
+  f.nodes.forEach((n, i) =>
+    out.push(
+      node(`n${i}`, {
+        pool: 'default',
+        type: n.type,
+        zone: n.zone,
+        taints: n.tainted ? [{ key: 'dedicated', effect: 'NoSchedule' }] : [],
+      }),
+    ),
+  );
+  for (const g of ['g1', 'g2'])
+    out.push({
+      apiVersion: 'scheduling.volcano.sh/v1beta1',
+      kind: 'PodGroup',
+      metadata: { name: g, namespace: 'default' },
+      spec: { minMember: f.minMember },
+    });
   f.pods.forEach((p, i) => {
     const spec: Record<string, unknown> = {};
     if (p.spread) Object.assign(spec, spread(ZONE, p.app));
     if (p.zone) spec.nodeSelector = { [ZONE]: p.zone };
     if (p.tolerates) spec.tolerations = [{ key: 'dedicated', operator: 'Exists' }];
-    if (p.hostPort) spec.containers = [{ name: 'c', resources: { requests: { cpu: p.cpu } }, ports: [{ containerPort: p.hostPort, hostPort: p.hostPort }] }];
+    if (p.hostPort)
+      spec.containers = [
+        {
+          name: 'c',
+          resources: { requests: { cpu: p.cpu } },
+          ports: [{ containerPort: p.hostPort, hostPort: p.hostPort }],
+        },
+      ];
     if (p.gang) spec.schedulerName = 'volcano';
-    out.push(pod(`p${i}`, { cpu: p.cpu, labels: { app: p.app }, spec, ...(p.gang ? { annotations: { 'scheduling.k8s.io/group-name': p.gang } } : {}) }));
+    out.push(
+      pod(`p${i}`, {
+        cpu: p.cpu,
+        labels: { app: p.app },
+        spec,
+        ...(p.gang ? { annotations: { 'scheduling.k8s.io/group-name': p.gang } } : {}),
+      }),
+    );
   });
   return out;
 }
@@ -66,7 +104,8 @@ describe('simulator invariants on random fleets', () => {
           const used = members.reduce((sum, i) => sum + quantityMilli(spec(i).cpu), 0);
           const n = f.nodes[Number(target.slice(1))];
           const claim = s.nodeClaims.find((c) => c.name === target);
-          const capacity = n && target.startsWith('n') ? cpuOf(n.type) : cpuOf(claim?.cheapest?.instanceType as string);
+          const capacity =
+            n && target.startsWith('n') ? cpuOf(n.type) : cpuOf(claim?.cheapest?.instanceType as string);
           expect(used).toBeLessThanOrEqual(capacity);
           const ports = members.map((i) => spec(i).hostPort).filter((x) => x !== undefined);
           expect(new Set(ports).size).toBe(ports.length);
@@ -79,8 +118,14 @@ describe('simulator invariants on random fleets', () => {
         }
         for (const g of ['g1', 'g2']) {
           const members = f.pods.map((p, i) => ({ p, i })).filter((x) => x.p.gang === g);
-          const placed = members.filter(({ i }) => ['existing', 'new'].includes(s.pods.find((o) => o.pod === `default/p${i}`)?.result as string));
-          expect(placed.length === 0 || placed.length >= Math.min(f.minMember, members.length) ? true : placed.length).toBe(true);
+          const placed = members.filter(({ i }) =>
+            ['existing', 'new'].includes(s.pods.find((o) => o.pod === `default/p${i}`)?.result as string),
+          );
+          expect(
+            placed.length === 0 || placed.length >= Math.min(f.minMember, members.length)
+              ? true
+              : placed.length,
+          ).toBe(true);
           if (members.length < f.minMember) expect(placed).toHaveLength(0);
         }
       }),
@@ -92,10 +137,15 @@ describe('simulator invariants on random fleets', () => {
     fc.assert(
       fc.property(fleetArb, fc.integer(), (f, seed) => {
         const objs = objects(f);
-        const shuffled = [...objs].sort((a, b) => ((JSON.stringify(a).length * 31 + seed) % 7) - ((JSON.stringify(b).length * 31 + seed) % 7));
+        const shuffled = [...objs].sort(
+          (a, b) =>
+            ((JSON.stringify(a).length * 31 + seed) % 7) - ((JSON.stringify(b).length * 31 + seed) % 7),
+        );
         const a = simulate(objs, { types });
         const b = simulate(shuffled, { types });
-        expect(b.pods.map((p) => JSON.stringify(p)).sort()).toEqual(a.pods.map((p) => JSON.stringify(p)).sort());
+        expect(b.pods.map((p) => JSON.stringify(p)).sort()).toEqual(
+          a.pods.map((p) => JSON.stringify(p)).sort(),
+        );
       }),
       { numRuns: 100 },
     );
@@ -113,7 +163,10 @@ describe('simulator invariants on random fleets', () => {
             objs.push(node(`r${i}`, { pool: 'open', zone, type: 's-2' }));
             objs.push(pod(`old-${i}`, { cpu: '1500m', labels: { app: 'w' }, node: `r${i}` }));
           });
-          for (let i = 0; i < replicas; i++) objs.push(pod(`w-${i}`, { cpu: '3', labels: { app: 'w' }, spec: spread(ZONE, 'w', { maxSkew }) }));
+          for (let i = 0; i < replicas; i++)
+            objs.push(
+              pod(`w-${i}`, { cpu: '3', labels: { app: 'w' }, spec: spread(ZONE, 'w', { maxSkew }) }),
+            );
           const s = simulate(objs, { types });
           const counts = new Map(ZONES.map((z) => [z, runningZones.filter((r) => r === z).length]));
           for (let i = 0; i < replicas; i++) {
@@ -124,7 +177,9 @@ describe('simulator invariants on random fleets', () => {
           const values = [...counts.values()];
           const before = ZONES.map((z) => runningZones.filter((r) => r === z).length);
           // the scheduler can only add pods: skew may stay above maxSkew only where the running pods already put it
-          expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(Math.max(maxSkew, Math.max(...before) - Math.min(...before)));
+          expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(
+            Math.max(maxSkew, Math.max(...before) - Math.min(...before)),
+          );
         },
       ),
       { numRuns: 100 },

@@ -16,9 +16,12 @@ const options = passOptions({});
 function fleet(): Obj[] {
   return [
     nodePool('default'),
-    node('n1', { type: 's-8' }), pod('p1', { node: 'n1', cpu: '4', created: '2026-09-01T08:01:00Z' }),
-    node('n2', { type: 's-8' }), pod('p2', { node: 'n2', cpu: '4', created: '2026-09-01T08:02:00Z' }),
-    node('worker', { pool: null, type: 's-8' }), pod('w', { node: 'worker', cpu: '3' }),
+    node('n1', { type: 's-8' }),
+    pod('p1', { node: 'n1', cpu: '4', created: '2026-09-01T08:01:00Z' }),
+    node('n2', { type: 's-8' }),
+    pod('p2', { node: 'n2', cpu: '4', created: '2026-09-01T08:02:00Z' }),
+    node('worker', { pool: null, type: 's-8' }),
+    pod('w', { node: 'worker', cpu: '3' }),
   ];
 }
 
@@ -26,11 +29,13 @@ function independentProposals(objs: Obj[]): Command[] {
   const snapshot = snapshotOf(objs);
   const ctx = passContext(snapshot, NOW, options);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW });
-  return set.candidates.filter((c) => c.name !== 'worker').map((c) => {
-    const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-    if (o.kind !== 'command') throw new Error(`expected a command for ${c.name}`);
-    return o.command;
-  });
+  return set.candidates
+    .filter((c) => c.name !== 'worker')
+    .map((c) => {
+      const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
+      if (o.kind !== 'command') throw new Error(`expected a command for ${c.name}`);
+      return o.command;
+    });
 }
 
 const live = (objs: Obj[]) => ({ snapshot: snapshotOf(objs), now: NOW, options });
@@ -43,14 +48,18 @@ describe('validation against live state', () => {
 
   it('rejects a delete once the capacity it relied on is taken', () => {
     const [first] = independentProposals(fleet());
-    const changed = [...fleet(), pod('newcomer', { node: 'worker', cpu: '4' }), pod('newcomer-2', { node: 'n2', cpu: '4' })];
+    const changed = [
+      ...fleet(),
+      pod('newcomer', { node: 'worker', cpu: '4' }),
+      pod('newcomer-2', { node: 'n2', cpu: '4' }),
+    ];
     expect(validateCommand(live(changed), first!)).toMatchObject({ valid: false, failure: 'scheduling' });
   });
 
   it('rejects a command whose candidate became protected', () => {
     const [first] = independentProposals(fleet());
     const objs = fleet();
-    ((objs[1] as { metadata: Obj }).metadata).annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    (objs[1] as { metadata: Obj }).metadata.annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
     expect(validateCommand(live(objs), first!)).toMatchObject({ valid: false, failure: 'churn' });
   });
 });
@@ -65,7 +74,9 @@ describe('sequential admission', () => {
       readLive: async () => live(objs),
       start: async (cmd) => {
         for (const c of cmd.candidates) {
-          const n = objs.find((o) => (o.metadata as { name: string }).name === c.name && o.kind === 'Node') as { metadata: Obj };
+          const n = objs.find(
+            (o) => (o.metadata as { name: string }).name === c.name && o.kind === 'Node',
+          ) as { metadata: Obj };
           n.metadata.deletionTimestamp = '2026-09-01T12:00:00Z';
           started.push(c.name);
         }

@@ -17,11 +17,19 @@ function setup(extra: Record<string, unknown>[]) {
     pod('m', { cpu: '3', node: 'c', spec: { nodeSelector: { tier: 'y' } } }),
     ...extra,
   ];
-  const snapshot = buildSnapshot(recognize(objs.map((value) => ({ source: 't', value }))).objects, buildInstanceTypes(catalog()));
+  const snapshot = buildSnapshot(
+    recognize(objs.map((value) => ({ source: 't', value }))).objects,
+    buildInstanceTypes(catalog()),
+  );
   const view = passView(snapshot);
   const pending = snapshot.objects.pods.filter((p) => !p.spec.nodeName).map((p) => view.pendingPod(p));
   const moving = [view.pendingPod(snapshot.objects.pods.find((p) => p.metadata.name === 'm') as never)];
-  return { kept: backlogReduction(view).relevant(pending, moving).map((p) => p.key).sort() };
+  return {
+    kept: backlogReduction(view)
+      .relevant(pending, moving)
+      .map((p) => p.key)
+      .sort(),
+  };
 }
 
 describe('backlog reduction', () => {
@@ -33,7 +41,20 @@ describe('backlog reduction', () => {
   it('keeps a pod that competes with the moving pods only through another pending pod', () => {
     // b2 fills x, which pushes b1 onto y, where m needed room: dropping b2 would let m fit and propose a delete
     const { kept } = setup([
-      pod('b1', { cpu: '3500m', spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }] }] } } } } }),
+      pod('b1', {
+        cpu: '3500m',
+        spec: {
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }] },
+                ],
+              },
+            },
+          },
+        },
+      }),
       pod('b2', { cpu: '4', spec: { nodeSelector: { tier: 'x' } } }),
     ]);
     expect(kept).toEqual(['default/b1', 'default/b2']);

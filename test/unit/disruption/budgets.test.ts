@@ -1,6 +1,14 @@
 // Karpenter v1.14 disruption budgets: cron windows, percentages rounded up, reasons, consumption, minimum, ledger.
 import { describe, expect, it } from 'vitest';
-import { allowedDisruptions, budgetActive, budgetDetails, BudgetLedger, budgetMapping, BudgetOverspendError, UNBOUNDED } from '../../../shared/disruption/budgets.ts';
+import {
+  allowedDisruptions,
+  budgetActive,
+  budgetDetails,
+  BudgetLedger,
+  budgetMapping,
+  BudgetOverspendError,
+  UNBOUNDED,
+} from '../../../shared/disruption/budgets.ts';
 import { budgetSchema, nodePoolSchema, type Budget, type NodePool } from '../../../shared/model/nodepool.ts';
 import type { StateNode } from '../../../shared/state/snapshot.ts';
 
@@ -10,12 +18,36 @@ const pool = (name: string, budgets: Budget[]): NodePool =>
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
     metadata: { name, uid: `uid-${name}`, generation: 1 },
-    spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } }, disruption: { budgets } },
+    spec: {
+      template: {
+        spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
+      },
+      disruption: { budgets },
+    },
   });
 const stateNode = (name: string, nodePool: string, o: Partial<StateNode> = {}): StateNode => ({
-  name, node: undefined, claim: undefined, derivedClaim: true, nodePool, managed: true, initialized: true, ready: true, inFlight: false,
-  markedForDeletion: false, labels: {}, taints: [], allocatable: {}, pods: [], podRequests: {}, daemonRequests: {},
-  instanceType: undefined, zone: undefined, capacityType: undefined, price: undefined, createdAt: undefined, lastPodEventTime: undefined,
+  name,
+  node: undefined,
+  claim: undefined,
+  derivedClaim: true,
+  nodePool,
+  managed: true,
+  initialized: true,
+  ready: true,
+  inFlight: false,
+  markedForDeletion: false,
+  labels: {},
+  taints: [],
+  allocatable: {},
+  pods: [],
+  podRequests: {},
+  daemonRequests: {},
+  instanceType: undefined,
+  zone: undefined,
+  capacityType: undefined,
+  price: undefined,
+  createdAt: undefined,
+  lastPodEventTime: undefined,
   ...o,
 });
 
@@ -68,38 +100,67 @@ describe('the allowance of a NodePool for a reason', () => {
   });
 
   it('ignores budgets for other reasons; budgets without reasons apply to every reason', () => {
-    const p = pool('p', [budget({ nodes: '0', reasons: ['Drifted'] }), budget({ nodes: '5' }), budget({ nodes: '2', reasons: ['Empty', 'Underutilized'] })]);
+    const p = pool('p', [
+      budget({ nodes: '0', reasons: ['Drifted'] }),
+      budget({ nodes: '5' }),
+      budget({ nodes: '2', reasons: ['Empty', 'Underutilized'] }),
+    ]);
     expect(allowedDisruptions(p, 100, 'Drifted', now)).toBe(0);
     expect(allowedDisruptions(p, 100, 'Underutilized', now)).toBe(2);
     expect(allowedDisruptions(p, 100, 'Empty', now)).toBe(2);
   });
 
   it('is unbounded when no budget applies, and an explicit empty reasons list applies to none (Reasons == nil)', () => {
-    expect(allowedDisruptions(pool('p', [budget({ nodes: '0', reasons: ['Empty'] })]), 10, 'Drifted', now)).toBe(UNBOUNDED);
-    expect(allowedDisruptions(pool('p', [budget({ nodes: '0', reasons: [] })]), 10, 'Drifted', now)).toBe(UNBOUNDED);
+    expect(
+      allowedDisruptions(pool('p', [budget({ nodes: '0', reasons: ['Empty'] })]), 10, 'Drifted', now),
+    ).toBe(UNBOUNDED);
+    expect(allowedDisruptions(pool('p', [budget({ nodes: '0', reasons: [] })]), 10, 'Drifted', now)).toBe(
+      UNBOUNDED,
+    );
   });
 
   it('ignores a scheduled budget outside its window', () => {
-    const p = pool('p', [budget({ nodes: '10' }), budget({ nodes: '0', schedule: '0 0 * * *', duration: '8h' })]);
+    const p = pool('p', [
+      budget({ nodes: '10' }),
+      budget({ nodes: '0', schedule: '0 0 * * *', duration: '8h' }),
+    ]);
     expect(allowedDisruptions(p, 10, 'Empty', at('2026-11-27T07:59:00Z'))).toBe(0);
     expect(allowedDisruptions(p, 10, 'Empty', at('2026-11-27T08:00:00Z'))).toBe(10);
   });
 
   it('fails closed to 0 when any budget, even one for another reason, is misconfigured', () => {
     const raw = pool('p', [budget({ nodes: '10' })]);
-    const broken: NodePool = { ...raw, spec: { ...raw.spec, disruption: { ...raw.spec.disruption, budgets: [{ nodes: '10' }, { nodes: '1', schedule: 'not a cron', duration: '1h', reasons: ['Empty'] }] } } };
+    const broken: NodePool = {
+      ...raw,
+      spec: {
+        ...raw.spec,
+        disruption: {
+          ...raw.spec.disruption,
+          budgets: [
+            { nodes: '10' },
+            { nodes: '1', schedule: 'not a cron', duration: '1h', reasons: ['Empty'] },
+          ],
+        },
+      },
+    };
     expect(allowedDisruptions(broken, 10, 'Drifted', now)).toBe(0);
   });
 
   it('uses the NodePool default budget of 10%', () => {
-    const p = nodePoolSchema.parse({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'd' }, spec: { template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' } } } } });
+    const p = nodePoolSchema.parse({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'd' },
+      spec: { template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' } } } },
+    });
     expect(allowedDisruptions(p, 25, 'Underutilized', now)).toBe(3);
   });
 });
 
 describe('the budget mapping of a fleet', () => {
   const now = at('2026-11-27T12:00:00Z');
-  const fleet = (overrides: Partial<StateNode>[]): StateNode[] => overrides.map((o, i) => stateNode(`n${i}`, 'p', o));
+  const fleet = (overrides: Partial<StateNode>[]): StateNode[] =>
+    overrides.map((o, i) => stateNode(`n${i}`, 'p', o));
 
   it('subtracts NotReady and deleting nodes, never going below 0', () => {
     const nodes = fleet([{}, {}, {}, {}, {}, {}, {}, {}, { ready: false }, { markedForDeletion: true }]);
@@ -111,12 +172,18 @@ describe('the budget mapping of a fleet', () => {
 
   it('counts nodes of open commands as disrupting', () => {
     const nodes = fleet([{}, {}, {}, {}]);
-    const m = budgetMapping([pool('p', [budget({ nodes: '2' })])], nodes, 'Drifted', now, { disrupting: new Set(['n0']) });
+    const m = budgetMapping([pool('p', [budget({ nodes: '2' })])], nodes, 'Drifted', now, {
+      disrupting: new Set(['n0']),
+    });
     expect(m.get('p')).toBe(1);
   });
 
   it('counts only managed, initialized nodes whose claim is not InstanceTerminating towards a percentage', () => {
-    const terminating = { metadata: { name: 'c' }, spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] }, status: { conditions: [{ type: 'InstanceTerminating', status: 'True' }] } };
+    const terminating = {
+      metadata: { name: 'c' },
+      spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
+      status: { conditions: [{ type: 'InstanceTerminating', status: 'True' }] },
+    };
     const nodes = [
       ...fleet([{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]),
       stateNode('uninit', 'p', { initialized: false, ready: false }),
@@ -129,22 +196,48 @@ describe('the budget mapping of a fleet', () => {
 
   it('has an entry per NodePool, 0 nodes included, and separates pools', () => {
     const nodes = [stateNode('a', 'p'), stateNode('b', 'q', { ready: false })];
-    const m = budgetMapping([pool('p', [budget({ nodes: '1' })]), pool('q', [budget({ nodes: '1' })]), pool('r', [budget({ nodes: '100%' })])], nodes, 'Empty', now);
-    expect([...m]).toEqual([['p', 1], ['q', 0], ['r', 0]]);
+    const m = budgetMapping(
+      [
+        pool('p', [budget({ nodes: '1' })]),
+        pool('q', [budget({ nodes: '1' })]),
+        pool('r', [budget({ nodes: '100%' })]),
+      ],
+      nodes,
+      'Empty',
+      now,
+    );
+    expect([...m]).toEqual([
+      ['p', 1],
+      ['q', 0],
+      ['r', 0],
+    ]);
   });
 });
 
 describe('the budget ledger', () => {
   it('decrements per held node and refuses to overspend', () => {
-    const mapping = new Map([['p', 2], ['q', 1]]);
+    const mapping = new Map([
+      ['p', 2],
+      ['q', 1],
+    ]);
     const l0 = BudgetLedger.from(mapping);
     const l1 = l0.hold(['p']);
     expect(l1.remaining('p')).toBe(1);
     expect(l0.remaining('p')).toBe(2);
     expect(l1.canHold(['p', 'p'])).toBe(false);
     expect(() => l1.hold(['p', 'q', 'p'])).toThrow(BudgetOverspendError);
-    expect(l1.tryHold(['p', 'q'])?.toMap()).toEqual(new Map([['p', 0], ['q', 0]]));
-    expect(mapping).toEqual(new Map([['p', 2], ['q', 1]]));
+    expect(l1.tryHold(['p', 'q'])?.toMap()).toEqual(
+      new Map([
+        ['p', 0],
+        ['q', 0],
+      ]),
+    );
+    expect(mapping).toEqual(
+      new Map([
+        ['p', 2],
+        ['q', 1],
+      ]),
+    );
   });
 
   it('treats a pool missing from the mapping as exhausted', () => {
@@ -153,7 +246,9 @@ describe('the budget ledger', () => {
   });
 
   it('names the pool and the shortfall in the error', () => {
-    expect(() => BudgetLedger.from(new Map([['gpu', 1]])).hold(['gpu', 'gpu'])).toThrow(/NodePool gpu .*\(1 left\)/);
+    expect(() => BudgetLedger.from(new Map([['gpu', 1]])).hold(['gpu', 'gpu'])).toThrow(
+      /NodePool gpu .*\(1 left\)/,
+    );
   });
 
   it('refuses a negative or fractional starting budget', () => {

@@ -9,9 +9,12 @@ describe('census', () => {
     nodePool('default', { budgets: [{ nodes: '0' }] }),
     nodePool('gpu'),
     node('empty', { type: 's-2' }),
-    node('big', { type: 's-16' }), pod('big-app', { node: 'big', cpu: '3' }),
-    node('full', { type: 's-4' }), pod('full-app', { node: 'full', cpu: '3' }),
-    node('guarded', { type: 's-4', pool: 'gpu' }), pod('guarded-app', { node: 'guarded', cpu: '3' }),
+    node('big', { type: 's-16' }),
+    pod('big-app', { node: 'big', cpu: '3' }),
+    node('full', { type: 's-4' }),
+    pod('full-app', { node: 'full', cpu: '3' }),
+    node('guarded', { type: 's-4', pool: 'gpu' }),
+    pod('guarded-app', { node: 'guarded', cpu: '3' }),
     pdb('pdb', 'guarded-app', { minAvailable: 1 }),
   ];
   const r = runCensus(snapshotOf(fleet), NOW, passOptions({}));
@@ -26,6 +29,9 @@ describe('census', () => {
   });
 
   it('counts decisions by NodePool', () => {
-    expect(r.nodePools).toEqual({ default: { delete: 2, replace: 1, none: 0 }, gpu: { delete: 0, replace: 0, none: 1 } });
+    expect(r.nodePools).toEqual({
+      default: { delete: 2, replace: 1, none: 0 },
+      gpu: { delete: 0, replace: 0, none: 1 },
+    });
   });
 });

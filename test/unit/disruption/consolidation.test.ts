@@ -6,14 +6,23 @@ import { names, node, nodePool, plan, pod, reasonOf } from './fixtures.ts';
 
 describe('delete or replace', () => {
   it('deletes a node whose pods fit on other capacity', () => {
-    const r = plan([nodePool('default'), node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8' }), pod('a-0', { node: 'node-a', cpu: '2' })]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-8' }),
+      node('worker', { pool: null, type: 's-8' }),
+      pod('a-0', { node: 'node-a', cpu: '2' }),
+    ]);
     expect(names(r)).toEqual([['node-a']]);
     expect(decisionOf(r.commands[0]!)).toBe('delete');
     expect(r.commands[0]?.replacements).toEqual([]);
   });
 
   it('replaces with the cheaper types only, cheapest first, never the same type', () => {
-    const r = plan([nodePool('default'), node('node-a', { type: 's-16' }), pod('a-0', { node: 'node-a', cpu: '3' })]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-16' }),
+      pod('a-0', { node: 'node-a', cpu: '3' }),
+    ]);
     const rep = r.commands[0]?.replacements[0];
     expect(rep?.instanceTypes).toEqual(['s-4', 's-8']);
     expect(rep?.price).toBeCloseTo(0.2);
@@ -21,19 +30,29 @@ describe('delete or replace', () => {
   });
 
   it('does nothing when no type is strictly cheaper at its worst launch price', () => {
-    const r = plan([nodePool('default'), node('node-a', { type: 's-4' }), pod('a-0', { node: 'node-a', cpu: '3' })]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-4' }),
+      pod('a-0', { node: 'node-a', cpu: '3' }),
+    ]);
     expect(r.commands).toEqual([]);
     expect(reasonOf(r, 'node-a')).toBe('no-cheaper-replacement');
   });
 
   it('does nothing when a moving pod fits nowhere', () => {
-    const r = plan([nodePool('default'), node('node-a', { type: 's-16' }), pod('a-0', { node: 'node-a', cpu: '20' })]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-16' }),
+      pod('a-0', { node: 'node-a', cpu: '20' }),
+    ]);
     expect(reasonOf(r, 'node-a')).toBe('unschedulable-pods');
   });
 
   it('never relies on an in-flight NodeClaim for the moving pods', () => {
     const inflight = {
-      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: 'claim-new', labels: { 'karpenter.sh/nodepool': 'default' } },
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'claim-new', labels: { 'karpenter.sh/nodepool': 'default' } },
       spec: {
         nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
         requirements: [
@@ -43,7 +62,12 @@ describe('delete or replace', () => {
         ],
       },
     };
-    const r = plan([nodePool('default'), node('node-a', { type: 's-4' }), pod('a-0', { node: 'node-a', cpu: '1' }), inflight]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-4' }),
+      pod('a-0', { node: 'node-a', cpu: '1' }),
+      inflight,
+    ]);
     expect(r.commands).toEqual([]);
     expect(reasonOf(r, 'node-a')).toBe('unschedulable-pods');
   });
@@ -51,7 +75,12 @@ describe('delete or replace', () => {
 
 describe('replacement attribution (seed: ConsolidationAttributeReplacements)', () => {
   // node-a's pod needs a small new node; a pending 14-CPU pod needs a big one of its own.
-  const fleet = [nodePool('default'), node('node-a', { type: 's-16' }), pod('a-0', { node: 'node-a', cpu: '3' }), pod('backlog-0', { cpu: '14' })];
+  const fleet = [
+    nodePool('default'),
+    node('node-a', { type: 's-16' }),
+    pod('a-0', { node: 'node-a', cpu: '3' }),
+    pod('backlog-0', { cpu: '14' }),
+  ];
 
   it('counts only the claim that hosts the candidate pod', () => {
     const r = plan(fleet);
@@ -68,13 +97,25 @@ describe('replacement attribution (seed: ConsolidationAttributeReplacements)', (
 
 describe('capacity types', () => {
   it('pins an on-demand candidate replacement to spot when the pool allows both', () => {
-    const r = plan([nodePool('default', { capacityTypes: ['on-demand', 'spot'] }), node('node-a', { type: 's-16' }), pod('a-0', { node: 'node-a', cpu: '3' })]);
+    const r = plan([
+      nodePool('default', { capacityTypes: ['on-demand', 'spot'] }),
+      node('node-a', { type: 's-16' }),
+      pod('a-0', { node: 'node-a', cpu: '3' }),
+    ]);
     const rep = r.commands[0]?.replacements[0];
     expect(rep?.capacityType).toBe('spot');
-    expect(rep?.requirements).toContainEqual({ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] });
+    expect(rep?.requirements).toContainEqual({
+      key: 'karpenter.sh/capacity-type',
+      operator: 'In',
+      values: ['spot'],
+    });
   });
 
-  const spotFleet = [nodePool('default', { capacityTypes: ['on-demand', 'spot'] }), node('node-a', { type: 's-16', capacityType: 'spot' }), pod('a-0', { node: 'node-a', cpu: '1' })];
+  const spotFleet = [
+    nodePool('default', { capacityTypes: ['on-demand', 'spot'] }),
+    node('node-a', { type: 's-16', capacityType: 'spot' }),
+    pod('a-0', { node: 'node-a', cpu: '1' }),
+  ];
 
   it('only deletes spot nodes while spot-to-spot is off (the default)', () => {
     const r = plan(spotFleet);
@@ -95,7 +136,11 @@ describe('capacity types', () => {
   });
 
   it('reports savings as candidate price minus replacement price', () => {
-    const r = plan([nodePool('default'), node('node-a', { type: 's-16' }), pod('a-0', { node: 'node-a', cpu: '3' })]);
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-16' }),
+      pod('a-0', { node: 'node-a', cpu: '3' }),
+    ]);
     const cmd = r.commands[0]!;
     expect(cmd.candidates[0]!.price - cmd.replacements[0]!.price).toBeCloseTo(0.6);
   });
@@ -105,9 +150,18 @@ describe('pending pods no NodePool can take (seed: verdicts)', () => {
   // A pending pod asking for a GPU no type offers can never be provisioned; it still lands on existing
   // capacity in Karpenter's simulation and crowds out the candidate's pod there.
   const gpuPod = pod('gpu-0', { cpu: '1' });
-  ((gpuPod.spec as { containers: { resources: { requests: Record<string, string> } }[] }).containers[0]!.resources.requests)['nvidia.com/gpu'] = '1';
+  (
+    gpuPod.spec as { containers: { resources: { requests: Record<string, string> } }[] }
+  ).containers[0]!.resources.requests['nvidia.com/gpu'] = '1';
   const picky = pod('picky-0', { cpu: '7', nodeSelector: { team: 'x' } });
-  const fleet = [nodePool('default'), node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8', labels: { team: 'x' } }), pod('a-0', { node: 'node-a', cpu: '6' }), picky, gpuPod];
+  const fleet = [
+    nodePool('default'),
+    node('node-a', { type: 's-8' }),
+    node('worker', { pool: null, type: 's-8', labels: { team: 'x' } }),
+    pod('a-0', { node: 'node-a', cpu: '6' }),
+    picky,
+    gpuPod,
+  ];
 
   it('leaves them out of disruption simulations', () => {
     expect(names(plan(fleet))).toEqual([['node-a']]);
@@ -121,7 +175,13 @@ describe('pending pods no NodePool can take (seed: verdicts)', () => {
   it('keeps a pod that only NodePool limits hold back (that depends on the cluster)', () => {
     const pool = nodePool('default');
     (pool.spec as Record<string, unknown>).limits = { cpu: '8' };
-    const r = plan([pool, node('node-a', { type: 's-8' }), node('worker', { pool: null, type: 's-8' }), pod('a-0', { node: 'node-a', cpu: '6' }), pod('big-0', { cpu: '7' })]);
+    const r = plan([
+      pool,
+      node('node-a', { type: 's-8' }),
+      node('worker', { pool: null, type: 's-8' }),
+      pod('a-0', { node: 'node-a', cpu: '6' }),
+      pod('big-0', { cpu: '7' }),
+    ]);
     expect(r.commands).toEqual([]);
     expect(reasonOf(r, 'node-a')).toBe('unschedulable-pods');
   });

@@ -16,9 +16,11 @@ import {
 import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 import { formatCoverageMeasure, measureCoverage, syntheticCandidates } from '../../bench/coverage-measure.ts';
 
-const cands = (pool: string, ...names: string[]): CoverageCandidate[] => names.map((name) => ({ name, nodePool: pool }));
+const cands = (pool: string, ...names: string[]): CoverageCandidate[] =>
+  names.map((name) => ({ name, nodePool: pool }));
 const names = (cs: readonly CoverageCandidate[]) => cs.map((c) => c.name);
-const state = (...pools: [string, number, string[]][]): CoverageState => new Map(pools.map(([p, cycle, ev]) => [p, { nodePool: p, cycle, evaluated: new Set(ev) }]));
+const state = (...pools: [string, number, string[]][]): CoverageState =>
+  new Map(pools.map(([p, cycle, ev]) => [p, { nodePool: p, cycle, evaluated: new Set(ev) }]));
 
 describe('the seed example: a walk that times out after four of seven candidates', () => {
   const all = cands('p', 'A', 'B', 'C', 'D', 'E', 'F', 'G');
@@ -49,10 +51,18 @@ describe('the seed example: a walk that times out after four of seven candidates
 
 describe('resuming keeps both groups in their original order', () => {
   it.each([
-    [['A', 'B', 'C', 'D'], ['B', 'D'], ['A', 'C', 'B', 'D']],
+    [
+      ['A', 'B', 'C', 'D'],
+      ['B', 'D'],
+      ['A', 'C', 'B', 'D'],
+    ],
     [['A', 'B', 'C', 'D'], [], ['A', 'B', 'C', 'D']],
     [['A', 'B', 'C', 'D'], ['A'], ['B', 'C', 'D', 'A']],
-    [['D', 'C', 'B', 'A'], ['C', 'A'], ['D', 'B', 'C', 'A']],
+    [
+      ['D', 'C', 'B', 'A'],
+      ['C', 'A'],
+      ['D', 'B', 'C', 'A'],
+    ],
   ])('order %j with %j evaluated → %j', (order, evaluated, expected) => {
     const ordered = cands('p', ...order);
     expect(names(resumeCoverageCycle(ordered, state(['p', 0, evaluated])))).toEqual(expected);
@@ -133,17 +143,23 @@ describe('what the pass persists', () => {
   it('adds newly evaluated names under the current cycle', () => {
     const before = state(['p', 2, ['A']]);
     const after = state(['p', 2, ['A', 'C', 'B']]);
-    expect(coverageDelta(before, after)).toEqual([{ nodePool: 'p', startCycles: [], cycle: 2, evaluated: ['B', 'C'] }]);
+    expect(coverageDelta(before, after)).toEqual([
+      { nodePool: 'p', startCycles: [], cycle: 2, evaluated: ['B', 'C'] },
+    ]);
   });
 
   it('starts each new cycle expecting the previous number, then records the new cycle’s names', () => {
     const before = state(['p', 2, ['A']], ['q', 0, []]);
     const after = state(['p', 4, ['B']], ['q', 0, []]);
-    expect(coverageDelta(before, after)).toEqual([{ nodePool: 'p', startCycles: [2, 3], cycle: 4, evaluated: ['B'] }]);
+    expect(coverageDelta(before, after)).toEqual([
+      { nodePool: 'p', startCycles: [2, 3], cycle: 4, evaluated: ['B'] },
+    ]);
   });
 
   it('starts the first cycle of a pool the store never saw (the store only loads members of a started cycle)', () => {
-    expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, ['A']]))).toEqual([{ nodePool: 'p', startCycles: [0], cycle: 1, evaluated: ['A'] }]);
+    expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, ['A']]))).toEqual([
+      { nodePool: 'p', startCycles: [0], cycle: 1, evaluated: ['A'] },
+    ]);
     expect(coverageDelta(EMPTY_COVERAGE, state(['p', 1, []]))).toEqual([]);
     expect(reconcileCoverage(EMPTY_COVERAGE, cands('p', 'A')).get('p')?.cycle).toBe(FIRST_CYCLE);
   });
@@ -162,7 +178,9 @@ describe('the bench:pass coverage measure (measure 4)', () => {
   });
 
   it('refuses a budget fraction outside (0, 1]', () => {
-    expect(() => measureCoverage({ sorted: [], costMs: () => 1, budgetFraction: 0 })).toThrow(/budgetFraction/);
+    expect(() => measureCoverage({ sorted: [], costMs: () => 1, budgetFraction: 0 })).toThrow(
+      /budgetFraction/,
+    );
   });
 });
 

@@ -21,10 +21,20 @@ function stuck(count: number): Obj[] {
     const p = pod(`${name}-app`, { node: name, cpu: '3' });
     Object.assign(p.metadata as Obj, { resourceVersion: '1' });
     out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
-      metadata: { name: `claim-${name}`, resourceVersion: '1', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: {
+        name: `claim-${name}`,
+        resourceVersion: '1',
+        creationTimestamp: '2026-09-01T08:00:00Z',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+      },
       spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+      status: {
+        nodeName: name,
+        lastPodEventTime: '2026-09-01T08:05:00Z',
+        conditions: [{ type: 'Initialized', status: 'True' }],
+      },
     });
   }
   return out;
@@ -42,7 +52,11 @@ function setup() {
   return { store, metrics, recorded, deps: { store, clock, metrics } };
 }
 
-const request = (objs: Obj[], skip = false) => ({ cluster: 'test', snapshot: snapshotOf(objs), options: passOptions({ skipUnchangedNegatives: skip }) });
+const request = (objs: Obj[], skip = false) => ({
+  cluster: 'test',
+  snapshot: snapshotOf(objs),
+  options: passOptions({ skipUnchangedNegatives: skip }),
+});
 
 describe('the disruption pass through the StateStore port', () => {
   it('persists no-op verdicts and coverage, and the next pass skips on them when switched on', async () => {
@@ -66,8 +80,19 @@ describe('the disruption pass through the StateStore port', () => {
 
   it('keeps nodes named by an open command out of the pass', async () => {
     const { store, deps } = setup();
-    const fence = await store.acquireLease({ cluster: 'test', name: 'admission', owner: 'tester', ttlMs: 60_000 });
-    await store.admitCommand(fence, { id: 'cmd-1', method: 'single-node-consolidation', decision: 'delete', candidates: ['n0'], replacements: [] });
+    const fence = await store.acquireLease({
+      cluster: 'test',
+      name: 'admission',
+      owner: 'tester',
+      ttlMs: 60_000,
+    });
+    await store.admitCommand(fence, {
+      id: 'cmd-1',
+      method: 'single-node-consolidation',
+      decision: 'delete',
+      candidates: ['n0'],
+      replacements: [],
+    });
     const r = await disruptionPass(deps, request(stuck(2)));
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
@@ -80,6 +105,9 @@ describe('the disruption pass through the StateStore port', () => {
     expect(names).toContain('kraftsman_disruption_pass_stage_duration_seconds');
     expect(names).toContain('kraftsman_disruption_walk_depth');
     expect(names).toContain('kraftsman_disruption_walk_cycle_coverage');
-    expect(recorded).toContainEqual({ name: 'kraftsman_disruption_candidate_skips_total', labels: { reason: 'no-cheaper-replacement', method: 'none' } });
+    expect(recorded).toContainEqual({
+      name: 'kraftsman_disruption_candidate_skips_total',
+      labels: { reason: 'no-cheaper-replacement', method: 'none' },
+    });
   });
 });

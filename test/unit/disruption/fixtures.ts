@@ -13,19 +13,21 @@ type Obj = Record<string, unknown>;
 
 /** s-N has N CPUs at 0.05·N/h on demand; spot is 40% of that. `extra` adds spot-only sized types. */
 export function catalog(sizes: readonly number[] = [2, 4, 8, 16], spotFactor = 0.4): InstanceType[] {
-  return buildInstanceTypes(catalogSchema.parse({
-    apiVersion: 'kraftsman.dev/v1alpha1',
-    kind: 'InstanceTypeCatalog',
-    instanceTypes: sizes.map((n) => ({
-      name: `s-${n}`,
-      cloud: 'aws',
-      capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' },
-      offerings: ZONES.flatMap((zone) => [
-        { zone, capacityType: 'on-demand', price: 0.05 * n },
-        { zone, capacityType: 'spot', price: 0.05 * n * spotFactor },
-      ]),
-    })),
-  }).instanceTypes);
+  return buildInstanceTypes(
+    catalogSchema.parse({
+      apiVersion: 'kraftsman.dev/v1alpha1',
+      kind: 'InstanceTypeCatalog',
+      instanceTypes: sizes.map((n) => ({
+        name: `s-${n}`,
+        cloud: 'aws',
+        capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' },
+        offerings: ZONES.flatMap((zone) => [
+          { zone, capacityType: 'on-demand', price: 0.05 * n },
+          { zone, capacityType: 'spot', price: 0.05 * n * spotFactor },
+        ]),
+      })),
+    }).instanceTypes,
+  );
 }
 
 export interface PoolSpec {
@@ -48,18 +50,27 @@ export function nodePool(name: string, s: PoolSpec = {}): Obj {
       template: {
         spec: {
           nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-          requirements: s.requirements ?? [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: s.capacityTypes ?? ['on-demand'] }],
+          requirements: s.requirements ?? [
+            { key: 'karpenter.sh/capacity-type', operator: 'In', values: s.capacityTypes ?? ['on-demand'] },
+          ],
           expireAfter: s.expireAfter ?? '720h',
           ...(s.taints ? { taints: s.taints } : {}),
         },
       },
-      disruption: { consolidateAfter: s.consolidateAfter ?? '30s', consolidationPolicy: s.policy ?? 'WhenEmptyOrUnderutilized', budgets: s.budgets ?? [{ nodes: '100%' }] },
+      disruption: {
+        consolidateAfter: s.consolidateAfter ?? '30s',
+        consolidationPolicy: s.policy ?? 'WhenEmptyOrUnderutilized',
+        budgets: s.budgets ?? [{ nodes: '100%' }],
+      },
     },
   };
 }
 
 export const ec2NodeClass = (annotations: Record<string, string> = {}): Obj => ({
-  apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default', annotations }, spec: {},
+  apiVersion: 'karpenter.k8s.aws/v1',
+  kind: 'EC2NodeClass',
+  metadata: { name: 'default', annotations },
+  spec: {},
 });
 
 export interface NodeSpec {
@@ -84,14 +95,25 @@ export function node(name: string, s: NodeSpec = {}): Obj {
     'topology.kubernetes.io/zone': s.zone ?? 'us-east-1a',
     'kraftsman.dev/cloud': 'aws',
     'karpenter.sh/capacity-type': s.capacityType ?? 'on-demand',
-    ...(s.pool === null ? {} : { 'karpenter.sh/nodepool': s.pool ?? 'default', 'karpenter.sh/initialized': 'true' }),
+    ...(s.pool === null
+      ? {}
+      : { 'karpenter.sh/nodepool': s.pool ?? 'default', 'karpenter.sh/initialized': 'true' }),
     ...(s.labels ?? {}),
   };
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels, annotations: s.annotations, creationTimestamp: s.created ?? '2026-09-01T08:00:00Z', ...(s.deleting ? { deletionTimestamp: '2026-09-01T11:59:00Z' } : {}) },
-    spec: { providerID: `aws:///${s.zone ?? 'us-east-1a'}/i-${name}`, ...(s.taints ? { taints: s.taints } : {}) },
+    metadata: {
+      name,
+      labels,
+      annotations: s.annotations,
+      creationTimestamp: s.created ?? '2026-09-01T08:00:00Z',
+      ...(s.deleting ? { deletionTimestamp: '2026-09-01T11:59:00Z' } : {}),
+    },
+    spec: {
+      providerID: `aws:///${s.zone ?? 'us-east-1a'}/i-${name}`,
+      ...(s.taints ? { taints: s.taints } : {}),
+    },
     status: {
       allocatable: { cpu, memory: `${Number(cpu) * 4}Gi`, pods: '110' },
       conditions: [{ type: 'Ready', status: s.ready === false ? 'False' : 'True' }],
@@ -124,17 +146,31 @@ export function pod(name: string, s: PodSpec = {}): Obj {
       labels: s.labels ?? { app: name },
       annotations: s.annotations,
       creationTimestamp: s.created ?? '2026-09-01T08:05:00Z',
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: s.daemon ? 'DaemonSet' : 'ReplicaSet', name: `${name}-owner`, uid: `owner-${name}`, controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: s.daemon ? 'DaemonSet' : 'ReplicaSet',
+          name: `${name}-owner`,
+          uid: `owner-${name}`,
+          controller: true,
+        },
+      ],
     },
     spec: {
       ...(s.node ? { nodeName: s.node } : {}),
       ...(s.priority !== undefined ? { priority: s.priority } : {}),
       ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}),
       ...(s.tolerations ? { tolerations: s.tolerations } : {}),
-      containers: [{ name: 'main', image: 'pause', resources: { requests: { cpu: s.cpu ?? '1', memory: '128Mi' } } }],
+      containers: [
+        { name: 'main', image: 'pause', resources: { requests: { cpu: s.cpu ?? '1', memory: '128Mi' } } },
+      ],
     },
     status: s.node
-      ? { phase: 'Running', startTime: s.startTime ?? '2026-09-01T08:05:00Z', conditions: [{ type: 'Ready', status: 'True' }] }
+      ? {
+          phase: 'Running',
+          startTime: s.startTime ?? '2026-09-01T08:05:00Z',
+          conditions: [{ type: 'Ready', status: 'True' }],
+        }
       : { phase: 'Pending' },
   };
 }
@@ -154,9 +190,16 @@ export function snapshotOf(objects: readonly Obj[], types: InstanceType[] = cata
   return buildSnapshot(r.objects, types);
 }
 
-export function plan(objects: readonly Obj[], options: Partial<PassOptions> = {}, types?: InstanceType[], now = NOW) {
+export function plan(
+  objects: readonly Obj[],
+  options: Partial<PassOptions> = {},
+  types?: InstanceType[],
+  now = NOW,
+) {
   return runPass({ snapshot: snapshotOf(objects, types), now, options: passOptions(options) });
 }
 
-export const reasonOf = (r: ReturnType<typeof plan>, node: string): string | undefined => r.skipped.find((s) => s.node === node)?.reason;
-export const names = (r: ReturnType<typeof plan>): string[][] => r.commands.map((c) => c.candidates.map((x) => x.name));
+export const reasonOf = (r: ReturnType<typeof plan>, node: string): string | undefined =>
+  r.skipped.find((s) => s.node === node)?.reason;
+export const names = (r: ReturnType<typeof plan>): string[][] =>
+  r.commands.map((c) => c.candidates.map((x) => x.name));

@@ -9,8 +9,14 @@ import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts'
 import { passOptions, type PassOptions, type Stopwatch } from '../../../shared/disruption/types.ts';
 import { ec2NodeClass, names, node, NOW, nodePool, plan, pod, reasonOf, snapshotOf } from './fixtures.ts';
 
-const empty = (name: string, pool = 'default') => [node(name, { pool, type: 's-8' }), pod(`${name}-ds`, { node: name, cpu: '100m', daemon: true })];
-const busy = (name: string, cpu: string, extra: Parameters<typeof node>[1] = {}) => [node(name, { type: 's-16', ...extra }), pod(`${name}-app`, { node: name, cpu })];
+const empty = (name: string, pool = 'default') => [
+  node(name, { pool, type: 's-8' }),
+  pod(`${name}-ds`, { node: name, cpu: '100m', daemon: true }),
+];
+const busy = (name: string, cpu: string, extra: Parameters<typeof node>[1] = {}) => [
+  node(name, { type: 's-16', ...extra }),
+  pod(`${name}-app`, { node: name, cpu }),
+];
 
 describe('emptiness', () => {
   it('deletes every empty node in one command and stops the pass there', () => {
@@ -42,12 +48,22 @@ describe('disruption budgets', () => {
   });
 
   it('rounds a percentage up (10% of 3 nodes allows 1)', () => {
-    const r = plan([nodePool('default', { budgets: [{ nodes: '10%' }] }), ...empty('e1'), ...empty('e2'), ...empty('e3')]);
+    const r = plan([
+      nodePool('default', { budgets: [{ nodes: '10%' }] }),
+      ...empty('e1'),
+      ...empty('e2'),
+      ...empty('e3'),
+    ]);
     expect(names(r)).toEqual([['e1']]);
   });
 
   it('counts a NotReady node against the budget', () => {
-    const r = plan([nodePool('default', { budgets: [{ nodes: '1' }] }), ...empty('e1'), node('sick', { ready: false }), pod('s-app', { node: 'sick', cpu: '1' })]);
+    const r = plan([
+      nodePool('default', { budgets: [{ nodes: '1' }] }),
+      ...empty('e1'),
+      node('sick', { ready: false }),
+      pod('s-app', { node: 'sick', cpu: '1' }),
+    ]);
     expect(r.commands).toEqual([]);
     expect(reasonOf(r, 'e1')).toBe('budget-exhausted');
   });
@@ -61,45 +77,74 @@ describe('disruption budgets', () => {
   it('applies a scheduled budget only inside its window (UTC)', () => {
     const pool = nodePool('default', { budgets: [{ nodes: '0', schedule: '0 11 * * *', duration: '2h' }] });
     expect(plan([pool, ...empty('e1')]).commands).toEqual([]);
-    expect(names(plan([pool, ...empty('e1')], {}, undefined, new Date('2026-09-01T14:00:00Z')))).toEqual([['e1']]);
+    expect(names(plan([pool, ...empty('e1')], {}, undefined, new Date('2026-09-01T14:00:00Z')))).toEqual([
+      ['e1'],
+    ]);
   });
 });
 
 describe('drift', () => {
   it('replaces a node whose NodePool hash changed, before consolidating anything', () => {
-    const pool = nodePool('default', { annotations: { 'karpenter.sh/nodepool-hash': 'new', 'karpenter.sh/nodepool-hash-version': 'v3' } });
-    const r = plan([pool, ...busy('d1', '3', { annotations: { 'karpenter.sh/nodepool-hash': 'old', 'karpenter.sh/nodepool-hash-version': 'v3' } })]);
+    const pool = nodePool('default', {
+      annotations: { 'karpenter.sh/nodepool-hash': 'new', 'karpenter.sh/nodepool-hash-version': 'v3' },
+    });
+    const r = plan([
+      pool,
+      ...busy('d1', '3', {
+        annotations: { 'karpenter.sh/nodepool-hash': 'old', 'karpenter.sh/nodepool-hash-version': 'v3' },
+      }),
+    ]);
     expect(r.method).toBe('drift');
     expect(names(r)).toEqual([['d1']]);
     expect(r.commands[0]?.replacements).toHaveLength(1);
   });
 
   it('ignores a hash computed by another hash version', () => {
-    const pool = nodePool('default', { annotations: { 'karpenter.sh/nodepool-hash': 'new', 'karpenter.sh/nodepool-hash-version': 'v4' } });
-    const r = plan([pool, ...busy('d1', '3', { annotations: { 'karpenter.sh/nodepool-hash': 'old', 'karpenter.sh/nodepool-hash-version': 'v3' } })]);
+    const pool = nodePool('default', {
+      annotations: { 'karpenter.sh/nodepool-hash': 'new', 'karpenter.sh/nodepool-hash-version': 'v4' },
+    });
+    const r = plan([
+      pool,
+      ...busy('d1', '3', {
+        annotations: { 'karpenter.sh/nodepool-hash': 'old', 'karpenter.sh/nodepool-hash-version': 'v3' },
+      }),
+    ]);
     expect(r.method).toBe('single-node-consolidation');
   });
 
   it('replaces a node that no longer satisfies the NodePool requirements', () => {
-    const pool = nodePool('default', { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1b'] }] });
+    const pool = nodePool('default', {
+      requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1b'] }],
+    });
     const r = plan([pool, ...busy('d1', '3', { zone: 'us-east-1a' })]);
     expect(r.method).toBe('drift');
     expect(r.commands[0]?.replacements[0]?.zone).toBe('us-east-1b');
   });
 
   it('replaces a node whose instance type left the catalog', () => {
-    const r = plan([nodePool('default'), node('d1', { type: 's-32' }), pod('d1-app', { node: 'd1', cpu: '3' })]);
+    const r = plan([
+      nodePool('default'),
+      node('d1', { type: 's-32' }),
+      pod('d1-app', { node: 'd1', cpu: '3' }),
+    ]);
     expect(r.method).toBe('drift');
   });
 
   it('replaces a node whose node class hash changed', () => {
     const key = 'karpenter.k8s.aws/ec2nodeclass-hash';
-    const r = plan([nodePool('default'), ec2NodeClass({ [key]: '2' }), ...busy('d1', '3', { annotations: { [key]: '1' } })]);
+    const r = plan([
+      nodePool('default'),
+      ec2NodeClass({ [key]: '2' }),
+      ...busy('d1', '3', { annotations: { [key]: '1' } }),
+    ]);
     expect(r.method).toBe('drift');
   });
 
   it('drifts empty nodes before busy ones', () => {
-    const pool = nodePool('default', { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1b'] }], consolidateAfter: 'Never' });
+    const pool = nodePool('default', {
+      requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1b'] }],
+      consolidateAfter: 'Never',
+    });
     const r = plan([pool, ...busy('a-busy', '3'), node('z-empty', { type: 's-8' })]);
     expect(names(r)).toEqual([['z-empty']]);
   });
@@ -125,7 +170,13 @@ describe('multi-node consolidation', () => {
 
 describe('multi-node replacement of a type it already runs (filterOutSameInstanceType)', () => {
   it('refuses to replace two s-8 nodes with one s-8, and deletes one instead', () => {
-    const r = plan([nodePool('default'), node('a', { type: 's-8' }), pod('a-0', { node: 'a', cpu: '3' }), node('b', { type: 's-8' }), pod('b-0', { node: 'b', cpu: '3' })]);
+    const r = plan([
+      nodePool('default'),
+      node('a', { type: 's-8' }),
+      pod('a-0', { node: 'a', cpu: '3' }),
+      node('b', { type: 's-8' }),
+      pod('b-0', { node: 'b', cpu: '3' }),
+    ]);
     expect(r.method).toBe('single-node-consolidation');
     expect(names(r)).toEqual([['a']]);
     expect(r.commands[0]?.replacements).toEqual([]);
@@ -135,15 +186,17 @@ describe('multi-node replacement of a type it already runs (filterOutSameInstanc
 describe('consolidation order (Karpenter v1.14.1: savings ratio, descending)', () => {
   const fleet = (priority?: number) => [
     nodePool('default'),
-    node('a-small', { type: 's-8' }), pod('a-0', { node: 'a-small', cpu: '3' }),
-    node('z-big', { type: 's-16' }), pod('z-0', { node: 'z-big', cpu: '3', priority }),
+    node('a-small', { type: 's-8' }),
+    pod('a-0', { node: 'a-small', cpu: '3' }),
+    node('z-big', { type: 's-16' }),
+    pod('z-0', { node: 'z-big', cpu: '3', priority }),
   ];
 
   it('walks the node that saves most per unit of disruption first', () => {
     expect(names(plan(fleet()))).toEqual([['z-big']]);
   });
 
-  it('lets pod priority raise a node\'s disruption cost and move it back', () => {
+  it("lets pod priority raise a node's disruption cost and move it back", () => {
     expect(names(plan(fleet(2 ** 25 * 5)))).toEqual([['a-small']]);
   });
 });
@@ -181,7 +234,11 @@ describe('single-node consolidation', () => {
 
   it('marks the candidates a timed-out walk never reached', () => {
     let t = 0;
-    const r = runWith(pinned, { elapsedMs: () => (t += 10) }, { singleNodeTimeoutMs: 25, multiNodeTimeoutMs: 1e9, maxCommands: 2 });
+    const r = runWith(
+      pinned,
+      { elapsedMs: () => (t += 10) },
+      { singleNodeTimeoutMs: 25, multiNodeTimeoutMs: 1e9, maxCommands: 2 },
+    );
     expect(r.timedOut).toBe(true);
     expect(reasonOf(r, 'n2')).toBe('timed-out');
   });
@@ -194,19 +251,33 @@ describe('single-node consolidation', () => {
   });
 });
 
-function runWith(objs: Parameters<typeof snapshotOf>[0], stopwatch: Stopwatch, options: Partial<PassOptions> = {}) {
+function runWith(
+  objs: Parameters<typeof snapshotOf>[0],
+  stopwatch: Stopwatch,
+  options: Partial<PassOptions> = {},
+) {
   return runPass({ snapshot: snapshotOf(objs), now: NOW, options: passOptions(options), stopwatch });
 }
 
-describe('drift by requirements reads the instance type\'s catalog labels', () => {
-  const types = buildInstanceTypes(catalogSchema.parse({
-    apiVersion: 'kraftsman.dev/v1alpha1', kind: 'InstanceTypeCatalog',
-    instanceTypes: [8, 16].map((n) => ({
-      name: `s-${n}`, cloud: 'aws', capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' }, labels: { 'example.com/family': n === 8 ? 'small' : 'big' },
-      offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price: 0.05 * n }],
-    })),
-  }).instanceTypes);
-  const pool = (family: string) => nodePool('default', { consolidateAfter: 'Never', requirements: [{ key: 'example.com/family', operator: 'In', values: [family] }] });
+describe("drift by requirements reads the instance type's catalog labels", () => {
+  const types = buildInstanceTypes(
+    catalogSchema.parse({
+      apiVersion: 'kraftsman.dev/v1alpha1',
+      kind: 'InstanceTypeCatalog',
+      instanceTypes: [8, 16].map((n) => ({
+        name: `s-${n}`,
+        cloud: 'aws',
+        capacity: { cpu: String(n), memory: `${n * 4}Gi`, pods: '110' },
+        labels: { 'example.com/family': n === 8 ? 'small' : 'big' },
+        offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price: 0.05 * n }],
+      })),
+    }).instanceTypes,
+  );
+  const pool = (family: string) =>
+    nodePool('default', {
+      consolidateAfter: 'Never',
+      requirements: [{ key: 'example.com/family', operator: 'In', values: [family] }],
+    });
 
   it('does not call a node drifted for a label only its instance type carries', () => {
     expect(plan([pool('big'), ...busy('d1', '3')], {}, types).method).toBeUndefined();

@@ -44,7 +44,12 @@ describe('label vocabularies', () => {
   });
 
   it('labels every engine stage with an underscore name', () => {
-    expect(STAGES.map((s) => STAGE_LABELS[s])).toEqual(['state_copy', 'pod_gather', 'construction', 'simulation']);
+    expect(STAGES.map((s) => STAGE_LABELS[s])).toEqual([
+      'state_copy',
+      'pod_gather',
+      'construction',
+      'simulation',
+    ]);
   });
 
   it("uses Karpenter's consolidation_type and lower-case reason labels", () => {

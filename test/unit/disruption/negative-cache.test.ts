@@ -18,7 +18,9 @@ import {
 } from '../../../shared/disruption/negative-cache.ts';
 import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 
-const obj = (uid: string | undefined, resourceVersion: string | undefined, generation?: number) => ({ metadata: { uid, resourceVersion, generation } });
+const obj = (uid: string | undefined, resourceVersion: string | undefined, generation?: number) => ({
+  metadata: { uid, resourceVersion, generation },
+});
 const base: FingerprintInput = {
   candidate: 'node-a',
   node: obj('n-uid', '100'),
@@ -39,7 +41,9 @@ describe('the fingerprint', () => {
   it('is stable for the same inputs and independent of pod and pool order', () => {
     expect(fp()).toBe(fp());
     expect(fp()).toMatch(/^fp1:[0-9a-f]{28}$/);
-    expect(fp({ pods: [...base.pods].reverse(), readyNodePools: [...base.readyNodePools].reverse() })).toBe(fp());
+    expect(fp({ pods: [...base.pods].reverse(), readyNodePools: [...base.readyNodePools].reverse() })).toBe(
+      fp(),
+    );
   });
 
   it.each<[string, Partial<FingerprintInput>]>([
@@ -53,10 +57,22 @@ describe('the fingerprint', () => {
     ['a moving pod’s UID', { pods: [obj('p1', '11'), obj('p3', '12')] }],
     ['a pod joining', { pods: [...base.pods, obj('p4', '1')] }],
     ['a pod leaving', { pods: [obj('p1', '11')] }],
-    ['a ready NodePool’s generation', { readyNodePools: [base.readyNodePools[0]!, { pool: obj('other-uid', '9', 2), revision: 'it-2' }] }],
-    ['a ready NodePool’s revision', { readyNodePools: [base.readyNodePools[0]!, { pool: obj('other-uid', '9', 1), revision: 'it-3' }] }],
-    ['a ready NodePool’s UID', { readyNodePools: [base.readyNodePools[0]!, { pool: obj('third-uid', '9', 1), revision: 'it-2' }] }],
-    ['a NodePool becoming ready', { readyNodePools: [...base.readyNodePools, { pool: obj('new-uid', '1', 1), revision: 'it-1' }] }],
+    [
+      'a ready NodePool’s generation',
+      { readyNodePools: [base.readyNodePools[0]!, { pool: obj('other-uid', '9', 2), revision: 'it-2' }] },
+    ],
+    [
+      'a ready NodePool’s revision',
+      { readyNodePools: [base.readyNodePools[0]!, { pool: obj('other-uid', '9', 1), revision: 'it-3' }] },
+    ],
+    [
+      'a ready NodePool’s UID',
+      { readyNodePools: [base.readyNodePools[0]!, { pool: obj('third-uid', '9', 1), revision: 'it-2' }] },
+    ],
+    [
+      'a NodePool becoming ready',
+      { readyNodePools: [...base.readyNodePools, { pool: obj('new-uid', '1', 1), revision: 'it-1' }] },
+    ],
     ['a NodePool no longer ready', { readyNodePools: [base.readyNodePools[0]!] }],
   ])('changes with the %s', (_what, over) => {
     expect(fp(over)).toBeDefined();
@@ -73,8 +89,14 @@ describe('the fingerprint', () => {
     ['no instance-type revision', { instanceTypeRevision: undefined }],
     ['a pod without UID', { pods: [obj(undefined, '11')] }],
     ['a pod without resourceVersion', { pods: [obj('p1', undefined)] }],
-    ['a ready NodePool without UID', { readyNodePools: [{ pool: obj(undefined, '9', 1), revision: 'it-2' }] }],
-    ['a ready NodePool without revision', { readyNodePools: [{ pool: obj('other-uid', '9', 1), revision: undefined }] }],
+    [
+      'a ready NodePool without UID',
+      { readyNodePools: [{ pool: obj(undefined, '9', 1), revision: 'it-2' }] },
+    ],
+    [
+      'a ready NodePool without revision',
+      { readyNodePools: [{ pool: obj('other-uid', '9', 1), revision: undefined }] },
+    ],
   ])('cannot be built with %s (fail closed)', (_what, over) => {
     expect(fp(over)).toBeUndefined();
   });
@@ -86,7 +108,9 @@ describe('lookups', () => {
 
   it('hit only with the same fingerprint before expiry', () => {
     expect(lookupNegative(cache, 'node-a', f, after(NEGATIVE_CACHE_TTL_MS - 1)).result).toBe('hit');
-    expect(lookupNegative(cache, 'node-a', fp({ node: obj('n-uid', '101') }), after(1)).result).toBe('changed');
+    expect(lookupNegative(cache, 'node-a', fp({ node: obj('n-uid', '101') }), after(1)).result).toBe(
+      'changed',
+    );
     expect(lookupNegative(cache, 'node-b', f, after(1)).result).toBe('miss');
   });
 
@@ -135,7 +159,14 @@ describe('remembering verdicts', () => {
 
 describe('clearing and sweeping', () => {
   const f = fp() as string;
-  const c = rememberVerdict(rememberVerdict(negativeCache(1), 'a', f, 'no-op', t0, 1_000), 'b', f, 'no-op', t0, 10_000);
+  const c = rememberVerdict(
+    rememberVerdict(negativeCache(1), 'a', f, 'no-op', t0, 1_000),
+    'b',
+    f,
+    'no-op',
+    t0,
+    10_000,
+  );
 
   it('clears everything when a command completes, by moving to the next epoch', () => {
     const cleared = clearNegativeCache(c);
@@ -157,9 +188,15 @@ describe('clearing and sweeping', () => {
   });
 
   it('saves only new or changed entries and deletes the removed ones', () => {
-    const before = negativeCache(1, [{ candidate: 'a', fingerprint: f, expiresAt: after(1_000) }, { candidate: 'gone', fingerprint: f, expiresAt: after(1_000) }]);
+    const before = negativeCache(1, [
+      { candidate: 'a', fingerprint: f, expiresAt: after(1_000) },
+      { candidate: 'gone', fingerprint: f, expiresAt: after(1_000) },
+    ]);
     const next = rememberVerdict(sweepNegativeCache(before, after(0)).cache, 'new', f, 'no-op', t0);
-    const withoutGone = { epoch: next.epoch, entries: new Map([...next.entries].filter(([k]) => k !== 'gone')) };
+    const withoutGone = {
+      epoch: next.epoch,
+      entries: new Map([...next.entries].filter(([k]) => k !== 'gone')),
+    };
     const delta = negativeCacheDelta(before, withoutGone);
     expect(delta.epoch).toBe(1);
     expect(delta.put.map((e) => e.candidate)).toEqual(['new']);
@@ -175,7 +212,9 @@ describe('what the pass does with a lookup', () => {
   it('is observe-only by default: a hit does not skip', () => {
     expect(shouldSkip(hit, { skipUnchangedNegatives: false })).toBe(false);
     expect(shouldSkip(hit, { skipUnchangedNegatives: true })).toBe(true);
-    expect(shouldSkip(lookupNegative(cache, 'a', undefined, after(1)), { skipUnchangedNegatives: true })).toBe(false);
+    expect(
+      shouldSkip(lookupNegative(cache, 'a', undefined, after(1)), { skipUnchangedNegatives: true }),
+    ).toBe(false);
   });
 
   it('counts hits while observing, and flags hits the fresh simulation contradicted', () => {
@@ -209,10 +248,14 @@ describe('through the StateStore port (memory adapter)', () => {
 
     now = after(60_000);
     const second = await store.loadPassState('c1');
-    expect(lookupNegative(negativeCache(second.epoch, second.negativeCache.values()), 'node-a', f, now).result).toBe('hit');
+    expect(
+      lookupNegative(negativeCache(second.epoch, second.negativeCache.values()), 'node-a', f, now).result,
+    ).toBe('hit');
 
     await store.clearNegativeCache('c1');
     const third = await store.loadPassState('c1');
-    expect(lookupNegative(negativeCache(third.epoch, third.negativeCache.values()), 'node-a', f, now).result).toBe('miss');
+    expect(
+      lookupNegative(negativeCache(third.epoch, third.negativeCache.values()), 'node-a', f, now).result,
+    ).toBe('miss');
   });
 });

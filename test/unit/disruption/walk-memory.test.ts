@@ -22,10 +22,20 @@ function stuck(count: number, version = '1'): Obj[] {
     const p = pod(`${name}-app`, { node: name, cpu: '3' });
     (p.metadata as Obj).resourceVersion = version;
     out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim',
-      metadata: { name: `claim-${name}`, resourceVersion: '20', creationTimestamp: '2026-09-01T08:00:00Z', labels: { 'karpenter.sh/nodepool': 'default' } },
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: {
+        name: `claim-${name}`,
+        resourceVersion: '20',
+        creationTimestamp: '2026-09-01T08:00:00Z',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+      },
       spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: { nodeName: name, lastPodEventTime: '2026-09-01T08:05:00Z', conditions: [{ type: 'Initialized', status: 'True' }] },
+      status: {
+        nodeName: name,
+        lastPodEventTime: '2026-09-01T08:05:00Z',
+        conditions: [{ type: 'Initialized', status: 'True' }],
+      },
     });
   }
   return out;
@@ -38,7 +48,8 @@ function pass(objs: Obj[], options: Partial<PassOptions>, hints?: WalkHints, tic
   return runPass({ snapshot: snapshotOf(objs), now: NOW, options: passOptions(options), stopwatch, hints });
 }
 
-const reachedIn = (r: PassResult): string[] => r.skipped.filter((s) => s.reason !== 'timed-out').map((s) => s.node);
+const reachedIn = (r: PassResult): string[] =>
+  r.skipped.filter((s) => s.reason !== 'timed-out').map((s) => s.node);
 
 describe('the coverage cycle', () => {
   const fleet = stuck(6);
@@ -103,7 +114,11 @@ describe('the negative cache', () => {
   });
 
   it('fails closed for a claim derived from node labels (no version, no fingerprint)', () => {
-    const derived = [nodePool('default'), node('d0', { type: 's-4' }), pod('d0-app', { node: 'd0', cpu: '3' })];
+    const derived = [
+      nodePool('default'),
+      node('d0', { type: 's-4' }),
+      pod('d0-app', { node: 'd0', cpu: '3' }),
+    ];
     const r1 = pass(derived, { skipUnchangedNegatives: true });
     const r2 = pass(derived, { skipUnchangedNegatives: true }, r1.memory);
     expect(r2.skipped).toEqual([{ node: 'd0', reason: 'no-cheaper-replacement' }]);

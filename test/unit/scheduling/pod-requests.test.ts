@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../shared/model/pod.ts';
 import { podRequests } from '../../../shared/scheduling/pod-requests.ts';
 
-const c = (cpu: string, extra: Record<string, unknown> = {}) => ({ name: 'c', resources: { requests: { cpu } }, ...extra });
+const c = (cpu: string, extra: Record<string, unknown> = {}) => ({
+  name: 'c',
+  resources: { requests: { cpu } },
+  ...extra,
+});
 const spec = (s: Partial<Pod['spec']>): Pod['spec'] => ({ containers: [c('1')], ...s }) as Pod['spec'];
 
 describe('podRequests', () => {
@@ -26,7 +30,9 @@ describe('podRequests', () => {
   });
 
   it('uses limits where requests are missing', () => {
-    const s = spec({ containers: [{ name: 'c', resources: { limits: { cpu: '2', 'nvidia.com/gpu': '1' } } }] });
+    const s = spec({
+      containers: [{ name: 'c', resources: { limits: { cpu: '2', 'nvidia.com/gpu': '1' } } }],
+    });
     expect(podRequests(s)).toMatchObject({ cpu: 2000, 'nvidia.com/gpu': 1000 });
   });
 });

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Requirement } from '../../../shared/scheduling/requirement.ts';
 import { Requirements } from '../../../shared/scheduling/requirements.ts';
 
-const req = (key: string, operator: Parameters<typeof Requirement.of>[1], values: string[] = [], min?: number) =>
-  Requirement.of(key, operator, values, min);
+const req = (
+  key: string,
+  operator: Parameters<typeof Requirement.of>[1],
+  values: string[] = [],
+  min?: number,
+) => Requirement.of(key, operator, values, min);
 
 describe('Requirement algebra', () => {
   it.each([
@@ -33,12 +37,18 @@ describe('Requirement algebra', () => {
   });
 
   it('intersects bounds with a value set, keeping only values inside the bounds', () => {
-    const r = req('cpu', 'In', ['2', '4', '8', '16']).intersection(req('cpu', 'Gt', ['3'])).intersection(req('cpu', 'Lte', ['8']));
+    const r = req('cpu', 'In', ['2', '4', '8', '16'])
+      .intersection(req('cpu', 'Gt', ['3']))
+      .intersection(req('cpu', 'Lte', ['8']));
     expect([...r.values].sort()).toEqual(['4', '8']);
   });
 
   it('empties contradictory bounds', () => {
-    expect(req('cpu', 'Gt', ['8']).intersection(req('cpu', 'Lt', ['4'])).size()).toBe(0);
+    expect(
+      req('cpu', 'Gt', ['8'])
+        .intersection(req('cpu', 'Lt', ['4']))
+        .size(),
+    ).toBe(0);
   });
 
   it('unions the excluded values of two NotIn requirements', () => {
@@ -63,8 +73,15 @@ describe('Requirements compatibility', () => {
 
   it('allows NotIn and DoesNotExist on undefined keys', () => {
     const pool = new Requirements();
-    expect(pool.compatible(Requirements.fromSelectors([{ key: 'custom', operator: 'NotIn', values: ['x'] }]), new Set())).toBe(true);
-    expect(pool.compatible(Requirements.fromSelectors([{ key: 'custom', operator: 'DoesNotExist' }]), new Set())).toBe(true);
+    expect(
+      pool.compatible(
+        Requirements.fromSelectors([{ key: 'custom', operator: 'NotIn', values: ['x'] }]),
+        new Set(),
+      ),
+    ).toBe(true);
+    expect(
+      pool.compatible(Requirements.fromSelectors([{ key: 'custom', operator: 'DoesNotExist' }]), new Set()),
+    ).toBe(true);
   });
 
   it('treats two negative requirements on a key as compatible even when nothing intersects', () => {
