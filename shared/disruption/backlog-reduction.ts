@@ -51,9 +51,11 @@ export function backlogReduction(view: PassView): BacklogReduction {
       kinds: kindsOf(t.instanceTypes.map((it) => it.allocatable)),
     })),
   ];
-  const byShape = new Map<string, Uint8Array>();
-  const byPod = new Map<PendingPod, Uint8Array>();
-  const reach = (p: PendingPod): Uint8Array => {
+  // reach sets as bitsets, 32 targets a word, so the closure below intersects them a word at a time
+  const words = Math.ceil(targets.length / 32);
+  const byShape = new Map<string, Uint32Array>();
+  const byPod = new Map<PendingPod, Uint32Array>();
+  const reach = (p: PendingPod): Uint32Array => {
     const known = byPod.get(p);
     if (known) return known;
     const state = new PodState(p, true);
@@ -66,13 +68,14 @@ export function backlogReduction(view: PassView): BacklogReduction {
     ]);
     let bits = byShape.get(shape);
     if (!bits) {
-      bits = new Uint8Array(targets.length);
+      bits = new Uint32Array(words);
       const tolerations: Toleration[] = state.tolerations;
+      const set = bits;
       targets.forEach((t, i) => {
         if (untolerated(t.taints, tolerations)) return;
         for (const k of Object.keys(p.requests)) if ((p.requests[k] ?? 0) > 0 && !t.kinds.has(k)) return;
         if (state.strictTerms.some((term) => t.requirements.compatible(term, view.allowUndefined)))
-          (bits as Uint8Array)[i] = 1;
+          set[i >>> 5] = (set[i >>> 5] as number) | (1 << (i & 31));
       });
       byShape.set(shape, bits);
     }
@@ -82,11 +85,11 @@ export function backlogReduction(view: PassView): BacklogReduction {
   return {
     relevant(backlog, moving) {
       if (moving.some(hasTopology)) return [...backlog];
-      const union = new Uint8Array(targets.length);
+      const union = new Uint32Array(words);
       const gangs = new Set<string>();
       for (const m of moving) {
         const bits = reach(m);
-        for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+        for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
         if (m.gang) gangs.add(m.gang.name);
       }
       // Closure, not one step: a backlog pod that competes only with another backlog pod still moves that
@@ -97,7 +100,7 @@ export function backlogReduction(view: PassView): BacklogReduction {
         if (b.pod.spec.affinity?.podAntiAffinity || (b.gang && gangs.has(b.gang.name))) {
           kept.add(b);
           const bits = reach(b);
-          for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+          for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
           return false;
         }
         return true;
@@ -108,15 +111,15 @@ export function backlogReduction(view: PassView): BacklogReduction {
           if (kept.has(b)) continue;
           const bits = reach(b);
           let touches = false;
-          for (let i = 0; i < bits.length; i++)
-            if (bits[i] && union[i]) {
+          for (let i = 0; i < words; i++)
+            if (((bits[i] as number) & (union[i] as number)) !== 0) {
               touches = true;
               break;
             }
           if (!touches) continue;
           kept.add(b);
           grew = true;
-          for (let i = 0; i < bits.length; i++) if (bits[i]) union[i] = 1;
+          for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
         }
       }
       return backlog.filter((b) => kept.has(b));
