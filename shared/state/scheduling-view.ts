@@ -1,35 +1,35 @@
 // Turns a cluster snapshot into scheduler input. What does not depend on the candidate (NodeClaim templates,
 // DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (seed, "Sharing the pass");
 // each simulation then only chooses which nodes exist and which pods are pending.
-import { CAPACITY_TYPE, CLOUD, HOSTNAME, WELL_KNOWN_LABELS, ZONE } from '../model/labels.ts';
-import { offeringCompatible } from '../scheduling/instance-type.ts';
-import type { Taint } from '../model/meta.ts';
+import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import {
-  CPU,
   EMPTY,
-  MEMORY,
-  fromQuantities,
-  subtract,
-  subtractWithin,
   addInto,
+  fromQuantities,
+  subtractWithin,
   type MutableResourceList,
   type ResourceList,
 } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
-import { hostPortsOf, type HostPort } from '../scheduling/host-ports.ts';
-import { podRequests as podRequestsOf } from '../scheduling/pod-requests.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
-import type { Gang, PendingPod } from '../scheduling/pod-state.ts';
+import type { PendingPod } from '../scheduling/pod-state.ts';
 import { Requirement } from '../scheduling/requirement.ts';
 import { Requirements } from '../scheduling/requirements.ts';
 import type { SchedulingInput } from '../scheduling/scheduler.ts';
-import { isEphemeralTaint } from '../scheduling/taints.ts';
-import { buildTemplate, type DaemonInput, type NodeClaimTemplate } from '../scheduling/template.ts';
+import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
 import { gangName } from './pods.ts';
+import {
+  boundPod,
+  collectKeys,
+  daemonInput,
+  existingInput,
+  poolDomains,
+  toPendingPod,
+} from './scheduling-inputs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
-import { volumeIndex, type VolumeIndex } from './volumes.ts';
+import { volumeIndex } from './volumes.ts';
 
 export interface PassView {
   readonly snapshot: ClusterSnapshot;
@@ -194,131 +194,3 @@ function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 const schedulable = (n: StateNode): boolean => !n.markedForDeletion && n.node?.spec?.unschedulable !== true;
-
-// The domains a pool supplies on a key, each with the instance types that supply it (zone and capacity type
-// through available offerings, other keys through labels), so reachability can be judged per pod.
-function poolDomains(t: NodeClaimTemplate, key: string): { domain: string; supplier: DomainSupplier }[] {
-  if (key === HOSTNAME) return [];
-  const r = t.requirements.get(key);
-  const byDomain = new Map<string, Requirements[]>();
-  const add = (d: string, it: NodeClaimTemplate['instanceTypes'][number]) => {
-    if (!r.has(d)) return;
-    const list = byDomain.get(d) ?? [];
-    if (!list.includes(it.requirements)) list.push(it.requirements);
-    byDomain.set(d, list);
-  };
-  for (const it of t.instanceTypes) {
-    if (key === ZONE || key === CAPACITY_TYPE) {
-      for (const o of it.offerings)
-        if (o.available && offeringCompatible(o, t.requirements))
-          add(key === ZONE ? o.zone : o.capacityType, it);
-    } else {
-      const v = it.labels[key] ?? t.labels[key];
-      if (v !== undefined) add(v, it);
-      else if (!r.complement) for (const d of r.values) add(d, it);
-    }
-  }
-  return [...byDomain].map(([domain, instanceTypes]) => ({
-    domain,
-    supplier: { requirements: t.requirements, taints: t.taints, isPool: true, instanceTypes },
-  }));
-}
-
-function collectKeys(pod: Pod, keys: Set<string>): void {
-  for (const c of pod.spec.topologySpreadConstraints ?? []) keys.add(c.topologyKey);
-  const a = pod.spec.affinity;
-  for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
-    keys.add(t.topologyKey);
-  for (const t of a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
-    keys.add(t.podAffinityTerm.topologyKey);
-  for (const t of a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
-    keys.add(t.topologyKey);
-  for (const t of a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
-    keys.add(t.podAffinityTerm.topologyKey);
-}
-
-function daemonInput(ds: { spec: { template: { spec: Pod['spec'] } } }): DaemonInput {
-  const spec = ds.spec.template.spec;
-  const base = Requirements.fromLabels(spec.nodeSelector);
-  const terms =
-    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  return {
-    requests: podRequestsOf(spec),
-    tolerations: spec.tolerations ?? [],
-    terms: terms.length
-      ? terms.map((t) => base.copy().addAll(Requirements.fromSelectors(t.matchExpressions)))
-      : [base],
-    hostPorts: hostPortsOf(spec),
-  };
-}
-
-function existingInput(
-  n: StateNode,
-  templates: readonly NodeClaimTemplate[],
-  snapshot: ClusterSnapshot,
-  volumes: VolumeIndex,
-): ExistingNodeInput {
-  let available = subtract(n.allocatable, n.podRequests);
-  let taints: readonly Taint[] = n.taints;
-  if (!n.initialized) {
-    // In-flight capacity: startup and ephemeral taints will be gone, and the pool's daemons will take their share.
-    const template = templates.find((t) => t.nodePool === n.nodePool);
-    const startup = [...(template?.startupTaints ?? []), ...(n.claim?.spec.startupTaints ?? [])];
-    taints = taints.filter((t) => !isEphemeralTaint(t, startup));
-    const typeName = n.instanceType?.name;
-    if (template && typeName && n.pods.length === 0)
-      available = subtract(available, template.daemonOverhead.get(typeName) ?? EMPTY);
-  }
-  const hostPorts: HostPort[] = [];
-  for (const p of n.pods) hostPorts.push(...hostPortsOf(p.spec));
-  const volumeSlots = new Map<string, number>();
-  const csi = snapshot.objects.csiNodes.find((c) => c.metadata.name === n.name);
-  for (const d of csi?.spec.drivers ?? []) {
-    if (d.allocatable?.count === undefined) continue;
-    let used = 0;
-    for (const p of n.pods) used += volumes.driversFor(p).filter((x) => x === d.name).length;
-    volumeSlots.set(d.name, d.allocatable.count - used);
-  }
-  return { name: n.name, labels: n.labels, taints, available, hostPorts, volumeSlots, inFlight: n.inFlight };
-}
-
-function boundPod(p: Pod, n: StateNode): BoundPod {
-  return {
-    key: podKey(p),
-    namespace: p.metadata.namespace ?? 'default',
-    labels: p.metadata.labels ?? {},
-    nodeLabels: n.labels,
-    nodeTaints: n.taints,
-    antiAffinity: p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [],
-  };
-}
-
-function toPendingPod(
-  pod: Pod,
-  requests: ResourceList,
-  volumes: VolumeIndex,
-  gangs: ReadonlyMap<string, number>,
-): PendingPod {
-  const namespace = pod.metadata.namespace ?? 'default';
-  const g = gangName(pod);
-  const gang: Gang | undefined = g
-    ? { name: `${namespace}/${g}`, minMember: gangs.get(`${namespace}/${g}`) ?? 1 }
-    : undefined;
-  return {
-    key: podKey(pod),
-    uid: pod.metadata.uid ?? podKey(pod),
-    namespace,
-    labels: pod.metadata.labels ?? {},
-    pod,
-    requests,
-    hostPorts: hostPortsOf(pod.spec),
-    volumeRequirements: volumes.requirementsFor(pod),
-    volumeDrivers: volumes.driversFor(pod),
-    gang,
-    order: {
-      cpu: requests[CPU] ?? 0,
-      memory: requests[MEMORY] ?? 0,
-      created: pod.metadata.creationTimestamp ?? '',
-    },
-  };
-}
