@@ -2,7 +2,7 @@
 // terms, inverse anti-affinity groups from pods that carry required anti-affinity, existing pods counted
 // into their domains, and AddRequirements/Record as Karpenter's Topology does them.
 import { HOSTNAME } from '../model/labels.ts';
-import type { Taint, Toleration } from '../model/meta.ts';
+import type { Taint } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import type { Journal } from './journal.ts';
 import { canUse, type DomainUniverse } from './domains.ts';
@@ -10,9 +10,10 @@ import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
 import type { Requirements } from './requirements.ts';
 import { labelRequirements } from './requirements.ts';
-import { compileSelector, selectorKey, type Labels } from './selector.ts';
+import type { Labels } from './selector.ts';
 import { untolerated } from './taints.ts';
-import { TopologyGroup, type TopologyType } from './topology-group.ts';
+import { TopologyGroup, type GroupSpec, type TopologyType } from './topology-group.ts';
+import { spreadSpec, termNamespaces, termSpec, type Filter } from './topology-specs.ts';
 
 export interface TopologyPod {
   readonly key: string;
@@ -25,11 +26,6 @@ export interface BoundPod extends TopologyPod {
   readonly nodeLabels: Labels;
   readonly nodeTaints: readonly Taint[];
   readonly antiAffinity: readonly PodAffinityTerm[];
-}
-
-interface Filter {
-  readonly terms: readonly Requirements[] | undefined;
-  readonly tolerations: readonly Toleration[] | undefined;
 }
 
 /**
@@ -224,108 +220,32 @@ export class Topology {
   }
 
   private spreadGroup(pod: PodState, c: TopologySpreadConstraint): TopologyGroup {
-    const selector = { ...(c.labelSelector ?? {}) };
-    if (c.matchLabelKeys?.length) {
-      selector.matchLabels = { ...(selector.matchLabels ?? {}) };
-      for (const k of c.matchLabelKeys) {
-        const v = pod.info.labels[k];
-        if (v !== undefined) selector.matchLabels[k] = v;
-      }
-    }
-    const honorAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
-    const honorTaints = c.nodeTaintsPolicy === 'Honor';
-    const filter: Filter = {
-      terms: honorAffinity ? pod.strictTerms : undefined,
-      tolerations: honorTaints ? pod.tolerations : undefined,
-    };
-    const hash = [
-      'spread',
-      c.topologyKey,
-      pod.info.namespace,
-      selectorKey(c.labelSelector ? selector : undefined),
-      c.maxSkew,
-      c.minDomains ?? '',
-      honorAffinity ? filter.terms?.map(String).join('|') : '-',
-      honorTaints ? JSON.stringify(pod.tolerations) : '-',
-    ].join('\u0001');
-    return this.groupFor(
-      this.groups,
-      hash,
-      () => ({
-        type: 'spread',
-        key: c.topologyKey,
-        hash,
-        namespaces: new Set([pod.info.namespace]),
-        selects: compileSelector(c.labelSelector ? selector : undefined),
-        maxSkew: c.maxSkew,
-        minDomains: c.minDomains,
-        honorAffinity,
-        honorTaints,
-      }),
-      filter,
-    );
+    const { spec, filter } = spreadSpec(pod, c);
+    return this.groupFor(this.groups, spec, filter);
   }
 
   private termGroup(pod: PodState, term: PodAffinityTerm, type: TopologyType): TopologyGroup {
-    const namespaces = this.termNamespaces(pod.info, term);
-    const hash = [
-      type,
-      term.topologyKey,
-      [...namespaces].sort().join(','),
-      selectorKey(term.labelSelector),
-    ].join('\u0001');
-    return this.groupFor(this.groups, hash, () => ({
-      type,
-      key: term.topologyKey,
-      hash,
-      namespaces,
-      selects: compileSelector(term.labelSelector),
-      maxSkew: 0,
-      minDomains: undefined,
-      honorAffinity: false,
-      honorTaints: false,
-    }));
+    return this.groupFor(this.groups, termSpec(type, term, termNamespaces(pod.info, term, this.namespaces)));
   }
 
   private inverseGroup(owner: TopologyPod, term: PodAffinityTerm): TopologyGroup {
-    const namespaces = this.termNamespaces(owner, term);
-    const hash = [
-      'inverse',
-      term.topologyKey,
-      [...namespaces].sort().join(','),
-      selectorKey(term.labelSelector),
-    ].join('\u0001');
-    let g = this.inverse.get(hash);
+    const spec = termSpec('inverse', term, termNamespaces(owner, term, this.namespaces));
+    let g = this.inverse.get(spec.hash);
     if (!g) {
-      g = new TopologyGroup({
-        type: 'anti-affinity',
-        key: term.topologyKey,
-        hash,
-        namespaces,
-        selects: compileSelector(term.labelSelector),
-        maxSkew: 0,
-        minDomains: undefined,
-        honorAffinity: false,
-        honorTaints: false,
-      });
-      for (const d of this.universe.domains(term.topologyKey)) g.register(d);
-      this.inverse.set(hash, g);
+      g = new TopologyGroup(spec);
+      for (const d of this.universe.domains(spec.key)) g.register(d);
+      this.inverse.set(spec.hash, g);
     }
     return g;
   }
 
-  private groupFor(
-    map: Map<string, TopologyGroup>,
-    hash: string,
-    make: () => TopologyGroup['spec'],
-    filter?: Filter,
-  ): TopologyGroup {
-    let g = map.get(hash);
+  private groupFor(map: Map<string, TopologyGroup>, spec: GroupSpec, filter?: Filter): TopologyGroup {
+    let g = map.get(spec.hash);
     if (!g) {
-      g = new TopologyGroup(make());
+      g = new TopologyGroup(spec);
       if (filter) this.filters.set(g, filter);
       for (const d of this.universe.domains(g.key)) g.register(d);
-      map.set(hash, g);
+      map.set(spec.hash, g);
       this.countExisting(g, false);
     }
     return g;
@@ -354,16 +274,6 @@ export class Topology {
       if (!inverse && !this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels))) continue;
       out.set(domain, (out.get(domain) ?? 0) + 1);
     }
-    return out;
-  }
-
-  private termNamespaces(pod: TopologyPod, term: PodAffinityTerm): Set<string> {
-    const out = new Set(term.namespaces ?? []);
-    if (term.namespaceSelector) {
-      const match = compileSelector(term.namespaceSelector);
-      for (const [name, labels] of this.namespaces) if (match(labels)) out.add(name);
-    }
-    if (!term.namespaces?.length && !term.namespaceSelector) out.add(pod.namespace);
     return out;
   }
 }
