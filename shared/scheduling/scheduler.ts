@@ -5,6 +5,7 @@ import { subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
+import { LoadOrder } from './load-order.ts';
 import { NewClaim } from './new-claim.ts';
 import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
 import { PodState, type PendingPod } from './pod-state.ts';
@@ -60,8 +61,7 @@ class Scheduler {
   private readonly existing: ExistingNode[];
   private readonly capacity: CapacityIndex;
   private readonly claims: NewClaim[] = [];
-  private byLoad: NewClaim[] = [];
-  private byLoadDirty = false;
+  private readonly byLoad: LoadOrder;
   private readonly remaining: Map<string, ResourceList>;
   private readonly placements = new Map<string, Placement>();
   private readonly errors = new Map<string, string>();
@@ -87,6 +87,7 @@ class Scheduler {
       input.topologyShare,
     );
     this.existing = input.existing.map((n) => new ExistingNode(n));
+    this.byLoad = new LoadOrder(this.claims, this.journal);
     this.capacity = new CapacityIndex(this.existing.map((n) => n.free()));
     this.existing.forEach((n, i) => (n.onFreeChanged = (free) => this.capacity.set(i, free)));
     this.remaining = new Map(input.remaining);
@@ -203,13 +204,13 @@ class Scheduler {
         return undefined;
       }
     }
-    // Claims this run opened, fewest pods first (Karpenter sorts them per pod; byLoad keeps that order).
-    if (this.byLoadDirty) this.resortByLoad();
-    for (let i = 0; i < this.byLoad.length; i++) {
-      const claim = this.byLoad[i] as NewClaim;
+    // Claims this run opened, fewest pods first.
+    const opened = this.byLoad.ordered();
+    for (let i = 0; i < opened.length; i++) {
+      const claim = opened[i] as NewClaim;
       if (excluded?.has(claim.hostname) || !claim.mightFit(pod.info.requests)) continue;
       if (claim.add(pod, this.topology, this.journal) === undefined) {
-        this.loadChanged(i);
+        this.byLoad.changed(i);
         this.place(pod, { kind: 'new', claim });
         return undefined;
       }
@@ -270,41 +271,10 @@ class Scheduler {
     return new NewClaim(template, hostname, types, this.options.allowUndefined);
   }
 
-  // byLoad stays sorted by (pods, creation): a claim that gained a pod moves right past lighter ones. An undo
-  // (a rolled-back gang) re-sorts, which is rare.
-  private loadChanged(i: number): void {
-    const list = this.byLoad;
-    const c = list[i] as NewClaim;
-    let j = i;
-    while (j + 1 < list.length && (list[j + 1] as NewClaim).pods.length < c.pods.length) {
-      list[j] = list[j + 1] as NewClaim;
-      j++;
-    }
-    while (j > 0 && (list[j - 1] as NewClaim).pods.length > c.pods.length) {
-      list[j] = list[j - 1] as NewClaim;
-      j--;
-    }
-    list[j] = c;
-    if (j !== i) this.journal.push(() => (this.byLoadDirty = true));
-  }
-
-  private resortByLoad(): void {
-    this.byLoadDirty = false;
-    const order = new Map(this.claims.map((c, i) => [c, i]));
-    this.byLoad = this.byLoad.filter((c) => order.has(c));
-    this.byLoad.sort(
-      (a, b) => a.pods.length - b.pods.length || (order.get(a) as number) - (order.get(b) as number),
-    );
-  }
-
   private commitClaim(claim: NewClaim, pod: PodState): undefined {
     this.claims.push(claim);
-    this.byLoad.push(claim);
-    this.loadChanged(this.byLoad.length - 1);
-    this.journal.push(() => {
-      this.claims.pop();
-      this.byLoadDirty = true;
-    });
+    this.journal.push(() => this.claims.pop());
+    this.byLoad.opened(claim);
     const pool = claim.template.nodePool;
     const remaining = this.remaining.get(pool);
     if (remaining) {
