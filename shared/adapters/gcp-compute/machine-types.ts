@@ -1,7 +1,8 @@
 // Instance types a GCE node class can launch: machine types per zone (bundled GPUs on A2/A3/G2)
 // plus N1 machine types with attachable accelerators, priced from the price book; capacity and
-// overhead computed like GKE's node allocatable.
+// overhead computed as the built-in catalog computes it (GKE's node allocatable plus VM overhead).
 import type { protos } from '@google-cloud/compute';
+import { gcpOverhead } from '../../catalog/overhead.ts';
 import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
 
 type MachineType = protos.google.cloud.compute.v1.IMachineType;
@@ -10,45 +11,6 @@ type AcceleratorType = protos.google.cloud.compute.v1.IAcceleratorType;
 export interface GcePriceBook {
   onDemand(instanceType: string, zone: string): number | undefined;
   spot(instanceType: string, zone: string): number | undefined;
-}
-
-/** GKE's kube-reserved memory: 25% of the first 4 GiB, 20% of the next 4, 10% of the next 8, 6% of the next 112, 2% above; plus 100Mi eviction. */
-export function gkeReservedMemoryMi(memoryMi: number): number {
-  const steps: [number, number][] = [
-    [4096, 0.25],
-    [4096, 0.2],
-    [8192, 0.1],
-    [114688, 0.06],
-    [Number.POSITIVE_INFINITY, 0.02],
-  ];
-  let left = memoryMi;
-  let reserved = 0;
-  for (const [size, share] of steps) {
-    const n = Math.min(left, size);
-    reserved += n * share;
-    left -= n;
-    if (left <= 0) break;
-  }
-  return Math.ceil(reserved) + 100;
-}
-
-/** GKE's kube-reserved CPU: 6% of the first core, 1% of the next, 0.5% of the next two, 0.25% above four. */
-export function gkeReservedCpuMilli(cpus: number): number {
-  const steps: [number, number][] = [
-    [1, 0.06],
-    [1, 0.01],
-    [2, 0.005],
-    [Number.POSITIVE_INFINITY, 0.0025],
-  ];
-  let left = cpus;
-  let milli = 0;
-  for (const [n, share] of steps) {
-    const take = Math.min(left, n);
-    milli += take * 1000 * share;
-    left -= take;
-    if (left <= 0) break;
-  }
-  return Math.round(milli);
 }
 
 /** Attachable GPUs (N1 only); bundled ones come with their machine type. */
@@ -132,10 +94,8 @@ export function toInstanceTypeSpec(
       'ephemeral-storage': `${diskGiB}Gi`,
       ...(shape.gpu ? { 'nvidia.com/gpu': String(shape.gpu.count) } : {}),
     },
-    overhead: {
-      cpu: `${gkeReservedCpuMilli(shape.cpus)}m`,
-      memory: `${gkeReservedMemoryMi(shape.memoryMi)}Mi`,
-    },
+    // the same formula as the built-in catalog, so a type prices and fits alike from either source
+    overhead: { ...gcpOverhead({ vcpus: shape.cpus, memoryMiB: shape.memoryMi }) },
     labels: {
       'cloud.google.com/machine-family': family,
       ...(shape.gpu
