@@ -1,5 +1,4 @@
 // The typed objects of one cluster read (a snapshot file, or the Kubernetes adapter's pass snapshot).
-import type { InstanceTypeCatalog } from '../model/catalog.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
@@ -46,5 +45,3 @@ export const emptyObjects = (): ClusterObjects => ({
   nodeClasses: [],
   podGroups: [],
 });
-
-export type { InstanceTypeCatalog };

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
 import { InvalidObjectError } from './errors.ts';
-import type { ClusterObjects } from './objects.ts';
+import { emptyObjects, type ClusterObjects } from './objects.ts';
 
 export interface SourceDocument {
   readonly source: string;
@@ -63,21 +63,8 @@ export function zodMessage(error: z.ZodError): string {
 
 export function recognize(docs: readonly SourceDocument[]): Recognized {
   const warnings: string[] = [];
-  const out: Record<keyof ClusterObjects, unknown[]> = {
-    nodes: [],
-    pods: [],
-    pdbs: [],
-    daemonSets: [],
-    namespaces: [],
-    pvcs: [],
-    pvs: [],
-    storageClasses: [],
-    csiNodes: [],
-    nodePools: [],
-    nodeClaims: [],
-    nodeClasses: [],
-    podGroups: [],
-  };
+  // filled per kind below with zod-validated objects of that kind
+  const out = emptyObjects() as unknown as Record<keyof ClusterObjects, unknown[]>;
   const seen = new Set<string>();
   let count = 0;
   for (const doc of docs) {
@@ -143,5 +130,5 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       count++;
     }
   }
-  return { objects: out as unknown as ClusterObjects, warnings, count };
+  return { objects: out as ClusterObjects, warnings, count };
 }

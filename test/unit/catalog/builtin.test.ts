@@ -2,7 +2,9 @@
 // prices agree with the public sources named in its SOURCE string.
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
-import { BUILTIN_CATALOG_DATA, SOURCE } from '../../../shared/catalog/builtin-data.ts';
+import BUILTIN_CATALOG_DATA from '../../../shared/catalog/data/builtin.json' with { type: 'json' };
+
+const SOURCE = BUILTIN_CATALOG_DATA.source;
 import { catalogSchema, type InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import { quantityMilli } from '../../../shared/model/quantity.ts';
 
