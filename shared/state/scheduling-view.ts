@@ -117,6 +117,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const allBound = schedulableNodes.flatMap(boundOf);
   const antiAffinityKeys = new Set(allBound.flatMap((b) => b.antiAffinity.map((t) => t.topologyKey)));
   const topologyCounts = new Map<string, ReadonlyMap<string, number>>();
+  const boundInverse = {};
   // Volcano gang members already running, so a simulation that moves some of them needs only the rest.
   const gangOfBound = new Map<string, string>();
   const gangsBound = new Map<string, number>();
@@ -180,7 +181,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         universe,
         namespaces,
         gangsRunning,
-        topologyShare: { counts: topologyCounts, removed },
+        topologyShare: { counts: topologyCounts, removed, boundInverse },
       };
     },
   };
