@@ -8,6 +8,7 @@ import type { NewClaim } from '../scheduling/new-claim.ts';
 import { Requirement } from '../scheduling/requirement.ts';
 import type { PassContext } from './pass-context.ts';
 import { capacityTypes, filterByPrice, narrow, satisfiesMinValues, toReplacement } from './replacement.ts';
+import { deltaSimulation } from './delta-simulation.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import type { Candidate, Command, MethodName, SkipReason } from './types.ts';
 
@@ -25,7 +26,8 @@ export function computeConsolidation(
   candidates: readonly Candidate[],
   held: readonly Candidate[] = [],
 ): Outcome {
-  const sim = simulateCandidates(ctx, candidates, held);
+  // the delta answers where it is exact; everywhere else the full simulation does (validation always does)
+  const sim = deltaSimulation(ctx, candidates, held) ?? simulateCandidates(ctx, candidates, held);
   const [firstUnscheduled] = sim.unscheduled;
   if (firstUnscheduled) return noop('unschedulable-pods', `${firstUnscheduled[0]}: ${firstUnscheduled[1]}`);
   const command = (claim: NewClaim | undefined): Outcome => ({

@@ -24,6 +24,8 @@ export interface PassContext {
   readonly stopwatch: Stopwatch;
   /** Milliseconds spent per stage across the pass (karpenter_voluntary_disruption stage timings). */
   readonly timings: Record<Stage, number>;
+  /** Per-candidate answers of the delta simulation this pass: 'decided', or why it left the candidate to the full one. */
+  readonly deltaOutcomes: Record<string, number>;
   /** Nodes past expireAfter this pass: deleted by the expiration controller, so treated as deleting. */
   readonly expired: Set<string>;
   view(): PassView;
@@ -49,6 +51,7 @@ export function passContext(
 ): PassContext {
   const timings: Record<Stage, number> = { 'state-copy': 0, 'pod-gather': 0, construction: 0, simulation: 0 };
   const expired = new Set<string>();
+  const deltaOutcomes: Record<string, number> = {};
   const timed = <T>(stage: Stage, fn: () => T): T => {
     const start = stopwatch.elapsedMs();
     try {
@@ -67,6 +70,7 @@ export function passContext(
       options,
       stopwatch,
       timings,
+      deltaOutcomes,
       timed,
       expired,
       view: () => timed('state-copy', () => passView(snapshot)),
@@ -86,6 +90,7 @@ export function passContext(
     options,
     stopwatch,
     timings,
+    deltaOutcomes,
     timed,
     expired,
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),

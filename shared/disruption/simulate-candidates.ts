@@ -18,23 +18,31 @@ export interface Simulation {
   readonly allClaims: readonly NewClaim[];
 }
 
+/** IsCurrentlyReschedulable: pods that will not actually be evicted get no capacity. */
+export function movesOnEviction(ctx: PassContext): (p: Pod) => boolean {
+  const pdbs = ctx.pdbs();
+  return (p) => isReschedulable(p) && !doNotDisruptActive(p, ctx.now) && !pdbs.fullyBlocked(p);
+}
+
+/** Pods of nodes being deleted anyway (marked, or expired this pass): they need homes in every simulation. */
+export function deletingPods(ctx: PassContext, moving: (p: Pod) => boolean): Pod[] {
+  return ctx.snapshot.nodes
+    .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
+    .flatMap((n) => n.pods.filter(moving));
+}
+
 export function simulateCandidates(
   ctx: PassContext,
   candidates: readonly Candidate[],
   held: readonly Candidate[] = [],
 ): Simulation {
   const view = ctx.view();
-  const pdbs = ctx.pdbs();
-  const { now, snapshot } = ctx;
-  // IsCurrentlyReschedulable: pods that will not actually be evicted get no capacity.
-  const moving = (p: Pod): boolean =>
-    isReschedulable(p) && !doNotDisruptActive(p, now) && !pdbs.fullyBlocked(p);
+  const { snapshot } = ctx;
+  const moving = movesOnEviction(ctx);
   const own = candidates.flatMap((c) => c.reschedulable.filter(moving));
   const others = held.flatMap((c) => c.reschedulable.filter(moving));
   // Expired nodes are being deleted by the expiration controller: their pods need homes too.
-  const deleting = snapshot.nodes
-    .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
-    .flatMap((n) => n.pods.filter(moving));
+  const deleting = deletingPods(ctx, moving);
   const movingPods = ctx.timed('pod-gather', () =>
     [...own, ...others, ...deleting].map((p) => view.pendingPod(p)),
   );

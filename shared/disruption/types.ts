@@ -119,6 +119,8 @@ export interface PassOptions {
   readonly excludeIncompatible: boolean;
   /** Simulate a candidate with only the backlog pods that could interact with its pods (beyond the fork). */
   readonly reduceBacklog: boolean;
+  /** Solve the backlog once per pass and re-simulate only each candidate's delta where that is exact (beyond the fork). */
+  readonly deltaSimulation: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
   /** consolidation-candidate-timeout: one candidate's simulation budget (seed; Infinity upstream). */
@@ -134,6 +136,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   skipUnchangedNegatives: false,
   excludeIncompatible: true,
   reduceBacklog: true,
+  deltaSimulation: true,
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
   candidateTimeoutMs: 10_000,
@@ -150,6 +153,7 @@ export function passOptions(overrides: Partial<PassOptions>): PassOptions {
         skipUnchangedNegatives: false,
         excludeIncompatible: false,
         reduceBacklog: false,
+        deltaSimulation: false,
         candidateTimeoutMs: Number.POSITIVE_INFINITY,
       }
     : o;

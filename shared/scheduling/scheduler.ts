@@ -49,6 +49,8 @@ export interface SchedulingResult {
   readonly existing: readonly ExistingNode[];
   /** Gang (namespace/name) → the new claims hosting its members. */
   readonly gangClaims: ReadonlyMap<string, readonly NewClaim[]>;
+  /** Pods that failed an attempt and went back to the queue (placed, if at all, after the first pass). */
+  readonly requeued: ReadonlySet<string>;
 }
 
 export function solve(input: SchedulingInput, options: SchedulingOptions): SchedulingResult {
@@ -65,6 +67,7 @@ class Scheduler {
   private readonly remaining: Map<string, ResourceList>;
   private readonly placements = new Map<string, Placement>();
   private readonly errors = new Map<string, string>();
+  private readonly requeued = new Set<string>();
   private readonly states: PodState[];
   private readonly templatesByWeight: NodeClaimTemplate[][];
   private hostnames = 0;
@@ -131,6 +134,7 @@ class Scheduler {
       this.errors.set(pod.key, err);
       const relaxed = pod.relax() !== undefined;
       if (relaxed) this.topology.update(pod);
+      this.requeued.add(pod.key);
       queue.push(pod, relaxed);
     }
     const gangClaims = new Map<string, NewClaim[]>();
@@ -149,6 +153,7 @@ class Scheduler {
       claims: this.claims,
       existing: this.existing,
       gangClaims,
+      requeued: this.requeued,
     };
   }
 

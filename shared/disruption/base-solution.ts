@@ -1,0 +1,181 @@
+// The pass's base solution for the delta simulation (docs/mechanisms/pass-reads.md): the pending backlog solved
+// once against the whole cluster, as the provisioner would, with the time at which the scheduler's first pass
+// decides each pod (its place in the queue; a gang at its first member's). A candidate's delta is then judged
+// against the base as it stood at the moment its pods would be scheduled.
+import { HOSTNAME } from '../model/labels.ts';
+import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
+import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
+import { solve, type SchedulingInput, type SchedulingOptions } from '../scheduling/scheduler.ts';
+import type { GroupSpec } from '../scheduling/topology-group.ts';
+import type { PassView } from '../state/scheduling-view.ts';
+import type { StateNode } from '../state/snapshot.ts';
+import { groupsOf, selects, type PodGroups } from './delta-groups.ts';
+import type { PassContext } from './pass-context.ts';
+
+/** A backlog pod the base put on an existing node during the scheduler's first pass. */
+export interface Arrival {
+  readonly pod: PendingPod;
+  readonly at: number;
+  readonly node: string;
+}
+
+/** When a backlog pod is decided (`decided`) and, if its first pass placed it, when it lands (`placed`). */
+interface Timed {
+  readonly key: string;
+  readonly decided: number;
+  readonly placed: number;
+  /** The existing node the first pass put it on, if any. */
+  readonly node: string | undefined;
+}
+
+export interface BaseSolution {
+  readonly options: SchedulingOptions;
+  /** The scheduler input of the base (every schedulable node but the expired ones). */
+  readonly input: SchedulingInput;
+  /** First-pass placements on existing nodes, by time. */
+  readonly arrivals: readonly Arrival[];
+  readonly onNode: ReadonlyMap<string, readonly Arrival[]>;
+  /** Position of each schedulable node in the scheduler's node order. */
+  readonly nodeIndex: ReadonlyMap<string, number>;
+  /** The pass's nodes and in-flight claims by name. */
+  readonly stateNodes: ReadonlyMap<string, StateNode>;
+  /** Gangs (namespace/name) with members in the backlog: the members, and when the gang is decided. */
+  readonly pendingGangs: ReadonlyMap<
+    string,
+    { readonly at: number; readonly members: readonly PendingPod[] }
+  >;
+  /** Topology groups backlog pods own, and inverse groups their required anti-affinity imposes, with their owners. */
+  readonly ownedGroups: readonly { spec: GroupSpec; owners: readonly Timed[] }[];
+  readonly inverseGroups: readonly { spec: GroupSpec; owners: readonly Timed[] }[];
+  /** How many base pods precede `p` in the scheduler's queue: the time `p` would be decided at. */
+  timeOf(p: PodState): number;
+  /** Backlog pods a group selects, by the time they are decided (placed: Infinity when the first pass did not place them). */
+  selected(spec: GroupSpec): readonly Timed[];
+  /** Schedulable nodes (expired ones excepted) carrying `value` for label `key`. */
+  nodesWith(key: string, value: string): number;
+  groupsOf(p: PodState): PodGroups;
+  /** The pending gang a backlog pod belongs to. */
+  gangOf(key: string): string | undefined;
+}
+
+const memo = new WeakMap<PassView, BaseSolution>();
+
+/** The base solution of this pass's view, solved on first use. */
+export function baseSolution(ctx: PassContext, view: PassView): BaseSolution {
+  let base = memo.get(view);
+  if (!base) memo.set(view, (base = ctx.timed('simulation', () => solveBase(ctx, view))));
+  return base;
+}
+
+function solveBase(ctx: PassContext, view: PassView): BaseSolution {
+  const options = ctx.schedulingOptions(view);
+  const backlog = ctx.backlog(view);
+  const input = view.input(backlog, ctx.expired);
+  const result = solve(input, options);
+  const states = backlog
+    .map((p) => new PodState(p, options.toleratePreferNoSchedule))
+    .sort(byCpuAndMemoryDescending);
+  // a gang is placed as a unit when its first member leaves the queue
+  const gangs = new Map<string, { at: number; members: PendingPod[] }>();
+  states.forEach((s, i) => {
+    const g = s.info.gang?.name;
+    if (g === undefined) return;
+    const entry = gangs.get(g);
+    if (entry) entry.members.push(s.info);
+    else gangs.set(g, { at: i, members: [s.info] });
+  });
+  const timed = new Map<string, Timed>();
+  const arrivals: Arrival[] = [];
+  states.forEach((s, i) => {
+    const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
+    const placement = result.placements.get(s.key);
+    const firstPass = placement !== undefined && !result.requeued.has(s.key);
+    timed.set(s.key, {
+      key: s.key,
+      decided,
+      placed: firstPass ? decided : Number.POSITIVE_INFINITY,
+      node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
+    });
+    if (firstPass && placement.kind === 'existing')
+      arrivals.push({ pod: s.info, at: decided, node: placement.node });
+  });
+  arrivals.sort((a, b) => a.at - b.at);
+  const onNode = new Map<string, Arrival[]>();
+  for (const a of arrivals) {
+    const list = onNode.get(a.node) ?? [];
+    list.push(a);
+    onNode.set(a.node, list);
+  }
+  const nodeIndex = new Map(input.existing.map((e, i) => [e.name, i]));
+  const valueCounts = new Map<string, Map<string, number>>();
+  const nodesWith = (key: string, value: string): number => {
+    let counts = valueCounts.get(key);
+    if (!counts) {
+      counts = new Map();
+      for (const e of input.existing) {
+        const v = e.labels[key];
+        if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+      valueCounts.set(key, counts);
+    }
+    return counts.get(value) ?? 0;
+  };
+  const groups = new WeakMap<PodState, PodGroups>();
+  const groupsOfState = (p: PodState): PodGroups => {
+    let g = groups.get(p);
+    if (!g) groups.set(p, (g = groupsOf(p, view.namespaces)));
+    return g;
+  };
+  const owned = new Map<string, { spec: GroupSpec; owners: Timed[] }>();
+  const inverse = new Map<string, { spec: GroupSpec; owners: Timed[] }>();
+  for (const s of states) {
+    const t = timed.get(s.key) as Timed;
+    const g = groupsOfState(s);
+    for (const spec of g.owned) collect(owned, spec, t);
+    for (const spec of g.inverse) collect(inverse, spec, t);
+  }
+  const selectedMemo = new Map<string, Timed[]>();
+  const gangOfPod = new Map<string, string>();
+  for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
+  return {
+    options,
+    input,
+    arrivals,
+    onNode,
+    nodeIndex,
+    stateNodes: new Map([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => [n.name, n])),
+    pendingGangs: gangs,
+    ownedGroups: [...owned.values()],
+    inverseGroups: [...inverse.values()],
+    timeOf: (p) => precedingCount(states, p),
+    selected(spec) {
+      let list = selectedMemo.get(spec.hash);
+      if (!list) {
+        list = states.filter((s) => selects(spec, s.info)).map((s) => timed.get(s.key) as Timed);
+        selectedMemo.set(spec.hash, list);
+      }
+      return list;
+    },
+    nodesWith: (key, value) => (key === HOSTNAME ? 0 : nodesWith(key, value)),
+    groupsOf: groupsOfState,
+    gangOf: (key) => gangOfPod.get(key),
+  };
+}
+
+function collect(map: Map<string, { spec: GroupSpec; owners: Timed[] }>, spec: GroupSpec, t: Timed): void {
+  const entry = map.get(spec.hash);
+  if (entry) entry.owners.push(t);
+  else map.set(spec.hash, { spec, owners: [t] });
+}
+
+/** Binary search in the sorted queue: pods that the scheduler would pop before `p`. */
+function precedingCount(sorted: readonly PodState[], p: PodState): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byCpuAndMemoryDescending(sorted[mid] as PodState, p) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
