@@ -1,183 +1,176 @@
-// bench:pass (BENCHMARKS.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run.
-// Per-candidate simulations on the big backlog take seconds in this simulator, so walks are measured on an
-// evenly spaced sample of the walk's candidates and the full walk is extrapolated (sample size printed).
-// Usage: npm run bench:pass -- [--nodes N] [--sample K] [--json FILE]
+// bench:pass (BENCHMARKS.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run and
+// alternating. Whole walks (every candidate, no budget, no stop at a command) and whole censuses — no sample
+// extrapolated — at each backlog; per-candidate median and p99, stage split, peak memory, JSON with --json.
+// Usage: npm run bench:pass -- [--nodes N] [--pending 0,1000,3400] [--census 3400] [--candidates K] [--json FILE]
+// (--candidates K simulates an evenly spaced K of the walk, for quick checks only; reported goals need 0 = all.)
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import { buildCandidates } from '../../shared/disruption/candidates.ts';
-import { computeConsolidation } from '../../shared/disruption/consolidation.ts';
-import { upstreamOrder } from '../../shared/disruption/coverage-cycle.ts';
 import { consolidationFilter, sortCandidates } from '../../shared/disruption/method.ts';
-import { passContext, STAGES, type PassContext, type Stage } from '../../shared/disruption/pass-context.ts';
-import { passOptions, type Candidate, type PassOptions } from '../../shared/disruption/types.ts';
-import { buildInstanceTypes } from '../../shared/scheduling/instance-type.ts';
-import { recognize } from '../../shared/state/recognize.ts';
-import { buildSnapshot, type ClusterSnapshot } from '../../shared/state/snapshot.ts';
-import { generateRamp } from '../fixtures/fleet/ramp.ts';
+import { passContext, STAGES } from '../../shared/disruption/pass-context.ts';
+import { passOptions } from '../../shared/disruption/types.ts';
 import { measureCoverage } from './coverage-measure.ts';
 import { negativeCacheBench } from './pass-negative.ts';
+import { median, NOW, p99, walk, type Walk } from './pass-walk.ts';
+import { rampSnapshot } from './ramp-snapshot.ts';
 
 const { values } = parseArgs({
-  options: { nodes: { type: 'string' }, sample: { type: 'string' }, json: { type: 'string' } },
+  options: {
+    nodes: { type: 'string' },
+    pending: { type: 'string' },
+    census: { type: 'string' },
+    candidates: { type: 'string' },
+    json: { type: 'string' },
+  },
 });
 const NODES = Number(values.nodes ?? 1000);
-const SAMPLE = Number(values.sample ?? 4);
-const NOW = new Date('2026-11-30T00:00:00Z');
-const types = buildInstanceTypes(builtinCatalog().instanceTypes);
-const stopwatch = { elapsedMs: () => performance.now() };
+const BACKLOGS = (values.pending ?? '0,1000,3400').split(',').map(Number);
+const CENSUS = (values.census ?? '3400').split(',').filter(Boolean).map(Number);
+const LIMIT = Number(values.candidates ?? 0);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-
-const snapshots = new Map<number, ClusterSnapshot>();
-function snapshot(pending: number): ClusterSnapshot {
-  let s = snapshots.get(pending);
-  if (!s) {
-    const fleet = generateRamp({ nodes: NODES, pending });
-    s = buildSnapshot(recognize(fleet.objects.map((value) => ({ source: 'ramp', value }))).objects, types);
-    snapshots.clear(); // one big fleet in memory at a time
-    snapshots.set(pending, s);
-  }
-  return s;
-}
-
-interface Walk {
-  readonly eligible: number;
-  readonly setupMs: number;
-  readonly perCandidate: number[];
-  readonly outcomes: Record<string, number>;
-  readonly stages: Record<Stage, number>;
-}
-
-/** Simulates an evenly spaced sample of the single-node walk's candidates, each on its own. */
-function walk(s: ClusterSnapshot, options: PassOptions): Walk {
-  const ctx: PassContext = passContext(s, NOW, options, stopwatch);
-  const set = buildCandidates({ snapshot: s, pdbs: ctx.pdbs(), now: NOW });
-  const ordered: Candidate[] = upstreamOrder(
-    sortCandidates(set.candidates.filter((c) => consolidationFilter(c) === true)),
-  );
-  const step = Math.max(1, Math.floor(ordered.length / SAMPLE));
-  const sample = ordered.filter((_, i) => i % step === 0).slice(0, SAMPLE);
-  // kraftsman reads the view, PDBs and backlog once per pass; upstream re-reads them in every simulation.
-  const t0 = performance.now();
-  if (!options.upstream) ctx.backlog(ctx.view());
-  const setupMs = performance.now() - t0;
-  const perCandidate: number[] = [];
-  const outcomes: Record<string, number> = {};
-  for (const c of sample) {
-    const t = performance.now();
-    const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-    perCandidate.push(performance.now() - t);
-    const k = o.kind === 'no-op' ? o.reason : o.command.replacements.length ? 'replace' : 'delete';
-    outcomes[k] = (outcomes[k] ?? 0) + 1;
-  }
-  return { eligible: ordered.length, setupMs, perCandidate, outcomes, stages: { ...ctx.timings } };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const p99 = (xs: number[]) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.99) - 1)] ?? 0;
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const total = (w: Walk) => w.setupMs + mean(w.perCandidate) * w.eligible;
-
+const s1 = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const MODES = { upstream: passOptions({ upstream: true }), kraftsman: passOptions({}) } as const;
-const results: Record<string, unknown> = { nodes: NODES, sample: SAMPLE };
+type Mode = keyof typeof MODES;
+/** Alternate which mode goes first, so neither always runs on the warmer (or busier) machine. */
+const order = (i: number): Mode[] => (i % 2 === 0 ? ['upstream', 'kraftsman'] : ['kraftsman', 'upstream']);
+const results: Record<string, unknown> = { nodes: NODES, candidates: LIMIT || 'all' };
 
-// 1 + 2: the walk and per-candidate cost by backlog (same nodes: the generator draws nodes before the backlog).
-const byBacklog: Record<number, Record<string, Walk>> = {};
-for (const pending of [0, 1000, 3400]) {
-  const s = snapshot(pending);
-  byBacklog[pending] = {};
-  for (const [mode, options] of Object.entries(MODES)) {
-    const w = walk(s, options);
-    byBacklog[pending]![mode] = w;
+// 1 + 2: whole walks at each backlog (same nodes: the generator draws nodes before the backlog).
+const walks: Record<number, Partial<Record<Mode, Walk>>> = {};
+BACKLOGS.forEach((pending, i) => {
+  const s = rampSnapshot(NODES, pending);
+  walks[pending] = {};
+  for (const mode of order(i)) {
+    const w = walk(s, MODES[mode], LIMIT);
+    (walks[pending] as Partial<Record<Mode, Walk>>)[mode] = w;
     log(
-      `backlog ${pending} ${mode}: median ${ms(median(w.perCandidate))}, p99 ${ms(p99(w.perCandidate))}, setup ${ms(w.setupMs)}, outcomes ${JSON.stringify(w.outcomes)}`,
+      `walk @${pending} pending, ${mode}: ${w.candidates} candidates in ${s1(w.totalMs)}, median ${ms(median(w.perCandidate))}, p99 ${ms(p99(w.perCandidate))}; outcomes ${JSON.stringify(w.outcomes)}${mode === 'kraftsman' ? `; delta decided ${w.delta.decided}, fell back ${JSON.stringify(w.delta.fallbacks)}` : ''}`,
     );
   }
-}
-log('\n1. full single-node walk on ramp-3400 (extrapolated from the sample; no time budget)');
-log('mode        candidates  total        median/cand  p99/cand   ' + STAGES.join(' / '));
-for (const mode of Object.keys(MODES)) {
-  const w = byBacklog[3400]![mode]!;
-  log(
-    `${mode.padEnd(11)} ${String(w.eligible).padEnd(11)} ${(total(w) / 1000).toFixed(1).padStart(8)} s   ${ms(median(w.perCandidate)).padEnd(12)} ${ms(p99(w.perCandidate)).padEnd(10)} ${STAGES.map((st) => ms(w.stages[st])).join(' / ')}`,
-  );
-}
-const speedup = total(byBacklog[3400]!.upstream!) / total(byBacklog[3400]!.kraftsman!);
-log(
-  `kraftsman is ${speedup.toFixed(2)}x faster than upstream (goal: 20x); 1,000-candidate walk at this rate: ${(((total(byBacklog[3400]!.kraftsman!) / byBacklog[3400]!.kraftsman!.eligible) * 1000) / 1000).toFixed(0)} s (goal: < 30 s)`,
-);
-log('\n2. per-candidate cost (median) by backlog, same nodes');
-for (const mode of Object.keys(MODES)) {
-  const m = [0, 1000, 3400].map((b) => median(byBacklog[b]![mode]!.perCandidate));
-  log(
-    `${mode.padEnd(11)} 0: ${ms(m[0]!)}  1000: ${ms(m[1]!)}  3400: ${ms(m[2]!)}  ratio 3400/0: ${(m[2]! / Math.max(1e-9, m[0]!)).toFixed(2)} (goal: <= 1.5)`,
-  );
-}
-results.walk = byBacklog;
-
-// 3: multiple-replacements skip rate with and without attribution.
-log(
-  '\n3. multiple_replacements_required skips per evaluated candidate (seed: ~0, 0.045, 0.222 without attribution)',
-);
-const rates: Record<number, Record<string, number>> = {};
-for (const pending of [100, 2049, 2781]) {
-  const s = snapshot(pending);
-  rates[pending] = {};
-  for (const [label, options] of [
-    ['with attribution', passOptions({})],
-    ['without attribution', passOptions({ attributeReplacements: false })],
-  ] as const) {
-    const w = walk(s, options);
-    const rate = (w.outcomes['multiple-replacements-required'] ?? 0) / Math.max(1, w.perCandidate.length);
-    rates[pending]![label] = rate;
+});
+const w = (pending: number, mode: Mode): Walk | undefined => walks[pending]?.[mode];
+log('\n1. whole single-node walk (no time budget), by backlog');
+log(`backlog  mode        candidates  total      median/cand  p99/cand   ${STAGES.join(' / ')}`);
+for (const pending of BACKLOGS)
+  for (const mode of ['upstream', 'kraftsman'] as const) {
+    const x = w(pending, mode) as Walk;
     log(
-      `backlog ${String(pending).padEnd(5)} ${label.padEnd(20)} ${rate.toFixed(3)}  (${w.perCandidate.length} sampled)`,
+      `${String(pending).padEnd(8)} ${mode.padEnd(11)} ${String(x.candidates).padEnd(11)} ${s1(x.totalMs).padStart(8)}   ${ms(median(x.perCandidate)).padEnd(12)} ${ms(p99(x.perCandidate)).padEnd(10)} ${STAGES.map((st) => ms(x.stages[st])).join(' / ')}`,
     );
   }
+results.walk = walks;
+
+// Census in a fresh process per mode, so its peak resident set is the pass's own.
+interface CensusRun {
+  readonly mode: Mode;
+  readonly censusMs: number;
+  readonly peakRssMb: number;
+  readonly fleetRssMb: number;
 }
-results.multipleReplacements = rates;
+const censuses: Record<number, Partial<Record<Mode, CensusRun>>> = {};
+CENSUS.forEach((pending, i) => {
+  censuses[pending] = {};
+  for (const mode of order(i)) {
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/bench/pass-memory.ts', String(NODES), String(pending), mode],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    const run = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as CensusRun;
+    (censuses[pending] as Partial<Record<Mode, CensusRun>>)[mode] = run;
+    log(
+      `census @${pending} pending, ${mode}: ${s1(run.censusMs)}, peak RSS ${run.peakRssMb.toFixed(0)} MB (fleet alone ${run.fleetRssMb.toFixed(0)} MB)`,
+    );
+  }
+});
+results.census = censuses;
 
-// 4: coverage with the walk budget at a tenth of one full walk.
-const k = byBacklog[3400]!.kraftsman!;
-const s3400 = snapshot(3400);
-const ctx = passContext(s3400, NOW, MODES.kraftsman);
-const set = buildCandidates({ snapshot: s3400, pdbs: ctx.pdbs(), now: NOW });
-const sorted = sortCandidates(set.candidates.filter((c) => consolidationFilter(c) === true));
-const cost = mean(k.perCandidate);
-const cov = measureCoverage({ sorted, costMs: () => cost });
-log(
-  `\n4. coverage at a budget of a tenth of a walk (${sorted.length} candidates): upstream ${cov.upstream.passes ?? `never (${(cov.upstream.reached * 100).toFixed(0)}% reached)`} passes, coverage cycle ${cov.coverageCycle.passes} passes (goal: <= ${cov.bound})`,
-);
-results.coverage = {
-  bound: cov.bound,
-  upstream: cov.upstream.passes ?? null,
-  coverageCycle: cov.coverageCycle.passes ?? null,
-};
-
-// 5: negative cache on an unchanged fleet.
-const neg = negativeCacheBench();
-log(
-  `\n5. negative cache over 10 passes on an unchanged ${neg.nodes}-node fleet: hit rate ${neg.hitRate.toFixed(2)}; simulation time skipping off ${ms(neg.offMs)}, on ${ms(neg.onMs)}`,
-);
-results.negativeCache = neg;
-
+extras();
 if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+goals();
 
-// Closing note: each measure against the issue's goals, from this run.
-const k3400 = byBacklog[3400]!.kraftsman!;
-const ratio = median(k3400.perCandidate) / Math.max(1e-9, median(byBacklog[0]!.kraftsman!.perCandidate));
-const perThousand = ((total(k3400) / k3400.eligible) * 1000) / 1000;
-const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
-log('\ngoals (this run):');
-log(`  full walk kraftsman vs upstream >= 20x: ${speedup.toFixed(2)}x — ${verdict(speedup >= 20)}`);
-log(`  per-candidate cost at 3,400 within 1.5x of 0: ${ratio.toFixed(2)}x — ${verdict(ratio <= 1.5)}`);
-log(`  1,000-candidate walk < 30 s: ${perThousand.toFixed(0)} s — ${verdict(perThousand < 30)}`);
-log(
-  `  multiple-replacements rate ~0 at 2,781 with attribution: ${(rates[2781]?.['with attribution'] ?? NaN).toFixed(3)} — ${verdict((rates[2781]?.['with attribution'] ?? 1) < 0.01)}`,
-);
-log(
-  `  every candidate reached within ${cov.bound} passes: ${cov.coverageCycle.passes ?? 'no'} — ${verdict(cov.coverageCycle.passes !== undefined && cov.coverageCycle.passes <= cov.bound)}`,
-);
+// 3–5 are about decisions and memory across passes, not speed: measured on a sample of the walk.
+function extras(): void {
+  log(
+    '\n3. multiple_replacements_required skips per evaluated candidate (seed: ~0, 0.045, 0.222 without attribution)',
+  );
+  const rates: Record<number, Record<string, number>> = {};
+  for (const pending of [100, 2049, 2781]) {
+    const s = rampSnapshot(NODES, pending);
+    rates[pending] = {};
+    for (const [label, options] of [
+      ['with attribution', passOptions({})],
+      ['without attribution', passOptions({ attributeReplacements: false })],
+    ] as const) {
+      const x = walk(s, options, 8);
+      const rate = (x.outcomes['multiple-replacements-required'] ?? 0) / Math.max(1, x.candidates);
+      (rates[pending] as Record<string, number>)[label] = rate;
+      log(
+        `backlog ${String(pending).padEnd(5)} ${label.padEnd(20)} ${rate.toFixed(3)}  (${x.candidates} sampled)`,
+      );
+    }
+  }
+  results.multipleReplacements = rates;
+  const last = BACKLOGS.at(-1) ?? 3400;
+  const k = w(last, 'kraftsman') as Walk;
+  const s = rampSnapshot(NODES, last);
+  const ctx = passContext(s, NOW, MODES.kraftsman);
+  const sorted = sortCandidates(
+    buildCandidates({ snapshot: s, pdbs: ctx.pdbs(), now: NOW }).candidates.filter(
+      (c) => consolidationFilter(c) === true,
+    ),
+  );
+  const cost = k.totalMs / Math.max(1, k.candidates);
+  const cov = measureCoverage({ sorted, costMs: () => cost });
+  log(
+    `\n4. coverage at a budget of a tenth of a walk (${sorted.length} candidates): upstream ${cov.upstream.passes ?? `never (${(cov.upstream.reached * 100).toFixed(0)}% reached)`} passes, coverage cycle ${cov.coverageCycle.passes} passes (goal: <= ${cov.bound})`,
+  );
+  results.coverage = {
+    bound: cov.bound,
+    upstream: cov.upstream.passes ?? null,
+    coverageCycle: cov.coverageCycle.passes ?? null,
+  };
+  const neg = negativeCacheBench();
+  log(
+    `\n5. negative cache over 10 passes on an unchanged ${neg.nodes}-node fleet: hit rate ${neg.hitRate.toFixed(2)}; simulation time skipping off ${ms(neg.offMs)}, on ${ms(neg.onMs)}`,
+  );
+  results.negativeCache = neg;
+}
+
+// Closing note: the issue's goals from this run's figures, both modes side by side.
+function goals(): void {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
+  const last = BACKLOGS.at(-1) ?? 3400;
+  log(`\ngoals (this run, ${NODES} nodes${LIMIT ? `, ONLY ${LIMIT} candidates: not a goal figure` : ''}):`);
+  const k0 = w(0, 'kraftsman');
+  const kl = w(last, 'kraftsman') as Walk;
+  const ul = w(last, 'upstream') as Walk;
+  if (k0) {
+    const ratio = median(kl.perCandidate) / Math.max(1e-9, median(k0.perCandidate));
+    const ur = median(ul.perCandidate) / Math.max(1e-9, median(w(0, 'upstream')?.perCandidate ?? [1]));
+    log(
+      `  per-candidate median at ${last} vs 0 pending <= 1.5x: kraftsman ${ms(median(kl.perCandidate))} vs ${ms(median(k0.perCandidate))} = ${ratio.toFixed(2)}x (upstream ${ur.toFixed(2)}x) — ${verdict(ratio <= 1.5)}`,
+    );
+  }
+  const speedup = ul.totalMs / Math.max(1e-9, kl.totalMs);
+  log(
+    `  whole walk at ${last}, kraftsman vs upstream >= 20x: ${s1(kl.totalMs)} vs ${s1(ul.totalMs)} = ${speedup.toFixed(1)}x — ${verdict(speedup >= 20)}`,
+  );
+  const c = censuses[last];
+  if (c?.kraftsman && c.upstream) {
+    const cs = c.upstream.censusMs / Math.max(1e-9, c.kraftsman.censusMs);
+    log(
+      `  whole census at ${last}, kraftsman vs upstream >= 20x: ${s1(c.kraftsman.censusMs)} vs ${s1(c.upstream.censusMs)} = ${cs.toFixed(1)}x — ${verdict(cs >= 20)}`,
+    );
+    log(
+      `  peak memory of a pass (census) < 1 GB: kraftsman ${c.kraftsman.peakRssMb.toFixed(0)} MB, upstream ${c.upstream.peakRssMb.toFixed(0)} MB — ${verdict(c.kraftsman.peakRssMb < 1024)}`,
+    );
+  }
+  const perThousand = (kl.totalMs / Math.max(1, kl.candidates)) * 1000;
+  log(`  1,000-candidate walk < 30 s at this rate: ${s1(perThousand)} — ${verdict(perThousand < 30_000)}`);
+  log(
+    `  delta simulation decided ${kl.delta.decided} of ${kl.candidates} candidates at ${last}; the rest ran the full simulation`,
+  );
+}
