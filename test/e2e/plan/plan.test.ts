@@ -168,6 +168,9 @@ describe('kraftsman census', () => {
       ['n2', 'replace'],
     ]);
     expect(out.candidates[0]?.reason).toBe('do-not-disrupt');
-    expect(out.nodePools).toEqual({ default: { delete: 0, replace: 2, none: 1 } });
+    expect(out.nodePools).toEqual({
+      default: { delete: 0, replace: 2, none: 1, empty: 0, drifted: 0, unreached: 0 },
+    });
+    expect(out).toMatchObject({ truncated: false, reached: 2 });
   });
 });
