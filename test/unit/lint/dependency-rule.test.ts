@@ -55,6 +55,21 @@ describe('the order inside the core', () => {
     await expectFires(file, importing(source), `${fires}`);
   });
 
+  it('also catches type-only imports and re-exports across the order', async () => {
+    const file = 'shared/scheduling/probe.ts';
+    await expectFires(
+      file,
+      "import type { Command } from '../disruption/types.ts';\nexport type C = Command;\n",
+      'may import only zod, model',
+    );
+    await expectFires(
+      file,
+      "export { runPass } from '../disruption/pass.ts';\n",
+      'may import only zod, model',
+    );
+    await expectFires(file, "export * from '../state/snapshot.ts';\n", 'may import only zod, model');
+  });
+
   const allowed: Allowed[] = [
     ['shared/catalog/probe.ts', '../model/catalog.ts'],
     ['shared/scheduling/probe.ts', '../model/pod.ts'],
