@@ -222,9 +222,10 @@ export default tseslint.config(
     ['functions/compose/**'],
     [
       {
-        regex: `^(?!${[...FUNCTION_IMPORTS, '(?:\\.\\./)+shared/adapters/'].join('|')})`,
+        // Node built-ins: the composition root is where real time and randomness (node:crypto) come from.
+        regex: `^(?!${[...FUNCTION_IMPORTS, '(?:\\.\\./)+shared/adapters/', 'node:'].join('|')})`,
         message:
-          'functions/compose builds adapters from config: loop, config, observability, ports, adapters only.',
+          'functions/compose builds adapters from config: loop, config, observability, ports, adapters and Node built-ins only; SDK clients are built inside the adapters.',
       },
     ],
   ),
