@@ -47,7 +47,7 @@ function* flatten(doc: SourceDocument): Generator<SourceDocument> {
     if (!Array.isArray(v.items)) {
       const meta = isRecord(v.metadata) ? (v.metadata as { name?: string }) : undefined;
       const got = v.items === undefined ? 'missing' : Array.isArray(v.items) ? 'array' : typeof v.items;
-      throw new InvalidObjectError(
+      throw new InvalidDocumentError(
         `${doc.source}: ${objectRef(v.kind, meta)}: items: expected an array of objects, got ${got}`,
         doc.source,
       );
