@@ -8,7 +8,7 @@ import {
   type Command,
   type Stopwatch,
 } from '../../shared/disruption/types.ts';
-import type { CommandContext } from './context.ts';
+import type { CommandContext } from './command-context.ts';
 import { table } from './table.ts';
 
 export const cents = (x: number): number => Math.round(x * 1e6) / 1e6;

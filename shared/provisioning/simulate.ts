@@ -1,9 +1,10 @@
 // One provisioning simulation over a snapshot: which unbound pods are demand, where each would go, and the
 // NodeClaims that would be created (CONTRACT.md `kraftsman simulate`).
-import { CAPACITY_TYPE, ZONE, type Cloud } from '../model/labels.ts';
+import { CAPACITY_TYPE, ZONE, type CapacityType, type Cloud } from '../model/labels.ts';
 import { podKey } from '../model/pod.ts';
 import { cheapestOffering, orderByPrice } from '../scheduling/instance-type.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
+import type { Operator } from '../scheduling/requirement.ts';
 import { solve, type SchedulingOptions } from '../scheduling/scheduler.ts';
 import { ignoreReason } from '../state/pods.ts';
 import { passView, type PassView } from '../state/scheduling-view.ts';
@@ -20,6 +21,13 @@ export type PodOutcome =
   | { readonly pod: string; readonly result: 'unschedulable'; readonly reason: string }
   | { readonly pod: string; readonly result: 'ignored'; readonly reason: string };
 
+/** One requirement of a claim as the contract prints it (minValues dropped). */
+export interface ClaimRequirement {
+  readonly key: string;
+  operator: Operator;
+  values: string[];
+}
+
 export interface ClaimOutcome {
   readonly name: string;
   readonly nodePool: string;
@@ -29,11 +37,11 @@ export interface ClaimOutcome {
     | {
         readonly instanceType: string;
         readonly zone: string;
-        readonly capacityType: string;
+        readonly capacityType: CapacityType;
         readonly price: number;
       }
     | undefined;
-  readonly requirements: readonly { key: string; operator: string; values: string[] }[];
+  readonly requirements: readonly ClaimRequirement[];
   readonly pods: readonly string[];
   readonly gang: string | undefined;
 }

@@ -2,7 +2,7 @@
 // and which existing nodes. The fork's fix: a pod counts only the domains it can reach (seed, "Domains now
 // track which pool can supply them"); upstream mode counts every domain any pool or node offers.
 import type { Taint, Toleration } from '../model/meta.ts';
-import type { Requirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
 import { untolerated } from './taints.ts';
 
 export interface DomainSupplier {

@@ -15,7 +15,7 @@ import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import { Requirement } from '../scheduling/requirement.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
