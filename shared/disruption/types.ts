@@ -1,5 +1,6 @@
 // The disruption engine's values: candidates, commands (the decision is derived, never stored), replacements,
-// skip reasons (the same labels the metrics use) and the pass options with their article defaults.
+// skip reasons (the same labels the metrics use) and the pass options with their defaults (docs/README.md,
+// one page per mechanism).
 import type { Pod } from '../model/pod.ts';
 import type { ClaimRequirement } from '../provisioning/simulate.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
@@ -121,13 +122,13 @@ export interface PassOptions {
   /** ConsolidationAttributeReplacements (default on; off in upstream mode). */
   readonly attributeReplacements: boolean;
   readonly skipUnchangedNegatives: boolean;
-  /** Leave backlog pods that no NodePool can take out of disruption simulations (seed, "Sharing the pass"). */
+  /** Leave backlog pods that no NodePool can take out of disruption simulations (docs/mechanisms/verdict-exclusion.md). */
   readonly excludeIncompatible: boolean;
   /** Simulate a candidate with only the backlog pods that could interact with its pods (beyond the fork). */
   readonly reduceBacklog: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
-  /** consolidation-candidate-timeout: one candidate's simulation budget (seed; Infinity upstream). */
+  /** consolidation-candidate-timeout: one candidate's simulation budget (docs/mechanisms/candidate-budget.md). */
   readonly candidateTimeoutMs: number;
 }
 
