@@ -1,5 +1,5 @@
-// The census (seed, "Watching the watcher's math"): simulate every candidate on its own, act on none, and count
-// what could be deleted or replaced right now by NodePool, within a time budget (five minutes by default).
+// The census (docs/mechanisms/census.md): simulate every candidate on its own, act on none, and count what
+// could be deleted or replaced right now by NodePool, within a time budget (five minutes by default).
 // Disruption budgets are not applied: the census measures opportunity; the pass decides what may be taken.
 import { buildCandidates } from './candidates.ts';
 import { computeConsolidation } from './consolidation.ts';
@@ -22,7 +22,7 @@ import {
 
 export type CensusDecision = 'delete' | 'replace' | 'none';
 
-/** The census's own budget (seed: "five minutes of simulation you weren't spending anyway"). */
+/** The census's own budget: five minutes of simulation nothing else is spending (docs/mechanisms/census.md). */
 export const CENSUS_TIMEOUT_MS = 5 * 60_000;
 
 export interface CensusEntry {

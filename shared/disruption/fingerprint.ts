@@ -1,9 +1,9 @@
-// The negative cache's fingerprint (seed, "Remembering no-ops"): what a no-op verdict depends on, read from the
-// pass snapshot (node and claim versions, NodePool identity, each pool's instance-type revision, the pods that
-// would move and every NodePool a replacement could land in), hashed with the one hash of this file.
+// The negative cache's fingerprint (docs/mechanisms/negative-cache.md): what a no-op verdict depends on, read
+// from the pass snapshot (node and claim versions, NodePool identity, each pool's instance-type revision, the
+// pods that would move and every NodePool a replacement could land in), hashed with the one hash of this file.
 import { CLOUD } from '../model/labels.ts';
 import { Requirement } from '../scheduling/requirement.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import type { ClusterSnapshot, NodePoolView } from '../state/snapshot.ts';
 import type { Candidate } from './types.ts';
 
@@ -31,9 +31,10 @@ export interface FingerprintInput {
 }
 
 /**
- * The seed's fingerprint: node + claim resourceVersion, NodePool UID & generation, instance-type revision, UID &
- * resourceVersion of every pod that would move, and every ready NodePool's UID, generation & revision. Order of
- * pods and pools does not matter. Undefined when any part is missing: fail closed — no fingerprint, no skip.
+ * The fingerprint of docs/mechanisms/negative-cache.md: node + claim resourceVersion, NodePool UID &
+ * generation, instance-type revision, UID & resourceVersion of every pod that would move, and every ready
+ * NodePool's UID, generation & revision. Order of pods and pools does not matter. Undefined when any part
+ * is missing: fail closed — no fingerprint, no skip.
  */
 export function negativeFingerprint(input: FingerprintInput): string | undefined {
   const nodeVersion = input.node?.metadata.resourceVersion;
