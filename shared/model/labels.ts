@@ -25,8 +25,22 @@ export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
 export const DISRUPTED_TAINT_KEY = 'karpenter.sh/disrupted';
 export const UNREGISTERED_TAINT_KEY = 'karpenter.sh/unregistered';
 
+/** Values of the TERMINATION_CAUSE annotation a cloud interruption stamps on a NodeClaim. */
+export const TERMINATION_CAUSES = [
+  'spot-interruption',
+  'preempted',
+  'instance-stopped',
+  'instance-terminated',
+  'scheduled-maintenance',
+  'rebalance-recommendation',
+] as const;
+export type TerminationCause = (typeof TERMINATION_CAUSES)[number];
+
 export const CAPACITY_TYPES = ['on-demand', 'spot', 'reserved'] as const;
 export type CapacityType = (typeof CAPACITY_TYPES)[number];
+/** Narrows a label value (a node's karpenter.sh/capacity-type) to the union; anything else is undefined. */
+export const capacityTypeOf = (value: string | undefined): CapacityType | undefined =>
+  CAPACITY_TYPES.find((ct) => ct === value);
 export const CLOUDS = ['aws', 'gcp'] as const;
 export type Cloud = (typeof CLOUDS)[number];
 

@@ -1,4 +1,4 @@
-// Peak memory of one pass (BENCHMARKS.md, bench:pass): run in a fresh process so the figure is this pass's
+// Peak memory of one pass (docs/benchmarks.md, bench:pass): run in a fresh process so the figure is this pass's
 // alone — the fleet is generated, one whole census simulated in the given mode, and the process's peak
 // resident set printed as JSON. Usage: tsx test/bench/pass-memory.ts <nodes> <pending> <upstream|kraftsman>
 import { passOptions } from '../../shared/disruption/types.ts';

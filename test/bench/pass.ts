@@ -1,4 +1,4 @@
-// bench:pass (BENCHMARKS.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run and
+// bench:pass (docs/benchmarks.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run and
 // alternating. Whole walks (every candidate, no budget, no stop at a command) and whole censuses — no sample
 // extrapolated — at each backlog; per-candidate median and p99, stage split, peak memory, JSON with --json.
 // Usage: npm run bench:pass -- [--nodes N] [--pending 0,1000,3400] [--census 3400] [--candidates K] [--json FILE]
@@ -94,7 +94,7 @@ goals();
 // 3–5 are about decisions and memory across passes, not speed: measured on a sample of the walk.
 function extras(): void {
   log(
-    '\n3. multiple_replacements_required skips per evaluated candidate (seed: ~0, 0.045, 0.222 without attribution)',
+    '\n3. multiple_replacements_required skips per evaluated candidate (the fork reported ~0, 0.045, 0.222 without attribution)',
   );
   const rates: Record<number, Record<string, number>> = {};
   for (const pending of [100, 2049, 2781]) {

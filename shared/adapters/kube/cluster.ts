@@ -13,7 +13,7 @@ import type {
   NodeClaimStatus,
   ObjectKey,
   SnapshotRead,
-} from '../../ports/cluster.ts';
+} from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, toClusterError } from './errors.ts';
 import { getJson } from './raw-list.ts';
@@ -85,6 +85,20 @@ export class KubeCluster implements Cluster {
 
   async getNodeClaim(name: string): Promise<NodeClaim> {
     return toModel('NodeClaim', await this.rawClaim(name), KINDS.NodeClaim.apiVersion);
+  }
+
+  async listNodeClaims(): Promise<NodeClaim[]> {
+    const claims: NodeClaim[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await getJson(this.c.config, `/apis/${CLAIM_GROUP}/${CLAIM_VERSION}/nodeclaims`, {
+        limit: 500,
+        continue: cont,
+      }).catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+      for (const raw of page.items ?? []) claims.push(toModel('NodeClaim', raw, KINDS.NodeClaim.apiVersion));
+      cont = page.metadata?.continue;
+    } while (cont);
+    return claims;
   }
 
   addTaint(node: string, taint: Taint): Promise<Node> {

@@ -1,12 +1,12 @@
 // Contract cases for disruption commands: admission under the lock's fence, the sequence, lookups by
-// candidate and status, and conditional transitions (the queue of DESIGN.md §3).
+// candidate and status, and conditional transitions (the queue of docs/architecture.md).
 import { describe, expect, it } from 'vitest';
 import {
   ConditionFailedError,
   InvalidStateInputError,
   StaleWriteError,
-} from '../../../shared/ports/state-store.ts';
-import type { CommandInput } from '../../../shared/ports/state-store.ts';
+} from '../../../shared/ports/state-store/errors.ts';
+import type { CommandInput } from '../../../shared/ports/state-store/records.ts';
 import type { ContractContext } from './contract.ts';
 
 export const command = (id: string, candidates: string[], replacements: string[] = []): CommandInput => ({
