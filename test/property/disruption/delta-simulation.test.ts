@@ -73,7 +73,7 @@ describe('delta simulation', () => {
     );
     report('random fleets', tally);
     expect(tally.decided).toBeGreaterThan(0);
-  });
+  }, 180_000);
 
   it('agrees with the full simulation on small ramp-3400 fleets', () => {
     const types = buildInstanceTypes(builtinCatalog().instanceTypes);
@@ -93,5 +93,5 @@ describe('delta simulation', () => {
     );
     report('ramp fleets', tally);
     expect(tally.decided).toBeGreaterThan(0);
-  });
+  }, 180_000);
 });
