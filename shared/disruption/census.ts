@@ -9,6 +9,7 @@ import { consolidationFilter } from './method.ts';
 import { passContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
+import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { savingsOf, type MethodName, type PassOptions, type SkipReason, type Stopwatch } from './types.ts';
 
@@ -33,9 +34,12 @@ export function runCensus(
   now: Date,
   options: PassOptions,
   stopwatch?: Stopwatch,
+  /** Nodes named by open commands: leaving, as in the pass (docs/mechanisms/census.md). */
+  claimedByCommands?: ReadonlySet<string>,
 ): CensusResult {
+  snapshot = markForDeletion(snapshot, claimedByCommands);
   const ctx = passContext(snapshot, now, options, stopwatch);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now });
+  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands });
   for (const e of set.expired) ctx.expired.add(e.node);
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));

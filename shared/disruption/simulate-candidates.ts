@@ -61,9 +61,13 @@ export function simulateCandidates(
       unscheduled.set(key, `would schedule against uninitialized ${host.name}`);
     }
   }
-  const ownKeys = new Set(own.map(podKey));
+  // Disrupted pods are the candidates' and those of nodes already leaving (deleting, expired, named by an open
+  // command): a claim opened for any of them is capacity this command needs, or a later command could spend
+  // the slot an earlier one relies on (docs/mechanisms/attribution.md). Held proposals' pods are not: each
+  // held proposal carries its own replacements, and admission re-validates it once it is an open command.
+  const disrupted = new Set([...own, ...deleting].map(podKey));
   const replacements = ctx.options.attributeReplacements
-    ? result.claims.filter((c) => c.pods.some((p) => ownKeys.has(p.key)))
+    ? result.claims.filter((c) => c.pods.some((p) => disrupted.has(p.key)))
     : result.claims;
   return { unscheduled, replacements, allClaims: result.claims };
 }
