@@ -38,7 +38,14 @@ export const multiNode: Method = {
       const mid = (lo + hi) >> 1;
       const batch = allowed.slice(0, mid + 1);
       evaluated = Math.max(evaluated, batch.length);
-      const cmd = valid(computeConsolidation(ctx, 'multi-node-consolidation', batch), batch);
+      // The minute bounds the simulation itself, not just the search between simulations.
+      const deadline = { passed: () => ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs };
+      const outcome = computeConsolidation(ctx, 'multi-node-consolidation', batch, [], deadline);
+      if (outcome.kind === 'no-op' && outcome.reason === 'timed-out') {
+        timedOut = true;
+        break;
+      }
+      const cmd = valid(outcome, batch);
       if (cmd) {
         best = cmd;
         lo = mid + 1;

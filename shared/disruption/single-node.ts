@@ -72,10 +72,26 @@ export const singleNode: Method = {
       }
       evaluated++;
       const began = ctx.stopwatch.elapsedMs();
-      const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], heldCandidates);
-      // One pathological candidate must not eat the walk: past its own budget its result is abandoned, as a
-      // cancelled simulation would be (the simulator is synchronous, so it is measured rather than interrupted).
-      if (ctx.stopwatch.elapsedMs() - began > options.candidateTimeoutMs) {
+      // One pathological candidate must not eat the walk: the solve gives up at the candidate's own budget or
+      // the walk's, whichever comes first (Karpenter's Solve watches its context; docs/mechanisms/candidate-budget.md).
+      const deadline = {
+        passed: () => {
+          const t = ctx.stopwatch.elapsedMs();
+          return t - began > options.candidateTimeoutMs || t - start > options.singleNodeTimeoutMs;
+        },
+      };
+      const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], heldCandidates, deadline);
+      if (
+        (outcome.kind === 'no-op' && outcome.reason === 'timed-out') ||
+        ctx.stopwatch.elapsedMs() - began > options.candidateTimeoutMs
+      ) {
+        if (ctx.stopwatch.elapsedMs() - start > options.singleNodeTimeoutMs) {
+          // Cut off by the walk's budget: this candidate was not evaluated, so the coverage cycle keeps it ahead.
+          reached.pop();
+          timedOut = true;
+          for (const rest of ordered.slice(i)) skipped.push({ node: rest.name, reason: 'timed-out' });
+          break;
+        }
         skipped.push({ node: c.name, reason: 'timed-out' });
         continue;
       }
