@@ -179,6 +179,11 @@ export interface CommandRecord extends CommandInput {
   readonly admittedBy: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * Set by the admitter's fenced confirmation once every admission step (taint, claims, launches) is done.
+   * Orchestration drains only confirmed commands; an unconfirmed one past the admission budget is rolled back.
+   */
+  readonly confirmedAt?: Date;
 }
 
 // ── launches and census ─────────────────────────────────────────────────────────────────────────────────
@@ -247,6 +252,8 @@ export interface StateStore {
 
   /** Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. */
   admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord>;
+  /** Fenced on the admitting holder (same token and owner): marks a `launching` command as fully started. */
+  confirmCommand(fence: Fence, id: string): Promise<CommandRecord>;
   getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;

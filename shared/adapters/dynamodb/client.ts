@@ -45,6 +45,11 @@ export const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
   'RequestLimitExceeded',
   'Throttling',
 ]);
+/** Errors that are answers to a conditional write, not failures: handed back to the caller untouched. */
+const ANSWERS: ReadonlySet<string> = new Set([
+  'ConditionalCheckFailedException',
+  'TransactionCanceledException',
+]);
 /** Transient failures where the request may or may not have been applied: safe only because every write is. */
 const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
   'TimeoutError',
@@ -52,6 +57,9 @@ const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
   'RequestTimeoutException',
   'InternalServerError',
   'ServiceUnavailable',
+  // Another transaction touched one of the items at the same moment; nothing was applied.
+  'TransactionConflictException',
+  'TransactionInProgressException',
 ]);
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
@@ -111,7 +119,7 @@ export async function send<T>(t: Transport, command: Sendable, operation: string
     try {
       return (await t.client.send(command as never)) as T;
     } catch (error: unknown) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw error;
+      if (error instanceof Error && ANSWERS.has(error.name)) throw error;
       if (!isRetryable(error) || attempt >= t.retry.maxAttempts) {
         const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         const tries = isRetryable(error) ? ` after ${attempt} attempts` : '';
