@@ -18,7 +18,12 @@ export type Validation =
 
 const fail = (failure: ValidationFailure, detail: string): Validation => ({ valid: false, failure, detail });
 
-export function validateCommand(live: PassInputs, cmd: Command): Validation {
+/** What validation needs of a command: its method, its candidates by name and its replacements. */
+export type ProposalShape = Pick<Command, 'method' | 'replacements'> & {
+  readonly candidates: readonly { readonly name: string }[];
+};
+
+export function validateCommand(live: PassInputs, cmd: ProposalShape): Validation {
   const method = METHODS.find((m) => m.name === cmd.method);
   if (!method) return fail('churn', `unknown method ${cmd.method}`);
   // Open commands' nodes are leaving (their pods move, they use budget), exactly as in the pass.
