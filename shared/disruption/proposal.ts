@@ -2,7 +2,7 @@
 // the candidates by name and the replacements, validated and bounded at both ends (an async Lambda event is
 // at most 256 KB), so admit re-derives everything else from live state.
 import { z } from 'zod';
-import { formatProposalIssues } from './proposal-issues.ts';
+import { formatZodIssues } from '../model/zod-issues.ts';
 import { METHOD_NAMES, type Command, type Replacement } from './types.ts';
 import { MAX_INSTANCE_TYPES } from './replacement.ts';
 
@@ -70,7 +70,7 @@ export function toProposal(cmd: Command): Proposal {
 /** Parses proposals at a boundary (either end of the invoke): ProposalError naming every bad field. */
 export function parseProposals(value: unknown, where: string): Proposal[] {
   const r = proposalsSchema.safeParse(value);
-  if (!r.success) throw new ProposalError(`${where}: ${formatProposalIssues(r.error)}`, { cause: r.error });
+  if (!r.success) throw new ProposalError(formatZodIssues(r.error, where), { cause: r.error });
   const bytes = JSON.stringify(r.data).length;
   if (bytes > MAX_PROPOSALS_BYTES)
     throw new ProposalError(

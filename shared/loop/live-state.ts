@@ -6,8 +6,9 @@ import type { PassOptions, Stopwatch } from '../disruption/types.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { Cluster } from '../ports/cluster.ts';
-import type { PassState, StateStore } from '../ports/state-store.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import type { PassState } from '../ports/state-store/records.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
 
 export interface LiveDeps {
   readonly store: StateStore;

@@ -8,8 +8,10 @@ import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Proposal } from '../disruption/proposal.ts';
 import { replacementClaim, replacementName } from '../disruption/replacement-claim.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { AlreadyExistsError, type Cluster } from '../ports/cluster.ts';
-import type { Fence, StateStore } from '../ports/state-store.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import { AlreadyExistsError } from '../ports/cluster/errors.ts';
+import type { Fence } from '../ports/state-store/records.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
 import type { AdmissionStage } from './disruption-metrics.ts';
 
 export const DISRUPTED_TAINT = { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' } as const;

@@ -2,11 +2,11 @@
 // first attempt failed is retried after its lease ran out and a newer holder admitted; the retry must not
 // land. The interleaving is driven from the stale store's backoff sleep, so it is exact, not timed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConditionFailedError, StaleWriteError } from '../../../shared/ports/state-store.ts';
-import type { CommandInput } from '../../../shared/ports/state-store.ts';
+import { ConditionFailedError, StaleWriteError } from '../../../shared/ports/state-store/errors.ts';
+import type { CommandInput } from '../../../shared/ports/state-store/records.ts';
 import { startDynamoDbLocal } from '../../support/dynamodb/dynamodb-local.ts';
 import { startFaultProxy, type FaultProxy } from '../../support/dynamodb/fault-proxy.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { startStateTable, type StateTable } from '../../support/dynamodb/state-table.ts';
 
 let table: StateTable;

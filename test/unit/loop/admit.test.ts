@@ -9,7 +9,7 @@ import { COMMAND_LABEL } from '../../../shared/disruption/replacement-claim.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { admit } from '../../../shared/loop/admit.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
-import { LockHeldError } from '../../../shared/ports/state-store.ts';
+import { LockHeldError } from '../../../shared/ports/state-store/errors.ts';
 import { node, NOW, nodePool, pod, snapshotOf } from '../disruption/fixtures.ts';
 import { startWorld, type World } from './harness.ts';
 

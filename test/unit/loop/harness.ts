@@ -7,7 +7,7 @@ import { KubeCluster, kubeConfigFor, makeClients } from '../../../shared/adapter
 import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import type { Labels, Metrics } from '../../../shared/ports/metrics.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { catalog, ec2NodeClass } from '../disruption/fixtures.ts';
 
 export interface Recorded {
