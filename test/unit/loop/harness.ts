@@ -96,3 +96,48 @@ export async function startWorld(
     close: () => emulator.close(),
   };
 }
+
+/** What a launcher and the node's kubelet would do: the claim launches, its node registers and initializes. */
+export async function bringUp(world: World, claimName: string): Promise<string> {
+  const claim = await world.cluster.getNodeClaim(claimName);
+  const nodeName = `node-${claimName}`;
+  const typeReq = claim.spec.requirements.find((r) => r.key === 'node.kubernetes.io/instance-type');
+  const type = typeReq?.values?.[0] ?? 's-2';
+  const cpu = type.split('-')[1] ?? '2';
+  const providerID = `aws:///us-east-1a/i-${claimName}`;
+  world.emulator.seed([
+    {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: nodeName,
+        labels: {
+          'kubernetes.io/hostname': nodeName,
+          'node.kubernetes.io/instance-type': type,
+          'topology.kubernetes.io/zone': 'us-east-1a',
+          'karpenter.sh/capacity-type': 'on-demand',
+          'karpenter.sh/nodepool': claim.metadata.labels?.['karpenter.sh/nodepool'] ?? 'default',
+          'karpenter.sh/initialized': 'true',
+          'kraftsman.dev/cloud': 'aws',
+        },
+      },
+      spec: { providerID },
+      status: {
+        allocatable: { cpu, memory: `${Number(cpu) * 4}Gi`, pods: '110' },
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    } as KubeObject,
+  ]);
+  const at = world.clock.now().toISOString();
+  await world.cluster.updateNodeClaimStatus(claimName, (s) => ({
+    ...s,
+    providerID,
+    nodeName,
+    conditions: ['Launched', 'Registered', 'Initialized'].map((type) => ({
+      type,
+      status: 'True',
+      lastTransitionTime: at,
+    })),
+  }));
+  return nodeName;
+}
