@@ -2,7 +2,7 @@
 // delay once, then for each proposal in order re-read live state, re-validate, and only if still valid start
 // the command before looking at the next, so each validation sees every earlier command's effects. Runs on
 // its own budget (settling delay + ~20 s per proposal); what the budget leaves untried is reported.
-import { admissionBudgetMs, SETTLING_DELAY_MS } from '../disruption/admission.ts';
+import { admissionBudgetMs, SETTLING_DELAY_MS } from '../disruption/admission-budget.ts';
 import type { Proposal } from '../disruption/proposal.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import { validateCommand, type Validation } from '../disruption/validation.ts';

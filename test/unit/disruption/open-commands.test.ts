@@ -2,7 +2,7 @@
 // docs/mechanisms/batched-admission.md): pods of nodes being deleted or named by an open command count as
 // disrupted pods, and a node in an open command counts as marked for deletion in every pass and validation.
 import { describe, expect, it } from 'vitest';
-import { admitSequentially } from '../../../shared/disruption/admission.ts';
+import { admitSequentially } from '../../../shared/loop/admission.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
 import { passContext } from '../../../shared/disruption/pass-context.ts';
