@@ -10,9 +10,17 @@ import { passContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { savingsOf, type MethodName, type PassOptions, type SkipReason, type Stopwatch } from './types.ts';
+import {
+  savingsOf,
+  type Decision,
+  type MethodName,
+  type PassOptions,
+  type SkipReason,
+  type Stopwatch,
+} from './types.ts';
 
-export type CensusDecision = 'delete' | 'replace' | 'none';
+/** A command's decision, or none when no method would disrupt the node. */
+export type CensusDecision = Decision | 'none';
 
 export interface CensusEntry {
   readonly node: string;
