@@ -1,4 +1,4 @@
-// `kraftsman plan`: what one disruption pass would do with the snapshot (CONTRACT.md); a dry run.
+// `kraftsman plan`: what one disruption pass would do with the snapshot (docs/contract.md); a dry run.
 import { performance } from 'node:perf_hooks';
 import { runPass, type PassResult } from '../../shared/disruption/pass.ts';
 import {

@@ -1,4 +1,4 @@
-// `kraftsman simulate`: what provisioning would do with the snapshot's pending pods (CONTRACT.md).
+// `kraftsman simulate`: what provisioning would do with the snapshot's pending pods (docs/contract.md).
 import { simulateProvisioning, type ProvisioningResult } from '../../shared/provisioning/simulate.ts';
 import type { CommandContext } from './command-context.ts';
 import { table } from './table.ts';

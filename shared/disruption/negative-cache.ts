@@ -1,4 +1,4 @@
-// Negative-result cache (seed, "Remembering no-ops"): no-op verdicts keyed by a fingerprint of all they depend on
+// Negative-result cache (docs/mechanisms/negative-cache.md): no-op verdicts keyed by a fingerprint of all they depend on
 // (fingerprint.ts), trusted for a TTL, cleared by an epoch bump when any command completes; immutable values, pure
 // functions. API: negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
 import type { NegativeCacheResult } from './metric-names.ts';
@@ -89,6 +89,16 @@ export function rememberVerdict(
     throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   const entries = new Map(cache.entries);
   if (verdict === 'no-op' && fingerprint !== undefined) {
+    // The same verdict on the same fingerprint keeps its first expiry: the TTL bounds how long a verdict is
+    // trusted since it was first computed, so observe-only re-simulation cannot keep it alive for ever.
+    const old = entries.get(candidate);
+    if (
+      old &&
+      old.fingerprint === fingerprint &&
+      old.epoch === cache.epoch &&
+      old.expiresAt.getTime() > now.getTime()
+    )
+      return cache;
     entries.set(candidate, {
       candidate,
       fingerprint,

@@ -1,5 +1,5 @@
 // One provisioning simulation over a snapshot: which unbound pods are demand, where each would go, and the
-// NodeClaims that would be created (CONTRACT.md `kraftsman simulate`).
+// NodeClaims that would be created (docs/contract.md, `kraftsman simulate`).
 import { CAPACITY_TYPE, ZONE, type CapacityType, type Cloud } from '../model/labels.ts';
 import { podKey } from '../model/pod.ts';
 import { cheapestOffering, orderByPrice } from '../scheduling/instance-type.ts';
@@ -11,7 +11,10 @@ import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 
 export interface ProvisioningOptions {
-  /** Karpenter's behaviour: every kraftsman difference (DESIGN.md §5) off. */
+  /**
+   * Karpenter's behaviour: every kraftsman difference off
+   * (docs/architecture.md#where-kraftsman-deliberately-differs-from-karpenter).
+   */
   readonly upstream: boolean;
 }
 
@@ -110,7 +113,7 @@ export function describeClaim(c: NewClaim, name: string): ClaimOutcome {
     .toSelectors()
     .filter((r) => r.key !== 'kubernetes.io/hostname')
     .map(({ key, operator, values }) => ({ key, operator, values }));
-  // CONTRACT.md: a single-valued In on zone / capacity type whenever scheduling narrowed it (or only one offering fits).
+  // docs/contract.md: a single-valued In on zone / capacity type whenever scheduling narrowed it (or only one offering fits).
   for (const key of [ZONE, CAPACITY_TYPE]) {
     const values = new Set<string>();
     for (const it of c.instanceTypes)

@@ -29,7 +29,7 @@ export interface BoundPod extends TopologyPod {
 }
 
 /**
- * Pass-scoped sharing (seed, "per-pass topology data"): existing-pod counts per group are computed once over
+ * Pass-scoped sharing (docs/mechanisms/simulation-copy.md): existing-pod counts per group are computed once over
  * every bound pod of the pass and reused; a simulation that leaves nodes out subtracts only their pods.
  */
 export interface TopologyShare {

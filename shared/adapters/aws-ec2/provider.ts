@@ -127,7 +127,8 @@ export class Ec2CloudProvider implements CloudProvider {
     };
     const outcome = await this.launch(plan);
     if (outcome.launched.length < n) {
-      // All or nothing (DESIGN §4): whatever EC2 launched below MinTargetCapacity is terminated, never kept.
+      // All or nothing (docs/mechanisms/gangs.md): whatever EC2 launched below MinTargetCapacity is terminated,
+      // never kept.
       if (outcome.launched.length > 0)
         await terminateInstances(
           this.ctx,

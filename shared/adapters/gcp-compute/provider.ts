@@ -167,7 +167,7 @@ export class GceCloudProvider implements CloudProvider {
       }
       const launched = await this.findByLabel(LABEL_GANG, gangLabel);
       if (launched.length < n) {
-        // All or nothing (DESIGN §4): fewer than minCount must not survive, whatever the API did.
+        // All or nothing (docs/mechanisms/gangs.md): fewer than minCount must not survive, whatever the API did.
         await deleteAll(this.ctx, launched);
         refused.push({
           instanceType: option.instanceType,
