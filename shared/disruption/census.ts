@@ -15,13 +15,15 @@ import type { ClusterSnapshot } from '../state/snapshot.ts';
 import {
   savingsOf,
   type Candidate,
+  type Decision,
   type MethodName,
   type PassOptions,
   type SkipReason,
   type Stopwatch,
 } from './types.ts';
 
-export type CensusDecision = 'delete' | 'replace' | 'none';
+/** A command's decision, or none when no method would disrupt the node. */
+export type CensusDecision = Decision | 'none';
 
 /** The census's own budget: five minutes of simulation nothing else is spending (docs/mechanisms/census.md). */
 export const CENSUS_TIMEOUT_MS = 5 * 60_000;
