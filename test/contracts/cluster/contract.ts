@@ -181,14 +181,20 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     });
 
     it('evicts while the PDB allows it, then reports "blocked" (retry later), not an error', async () => {
-      w.seed([pdb('e1', 'web', 1), pod('e1', 'a'), pod('e1', 'b')]);
+      const bound = { spec: { nodeName: 'n-e1', containers: [{ name: 'c' }] } };
+      w.seed([pdb('e1', 'web', 1), pod('e1', 'a', bound), pod('e1', 'b', bound)]);
       const cluster = w.cluster();
       expect(await cluster.evictPod({ namespace: 'e1', name: 'a' })).toEqual({ outcome: 'evicted' });
       const blocked = await cluster.evictPod({ namespace: 'e1', name: 'b' });
       expect(blocked.outcome).toBe('blocked');
       expect(blocked.outcome === 'blocked' && blocked.message).toContain('disruption budget');
-      const pods = (await cluster.readSnapshot()).objects.pods.map((p) => p.metadata.name);
-      expect(pods).toEqual(['b']);
+      // An eviction is a graceful deletion: the pod may stay, terminating, for its grace period.
+      const pods = (await cluster.readSnapshot()).objects.pods;
+      const a = pods.find((p) => p.metadata.name === 'a');
+      expect(a === undefined || a.metadata.deletionTimestamp !== undefined).toBe(true);
+      expect(pods.find((p) => p.metadata.name === 'b')?.metadata.deletionTimestamp).toBeUndefined();
+      // Evicting a pod that is already terminating is not blocked by its budget (nothing more is lost).
+      expect((await cluster.evictPod({ namespace: 'e1', name: 'a' })).outcome).not.toBe('blocked');
     });
 
     it('evicts a pending pod regardless of its PDB and reports a missing pod as gone', async () => {

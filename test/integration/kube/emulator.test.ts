@@ -59,18 +59,32 @@ describe('patches', () => {
     expect(n.metadata?.labels?.patched).toBe('json');
   });
 
-  it('merges taints by key under a strategic merge patch and deletes with $patch: delete', async () => {
+  it('replaces spec.taints under a strategic merge patch (no patchMergeKey), merges containers by name', async () => {
     const smp = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-    const added = await core.patchNode(
+    const replaced = await core.patchNode(
       { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } } },
       smp,
     );
-    expect(added.spec?.taints?.map((t) => t.key)).toEqual(['team', 'karpenter.sh/disrupted']);
-    const removed = await core.patchNode(
-      { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', $patch: 'delete' }] } } },
+    expect(replaced.spec?.taints?.map((t) => t.key)).toEqual(['karpenter.sh/disrupted']);
+    const restored = await core.patchNode(
+      { name: 'a', body: { spec: { taints: [{ key: 'team', value: 'x', effect: 'NoSchedule' }] } } },
       smp,
     );
-    expect(removed.spec?.taints?.map((t) => t.key)).toEqual(['team']);
+    expect(restored.spec?.taints?.map((t) => t.key)).toEqual(['team']);
+    const merged = await core.patchNamespacedPod(
+      {
+        name: 'on-a',
+        namespace: 'default',
+        body: { spec: { containers: [{ name: 'sidecar', image: 's' }] } },
+      },
+      smp,
+    );
+    expect(merged.spec?.containers.map((c) => c.name)).toEqual(['c', 'sidecar']);
+    const deleted = await core.patchNamespacedPod(
+      { name: 'on-a', namespace: 'default', body: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } } },
+      smp,
+    );
+    expect(deleted.spec?.containers.map((c) => c.name)).toEqual(['c']);
   });
 
   it('replaces lists and removes null keys under a merge patch', async () => {
