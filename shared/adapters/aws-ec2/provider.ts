@@ -34,6 +34,7 @@ import { NodeClassResolutionError, toCloudError } from './errors.ts';
 import type { FleetOutcome } from './fleet.ts';
 import { TAG_GANG, TAG_NODECLAIM, TAG_NODEPOOL, instanceIdOf, toCloudInstance } from './instances.ts';
 import { toInstanceTypeSpec } from './instance-types.ts';
+import { allPages } from './pages.ts';
 import {
   baseTags,
   clientToken,
@@ -175,20 +176,23 @@ export class Ec2CloudProvider implements CloudProvider {
   async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
     const nc = this.ec2Class(nodeClass);
     const resolved = await this.resolve(nc);
-    const infos: InstanceTypeInfo[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.call('DescribeInstanceTypes', () =>
-        this.deps.ec2.send(new DescribeInstanceTypesCommand({ NextToken: token })),
-      );
-      infos.push(...(page.InstanceTypes ?? []));
-      token = page.NextToken;
-    } while (token);
-    const zonesByType = new Map<string, string[]>();
-    const offered = await this.call('DescribeInstanceTypeOfferings', () =>
-      this.deps.ec2.send(new DescribeInstanceTypeOfferingsCommand({ LocationType: 'availability-zone' })),
+    const infos: InstanceTypeInfo[] = await allPages(
+      this.call,
+      'DescribeInstanceTypes',
+      (NextToken) => this.deps.ec2.send(new DescribeInstanceTypesCommand({ NextToken })),
+      (p) => p.InstanceTypes,
     );
-    for (const o of offered.InstanceTypeOfferings ?? [])
+    const zonesByType = new Map<string, string[]>();
+    const offered = await allPages(
+      this.call,
+      'DescribeInstanceTypeOfferings',
+      (NextToken) =>
+        this.deps.ec2.send(
+          new DescribeInstanceTypeOfferingsCommand({ LocationType: 'availability-zone', NextToken }),
+        ),
+      (p) => p.InstanceTypeOfferings,
+    );
+    for (const o of offered)
       zonesByType.set(String(o.InstanceType), [
         ...(zonesByType.get(String(o.InstanceType)) ?? []),
         o.Location ?? '',
