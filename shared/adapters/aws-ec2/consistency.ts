@@ -1,7 +1,8 @@
 // EC2 is eventually consistent: right after CreateFleet, DescribeInstances or CreateTags on the new
 // instance may answer InvalidInstanceID.NotFound. For instances this container launched a moment ago
 // that answer is retried with the shared backoff instead of being taken for "the instance is gone".
-import { withBackoff, type RetryPolicy, type Sleep } from '../backoff.ts';
+import { withBackoff, type Sleep } from '../backoff.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Call } from './context.ts';
 import { classifyEc2Error, toCloudError } from './errors.ts';

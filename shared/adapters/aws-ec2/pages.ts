@@ -1,7 +1,7 @@
 // Every paginated EC2 call reads every page: NextToken until there is none. EC2 may page any Describe
 // answer (a large account's DescribeInstanceTypeOfferings always does); a token that repeats would
 // loop for ever, so it fails instead.
-import { RetryableCloudError } from '../../ports/cloud-provider.ts';
+import { RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
 import type { Call } from './context.ts';
 
 export async function allPages<P extends { NextToken?: string | undefined }, T>(

@@ -1,7 +1,11 @@
 // Compute Engine errors translated into the CloudProvider error contract. HTTP errors (GaxiosError /
 // GoogleError) carry the status and the API's `reason`s; operation errors carry codes such as
 // ZONE_RESOURCE_POOL_EXHAUSTED. Both are read along the `cause` chain.
-import { FatalCloudError, NotFoundError, RetryableCloudError } from '../../ports/cloud-provider.ts';
+import {
+  FatalCloudError,
+  InstanceNotFoundError,
+  RetryableCloudError,
+} from '../../ports/cloud-provider/errors.ts';
 
 /**
  * Stockouts: this offering has no capacity now (the caller records it with a TTL and tries the next).
@@ -100,7 +104,7 @@ export function classifyGceError(err: unknown): GceErrorKind {
 export function toCloudError(err: unknown, what: string): Error {
   const kind = classifyGceError(err);
   const message = `Compute Engine ${what} failed: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
-  if (kind === 'not-found') return new NotFoundError(message, undefined, { cause: err });
+  if (kind === 'not-found') return new InstanceNotFoundError(message, undefined, { cause: err });
   if (kind === 'throttled') return new RetryableCloudError(message, { cause: err });
   if (kind === 'quota')
     return new FatalCloudError(`${message} (a project quota, not a stockout: raise it or free usage)`, {

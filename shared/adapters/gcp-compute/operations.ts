@@ -3,7 +3,7 @@
 // A DONE operation failed when it carries an `error` at all, or an HTTP error status — even when its
 // `errors` list is empty — never only when that list has entries.
 import type { ZoneOperationsClient, protos } from '@google-cloud/compute';
-import { RetryableCloudError } from '../../ports/cloud-provider.ts';
+import { RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
 import { OperationError } from './errors.ts';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;

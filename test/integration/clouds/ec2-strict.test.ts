@@ -12,9 +12,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   FatalCloudError,
   InsufficientCapacityError,
-  NotFoundError,
+  InstanceNotFoundError,
   RetryableCloudError,
-} from '../../../shared/ports/cloud-provider.ts';
+} from '../../../shared/ports/cloud-provider/errors.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
 
@@ -147,7 +147,7 @@ describe('EC2 adapter against the strict emulator', () => {
     const id = instance.providerId.split('/').pop() as string;
     const raw = await rig.ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] }));
     expect(raw.TerminatingInstances?.[0]?.CurrentState?.Name).toBe('shutting-down');
-    await expect(rig.provider.get(instance.providerId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(rig.provider.get(instance.providerId)).rejects.toBeInstanceOf(InstanceNotFoundError);
     expect(await rig.provider.list()).toEqual([]);
     await new Promise((r) => setTimeout(r, 5));
     expect(rig.emulator.world.instances.get(id)?.state).toBe('terminated');
@@ -186,7 +186,7 @@ describe('EC2 adapter against the strict emulator', () => {
     const err = await rig.provider
       .get('aws:///us-east-1a/i-00000000000000dead' as never)
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err).toBeInstanceOf(InstanceNotFoundError);
     expect(rig.sleeps).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import {
   FatalCloudError,
   InsufficientCapacityError,
   RetryableCloudError,
-} from '../../../shared/ports/cloud-provider.ts';
+} from '../../../shared/ports/cloud-provider/errors.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
 
