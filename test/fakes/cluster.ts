@@ -225,7 +225,7 @@ export class FakeCluster implements Cluster {
   async evictPod(key: ObjectKey): Promise<EvictionResult> {
     const namespace = key.namespace ?? 'default';
     const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;
-    if (!pod) return { outcome: 'gone' };
+    if (!pod || (key.uid && pod.metadata.uid !== key.uid)) return { outcome: 'gone' };
     const phase = pod.status?.phase;
     if ((phase === 'Running' || phase === undefined) && !pod.metadata.deletionTimestamp) {
       const pdbs = [

@@ -204,6 +204,21 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(await cluster.evictPod({ namespace: 'e2', name: 'pending' })).toEqual({ outcome: 'gone' });
     });
 
+    it('evicts with the pod uid as a precondition: a pod recreated under the same name is not evicted', async () => {
+      const bound = { spec: { nodeName: 'n-e4', containers: [{ name: 'c' }] } };
+      w.seed([pod('e4', 'db-0', bound)]);
+      const cluster = w.cluster();
+      const seen = (await cluster.listPodsOnNode('n-e4'))[0];
+      expect(seen?.metadata.uid).toBeTruthy();
+      expect(await cluster.evictPod({ namespace: 'e4', name: 'db-0', uid: 'uid-of-an-older-db-0' })).toEqual({
+        outcome: 'gone',
+      });
+      expect((await cluster.listPodsOnNode('n-e4'))[0]?.metadata.deletionTimestamp).toBeUndefined();
+      expect(
+        await cluster.evictPod({ namespace: 'e4', name: 'db-0', uid: seen?.metadata.uid as string }),
+      ).toEqual({ outcome: 'evicted' });
+    });
+
     it('fails with ApiError 500 naming the pod when two PDBs cover it', async () => {
       w.seed([pdb('e3', 'one', 1), pdb('e3', 'two', 1), pod('e3', 'p')]);
       const err = await w
