@@ -4,7 +4,7 @@
 import { withBackoff, type Sleep } from '../backoff.ts';
 import type { RetryPolicy } from '../../config/retry-policy.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { Call } from './context.ts';
+import type { Call } from './ec2-context.ts';
 import { classifyEc2Error, toCloudError } from './errors.ts';
 
 /** How long after its launch a "does not exist" about an instance is read as eventual consistency. */

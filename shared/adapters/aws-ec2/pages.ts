@@ -2,7 +2,7 @@
 // answer (a large account's DescribeInstanceTypeOfferings always does); a token that repeats would
 // loop for ever, so it fails instead.
 import { RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
-import type { Call } from './context.ts';
+import type { Call } from './ec2-context.ts';
 
 export async function allPages<P extends { NextToken?: string | undefined }, T>(
   call: Call,

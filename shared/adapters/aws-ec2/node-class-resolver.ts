@@ -8,7 +8,7 @@ import {
   type EC2Client,
   type Filter,
 } from '@aws-sdk/client-ec2';
-import type { Call } from './context.ts';
+import type { Call } from './ec2-context.ts';
 import type { EC2NodeClass } from '../../model/nodeclass.ts';
 import { NodeClassResolutionError } from './errors.ts';
 import { allPages } from './pages.ts';
