@@ -3,6 +3,7 @@
 // at most 256 KB), so admit re-derives everything else from live state.
 import { z } from 'zod';
 import { formatZodIssues } from '../model/zod-issues.ts';
+import { CAPACITY_TYPES } from '../model/labels.ts';
 import { METHOD_NAMES, type Command, type Replacement } from './types.ts';
 import { MAX_INSTANCE_TYPES } from './replacement.ts';
 
@@ -16,14 +17,14 @@ export const replacementSchema = z.object({
   nodePool: name,
   cloud: z.enum(['aws', 'gcp']),
   instanceTypes: z.array(name).min(1).max(MAX_INSTANCE_TYPES),
-  capacityType: z.string().min(1).max(32),
+  capacityType: z.enum([...CAPACITY_TYPES, 'unknown']),
   zone: z.string().min(1).max(64),
   price: z.number().nonnegative(),
   requirements: z
     .array(
       z.object({
         key: name,
-        operator: z.string().min(1).max(16),
+        operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']),
         values: z.array(z.string().max(253)).max(500),
       }),
     )
@@ -59,7 +60,6 @@ export function toProposal(cmd: Command): Proposal {
     candidates: cmd.candidates.map((c) => c.name),
     replacements: replacements.map((r) => ({
       ...r,
-      cloud: r.cloud === 'gcp' ? 'gcp' : 'aws',
       instanceTypes: [...r.instanceTypes],
       requirements: r.requirements.map((q) => ({ ...q, values: [...q.values] })),
     })),
