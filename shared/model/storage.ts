@@ -1,6 +1,6 @@
 // Storage objects that constrain scheduling: PVC, PV, StorageClass, CSINode (attach limits).
 import { z } from 'zod';
-import { nodeSelectorTerm, objectMeta } from './meta.ts';
+import { labelNamedMeta, nodeSelectorTerm, objectMeta } from './meta.ts';
 
 export const pvcSchema = z.looseObject({
   apiVersion: z.literal('v1'),
@@ -68,6 +68,6 @@ export type CSINode = z.infer<typeof csiNodeSchema>;
 export const namespaceSchema = z.looseObject({
   apiVersion: z.literal('v1'),
   kind: z.literal('Namespace'),
-  metadata: objectMeta,
+  metadata: labelNamedMeta,
 });
 export type Namespace = z.infer<typeof namespaceSchema>;
