@@ -1,7 +1,6 @@
 // Reads one input (a file, a FIFO, a device or standard input) with its size bound checked before and while
 // reading, so `-f /dev/zero` or an endless pipe stops at the cap instead of exhausting memory (docs/input-bounds.md).
 import { open, stat } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { InputError } from './errors.ts';
 
 /** The largest input read, in bytes (a `kubectl get -o json | jq -c` of a 1,000-node cluster is ~100 MB). */
@@ -10,10 +9,12 @@ const CHUNK = 1024 * 1024;
 
 const mib = (n: number): string => `${n / (1024 * 1024)} MiB`;
 
-/** Accumulates decoded text, refusing NUL bytes (no YAML or JSON text holds one) and more than the cap. */
-class BoundedText {
-  private readonly decoder = new StringDecoder('utf8');
-  private readonly parts: string[] = [];
+/**
+ * Accumulates bytes, refusing NUL bytes (no YAML or JSON text holds one) and more than the cap. Bytes stay in
+ * Buffers (outside the JavaScript heap) until the end, so refusing an endless stream never fills the heap.
+ */
+class BoundedBytes {
+  private readonly parts: Buffer[] = [];
   private size = 0;
   constructor(private readonly source: string) {}
 
@@ -26,19 +27,19 @@ class BoundedText {
       throw new InputError(
         `${this.source}: binary data (a NUL byte at offset ${this.size - chunk.length + nul}); expected YAML or JSON text`,
       );
-    this.parts.push(this.decoder.write(chunk));
+    this.parts.push(chunk);
   }
 
   text(): string {
-    this.parts.push(this.decoder.end());
-    const text = this.parts.join('');
+    const text = Buffer.concat(this.parts, this.size).toString('utf8');
+    this.parts.length = 0;
     // a UTF-8 byte-order mark is not content (YAML 1.2 §5.2 allows it; JSON.parse does not)
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
 }
 
 async function readStream(stream: NodeJS.ReadableStream, source: string): Promise<string> {
-  const acc = new BoundedText(source);
+  const acc = new BoundedBytes(source);
   for await (const chunk of stream) acc.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return acc.text();
 }
@@ -62,14 +63,14 @@ async function readPath(file: string): Promise<string> {
     throw cannotRead(file, e);
   });
   try {
-    const acc = new BoundedText(file);
+    const acc = new BoundedBytes(file);
     const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
       const { bytesRead } = await handle.read(buf, 0, CHUNK, null).catch((e: unknown) => {
         throw cannotRead(file, e);
       });
       if (bytesRead === 0) break;
-      acc.push(buf.subarray(0, bytesRead));
+      acc.push(Buffer.from(buf.subarray(0, bytesRead))); // a copy of exactly what was read (pipes give 64 KiB)
     }
     return acc.text();
   } finally {
