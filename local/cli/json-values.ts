@@ -71,7 +71,10 @@ class Scanner {
     const start = this.i;
     for (let j = start + 1; ;) {
       const k = t.indexOf('"', j);
-      if (k === -1) this.fail('a closing quote');
+      if (k === -1) {
+        this.i = t.length;
+        this.fail('a closing quote');
+      }
       let backslashes = 0;
       while (t.charCodeAt(k - 1 - backslashes) === 0x5c) backslashes++;
       if (backslashes % 2 === 0) {

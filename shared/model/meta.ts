@@ -188,8 +188,10 @@ export const toleration = z
   });
 export type Toleration = z.infer<typeof toleration>;
 
-// anything but printable ASCII in a name is shown quoted and escaped, so no control character reaches a terminal
-const shown = (text: string): string => (/^[\x21-\x7e]*$/.test(text) && text !== '' ? text : quoted(text));
+// a name that is not printable ASCII (or is longer than any valid one) is shown quoted, escaped and cut short,
+// so no control character reaches a terminal
+const shown = (text: string): string =>
+  text !== '' && text.length <= 253 && /^[\x21-\x7e]*$/.test(text) ? text : quoted(text);
 
 /** Names an object the way errors and warnings show it: `Kind namespace/name`. */
 export function objectRef(
