@@ -1,7 +1,7 @@
 // The bounds every input is parsed within (docs/input-bounds.md states them in contract terms), and how a
 // parse-level finding such as a duplicate key is reported against the object and field it belongs to.
 import { objectRef } from '../../shared/model/meta.ts';
-import { formatPath } from '../../shared/state/recognize.ts';
+import { formatIssuePath } from '../../shared/model/zod-issues.ts';
 
 export { MAX_INPUT_BYTES } from './read-source.ts';
 /** YAML is parsed ~10× slower than JSON and takes ~300 bytes of memory per input byte: a tighter cap. */
@@ -42,5 +42,5 @@ function locate(root: unknown, path: KeyPath): { ref: string | undefined; field:
 export function duplicateKeyMessage(source: string, root: unknown, dup: DuplicateKey): string {
   const { ref, field } = locate(root, dup.path);
   const key = String(dup.path[dup.path.length - 1]);
-  return `${source}:${dup.where}: ${ref ? `${ref}: ` : ''}${formatPath(field)}: duplicate key ${JSON.stringify(key)} (a mapping may give each key once)`;
+  return `${source}:${dup.where}: ${ref ? `${ref}: ` : ''}${formatIssuePath(field)}: duplicate key ${JSON.stringify(key)} (a mapping may give each key once)`;
 }

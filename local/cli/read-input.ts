@@ -1,8 +1,9 @@
 // Reads input files (or stdin) within bounds — size before reading, YAML nodes after alias expansion, nesting
 // depth, duplicate keys (docs/input-bounds.md) — then recognises and validates the objects (shared/state/recognize.ts).
 import { catalogSchema, type InstanceTypeCatalog } from '../../shared/model/catalog.ts';
-import { InvalidObjectError } from '../../shared/state/errors.ts';
-import { recognize, zodMessage, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
+import { InvalidDocumentError } from '../../shared/state/errors.ts';
+import { recognize, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
+import { formatZodIssues } from '../../shared/model/zod-issues.ts';
 import { InputError } from './errors.ts';
 import { duplicateKeyMessage, MAX_YAML_BYTES } from './input-limits.ts';
 import { parseJsonValues } from './json-values.ts';
@@ -52,7 +53,7 @@ export async function readObjects(
       throw new InputError(`empty input: no objects in ${files.join(', ')}`);
     return r;
   } catch (e) {
-    if (e instanceof InvalidObjectError) throw new InputError(e.message, { cause: e });
+    if (e instanceof InvalidDocumentError) throw new InputError(e.message, { cause: e });
     throw e;
   }
 }
@@ -63,6 +64,6 @@ export async function readCatalog(file: string, stdin: NodeJS.ReadableStream): P
   if (values.length !== 1)
     throw new InputError(`${file}: expected one InstanceTypeCatalog document, found ${values.length}`);
   const parsed = catalogSchema.safeParse(values[0]);
-  if (!parsed.success) throw new InputError(`${file}: InstanceTypeCatalog: ${zodMessage(parsed.error)}`);
+  if (!parsed.success) throw new InputError(`${file}: InstanceTypeCatalog: ${formatZodIssues(parsed.error)}`);
   return parsed.data;
 }

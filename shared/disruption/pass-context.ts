@@ -11,7 +11,7 @@ import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
 import type { PassOptions, Stopwatch } from './types.ts';
-import { incompatibleWithEveryPool } from './verdicts.ts';
+import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { backlogReduction, type BacklogReduction } from './backlog-reduction.ts';
 
 export const STAGES = ['state-copy', 'pod-gather', 'construction', 'simulation'] as const;

@@ -6,7 +6,7 @@ import {
   labelValueError,
   qualifiedNameError,
   quoted,
-} from './names.ts';
+} from './name-rules.ts';
 import { isQuantity, parseQuantity } from './quantity.ts';
 import { isTimestamp } from './timestamp.ts';
 

@@ -4,7 +4,7 @@ import { CronError, parseCron } from './cron.ts';
 import { isCrdBudgetDuration, isCrdDuration, isCrdNillableDuration } from './duration.ts';
 import { CAPACITY_TYPE, HOSTNAME, NODEPOOL } from './labels.ts';
 import { labelValue, objectMeta, resourceList } from './meta.ts';
-import { labelValueError, quoted } from './names.ts';
+import { labelValueError, quoted } from './name-rules.ts';
 
 // The patterns and CEL rules of Karpenter v1.14's CRDs (pkg/apis/crds/karpenter.sh_nodepools.yaml,
 // karpenter.sh_nodeclaims.yaml): what the API server refuses before Karpenter ever sees the object.

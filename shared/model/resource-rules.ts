@@ -1,7 +1,7 @@
 // The API server's rules for a container's resources (ValidateResourceRequirements): resource names, whole
 // numbers for extended resources, request ≤ limit, and request = limit for resources that cannot be
 // overcommitted (extended resources such as nvidia.com/gpu, and hugepages).
-import { qualifiedNameError } from './names.ts';
+import { qualifiedNameError } from './name-rules.ts';
 import { parseQuantity } from './quantity.ts';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);

@@ -4,7 +4,8 @@
 import type { z } from 'zod';
 import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
-import { InvalidObjectError } from './errors.ts';
+import { formatZodIssues } from '../model/zod-issues.ts';
+import { InvalidDocumentError } from './errors.ts';
 import { emptyObjects, type ClusterObjects } from './objects.ts';
 
 export interface SourceDocument {
@@ -49,18 +50,6 @@ function* flatten(doc: SourceDocument): Generator<SourceDocument> {
   yield doc;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(object)';
-}
-
-export function zodMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  return `${formatPath(issue.path)}: ${issue.message}`;
-}
-
 export function recognize(docs: readonly SourceDocument[]): Recognized {
   const warnings: string[] = [];
   // filled per kind below with zod-validated objects of that kind
@@ -69,13 +58,13 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
   let count = 0;
   for (const doc of docs) {
     for (const { source, value } of flatten(doc)) {
-      if (!isRecord(value)) throw new InvalidObjectError(`${source}: a document is not an object`, source);
+      if (!isRecord(value)) throw new InvalidDocumentError(`${source}: a document is not an object`, source);
       const { apiVersion, kind } = value;
       const meta = isRecord(value.metadata)
         ? (value.metadata as { name?: string; namespace?: string })
         : undefined;
       if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-        throw new InvalidObjectError(
+        throw new InvalidDocumentError(
           `${source}: ${objectRef(String(kind ?? 'object'), meta)}: apiVersion and kind are required`,
           source,
         );
@@ -89,7 +78,7 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       const expected = KINDS[kind].apiVersion;
       if (apiVersion !== expected) {
         if (groupOf(apiVersion) === groupOf(expected)) {
-          throw new InvalidObjectError(
+          throw new InvalidDocumentError(
             `${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`,
             source,
           );
@@ -101,8 +90,8 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       }
       const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
       if (!parsed.success) {
-        throw new InvalidObjectError(
-          `${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`,
+        throw new InvalidDocumentError(
+          `${source}: ${objectRef(kind, meta)}: ${formatZodIssues(parsed.error)}`,
           source,
           { cause: parsed.error },
         );
