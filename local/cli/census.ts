@@ -1,7 +1,7 @@
-// `kraftsman census`: simulate every candidate on its own, act on none, count by NodePool (CONTRACT.md).
+// `kraftsman census`: simulate every candidate on its own, act on none, count by NodePool (docs/contract.md).
 import { runCensus, type CensusResult } from '../../shared/disruption/census.ts';
 import { passOptions } from '../../shared/disruption/types.ts';
-import type { CommandContext } from './context.ts';
+import type { CommandContext } from './command-context.ts';
 import { cents, wallStopwatch } from './plan.ts';
 import { table } from './table.ts';
 

@@ -1,4 +1,4 @@
-// `kraftsman --help`, `kraftsman help` and `kraftsman --version`: print to stdout and exit 0 (CONTRACT.md).
+// `kraftsman --help`, `kraftsman help` and `kraftsman --version`: print to stdout and exit 0 (docs/contract.md).
 import { readFileSync } from 'node:fs';
 import { USAGE } from './args.ts';
 

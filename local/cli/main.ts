@@ -1,7 +1,7 @@
 // The kraftsman CLI entry: parse arguments, load the snapshot, run one command, print JSON or a table.
-// Exit codes (CONTRACT.md): 0 success, 2 bad input or usage (nothing on stdout), 1 internal error.
+// Exit codes (docs/contract.md): 0 success, 2 bad input or usage (nothing on stdout), 1 internal error.
 import { parseArgs, type Command } from './args.ts';
-import type { CommandContext, Io } from './context.ts';
+import type { CommandContext, Io } from './command-context.ts';
 import { InputError } from './errors.ts';
 import { helpOrVersion } from './help.ts';
 import { terminalSafe } from './terminal-text.ts';
@@ -26,7 +26,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     const args = parseArgs(argv);
     // loaded on demand: --help, --version and usage errors need none of the core
-    const { loadContext } = await import('./context.ts');
+    const { loadContext } = await import('./command-context.ts');
     const ctx = await loadContext(args, safeIo);
     const { run } = await COMMANDS[args.command]();
     const out = run(ctx);

@@ -1,4 +1,4 @@
-// The census (seed, "Watching the watcher's math"): simulate every candidate on its own, act on none, and count
+// The census (docs/mechanisms/census.md): simulate every candidate on its own, act on none, and count
 // what could be deleted or replaced right now by NodePool. Budgets are not applied: the census measures
 // opportunity; the pass decides what may be taken.
 import { buildCandidates } from './candidates.ts';

@@ -1,6 +1,7 @@
-// Coverage cycle (seed, "Surviving the timeout"): candidates evaluated this cycle go behind the unreached ones, so a timed-out
-// walk resumes mid-list; a position hint only, never a verdict. Plus Karpenter's order. Pure. API: upstreamOrder,
-// unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated, coverageFraction, coverageDelta.
+// Coverage cycle (docs/mechanisms/coverage-cycle.md): candidates evaluated this cycle go behind the unreached
+// ones, so a timed-out walk resumes mid-list; a position hint only, never a verdict. Plus Karpenter's order.
+// Pure. API: upstreamOrder, unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated,
+// coverageFraction, coverageDelta.
 
 /** Anything the walk orders: a name and the NodePool it belongs to. */
 export interface CoverageCandidate {

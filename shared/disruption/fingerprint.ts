@@ -1,4 +1,4 @@
-// The negative cache's fingerprint (seed, "Remembering no-ops"): what a no-op verdict depends on, read from the
+// The negative cache's fingerprint (docs/mechanisms/negative-cache.md): what a no-op verdict depends on, read from the
 // pass snapshot (node and claim versions, NodePool identity, the catalog revision, the pods that would move and
 // every NodePool a replacement could land in), hashed with the one hash of this file.
 import type { ClusterSnapshot } from '../state/snapshot.ts';
@@ -28,9 +28,10 @@ export interface FingerprintInput {
 }
 
 /**
- * The seed's fingerprint: node + claim resourceVersion, NodePool UID & generation, instance-type revision, UID &
- * resourceVersion of every pod that would move, and every ready NodePool's UID, generation & revision. Order of
- * pods and pools does not matter. Undefined when any part is missing: fail closed — no fingerprint, no skip.
+ * The fingerprint of docs/mechanisms/negative-cache.md: node + claim resourceVersion, NodePool UID &
+ * generation, instance-type revision, UID & resourceVersion of every pod that would move, and every ready
+ * NodePool's UID, generation & revision. Order of pods and pools does not matter. Undefined when any part
+ * is missing: fail closed — no fingerprint, no skip.
  */
 export function negativeFingerprint(input: FingerprintInput): string | undefined {
   const nodeVersion = input.node?.metadata.resourceVersion;

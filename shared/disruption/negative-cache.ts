@@ -1,4 +1,4 @@
-// Negative-result cache (seed, "Remembering no-ops"): no-op verdicts keyed by a fingerprint of all they depend on
+// Negative-result cache (docs/mechanisms/negative-cache.md): no-op verdicts keyed by a fingerprint of all they depend on
 // (fingerprint.ts), trusted for a TTL, cleared by an epoch bump when any command completes; immutable values, pure
 // functions. API: negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
 import type { NegativeCacheResult } from './metric-names.ts';

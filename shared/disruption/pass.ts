@@ -1,6 +1,7 @@
-// One disruption pass over a snapshot (DESIGN.md §3, steps 4–6), pure: candidates once, then each method in
-// order over the candidates it accepts, with that method's budgets, until one yields commands. Returns the
-// commands, why every considered node was passed over, and the pass outcome; acting on them is admission's job.
+// One disruption pass over a snapshot (docs/architecture.md, "One consolidation pass", steps 4–5), pure:
+// candidates once, then each method in order over the candidates it accepts, with that method's budgets,
+// until one yields commands. Returns the commands, why every considered node was passed over, and the pass
+// outcome; acting on them is admission's job.
 import { budgetMapping } from './budgets.ts';
 import { buildCandidates, type Expired } from './candidates.ts';
 import type { MethodName } from './types.ts';

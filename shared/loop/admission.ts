@@ -1,4 +1,4 @@
-// Sequential admission of the proposals a walk held (seed, "More than one command per pass"): each proposal is
+// Sequential admission of the proposals a walk held (docs/mechanisms/batched-admission.md): each proposal is
 // validated against live state read right before it starts, so it sees the effects of every command admitted
 // before it; a proposal that relied on capacity an earlier one consumed fails validation. Runs on its own
 // budget (disruption/admission-budget.ts), so a timed-out walk still admits what it found. The validation and

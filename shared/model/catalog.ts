@@ -1,4 +1,5 @@
-// The InstanceTypeCatalog of CONTRACT.md: instance types with capacity, overhead, labels and offerings.
+// The InstanceTypeCatalog of docs/contract.md (the catalog file): instance types with capacity, overhead,
+// labels and offerings.
 import { z } from 'zod';
 import { CAPACITY_TYPES, CLOUDS } from './labels.ts';
 import { resourceList } from './meta.ts';

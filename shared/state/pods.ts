@@ -23,7 +23,7 @@ export const isVolcanoScheduled = (p: Pod): boolean =>
 /**
  * Karpenter's IsPreempting: a nominated pod waits for capacity kube-scheduler already freed. The fork: Volcano
  * sets the same field on gang members stuck behind minAvailable and never clears it, so for Volcano-scheduled
- * pods the nomination does not hide demand (seed, "The fixes that came along for the ride").
+ * pods the nomination does not hide demand (docs/mechanisms/gangs.md).
  */
 export function isPreempting(p: Pod, volcanoFix: boolean): boolean {
   if (!p.status?.nominatedNodeName) return false;

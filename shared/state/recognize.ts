@@ -1,5 +1,5 @@
 // Recognises Kubernetes-shaped documents by apiVersion + kind, validates each with its zod schema and groups
-// them into ClusterObjects (CONTRACT.md "Inputs"): unknown kinds are warned about and skipped, a known kind
+// them into ClusterObjects (docs/contract.md, "Input"): unknown kinds are warned about and skipped, a known kind
 // at another version of its group is an error, and a malformed object names source, object and field path.
 import type { z } from 'zod';
 import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';

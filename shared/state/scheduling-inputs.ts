@@ -10,7 +10,7 @@ import { offeringCompatible } from '../scheduling/instance-type.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { Gang, PendingPod } from '../scheduling/pod-state.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import { isEphemeralTaint } from '../scheduling/taints.ts';
 import type { DaemonInput, NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';

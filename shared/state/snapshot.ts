@@ -31,7 +31,7 @@ export interface StateNode {
   readonly name: string;
   readonly node: Node | undefined;
   readonly claim: NodeClaim | undefined;
-  /** True when no NodeClaim named the node and one was derived from its labels (CONTRACT.md). */
+  /** True when no NodeClaim named the node and one was derived from its labels (docs/contract.md). */
   readonly derivedClaim: boolean;
   readonly nodePool: string | undefined;
   readonly managed: boolean;

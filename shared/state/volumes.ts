@@ -3,7 +3,7 @@
 import { ZONE } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
 import { Requirement } from '../scheduling/requirement.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import type { ClusterObjects } from './objects.ts';
 
 export interface VolumeIndex {

@@ -6,7 +6,7 @@ import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import { AWS_EPHEMERAL_GI, awsOverhead } from '../../catalog/overhead.ts';
 import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
 import type { PriceBook } from './pricing.ts';
-import type { ResolvedNodeClass } from './resolve.ts';
+import type { ResolvedNodeClass } from './node-class-resolver.ts';
 
 /** ENI-limited pod density, as the VPC CNI computes it (Karpenter's default without maxPods). */
 export function eniLimitedPods(info: InstanceTypeInfo): number {

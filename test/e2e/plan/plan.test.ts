@@ -1,5 +1,5 @@
 // `kraftsman plan` and `census` end to end through the CLI's main(), in-process, on small snapshot files:
-// the JSON contract of CONTRACT.md, --upstream, --max-commands, the table output and exit codes.
+// the JSON contract of docs/contract.md, --upstream, --max-commands, the table output and exit codes.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
