@@ -168,7 +168,7 @@ export const nodePoolSchema = z.looseObject({
       .looseObject({
         consolidateAfter: z.string().refine(isCrdNillableDuration, NILLABLE_DURATION).default('0s'),
         consolidationPolicy: z
-          .enum(['WhenEmpty', 'WhenEmptyOrUnderutilized'])
+          .enum(['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced'])
           .default('WhenEmptyOrUnderutilized'),
         budgets: z
           .array(budgetSchema)
