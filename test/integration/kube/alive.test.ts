@@ -42,7 +42,12 @@ const gpuPod = (name: string, o: Record<string, unknown> = {}) =>
   pod('ml', name, {
     spec: {
       tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }],
-      containers: [{ name: 'w', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }],
+      containers: [
+        {
+          name: 'w',
+          resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
     },
     status: { phase: 'Pending' },
     ...o,
