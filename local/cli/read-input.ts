@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { catalogSchema, type InstanceTypeCatalog } from '../../shared/model/catalog.ts';
-import { InvalidObjectError } from '../../shared/state/errors.ts';
+import { InvalidDocumentError } from '../../shared/state/errors.ts';
 import { recognize, zodMessage, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
 import { InputError } from './errors.ts';
 
@@ -99,7 +99,7 @@ export async function readObjects(
       throw new InputError(`empty input: no objects in ${files.join(', ')}`);
     return r;
   } catch (e) {
-    if (e instanceof InvalidObjectError) throw new InputError(e.message, { cause: e });
+    if (e instanceof InvalidDocumentError) throw new InputError(e.message, { cause: e });
     throw e;
   }
 }

@@ -1,13 +1,15 @@
-// Retries one cloud call while the cloud says "slow down": capped exponential backoff with full jitter, as AWS
-// and Google recommend. Each adapter says which of its errors are retryable; anything else fails at once.
-export interface RetryPolicy {
-  readonly attempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
+// Retries one call while the service says "slow down": capped exponential backoff with full jitter, as AWS
+// and Google recommend. The one backoff of the adapters: the clouds' retry wrappers and DynamoDB's use it.
+import type { RetryPolicy } from '../config/retry-policy.ts';
 
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The wait after `failures` failed tries: uniform in [0, min(max, base · 2^(failures-1))]. */
+export function backoffDelay(policy: RetryPolicy, failures: number, random: () => number): number {
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, failures - 1));
+  return Math.round(cap * random());
+}
 
 export async function withBackoff<T>(
   op: () => Promise<T>,
@@ -21,8 +23,7 @@ export async function withBackoff<T>(
       return await op();
     } catch (err) {
       if (attempt >= policy.attempts || !retryable(err)) throw err;
-      const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-      await sleep(Math.round(cap * random()));
+      await sleep(backoffDelay(policy, attempt, random));
     }
   }
 }

@@ -96,30 +96,28 @@ function hash(text: string, seed: number): string {
 
 // ── the cache ───────────────────────────────────────────────────────────────────────────────────────────────
 
-/** A remembered no-op, the StateStore's NegativeEntry plus the epoch it was written under. */
+/** A remembered no-op verdict, as the StateStore keeps it: trusted until `expiresAt` while the fingerprint holds. */
 export interface NegativeEntry {
   readonly candidate: string;
   readonly fingerprint: string;
   readonly expiresAt: Date;
+}
+/** An entry as the cache holds it: with the epoch it was written under. */
+export interface CachedNegativeEntry extends NegativeEntry {
   readonly epoch: number;
 }
 export interface NegativeCache {
   /** Bumped by every completed command; entries of an older epoch are ignored. */
   readonly epoch: number;
-  readonly entries: ReadonlyMap<string, NegativeEntry>;
+  readonly entries: ReadonlyMap<string, CachedNegativeEntry>;
 }
 
 /** A cache at `epoch`. Entries without an epoch (the store's PassState, already filtered to it) take `epoch`. */
 export function negativeCache(
   epoch = 0,
-  entries: Iterable<{
-    readonly candidate: string;
-    readonly fingerprint: string;
-    readonly expiresAt: Date;
-    readonly epoch?: number;
-  }> = [],
+  entries: Iterable<NegativeEntry & { readonly epoch?: number }> = [],
 ): NegativeCache {
-  const map = new Map<string, NegativeEntry>();
+  const map = new Map<string, CachedNegativeEntry>();
   for (const e of entries)
     map.set(e.candidate, {
       candidate: e.candidate,
@@ -131,7 +129,7 @@ export function negativeCache(
 }
 
 export type NegativeLookup =
-  | { readonly result: 'hit'; readonly entry: NegativeEntry }
+  | { readonly result: 'hit'; readonly entry: CachedNegativeEntry }
   | { readonly result: Exclude<NegativeCacheResult, 'hit'> };
 
 /** A hit only for an entry of the current epoch, unexpired at `now` (checked here, not in the background), with the same fingerprint. */
@@ -196,7 +194,7 @@ export function sweepNegativeCache(
   cache: NegativeCache,
   now: Date,
 ): { readonly cache: NegativeCache; readonly removed: readonly string[] } {
-  const entries = new Map<string, NegativeEntry>();
+  const entries = new Map<string, CachedNegativeEntry>();
   const removed: string[] = [];
   for (const [name, e] of cache.entries) {
     if (e.epoch === cache.epoch && e.expiresAt.getTime() > now.getTime()) entries.set(name, e);
@@ -209,7 +207,7 @@ export function sweepNegativeCache(
 export function negativeCacheDelta(
   before: NegativeCache,
   after: NegativeCache,
-): { readonly epoch: number; readonly put: NegativeEntry[]; readonly remove: string[] } {
+): { readonly epoch: number; readonly put: CachedNegativeEntry[]; readonly remove: string[] } {
   const put = [...after.entries.values()].filter((e) => {
     const old = before.entries.get(e.candidate);
     return (

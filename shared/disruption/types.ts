@@ -5,6 +5,7 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { NodePoolView, StateNode } from '../state/snapshot.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
 
+/** The pass's disruption methods, in the order Karpenter runs them; commands and metrics use these names. */
 export const METHOD_NAMES = [
   'emptiness',
   'drift',
@@ -93,7 +94,8 @@ export interface Command {
   readonly replacements: readonly Replacement[];
 }
 
-export type Decision = 'delete' | 'replace';
+export const DECISIONS = ['delete', 'replace'] as const;
+export type Decision = (typeof DECISIONS)[number];
 /** Derived, as Karpenter's Command.Decision(): replace iff there are replacements. */
 export const decisionOf = (c: Command): Decision => (c.replacements.length > 0 ? 'replace' : 'delete');
 

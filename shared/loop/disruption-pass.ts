@@ -18,7 +18,7 @@ import type { PassOptions, Stopwatch } from '../disruption/types.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import type { StateStore } from '../ports/state-store.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;

@@ -3,9 +3,8 @@
 // interruption controller, a drain-worthy signal deletes the claim, so termination taints and drains
 // the node before the cloud takes it. Talks through narrow ports defined here.
 import type { Logger } from '../ports/logger.ts';
-import type { InterruptionSignal, TerminationCause } from '../ports/cloud-provider.ts';
-
-export const TERMINATION_CAUSE_ANNOTATION = 'kraftsman.dev/termination-cause';
+import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+import { TERMINATION_CAUSE, type TerminationCause } from '../model/labels.ts';
 
 /** The claims that have an instance: enough to match a signal to its claim. */
 export interface NodeClaimRef {
@@ -64,7 +63,7 @@ export function matchesInstance(providerID: string | undefined, signal: Interrup
 
 /** The first cause wins: a later state change must not overwrite the spot warning that explained it. */
 function causeToStamp(claim: NodeClaimRef, cause: TerminationCause): TerminationCause | undefined {
-  return claim.annotations?.[TERMINATION_CAUSE_ANNOTATION] ? undefined : cause;
+  return claim.annotations?.[TERMINATION_CAUSE] ? undefined : cause;
 }
 
 export async function handleInterruptions(
@@ -94,11 +93,11 @@ export async function handleInterruptions(
     try {
       const cause = causeToStamp(claim, signal.cause);
       if (cause) {
-        await ports.annotator.annotate(claim.name, { [TERMINATION_CAUSE_ANNOTATION]: cause });
+        await ports.annotator.annotate(claim.name, { [TERMINATION_CAUSE]: cause });
         counts.annotated += 1;
         claims[index] = {
           ...claim,
-          annotations: { ...claim.annotations, [TERMINATION_CAUSE_ANNOTATION]: cause },
+          annotations: { ...claim.annotations, [TERMINATION_CAUSE]: cause },
         };
       }
       if (!claim.deleting) {

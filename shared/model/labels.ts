@@ -25,6 +25,17 @@ export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
 export const DISRUPTED_TAINT_KEY = 'karpenter.sh/disrupted';
 export const UNREGISTERED_TAINT_KEY = 'karpenter.sh/unregistered';
 
+/** Values of the TERMINATION_CAUSE annotation a cloud interruption stamps on a NodeClaim. */
+export const TERMINATION_CAUSES = [
+  'spot-interruption',
+  'preempted',
+  'instance-stopped',
+  'instance-terminated',
+  'scheduled-maintenance',
+  'rebalance-recommendation',
+] as const;
+export type TerminationCause = (typeof TERMINATION_CAUSES)[number];
+
 export const CAPACITY_TYPES = ['on-demand', 'spot', 'reserved'] as const;
 export type CapacityType = (typeof CAPACITY_TYPES)[number];
 export const CLOUDS = ['aws', 'gcp'] as const;

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
-import { InvalidObjectError } from './errors.ts';
+import { InvalidDocumentError } from './errors.ts';
 import { emptyObjects, type ClusterObjects } from './objects.ts';
 
 export interface SourceDocument {
@@ -69,13 +69,13 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
   let count = 0;
   for (const doc of docs) {
     for (const { source, value } of flatten(doc)) {
-      if (!isRecord(value)) throw new InvalidObjectError(`${source}: a document is not an object`, source);
+      if (!isRecord(value)) throw new InvalidDocumentError(`${source}: a document is not an object`, source);
       const { apiVersion, kind } = value;
       const meta = isRecord(value.metadata)
         ? (value.metadata as { name?: string; namespace?: string })
         : undefined;
       if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-        throw new InvalidObjectError(
+        throw new InvalidDocumentError(
           `${source}: ${objectRef(String(kind ?? 'object'), meta)}: apiVersion and kind are required`,
           source,
         );
@@ -89,7 +89,7 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       const expected = KINDS[kind].apiVersion;
       if (apiVersion !== expected) {
         if (groupOf(apiVersion) === groupOf(expected)) {
-          throw new InvalidObjectError(
+          throw new InvalidDocumentError(
             `${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`,
             source,
           );
@@ -101,7 +101,7 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       }
       const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
       if (!parsed.success) {
-        throw new InvalidObjectError(
+        throw new InvalidDocumentError(
           `${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`,
           source,
           { cause: parsed.error },

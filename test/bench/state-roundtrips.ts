@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { startDynalite } from '../support/dynamodb/dynalite.ts';
 import { startDynamoDbLocal } from '../support/dynamodb/dynamodb-local.ts';
-import { ManualClock } from '../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../fakes/manual-clock.ts';
 import { fleetShape, passSteps, seedPassState } from '../support/dynamodb/pass-fixture.ts';
 import { startStateTable } from '../support/dynamodb/state-table.ts';
 

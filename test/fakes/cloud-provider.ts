@@ -6,21 +6,22 @@ import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
 import type { NodeClass } from '../../shared/model/nodeclass.ts';
 import {
   InsufficientCapacityError,
-  NotFoundError,
-  claimNodePool,
-  launchOptions,
+  InstanceNotFoundError,
+} from '../../shared/ports/cloud-provider/errors.ts';
+import { claimNodePool, launchOptions, type LaunchOption } from '../../shared/model/launch-options.ts';
+import {
   providerId,
   type CloudInstance,
   type CloudProvider,
   type DriftReason,
   type GangLaunchRequest,
   type GangLaunchResult,
-  type LaunchOption,
   type LaunchRequest,
   type LaunchResult,
   type ProviderId,
-  type UnavailableOffering,
-} from '../../shared/ports/cloud-provider.ts';
+} from '../../shared/ports/cloud-provider/index.ts';
+import { type UnavailableOffering } from '../../shared/model/unavailable-offering.ts';
+import { claimName, nodeClaimName } from '../../shared/model/names.ts';
 
 export interface FakeCall {
   readonly method: keyof CloudProvider;
@@ -80,7 +81,7 @@ export class FakeCloudProvider implements CloudProvider {
     if (existing)
       return {
         instances: existing.map((id, i) => ({
-          claim: request.claims[i]?.metadata.name ?? '',
+          claim: nodeClaimName(request.claims[i]?.metadata.name ?? ''),
           instance: this.instances.get(id) as CloudInstance,
         })),
         unavailableOfferings: [],
@@ -92,7 +93,7 @@ export class FakeCloudProvider implements CloudProvider {
         continue;
       }
       const instances = request.claims.map((claim) => ({
-        claim: claim.metadata.name,
+        claim: claimName(claim),
         instance: this.launch(option, claim),
       }));
       this.byIdempotencyKey.set(
@@ -110,7 +111,8 @@ export class FakeCloudProvider implements CloudProvider {
   async get(id: ProviderId): Promise<CloudInstance> {
     this.calls.push({ method: 'get', args: [id] });
     const found = this.instances.get(id);
-    if (!found || found.state === 'terminated') throw new NotFoundError(`instance ${id} not found`, id);
+    if (!found || found.state === 'terminated')
+      throw new InstanceNotFoundError(`instance ${id} not found`, id);
     return found;
   }
 
@@ -162,7 +164,7 @@ export class FakeCloudProvider implements CloudProvider {
       cloud: this.cloud,
       ...pick(option),
       state: 'running',
-      nodeClaim: claim.metadata.name,
+      nodeClaim: claimName(claim),
       ...(pool ? { nodePool: pool } : {}),
       tags: {
         'kraftsman.dev/cluster': this.cluster,

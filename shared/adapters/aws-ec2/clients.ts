@@ -2,7 +2,7 @@
 // does not retry (maxAttempts 1) because the adapter retries throttling itself with its own backoff.
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { PricingClient } from '@aws-sdk/client-pricing';
-import type { Ec2ProviderConfig } from './config.ts';
+import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
 
 export interface Ec2Clients {
   readonly ec2: EC2Client;

@@ -1,6 +1,10 @@
 // EC2 errors translated into the CloudProvider error contract, classified by the error's name/code
 // along its `cause` chain (SDK errors carry the EC2 code as `name`; fleet errors carry `errorCode`).
-import { FatalCloudError, NotFoundError, RetryableCloudError } from '../../ports/cloud-provider.ts';
+import {
+  FatalCloudError,
+  InstanceNotFoundError,
+  RetryableCloudError,
+} from '../../ports/cloud-provider/errors.ts';
 
 /** Codes Karpenter's AWS provider treats as "no capacity for this offering" (unfulfillable capacity). */
 export const CAPACITY_CODES: ReadonlySet<string> = new Set([
@@ -75,7 +79,7 @@ export function classifyEc2Error(err: unknown): Ec2ErrorKind {
 export function toCloudError(err: unknown, what: string): Error {
   const kind = classifyEc2Error(err);
   const message = `EC2 ${what} failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
-  if (kind === 'not-found') return new NotFoundError(message, undefined, { cause: err });
+  if (kind === 'not-found') return new InstanceNotFoundError(message, undefined, { cause: err });
   if (kind === 'throttled') return new RetryableCloudError(message, { cause: err });
   return new FatalCloudError(message, { cause: err });
 }

@@ -3,7 +3,8 @@
 // offerings out of errorSet.
 import type { CreateFleetCommandInput, CreateFleetCommandOutput, _InstanceType } from '@aws-sdk/client-ec2';
 import type { CapacityType } from '../../model/labels.ts';
-import type { LaunchOption, UnavailableOffering } from '../../ports/cloud-provider.ts';
+import type { LaunchOption } from '../../model/launch-options.ts';
+import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
 import { CAPACITY_CODES } from './errors.ts';
 
 export interface FleetPlan {

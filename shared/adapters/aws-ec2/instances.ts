@@ -5,7 +5,8 @@ import {
   type CloudInstance,
   type InstanceState,
   type ProviderId,
-} from '../../ports/cloud-provider.ts';
+} from '../../ports/cloud-provider/index.ts';
+import { nodeClaimName, nodePoolName } from '../../model/names.ts';
 
 export const TAG_CLUSTER = 'kraftsman.dev/cluster';
 export const TAG_NODEPOOL = 'karpenter.sh/nodepool';
@@ -44,8 +45,8 @@ export function toCloudInstance(i: Instance): CloudInstance {
     capacityType:
       i.InstanceLifecycle === 'spot' ? 'spot' : i.CapacityReservationId ? 'reserved' : 'on-demand',
     state: stateOf(i.State?.Name),
-    ...(tags[TAG_NODECLAIM] ? { nodeClaim: tags[TAG_NODECLAIM] } : {}),
-    ...(tags[TAG_NODEPOOL] ? { nodePool: tags[TAG_NODEPOOL] } : {}),
+    ...(tags[TAG_NODECLAIM] ? { nodeClaim: nodeClaimName(tags[TAG_NODECLAIM]) } : {}),
+    ...(tags[TAG_NODEPOOL] ? { nodePool: nodePoolName(tags[TAG_NODEPOOL]) } : {}),
     ...(i.ImageId ? { imageId: i.ImageId } : {}),
     ...(i.LaunchTime ? { launchTime: i.LaunchTime } : {}),
     tags,

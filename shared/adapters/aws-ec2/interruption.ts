@@ -2,7 +2,7 @@
 // state changes, AWS Health scheduled changes) validated with zod and translated into
 // InterruptionSignals, as Karpenter's interruption controller reads its SQS queue. Pure.
 import { z } from 'zod';
-import type { InterruptionSignal } from '../../ports/cloud-provider.ts';
+import type { InterruptionSignal } from '../../ports/cloud-provider/index.ts';
 
 const envelope = {
   version: z.string(),

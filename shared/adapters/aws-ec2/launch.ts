@@ -8,10 +8,9 @@ import {
   FatalCloudError,
   InsufficientCapacityError,
   RetryableCloudError,
-  claimNodePool,
-  type CloudInstance,
-  type LaunchOption,
-} from '../../ports/cloud-provider.ts';
+} from '../../ports/cloud-provider/errors.ts';
+import { claimNodePool, type LaunchOption } from '../../model/launch-options.ts';
+import { type CloudInstance } from '../../ports/cloud-provider/index.ts';
 import type { Ec2Context } from './context.ts';
 import { classifyCode } from './errors.ts';
 import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';

@@ -17,8 +17,9 @@ import {
   FatalCloudError,
   InsufficientCapacityError,
   RetryableCloudError,
-  claimNodePool,
-  launchOptions,
+} from '../../ports/cloud-provider/errors.ts';
+import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
+import {
   type CloudInstance,
   type CloudProvider,
   type DriftReason,
@@ -27,8 +28,8 @@ import {
   type LaunchRequest,
   type LaunchResult,
   type ProviderId,
-} from '../../ports/cloud-provider.ts';
-import type { Ec2ProviderConfig } from './config.ts';
+} from '../../ports/cloud-provider/index.ts';
+import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
 import type { Ec2Context } from './context.ts';
 import { NodeClassResolutionError, toCloudError } from './errors.ts';
 import type { FleetOutcome } from './fleet.ts';
@@ -45,7 +46,9 @@ import {
 import { readPriceBook, type PriceBook } from './pricing.ts';
 import { describeClusterInstances, describeLive, terminateInstances } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './resolve.ts';
-import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
+import { realSleep, type Sleep } from '../backoff.ts';
+import { withThrottleRetry } from './retry.ts';
+import { claimName } from '../../model/names.ts';
 
 export interface Ec2ProviderDeps {
   readonly ec2: EC2Client;
@@ -142,7 +145,7 @@ export class Ec2CloudProvider implements CloudProvider {
     const instances = outcome.launched.map((l, i) => {
       const claim = request.claims[i] as NodeClaim;
       return {
-        claim: claim.metadata.name,
+        claim: claimName(claim),
         instance: launchedInstance(l, plan, { [TAG_NODECLAIM]: claim.metadata.name }),
       };
     });
@@ -252,7 +255,7 @@ export class Ec2CloudProvider implements CloudProvider {
   ): GangLaunchResult['instances'] {
     const unclaimed = existing.filter((i) => !i.nodeClaim);
     return request.claims.map((c) => ({
-      claim: c.metadata.name,
+      claim: claimName(c),
       instance: existing.find((i) => i.nodeClaim === c.metadata.name) ?? (unclaimed.shift() as CloudInstance),
     }));
   }

@@ -6,7 +6,8 @@ import {
   type Filter,
   type Instance,
 } from '@aws-sdk/client-ec2';
-import { NotFoundError, type CloudInstance, type ProviderId } from '../../ports/cloud-provider.ts';
+import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
+import { type CloudInstance, type ProviderId } from '../../ports/cloud-provider/index.ts';
 import type { Ec2Context } from './context.ts';
 import { TAG_CLUSTER, instanceIdOf, toCloudInstance } from './instances.ts';
 
@@ -36,7 +37,7 @@ export async function describeLive(ctx: Ec2Context, id: ProviderId): Promise<Ins
   );
   const found = page.Reservations?.flatMap((r) => r.Instances ?? []).find((i) => i.InstanceId === instanceId);
   if (!found || found.State?.Name === 'terminated' || found.State?.Name === 'shutting-down')
-    throw new NotFoundError(`EC2 instance ${instanceId} not found`, id);
+    throw new InstanceNotFoundError(`EC2 instance ${instanceId} not found`, id);
   return found;
 }
 

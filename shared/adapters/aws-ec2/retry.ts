@@ -1,8 +1,7 @@
 // Retries one EC2 call while EC2 throttles it (RequestLimitExceeded and friends); see ../backoff.ts.
-import { withBackoff, type RetryPolicy, type Sleep } from '../backoff.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
+import { withBackoff, type Sleep } from '../backoff.ts';
 import { classifyEc2Error } from './errors.ts';
-
-export { realSleep, type RetryPolicy, type Sleep } from '../backoff.ts';
 
 export const withThrottleRetry = <T>(
   op: () => Promise<T>,

@@ -1,15 +1,15 @@
 // The DynamoDB client as the adapter uses it: created once per container with explicit retry settings
 // (SDK maxAttempts 1, our own backoff), every HTTP round trip counted, SDK errors translated at this edge.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { StoreUnavailableError } from '../../ports/state-store.ts';
+import type { DynamoDbConfig } from '../../config/dynamodb.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
+import { StoreUnavailableError } from '../../ports/state-store/errors.ts';
+import { withBackoff } from '../backoff.ts';
 
-export interface DynamoDbClientOptions {
-  readonly region: string;
-  /** http://127.0.0.1:PORT for DynamoDB Local or dynalite; omitted in AWS. */
-  readonly endpoint?: string;
-  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
-  /** Per-attempt socket timeout; a timed-out write is retried, which every write here tolerates. */
+/** The settings of shared/config/dynamodb.ts that shape the client, plus static credentials for local use. */
+export interface DynamoDbClientOptions extends Pick<DynamoDbConfig, 'region' | 'endpoint'> {
   readonly requestTimeoutMs?: number;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
 }
 
 /**
@@ -30,13 +30,6 @@ export function createDynamoDbClient(options: DynamoDbClientOptions): DynamoDBCl
     },
   });
 }
-
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 25, maxDelayMs: 2_000 };
 
 /** DynamoDB's throttling errors (retried with backoff, as the SDK's own standard strategy would). */
 export const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
@@ -101,29 +94,32 @@ export interface Transport {
 type Sendable = { readonly input: unknown };
 
 /**
- * Sends one command, retrying throttling and transient failures with full-jitter exponential backoff.
+ * Sends one command, retrying throttling and transient failures with the adapters' one backoff.
  * ConditionalCheckFailedException is returned to the caller untouched (it is an answer, not a failure);
  * anything else, or exhausting the attempts, becomes StoreUnavailableError with the SDK error as `cause`.
  */
 export async function send<T>(t: Transport, command: Sendable, operation: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  let attempts = 0;
+  const once = async (): Promise<T> => {
+    attempts += 1;
     t.counter.record(operation);
-    try {
-      return (await t.client.send(command as never)) as T;
-    } catch (error: unknown) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw error;
-      if (!isRetryable(error) || attempt >= t.retry.maxAttempts) {
-        const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        const tries = isRetryable(error) ? ` after ${attempt} attempts` : '';
-        throw new StoreUnavailableError(`DynamoDB ${operation} failed${tries} (${what})`, { cause: error });
-      }
-      await t.sleep(backoff(t, attempt));
-    }
+    return (await t.client.send(command as never)) as T;
+  };
+  try {
+    return await withBackoff(
+      once,
+      (e) => !isConditionFailure(e) && isRetryable(e),
+      t.retry,
+      t.sleep,
+      t.random,
+    );
+  } catch (error: unknown) {
+    if (isConditionFailure(error)) throw error;
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const tries = isRetryable(error) ? ` after ${attempts} attempts` : '';
+    throw new StoreUnavailableError(`DynamoDB ${operation} failed${tries} (${what})`, { cause: error });
   }
 }
 
-export function backoff(t: Transport, attempt: number): number {
-  return Math.floor(t.random() * Math.min(t.retry.maxDelayMs, t.retry.baseDelayMs * 2 ** attempt));
-}
-
-export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -2,17 +2,16 @@
 // sequence number), indexed by status (GSI) and by candidate name (pointer items), transitions conditional.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
+import { COMMAND_TRANSITIONS, OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
 import {
-  COMMAND_TRANSITIONS,
   ConditionFailedError,
   InvalidStateInputError,
-  OPEN_COMMAND_STATUSES,
   StaleWriteError,
-  commandInputSchema,
   parseInput,
-  storeName,
-} from '../../ports/state-store.ts';
-import type { CommandInput, CommandRecord, CommandStatus, Fence } from '../../ports/state-store.ts';
+} from '../../ports/state-store/errors.ts';
+import { commandInputSchema, storeName } from '../../ports/state-store/records.ts';
+import type { CommandInput, CommandRecord, Fence } from '../../ports/state-store/records.ts';
+import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import { toCommand, toLeaseView } from './items.ts';
 import {
   GSI1,

@@ -1,6 +1,6 @@
 // The DynamoDB adapter's public surface: what a function's composition root needs to build the StateStore.
-export { createDynamoDbClient, DEFAULT_RETRY, RoundTripCounter, THROTTLING_ERRORS } from './client.ts';
-export type { DynamoDbClientOptions, RetryPolicy } from './client.ts';
+export { createDynamoDbClient, RoundTripCounter, THROTTLING_ERRORS } from './client.ts';
+export type { DynamoDbClientOptions } from './client.ts';
 export { DynamoDbStateStore } from './state-store.ts';
 export type { DynamoDbStateStoreOptions } from './state-store.ts';
 export { GSI1 } from './keys.ts';

@@ -1,15 +1,16 @@
 // Stored item shapes, parsed with zod on the way in (the table is a boundary): times are epoch milliseconds.
 import { z } from 'zod';
 import { CAPACITY_TYPES, CLOUDS } from '../../model/labels.ts';
-import {
-  COMMAND_STATUSES,
-  CorruptItemError,
-  DECISIONS,
-  DISRUPTION_METHODS,
-  LAUNCH_STATUSES,
-  LEASE_NAMES,
-} from '../../ports/state-store.ts';
-import type { CensusResult, CommandRecord, LaunchRecord, LeaseView } from '../../ports/state-store.ts';
+import { COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
+import { CorruptItemError } from '../../ports/state-store/errors.ts';
+import { DECISIONS, METHOD_NAMES } from '../../disruption/types.ts';
+import { LAUNCH_STATUSES, LEASE_NAMES } from '../../ports/state-store/records.ts';
+import type {
+  CensusResult,
+  CommandRecord,
+  LaunchRecord,
+  LeaseView,
+} from '../../ports/state-store/records.ts';
 
 const ms = z.number().int();
 const date = ms.transform((n) => new Date(n));
@@ -31,7 +32,7 @@ export const commandItem = z.object({
   cluster: z.string(),
   id: z.string(),
   seq: z.number().int(),
-  method: z.enum(DISRUPTION_METHODS),
+  method: z.enum(METHOD_NAMES),
   decision: z.enum(DECISIONS),
   candidates: z.array(z.string()),
   replacements: z.array(z.string()),

@@ -1,7 +1,8 @@
 // Key layout of the single state table (see README.md here): one partition per cluster and kind, sort keys
 // prefixed by item type, so that a pass reads its whole state with one paginated Query.
-import type { CommandStatus, LeaseName } from '../../ports/state-store.ts';
-import { OPEN_COMMAND_STATUSES } from '../../ports/state-store.ts';
+import type { CommandStatus } from '../../ports/state-store/command-states.ts';
+import type { LeaseName } from '../../ports/state-store/records.ts';
+import { OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
 
 export type Key = { readonly pk: string; readonly sk: string };
 export const GSI1 = 'gsi1';

@@ -2,15 +2,9 @@
 // fence check on the lease the launch happens under, then completed conditionally from `pending`.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
-import {
-  ConditionFailedError,
-  StaleWriteError,
-  launchInputSchema,
-  launchOutcomeSchema,
-  parseInput,
-  storeName,
-} from '../../ports/state-store.ts';
-import type { Fence, LaunchInput, LaunchOutcome, LaunchRecord } from '../../ports/state-store.ts';
+import { ConditionFailedError, StaleWriteError, parseInput } from '../../ports/state-store/errors.ts';
+import { launchInputSchema, launchOutcomeSchema, storeName } from '../../ports/state-store/records.ts';
+import type { Fence, LaunchInput, LaunchOutcome, LaunchRecord } from '../../ports/state-store/records.ts';
 import { toLaunch, toLeaseView } from './items.ts';
 import { launchKey } from './keys.ts';
 import type { Leases } from './leases.ts';

@@ -6,10 +6,10 @@ import {
   LockHeldError,
   LockLostError,
   StaleWriteError,
-  leaseRequestSchema,
   parseInput,
-} from '../../ports/state-store.ts';
-import type { Fence, Lease, LeaseName, LeaseRequest, LeaseView } from '../../ports/state-store.ts';
+} from '../../ports/state-store/errors.ts';
+import { leaseRequestSchema } from '../../ports/state-store/records.ts';
+import type { Fence, Lease, LeaseName, LeaseRequest, LeaseView } from '../../ports/state-store/records.ts';
 import { toLeaseView } from './items.ts';
 import { leaseKey } from './keys.ts';
 import type { Table } from './table.ts';

@@ -3,24 +3,23 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
+import { ConditionFailedError, parseInput } from '../../ports/state-store/errors.ts';
 import {
-  ConditionFailedError,
   negativeEntrySchema,
   nominationSchema,
-  parseInput,
   podVerdictSchema,
   storeName,
   unavailableOfferingSchema,
-} from '../../ports/state-store.ts';
+} from '../../ports/state-store/records.ts';
 import type {
   CommandRecord,
   CoverageCycle,
-  NegativeEntry,
   Nomination,
   PassState,
   PodVerdict,
-  UnavailableOffering,
-} from '../../ports/state-store.ts';
+  UnavailableOfferingRecord,
+} from '../../ports/state-store/records.ts';
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import {
   cycleItem,
   epochItem,
@@ -86,7 +85,7 @@ export class PassStateStore {
     const negatives: z.output<typeof negativeItem>[] = [];
     const verdicts = new Map<string, PodVerdict>();
     const nominations = new Map<string, Nomination>();
-    const unavailable: UnavailableOffering[] = [];
+    const unavailable: UnavailableOfferingRecord[] = [];
     for (const item of items) {
       const sk = String(item.sk);
       if (sk === PASS_SK.epoch) epoch = parseItem(epochItem, item).epoch;
@@ -239,7 +238,7 @@ export class PassStateStore {
     );
   }
 
-  async putUnavailable(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+  async putUnavailable(cluster: string, offerings: readonly UnavailableOfferingRecord[]): Promise<void> {
     const parsed = parseInput(
       z.array(unavailableOfferingSchema),
       offerings,

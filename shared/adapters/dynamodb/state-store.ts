@@ -3,12 +3,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
-import { censusResultSchema, fenceSchema, parseInput, storeName } from '../../ports/state-store.ts';
+import { censusResultSchema, fenceSchema, storeName } from '../../ports/state-store/records.ts';
+import { parseInput } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
   CommandInput,
   CommandRecord,
-  CommandStatus,
   Fence,
   LaunchInput,
   LaunchOutcome,
@@ -17,15 +17,18 @@ import type {
   LeaseName,
   LeaseRequest,
   LeaseView,
-  NegativeEntry,
   Nomination,
   PassState,
   PodVerdict,
-  StateStore,
-  UnavailableOffering,
-} from '../../ports/state-store.ts';
-import { DEFAULT_RETRY, RoundTripCounter, realSleep } from './client.ts';
-import type { RetryPolicy } from './client.ts';
+  UnavailableOfferingRecord,
+} from '../../ports/state-store/records.ts';
+import type { CommandStatus } from '../../ports/state-store/command-states.ts';
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { StateStore } from '../../ports/state-store/index.ts';
+import { DYNAMODB_RETRY } from '../../config/dynamodb.ts';
+import { realSleep } from '../backoff.ts';
+import { RoundTripCounter } from './client.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
 import { Commands } from './commands.ts';
 import { toCensus } from './items.ts';
 import { censusKey, censusPk } from './keys.ts';
@@ -59,7 +62,7 @@ export class DynamoDbStateStore implements StateStore {
     const transport = {
       client: options.client,
       counter: this.roundTrips,
-      retry: options.retry ?? DEFAULT_RETRY,
+      retry: options.retry ?? DYNAMODB_RETRY,
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
     };
@@ -118,7 +121,7 @@ export class DynamoDbStateStore implements StateStore {
   async deleteNominations(c: string, podKeys: readonly string[]): Promise<void> {
     return this.pass.deleteNominations(cluster(c, 'deleteNominations'), podKeys);
   }
-  async putUnavailableOfferings(c: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+  async putUnavailableOfferings(c: string, offerings: readonly UnavailableOfferingRecord[]): Promise<void> {
     return this.pass.putUnavailable(cluster(c, 'putUnavailableOfferings'), offerings);
   }
 

@@ -18,8 +18,9 @@ import type {
   UpdateItemCommandOutput,
   WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { StoreUnavailableError } from '../../ports/state-store.ts';
-import { backoff, send } from './client.ts';
+import { StoreUnavailableError } from '../../ports/state-store/errors.ts';
+import { backoffDelay } from '../backoff.ts';
+import { send } from './client.ts';
 import type { Transport } from './client.ts';
 import { marshalItem, unmarshalItem } from './codec.ts';
 import type { Item, Plain } from './codec.ts';
@@ -157,11 +158,11 @@ export class Table {
   private async writeChunk(chunk: WriteRequest[]): Promise<void> {
     let pending = chunk;
     for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > this.t.retry.maxAttempts)
+      if (attempt > this.t.retry.attempts)
         throw new StoreUnavailableError(
           `DynamoDB BatchWriteItem left ${pending.length} items unprocessed after ${attempt - 1} attempts`,
         );
-      if (attempt > 1) await this.t.sleep(backoff(this.t, attempt));
+      if (attempt > 1) await this.t.sleep(backoffDelay(this.t.retry, attempt - 1, this.t.random));
       const out = await send<BatchWriteItemCommandOutput>(
         this.t,
         new BatchWriteItemCommand({ RequestItems: { [this.name]: pending } }),
@@ -177,9 +178,9 @@ export class Table {
     for (let i = 0; i < keys.length; i += 100) {
       let pending: Item[] = keys.slice(i, i + 100).map((k) => marshalItem(k));
       for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > this.t.retry.maxAttempts)
+        if (attempt > this.t.retry.attempts)
           throw new StoreUnavailableError(`DynamoDB BatchGetItem left ${pending.length} keys unprocessed`);
-        if (attempt > 1) await this.t.sleep(backoff(this.t, attempt));
+        if (attempt > 1) await this.t.sleep(backoffDelay(this.t.retry, attempt - 1, this.t.random));
         const cmd = new BatchGetItemCommand({
           RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
         });

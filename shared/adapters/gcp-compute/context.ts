@@ -2,8 +2,8 @@
 // retries rate limiting and translates errors into the CloudProvider contract.
 import type { Clock } from '../../ports/clock.ts';
 import type { ComputeClients } from './clients.ts';
-import type { GceProviderConfig } from './config.ts';
-import type { Sleep } from './retry.ts';
+import type { GceProviderConfig } from '../../config/gcp-compute.ts';
+import type { Sleep } from '../backoff.ts';
 
 export type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
 

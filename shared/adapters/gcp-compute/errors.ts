@@ -1,7 +1,11 @@
 // Compute Engine errors translated into the CloudProvider error contract. HTTP errors (GaxiosError /
 // GoogleError) carry the status and the API's `reason`s; operation errors carry codes such as
 // ZONE_RESOURCE_POOL_EXHAUSTED. Both are read along the `cause` chain.
-import { FatalCloudError, NotFoundError, RetryableCloudError } from '../../ports/cloud-provider.ts';
+import {
+  FatalCloudError,
+  InstanceNotFoundError,
+  RetryableCloudError,
+} from '../../ports/cloud-provider/errors.ts';
 
 /** Stockouts and quota: the offering is unavailable for now (the caller records it with a TTL). */
 export const CAPACITY_CODES: ReadonlySet<string> = new Set([
@@ -92,7 +96,7 @@ export function classifyGceError(err: unknown): GceErrorKind {
 export function toCloudError(err: unknown, what: string): Error {
   const kind = classifyGceError(err);
   const message = `Compute Engine ${what} failed: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
-  if (kind === 'not-found') return new NotFoundError(message, undefined, { cause: err });
+  if (kind === 'not-found') return new InstanceNotFoundError(message, undefined, { cause: err });
   if (kind === 'throttled') return new RetryableCloudError(message, { cause: err });
   return new FatalCloudError(message, { cause: err });
 }

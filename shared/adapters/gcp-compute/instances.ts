@@ -7,7 +7,8 @@ import {
   type CloudInstance,
   type InstanceState,
   type ProviderId,
-} from '../../ports/cloud-provider.ts';
+} from '../../ports/cloud-provider/index.ts';
+import { nodeClaimName, nodePoolName } from '../../model/names.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -77,8 +78,8 @@ export function toCloudInstance(project: string, i: Instance): CloudInstance {
     zone,
     capacityType: i.scheduling?.provisioningModel === 'SPOT' ? 'spot' : 'on-demand',
     state: stateOf(i.status),
-    ...(claim ? { nodeClaim: claim } : {}),
-    ...(labels[LABEL_NODEPOOL] ? { nodePool: labels[LABEL_NODEPOOL] } : {}),
+    ...(claim ? { nodeClaim: nodeClaimName(claim) } : {}),
+    ...(labels[LABEL_NODEPOOL] ? { nodePool: nodePoolName(labels[LABEL_NODEPOOL]) } : {}),
     ...(image ? { imageId: image } : {}),
     ...(i.creationTimestamp ? { launchTime: new Date(i.creationTimestamp) } : {}),
     tags: labels,

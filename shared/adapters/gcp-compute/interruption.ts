@@ -2,7 +2,7 @@
 // (operationType compute.instances.preempted / terminateOnHostMaintenance), validated with zod and
 // translated into InterruptionSignals. Pure; the provider lists the operations.
 import { z } from 'zod';
-import type { InterruptionSignal } from '../../ports/cloud-provider.ts';
+import type { InterruptionSignal } from '../../ports/cloud-provider/index.ts';
 
 export const PREEMPTION_FILTER = 'operationType="compute.instances.preempted"';
 export const HOST_MAINTENANCE_FILTER = 'operationType="compute.instances.terminateOnHostMaintenance"';

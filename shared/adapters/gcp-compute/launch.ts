@@ -1,12 +1,9 @@
 // One launch attempt on one offering: insert or bulkInsert, then wait on its zonal operation.
 // A stockout or quota error is not a failure of the launch but a refused offering to record and skip.
 import type { protos } from '@google-cloud/compute';
-import {
-  FatalCloudError,
-  RetryableCloudError,
-  type LaunchOption,
-  type UnavailableOffering,
-} from '../../ports/cloud-provider.ts';
+import { FatalCloudError, RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
+import { type LaunchOption } from '../../model/launch-options.ts';
+import { type UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { GceContext } from './context.ts';
 import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
 import { waitForOperation } from './operations.ts';

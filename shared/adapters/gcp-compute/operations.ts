@@ -1,7 +1,7 @@
 // Waits on a zonal operation with ZoneOperationsClient.wait (compute 6.x has no op.promise()):
 // wait returns when the operation is DONE or after its own deadline, so it is called in a loop.
 import type { ZoneOperationsClient, protos } from '@google-cloud/compute';
-import { RetryableCloudError } from '../../ports/cloud-provider.ts';
+import { RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
 import { OperationError } from './errors.ts';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;

@@ -10,21 +10,22 @@ import {
   FatalCloudError,
   InsufficientCapacityError,
   RetryableCloudError,
-  launchOptions,
+} from '../../ports/cloud-provider/errors.ts';
+import { launchOptions, type LaunchOption } from '../../model/launch-options.ts';
+import {
   type CloudInstance,
   type CloudProvider,
   type DriftReason,
   type GangLaunchRequest,
   type InterruptionSignal,
   type GangLaunchResult,
-  type LaunchOption,
   type LaunchRequest,
   type LaunchResult,
   type ProviderId,
-  type UnavailableOffering,
-} from '../../ports/cloud-provider.ts';
+} from '../../ports/cloud-provider/index.ts';
+import { type UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { ComputeClients } from './clients.ts';
-import type { GceProviderConfig } from './config.ts';
+import type { GceProviderConfig } from '../../config/gcp-compute.ts';
 import type { GceContext } from './context.ts';
 import { toCloudError } from './errors.ts';
 import {
@@ -43,7 +44,9 @@ import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
 import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
 import { instanceBody, resolveImage } from './resource.ts';
-import { realSleep, withThrottleRetry, type Sleep } from './retry.ts';
+import { realSleep, type Sleep } from '../backoff.ts';
+import { withThrottleRetry } from './retry.ts';
+import { claimName } from '../../model/names.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -287,7 +290,7 @@ export class GceCloudProvider implements CloudProvider {
     return request.claims.map((c, i) => {
       const instance = found.find((x) => x.providerId.endsWith(`/${names[i]}`));
       if (!instance) throw new RetryableCloudError(`gang ${request.gang}: instance ${names[i]} is missing`);
-      return { claim: c.metadata.name, instance: { ...instance, nodeClaim: c.metadata.name } };
+      return { claim: claimName(c), instance: { ...instance, nodeClaim: claimName(c) } };
     });
   }
 

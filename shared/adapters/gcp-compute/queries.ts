@@ -2,7 +2,8 @@
 // label), one instance (gone once STOPPING), deletions with request ids.
 import { createHash } from 'node:crypto';
 import type { protos } from '@google-cloud/compute';
-import { NotFoundError, type CloudInstance } from '../../ports/cloud-provider.ts';
+import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
+import { type CloudInstance } from '../../ports/cloud-provider/index.ts';
 import type { GceContext } from './context.ts';
 import { LABEL_CLUSTER, labelValue, parseGceProviderId, toCloudInstance } from './instances.ts';
 
@@ -42,7 +43,7 @@ export async function getRawInstance(ctx: GceContext, zone: string, name: string
     ctx.clients.instances.get({ project, zone, instance: name }),
   );
   if (instance.status === 'STOPPING' || instance.status === 'TERMINATED')
-    throw new NotFoundError(
+    throw new InstanceNotFoundError(
       `Compute Engine instance ${zone}/${name} is terminating`,
       `gce://${project}/${zone}/${name}`,
     );

@@ -3,8 +3,8 @@
 import type { protos } from '@google-cloud/compute';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
-import type { LaunchOption } from '../../ports/cloud-provider.ts';
-import { claimNodePool } from '../../ports/cloud-provider.ts';
+import type { LaunchOption } from '../../model/launch-options.ts';
+import { claimNodePool } from '../../model/launch-options.ts';
 import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
 import {
   LABEL_CLUSTER,

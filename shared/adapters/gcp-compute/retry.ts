@@ -1,8 +1,7 @@
 // Retries one Compute Engine call while it is rate limited or the backend fails transiently; see ../backoff.ts.
-import { withBackoff, type RetryPolicy, type Sleep } from '../backoff.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
+import { withBackoff, type Sleep } from '../backoff.ts';
 import { classifyGceError } from './errors.ts';
-
-export { realSleep, type RetryPolicy, type Sleep } from '../backoff.ts';
 
 export const withThrottleRetry = <T>(
   op: () => Promise<T>,

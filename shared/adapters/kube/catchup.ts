@@ -1,6 +1,6 @@
 // Warm-container catch-up: WATCH one kind from the resourceVersion of the last read and collect the
 // events up to the first BOOKMARK (everything before it has been delivered) or the server's timeout.
-import { ApiError } from '../../ports/cluster.ts';
+import { ApiError } from '../../ports/cluster/errors.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, WatchExpiredError } from './errors.ts';
 import type { KindSpec } from './kinds.ts';

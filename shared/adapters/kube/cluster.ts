@@ -13,7 +13,7 @@ import type {
   NodeClaimStatus,
   ObjectKey,
   SnapshotRead,
-} from '../../ports/cluster.ts';
+} from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, toClusterError } from './errors.ts';
 import { getJson } from './raw-list.ts';

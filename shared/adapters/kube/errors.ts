@@ -5,10 +5,10 @@ import {
   AlreadyExistsError,
   ApiError,
   ClusterError,
-  NotFoundError,
+  ObjectNotFoundError,
   type ObjectRefInfo,
-  type SnapshotKind,
-} from '../../ports/cluster.ts';
+} from '../../ports/cluster/errors.ts';
+import { type SnapshotKind } from '../../ports/cluster/index.ts';
 
 export interface StatusInfo {
   readonly code: number;
@@ -43,12 +43,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** 404 → NotFoundError, 409 AlreadyExists → AlreadyExistsError, other statuses → ApiError; else as is. */
+/** 404 → ObjectNotFoundError, 409 AlreadyExists → AlreadyExistsError, other statuses → ApiError; else as is. */
 export function toClusterError(err: unknown, object: ObjectRefInfo | undefined): unknown {
   if (err instanceof ClusterError) return err;
   const status = statusOf(err);
   if (!status) return err;
-  if (status.code === 404 && object) return new NotFoundError(object, { cause: err });
+  if (status.code === 404 && object) return new ObjectNotFoundError(object, { cause: err });
   if (status.code === 409 && status.reason === 'AlreadyExists' && object)
     return new AlreadyExistsError(object, { cause: err });
   return new ApiError(object, status.code, status.reason || 'Unknown', status.message, { cause: err });

@@ -1,7 +1,7 @@
 // How each snapshot kind is read: its collection path across namespaces, for LIST (in pages, as raw
 // JSON over the KubeConfig's connection) and WATCH (client-node's Watch).
 import { KINDS } from '../../model/objects.ts';
-import type { SnapshotKind } from '../../ports/cluster.ts';
+import type { SnapshotKind } from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
 import { getJson } from './raw-list.ts';
 

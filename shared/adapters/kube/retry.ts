@@ -1,6 +1,6 @@
 // Optimistic concurrency: a write carries the resourceVersion it read; on 409 Conflict it re-reads and
 // tries again, a bounded number of times, then fails with ConflictError naming the object.
-import { ConflictError, type ObjectRefInfo } from '../../ports/cluster.ts';
+import { ConflictError, type ObjectRefInfo } from '../../ports/cluster/errors.ts';
 import { isConflict, toClusterError } from './errors.ts';
 
 export async function withConflictRetry<T>(

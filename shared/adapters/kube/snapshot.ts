@@ -1,13 +1,13 @@
 // The pass snapshot: every kind LISTed in pages the first time (cold), then caught up by WATCH from
 // each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone.
 import type { ObjectOf } from '../../model/objects.ts';
+import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
-  InvalidObjectError,
   SNAPSHOT_KINDS,
   type KindRead,
   type SnapshotKind,
   type SnapshotRead,
-} from '../../ports/cluster.ts';
+} from '../../ports/cluster/index.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { ClusterObjects } from '../../state/objects.ts';
 import type { KubeClients } from './client.ts';

@@ -1,7 +1,8 @@
 // The adapter boundary: every object read from the API server is parsed into its shared/model type.
 // Raw JSON (LIST pages, watch events, custom objects) goes in as is; typed client-node results through plain().
 import { KINDS, type ObjectOf } from '../../model/objects.ts';
-import { InvalidObjectError, type SnapshotKind } from '../../ports/cluster.ts';
+import { InvalidObjectError } from '../../ports/cluster/errors.ts';
+import { type SnapshotKind } from '../../ports/cluster/index.ts';
 
 /**
  * What to do with an object that does not parse. `fail` (the default) fails the read with an

@@ -1,6 +1,6 @@
 // The in-memory store's data per cluster and its lease rules (free, held, same run), kept apart from the
 // StateStore methods so that both stay small; the DynamoDB adapter's LEASE_CONDITIONS say the same in words.
-import { LockHeldError } from '../../ports/state-store.ts';
+import { LockHeldError } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
   CommandRecord,
@@ -9,11 +9,11 @@ import type {
   Lease,
   LeaseName,
   LeaseView,
-  NegativeEntry,
   Nomination,
   PodVerdict,
-  UnavailableOffering,
-} from '../../ports/state-store.ts';
+  UnavailableOfferingRecord,
+} from '../../ports/state-store/records.ts';
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type StoredLease = Mutable<LeaseView> & { seq: number };
@@ -26,7 +26,7 @@ export interface ClusterState {
   negative: Map<string, NegativeEntry & { epoch: number }>;
   verdicts: Map<string, PodVerdict>;
   nominations: Map<string, Nomination>;
-  unavailable: Map<string, UnavailableOffering>;
+  unavailable: Map<string, UnavailableOfferingRecord>;
   commands: Map<string, CommandRecord>;
   launches: Map<string, LaunchRecord>;
   census: Map<string, CensusResult>;

@@ -4,12 +4,15 @@ import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
 import { acquire, heldBy, isLive, newClusterState, toLease, toView, viewOf } from './cluster-state.ts';
 import type { ClusterState, MemoryStateData, StoredLease } from './cluster-state.ts';
+import { COMMAND_TRANSITIONS } from '../../ports/state-store/command-states.ts';
 import {
-  COMMAND_TRANSITIONS,
   ConditionFailedError,
   InvalidStateInputError,
   LockLostError,
   StaleWriteError,
+  parseInput,
+} from '../../ports/state-store/errors.ts';
+import {
   censusResultSchema,
   commandInputSchema,
   fenceSchema,
@@ -18,16 +21,14 @@ import {
   leaseRequestSchema,
   negativeEntrySchema,
   nominationSchema,
-  parseInput,
   podVerdictSchema,
   storeName,
   unavailableOfferingSchema,
-} from '../../ports/state-store.ts';
+} from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
   CommandInput,
   CommandRecord,
-  CommandStatus,
   CoverageCycle,
   Fence,
   LaunchInput,
@@ -37,13 +38,14 @@ import type {
   LeaseName,
   LeaseRequest,
   LeaseView,
-  NegativeEntry,
   Nomination,
   PassState,
   PodVerdict,
-  StateStore,
-  UnavailableOffering,
-} from '../../ports/state-store.ts';
+  UnavailableOfferingRecord,
+} from '../../ports/state-store/records.ts';
+import type { CommandStatus } from '../../ports/state-store/command-states.ts';
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { StateStore } from '../../ports/state-store/index.ts';
 
 const names = z.array(storeName);
 
@@ -190,7 +192,10 @@ export class MemoryStateStore implements StateStore {
     for (const k of parseInput(names, podKeys, 'deleteNominations.podKeys')) s.nominations.delete(k);
   }
 
-  async putUnavailableOfferings(cluster: string, offerings: readonly UnavailableOffering[]): Promise<void> {
+  async putUnavailableOfferings(
+    cluster: string,
+    offerings: readonly UnavailableOfferingRecord[],
+  ): Promise<void> {
     const s = this.state(cluster, 'putUnavailableOfferings');
     for (const o of parseInput(
       z.array(unavailableOfferingSchema),

@@ -7,10 +7,9 @@ import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import type { NodeClass } from '../../../shared/model/nodeclass.ts';
 import {
   InsufficientCapacityError,
-  NotFoundError,
-  providerId,
-  type CloudProvider,
-} from '../../../shared/ports/cloud-provider.ts';
+  InstanceNotFoundError,
+} from '../../../shared/ports/cloud-provider/errors.ts';
+import { providerId, type CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 
 export interface ContractSubject {
   readonly provider: CloudProvider;
@@ -214,8 +213,8 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
         instanceTypes: types,
       });
       await s.provider.delete(instance.providerId);
-      await expect(s.provider.get(instance.providerId)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(s.provider.delete(instance.providerId)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(s.provider.get(instance.providerId)).rejects.toBeInstanceOf(InstanceNotFoundError);
+      await expect(s.provider.delete(instance.providerId)).rejects.toBeInstanceOf(InstanceNotFoundError);
       expect((await s.provider.list()).map((i) => i.providerId)).not.toContain(instance.providerId);
     });
 
@@ -224,7 +223,7 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
         s.provider.cloud === 'aws'
           ? `aws:///${s.zones[0]}/i-0123456789abcdef0`
           : `gce://p/${s.zones[0]}/ghost`;
-      await expect(s.provider.get(providerId(ghost))).rejects.toBeInstanceOf(NotFoundError);
+      await expect(s.provider.get(providerId(ghost))).rejects.toBeInstanceOf(InstanceNotFoundError);
     });
 
     it('lists only live instances of its cluster', async () => {

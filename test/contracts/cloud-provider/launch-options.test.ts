@@ -1,7 +1,7 @@
 // The port's launchOptions: how every adapter narrows a claim to the offerings it may launch on.
 import { describe, expect, it } from 'vitest';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
-import { launchOptions } from '../../../shared/ports/cloud-provider.ts';
+import { launchOptions } from '../../../shared/model/launch-options.ts';
 import { claim } from './contract.ts';
 
 const type = (name: string, offerings: InstanceTypeSpec['offerings']): InstanceTypeSpec => ({

@@ -1,7 +1,7 @@
 // Runs the Cluster contract against the in-memory fake and against KubeCluster over HTTP to the emulator.
 import type { Route } from '../../../local/kube-api/routes.ts';
 import { clusterContract } from './contract.ts';
-import { FakeCluster } from './fake.ts';
+import { FakeCluster } from '../../fakes/cluster.ts';
 import { startHarness } from './harness.ts';
 
 clusterContract('FakeCluster', async () => {

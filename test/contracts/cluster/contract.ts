@@ -6,9 +6,9 @@ import {
   AlreadyExistsError,
   ApiError,
   ConflictError,
-  NotFoundError,
-  type Cluster,
-} from '../../../shared/ports/cluster.ts';
+  ObjectNotFoundError,
+} from '../../../shared/ports/cluster/errors.ts';
+import { type Cluster } from '../../../shared/ports/cluster/index.ts';
 import { node, nodeClaim, nodePool, pdb, pod } from './harness.ts';
 
 export interface World {
@@ -102,12 +102,12 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(err).toMatchObject({ status: 409, object: { kind: 'Node', name: 't3' } });
     });
 
-    it('names a missing node in NotFoundError', async () => {
+    it('names a missing node in ObjectNotFoundError', async () => {
       const err = await w
         .cluster()
         .addTaint('ghost', DISRUPTED)
         .catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NotFoundError);
+      expect(err).toBeInstanceOf(ObjectNotFoundError);
       expect((err as Error).message).toBe('Node ghost not found');
     });
 
@@ -165,8 +165,8 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       await cluster.deleteNodeClaim('c3');
       expect((await cluster.getNodeClaim('c3')).metadata.deletionTimestamp).toBeTruthy();
       await cluster.deleteNodeClaim('c4');
-      await expect(cluster.getNodeClaim('c4')).rejects.toBeInstanceOf(NotFoundError);
-      await expect(cluster.deleteNodeClaim('c4')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(cluster.getNodeClaim('c4')).rejects.toBeInstanceOf(ObjectNotFoundError);
+      await expect(cluster.deleteNodeClaim('c4')).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
     it('deletes a Node only when a uid precondition matches', async () => {
@@ -177,7 +177,7 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(err).toMatchObject({ status: 409 });
       const uid = (await cluster.getNode('d1')).metadata.uid as string;
       await cluster.deleteNode('d1', { uid });
-      await expect(cluster.getNode('d1')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(cluster.getNode('d1')).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
     it('evicts while the PDB allows it, then reports "blocked" (retry later), not an error', async () => {

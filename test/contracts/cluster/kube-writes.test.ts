@@ -1,7 +1,7 @@
 // KubeCluster specifics beyond the port contract: the wire shape of its writes (content types,
 // resourceVersion preconditions) and how API rejections surface as ApiError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/ports/cluster.ts';
+import { ApiError } from '../../../shared/ports/cluster/errors.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { node, startHarness, type Harness } from './harness.ts';
 

@@ -2,7 +2,8 @@
 // warm WATCH catch-up, 410 Gone fallback to LIST, and invalid objects named by object and field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusError } from '../../../local/kube-api/status.ts';
-import { ApiError, InvalidObjectError, SNAPSHOT_KINDS } from '../../../shared/ports/cluster.ts';
+import { ApiError, InvalidObjectError } from '../../../shared/ports/cluster/errors.ts';
+import { SNAPSHOT_KINDS } from '../../../shared/ports/cluster/index.ts';
 import { node, nodeClaim, nodePool, pdb, pod, startHarness, type Harness } from './harness.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
 

@@ -5,8 +5,8 @@ import {
   ConditionFailedError,
   InvalidStateInputError,
   StaleWriteError,
-} from '../../../shared/ports/state-store.ts';
-import type { CommandInput } from '../../../shared/ports/state-store.ts';
+} from '../../../shared/ports/state-store/errors.ts';
+import type { CommandInput } from '../../../shared/ports/state-store/records.ts';
 import type { ContractContext } from './contract.ts';
 
 export const command = (id: string, candidates: string[], replacements: string[] = []): CommandInput => ({

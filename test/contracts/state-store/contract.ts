@@ -1,16 +1,17 @@
 // The StateStore contract: one suite, run against the in-memory store, dynalite and DynamoDB Local
 // (Hono's runTest habit). Each test uses a fresh cluster id, so stores can share one table per file.
 import { beforeAll, afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LeaseName, StateStore } from '../../../shared/ports/state-store.ts';
+import type { LeaseName } from '../../../shared/ports/state-store/records.ts';
+import type { StateStore } from '../../../shared/ports/state-store/index.ts';
 import {
   ConditionFailedError,
   InvalidStateInputError,
   LockHeldError,
   LockLostError,
   StaleWriteError,
-  leaseStatus,
-} from '../../../shared/ports/state-store.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+} from '../../../shared/ports/state-store/errors.ts';
+import { leaseStatus } from '../../../shared/ports/state-store/records.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { commandContract } from './commands.ts';
 import { passStateContract } from './pass-state.ts';
 

@@ -1,7 +1,7 @@
 // Contract cases for pass state: the coverage cycle, the negative cache and its epoch, verdicts,
 // nominations, unavailable offerings and census results, all with expiry decided by the reader's clock.
 import { describe, expect, it } from 'vitest';
-import { ConditionFailedError, InvalidStateInputError } from '../../../shared/ports/state-store.ts';
+import { ConditionFailedError, InvalidStateInputError } from '../../../shared/ports/state-store/errors.ts';
 import type { ContractContext } from './contract.ts';
 
 export function passStateContract(ctx: ContractContext): void {

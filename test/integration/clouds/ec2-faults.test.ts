@@ -1,7 +1,10 @@
 // The EC2 adapter under injected faults: throttling retried with backoff, partial fleets cleaned up,
 // capacity error codes turned into unavailable offerings, slow calls, a retried gang.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InsufficientCapacityError, RetryableCloudError } from '../../../shared/ports/cloud-provider.ts';
+import {
+  InsufficientCapacityError,
+  RetryableCloudError,
+} from '../../../shared/ports/cloud-provider/errors.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import { fleetInput } from '../../../shared/adapters/aws-ec2/fleet.ts';
-import { FatalCloudError, type LaunchOption } from '../../../shared/ports/cloud-provider.ts';
+import { FatalCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
+import { type LaunchOption } from '../../../shared/model/launch-options.ts';
 import type { BootedInstance } from '../../../local/ec2/world.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';

@@ -4,8 +4,9 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import { createEc2Clients } from '../../../shared/adapters/aws-ec2/clients.ts';
 import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
 import type { EC2NodeClass } from '../../../shared/model/nodeclass.ts';
-import { parseEc2ProviderConfig } from '../../../shared/adapters/aws-ec2/config.ts';
+import { parseEc2ProviderConfig } from '../../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../../shared/adapters/aws-ec2/provider.ts';
+import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import type { Logger } from '../../../shared/ports/logger.ts';
 import { DISCOVERY_TAG } from '../../../local/ec2/seed.ts';
 import { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from '../../../local/ec2/server.ts';
@@ -70,7 +71,7 @@ export async function startEc2Rig(
     ec2,
     ...(opts.withPricing === false ? {} : { pricing }),
     config,
-    clock: { now: opts.now ?? (() => new Date()) },
+    clock: opts.now ? { now: opts.now } : systemClock,
     logger,
     sleep: async (ms) => void sleeps.push(ms),
     ...(opts.fallbackCatalog ? { fallbackCatalog: opts.fallbackCatalog } : {}),

@@ -9,11 +9,11 @@ import { classifyGceError, OperationError } from '../../../shared/adapters/gcp-c
 import {
   FatalCloudError,
   InsufficientCapacityError,
-  NotFoundError,
+  InstanceNotFoundError,
   RetryableCloudError,
   cloudErrorOf,
   isRetryableCloudError,
-} from '../../../shared/ports/cloud-provider.ts';
+} from '../../../shared/ports/cloud-provider/errors.ts';
 
 const named = (name: string, extra: Record<string, unknown> = {}): Error =>
   Object.assign(new Error(name), { name, ...extra });
@@ -45,7 +45,7 @@ describe('EC2 error classification', () => {
   it('translates to the contract errors, keeping the SDK error as cause', () => {
     const sdk = named('InvalidInstanceID.NotFound');
     const translated = ec2ToCloudError(sdk, 'DescribeInstances');
-    expect(translated).toBeInstanceOf(NotFoundError);
+    expect(translated).toBeInstanceOf(InstanceNotFoundError);
     expect(translated.cause).toBe(sdk);
     expect(ec2ToCloudError(named('Throttling'), 'X')).toBeInstanceOf(RetryableCloudError);
     expect(ec2ToCloudError(named('UnauthorizedOperation'), 'X')).toBeInstanceOf(FatalCloudError);

@@ -5,7 +5,10 @@ import { BaseExternalAccountClient } from 'google-auth-library';
 import { CredentialConfigError, workloadIdentityClient } from '../../../shared/adapters/gcp-compute/auth.ts';
 import { billingPriceReader } from '../../../shared/adapters/gcp-compute/billing.ts';
 import { instanceName } from '../../../shared/adapters/gcp-compute/instances.ts';
-import { InsufficientCapacityError, RetryableCloudError } from '../../../shared/ports/cloud-provider.ts';
+import {
+  InsufficientCapacityError,
+  RetryableCloudError,
+} from '../../../shared/ports/cloud-provider/errors.ts';
 import type { BootedGceInstance } from '../../../local/gce/world.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';

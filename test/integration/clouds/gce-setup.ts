@@ -6,9 +6,10 @@ import { billingPriceReader } from '../../../shared/adapters/gcp-compute/billing
 import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
 import type { GCENodeClass } from '../../../shared/model/nodeclass.ts';
 import { createComputeClients, type ComputeClients } from '../../../shared/adapters/gcp-compute/clients.ts';
-import { parseGceProviderConfig } from '../../../shared/adapters/gcp-compute/config.ts';
+import { parseGceProviderConfig } from '../../../shared/config/gcp-compute.ts';
 import type { GcePriceBook, TypeShape } from '../../../shared/adapters/gcp-compute/machine-types.ts';
 import { GceCloudProvider } from '../../../shared/adapters/gcp-compute/provider.ts';
+import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import { startGceEmulator, type GceEmulator, type GceEmulatorOptions } from '../../../local/gce/server.ts';
 
 export const ZONES = ['us-central1-a', 'us-central1-b'] as const;
@@ -102,7 +103,7 @@ export async function startGceRig(
       retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 },
       ...(opts.operationTimeoutMs ? { operationTimeoutMs: opts.operationTimeoutMs } : {}),
     }),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     fallbackCatalog: gceCatalog(),
     logger: {
       debug: () => undefined,

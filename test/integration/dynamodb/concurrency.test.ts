@@ -1,12 +1,13 @@
 // Concurrency on DynamoDB Local (issue 4): competing admitters, a schedule that fires twice, and a
 // negative-cache clear racing a pass, each through separate clients as separate Lambda containers would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockHeldError } from '../../../shared/ports/state-store.ts';
-import type { CommandRecord } from '../../../shared/ports/state-store.ts';
+import { LockHeldError } from '../../../shared/ports/state-store/errors.ts';
+import type { CommandRecord } from '../../../shared/ports/state-store/records.ts';
 import { startDynamoDbLocal } from '../../support/dynamodb/dynamodb-local.ts';
-import { startStateTable, systemClock } from '../../support/dynamodb/state-table.ts';
+import { startStateTable } from '../../support/dynamodb/state-table.ts';
+import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import type { StateTable } from '../../support/dynamodb/state-table.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 
 let table: StateTable;
 beforeAll(async () => {

@@ -6,11 +6,11 @@ import {
   LockLostError,
   StaleWriteError,
   StoreUnavailableError,
-} from '../../../shared/ports/state-store.ts';
+} from '../../../shared/ports/state-store/errors.ts';
 import { startDynamoDbLocal } from '../../support/dynamodb/dynamodb-local.ts';
 import { startFaultProxy } from '../../support/dynamodb/fault-proxy.ts';
 import type { FaultProxy } from '../../support/dynamodb/fault-proxy.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { startStateTable } from '../../support/dynamodb/state-table.ts';
 import type { StateTable } from '../../support/dynamodb/state-table.ts';
 

@@ -2,7 +2,7 @@
 // requests at 100 and at 1,000 nodes, and writing it back costs one request per 25 changed items.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal } from '../../support/dynamodb/dynamodb-local.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { fleetShape, passSteps, seedPassState } from '../../support/dynamodb/pass-fixture.ts';
 import { startStateTable } from '../../support/dynamodb/state-table.ts';
 import type { StateTable } from '../../support/dynamodb/state-table.ts';

@@ -1,6 +1,6 @@
 // Seeds the pass state a fleet of N nodes leaves in the store (shaped after ramp-3400: 8 NodePools, a
 // pending backlog of 3.4 pods per node, a fifth of it unprovisionable), and runs one pass's store calls.
-import type { StateStore } from '../../../shared/ports/state-store.ts';
+import type { StateStore } from '../../../shared/ports/state-store/index.ts';
 import type { Clock } from '../../../shared/ports/clock.ts';
 
 export const POOLS = [

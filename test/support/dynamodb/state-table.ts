@@ -21,8 +21,6 @@ export interface StateTable {
   close(): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
-
 export async function startStateTable(
   start: () => Promise<LocalDynamo>,
   tableName = 'kraftsman-state-test',

@@ -1,6 +1,8 @@
-// Settings of the EC2 adapter, parsed once per cold start by the composition root.
+// Settings of the EC2 adapter (shared/adapters/aws-ec2), parsed once per cold start by the composition
+// root; every bad key is reported at once (ConfigError).
 import { z } from 'zod';
-import { parseAdapterConfig, retryPolicySchema } from '../adapter-config.ts';
+import { parseConfig } from './parse.ts';
+import { retryPolicySchema } from './retry-policy.ts';
 
 export const ec2ProviderConfigSchema = z.object({
   clusterName: z.string().min(1, 'clusterName is required'),
@@ -16,5 +18,5 @@ export const ec2ProviderConfigSchema = z.object({
 export type Ec2ProviderConfig = z.infer<typeof ec2ProviderConfigSchema>;
 
 export function parseEc2ProviderConfig(input: unknown): Ec2ProviderConfig {
-  return parseAdapterConfig(ec2ProviderConfigSchema, 'EC2 provider', input);
+  return parseConfig(ec2ProviderConfigSchema, input, 'EC2 provider');
 }

@@ -1,5 +1,5 @@
 // A Clock that moves only when a test says so, so lease expiry is tested without sleeping on wall time.
-import type { Clock } from '../../../shared/ports/clock.ts';
+import type { Clock } from '../../shared/ports/clock.ts';
 
 export class ManualClock implements Clock {
   private ms: number;

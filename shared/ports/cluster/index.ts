@@ -1,10 +1,10 @@
-// Cluster port: the pass snapshot (cold LIST or warm catch-up), the writes kraftsman makes to the API
-// server, and the typed errors an implementation translates API failures into.
-import type { Node } from '../model/node.ts';
-import type { NodeClaim } from '../model/nodeclaim.ts';
-import type { Pod } from '../model/pod.ts';
-import type { Taint } from '../model/meta.ts';
-import type { ClusterObjects } from '../state/objects.ts';
+// Cluster port: the pass snapshot (cold LIST or warm catch-up) and the writes kraftsman makes to the API
+// server; errors.ts holds the typed errors an implementation translates API failures into.
+import type { Node } from '../../model/node.ts';
+import type { NodeClaim } from '../../model/nodeclaim.ts';
+import type { Pod } from '../../model/pod.ts';
+import type { Taint } from '../../model/meta.ts';
+import type { ClusterObjects } from '../../state/objects.ts';
 
 /** Every kind the pass snapshot holds, in the order an implementation reads them. */
 export const SNAPSHOT_KINDS = [
@@ -90,81 +90,4 @@ export interface Cluster {
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
   evictPod(pod: ObjectKey): Promise<EvictionResult>;
-}
-
-/** Where an error happened: `Kind namespace/name`. */
-export interface ObjectRefInfo {
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace?: string;
-}
-
-const describe = (ref: ObjectRefInfo): string =>
-  `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
-
-/** Base of every Cluster error: the HTTP status (0 when none) and the object it concerned. */
-export class ClusterError extends Error {
-  override readonly name: string = 'ClusterError';
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly object: ObjectRefInfo | undefined,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** 409 on a write whose resourceVersion was stale, still so after the bounded re-read retries. */
-export class ConflictError extends ClusterError {
-  override readonly name = 'ConflictError';
-  constructor(object: ObjectRefInfo, attempts: number, options?: { cause?: unknown }) {
-    super(`${describe(object)}: conflict persisted after ${attempts} attempts`, 409, object, options);
-  }
-}
-
-export class NotFoundError extends ClusterError {
-  override readonly name = 'NotFoundError';
-  constructor(object: ObjectRefInfo, options?: { cause?: unknown }) {
-    super(`${describe(object)} not found`, 404, object, options);
-  }
-}
-
-export class AlreadyExistsError extends ClusterError {
-  override readonly name = 'AlreadyExistsError';
-  constructor(object: ObjectRefInfo, options?: { cause?: unknown }) {
-    super(`${describe(object)} already exists`, 409, object, options);
-  }
-}
-
-/** An object the API server returned that does not parse into the model: names object and field. */
-export class InvalidObjectError extends ClusterError {
-  override readonly name = 'InvalidObjectError';
-  constructor(
-    object: ObjectRefInfo,
-    readonly field: string,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${describe(object)}: invalid field ${field}: ${detail}`, 0, object, options);
-  }
-}
-
-/** Any other API failure, with its status, the server's reason and the object it concerned. */
-export class ApiError extends ClusterError {
-  override readonly name = 'ApiError';
-  constructor(
-    object: ObjectRefInfo | undefined,
-    status: number,
-    readonly reason: string,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      `${object ? describe(object) : 'request'}: API error ${status} ${reason}: ${detail}`,
-      status,
-      object,
-      options,
-    );
-  }
 }

@@ -1,6 +1,8 @@
-// Settings of the Compute Engine adapter, parsed once per cold start by the composition root.
+// Settings of the Compute Engine adapter (shared/adapters/gcp-compute), parsed once per cold start by the
+// composition root; every bad key is reported at once (ConfigError).
 import { z } from 'zod';
-import { parseAdapterConfig, retryPolicySchema } from '../adapter-config.ts';
+import { parseConfig } from './parse.ts';
+import { retryPolicySchema } from './retry-policy.ts';
 
 export const gceProviderConfigSchema = z.object({
   clusterName: z.string().min(1, 'clusterName is required'),
@@ -16,5 +18,5 @@ export const gceProviderConfigSchema = z.object({
 export type GceProviderConfig = z.infer<typeof gceProviderConfigSchema>;
 
 export function parseGceProviderConfig(input: unknown): GceProviderConfig {
-  return parseAdapterConfig(gceProviderConfigSchema, 'GCE provider', input);
+  return parseConfig(gceProviderConfigSchema, input, 'GCE provider');
 }

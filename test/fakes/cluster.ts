@@ -1,16 +1,18 @@
 // FakeCluster: an in-memory Cluster for use-case tests, held to the same contract suite as KubeCluster.
 // Objects are model objects (zod-parsed on seed); writes bump a resourceVersion; `race` simulates another writer.
 import { randomUUID } from 'node:crypto';
-import { matchesLabelSelector } from '../../../local/kube-api/selectors.ts';
-import { KINDS, type ObjectOf } from '../../../shared/model/objects.ts';
-import type { Node } from '../../../shared/model/node.ts';
-import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
-import type { Taint } from '../../../shared/model/meta.ts';
+import { matchesLabelSelector } from '../../local/kube-api/selectors.ts';
+import { KINDS, type ObjectOf } from '../../shared/model/objects.ts';
+import type { Node } from '../../shared/model/node.ts';
+import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
+import type { Taint } from '../../shared/model/meta.ts';
 import {
   AlreadyExistsError,
   ApiError,
   ConflictError,
-  NotFoundError,
+  ObjectNotFoundError,
+} from '../../shared/ports/cluster/errors.ts';
+import {
   SNAPSHOT_KINDS,
   type Cluster,
   type EvictionResult,
@@ -20,7 +22,7 @@ import {
   type ObjectKey,
   type SnapshotKind,
   type SnapshotRead,
-} from '../../../shared/ports/cluster.ts';
+} from '../../shared/ports/cluster/index.ts';
 
 type Obj = {
   metadata: {
@@ -67,7 +69,7 @@ export class FakeCluster implements Cluster {
 
   private get<K extends SnapshotKind>(kind: K, name: string, namespace?: string): ObjectOf<K> & Obj {
     const obj = this.objects.get(kind)?.get(keyOf({ name, ...(namespace ? { namespace } : {}) }));
-    if (!obj) throw new NotFoundError({ kind, name, ...(namespace ? { namespace } : {}) });
+    if (!obj) throw new ObjectNotFoundError({ kind, name, ...(namespace ? { namespace } : {}) });
     return structuredClone(obj) as ObjectOf<K> & Obj;
   }
 

@@ -1,0 +1,71 @@
+// The CloudProvider port's error contract: four classes every adapter translates its SDK's errors into.
+// Callers match them by name along the `cause` chain (names survive bundling), so each name is unique
+// across the ports: a Kubernetes 404 is an ObjectNotFoundError, never an InstanceNotFoundError.
+import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
+
+export const CLOUD_ERROR_NAMES = [
+  'InstanceNotFoundError',
+  'InsufficientCapacityError',
+  'RetryableCloudError',
+  'FatalCloudError',
+] as const;
+export type CloudErrorName = (typeof CLOUD_ERROR_NAMES)[number];
+
+/** The instance (or the resource a call named) does not exist: a delete already happened. */
+export class InstanceNotFoundError extends Error {
+  override name = 'InstanceNotFoundError' as const;
+  constructor(
+    message: string,
+    readonly id?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The cloud had no capacity for any offering tried; `offerings` are to be marked unavailable. */
+export class InsufficientCapacityError extends Error {
+  override name = 'InsufficientCapacityError' as const;
+  constructor(
+    message: string,
+    readonly offerings: readonly UnavailableOffering[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Throttling, a server error or a timeout that outlived the adapter's own retries: try again later. */
+export class RetryableCloudError extends Error {
+  override name = 'RetryableCloudError' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A request the cloud will never accept as made (bad node class, permissions, invalid parameters). */
+export class FatalCloudError extends Error {
+  override name = 'FatalCloudError' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+const NAMES: ReadonlySet<string> = new Set(CLOUD_ERROR_NAMES);
+const isCloudError = (err: Error): err is Error & { name: CloudErrorName } => NAMES.has(err.name);
+
+/** Finds the first contract error along an error's `cause` chain, by name (survives bundling). */
+export function cloudErrorOf(err: unknown): (Error & { name: CloudErrorName }) | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current instanceof Error && depth < 10; depth++) {
+    if (isCloudError(current)) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** True when trying again later may succeed (capacity frees up, throttling passes). */
+export function isRetryableCloudError(err: unknown): boolean {
+  const found = cloudErrorOf(err);
+  return found?.name === 'RetryableCloudError' || found?.name === 'InsufficientCapacityError';
+}

@@ -1,0 +1,73 @@
+// StateStore port: kraftsman's durable memory (DESIGN.md §2–3). The interface is here; its records are in
+// records.ts, its errors in errors.ts and the command state machine in command-states.ts. Implemented by
+// shared/adapters/dynamodb and shared/adapters/memory; one contract suite (test/contracts/state-store).
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { CommandStatus } from './command-states.ts';
+import type {
+  CensusResult,
+  CommandInput,
+  CommandRecord,
+  Fence,
+  LaunchInput,
+  LaunchOutcome,
+  LaunchRecord,
+  Lease,
+  LeaseName,
+  LeaseRequest,
+  LeaseView,
+  Nomination,
+  PassState,
+  PodVerdict,
+  UnavailableOfferingRecord,
+} from './records.ts';
+
+export interface StateStore {
+  /** Takes a free or expired lease; LockHeldError (carrying the holder) otherwise. Retrying a won acquire is safe. */
+  acquireLease(request: LeaseRequest): Promise<Lease>;
+  /** Extends a lease still held; LockLostError once it expired or was taken over. */
+  heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease>;
+  /** Releases if still ours; after a takeover it changes nothing and throws LockLostError (the new holder keeps it). */
+  releaseLease(lease: Fence): Promise<void>;
+  readLease(cluster: string, name: LeaseName): Promise<LeaseView | undefined>;
+
+  /** The O(1)-round-trip read of step 3 of a pass (DESIGN.md §3). */
+  loadPassState(cluster: string): Promise<PassState>;
+  /** Begins a new coverage cycle iff the stored cycle is still `expected` (ConditionFailedError otherwise). */
+  startCoverageCycle(cluster: string, nodePool: string, expected: number): Promise<number>;
+  markEvaluated(
+    cluster: string,
+    nodePool: string,
+    cycle: number,
+    candidates: readonly string[],
+  ): Promise<void>;
+  /** Entries are stamped with the epoch the pass read, so a clear that raced the pass wins. */
+  putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void>;
+  deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void>;
+  /** One write: bumps the epoch, which invalidates every entry written before it. Returns the new epoch. */
+  clearNegativeCache(cluster: string): Promise<number>;
+  putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void>;
+  putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void>;
+  deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void>;
+  putUnavailableOfferings(cluster: string, offerings: readonly UnavailableOfferingRecord[]): Promise<void>;
+
+  /** Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. */
+  admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord>;
+  getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
+  findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
+  listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;
+  /** Conditional on `from`; moving to `completed` clears the negative cache first (seed, "Remembering no-ops"). */
+  transitionCommand(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    to: CommandStatus,
+  ): Promise<CommandRecord>;
+
+  /** Idempotent per NodeClaim and fenced on `fence`: `created` is false when the record already existed. */
+  recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }>;
+  completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord>;
+  getLaunch(cluster: string, claimName: string): Promise<LaunchRecord | undefined>;
+
+  putCensus(cluster: string, results: readonly CensusResult[]): Promise<void>;
+  listCensus(cluster: string): Promise<CensusResult[]>;
+}

@@ -1,0 +1,188 @@
+// The StateStore's records: leases with fencing tokens, the pass state a consolidation pass loads in O(1)
+// round trips, disruption commands, launch records and census results, each with the zod schema that
+// guards it at the store's boundary. The vocabulary (methods, decisions, negative entries) is the core's.
+import { z } from 'zod';
+import { DECISIONS, METHOD_NAMES } from '../../disruption/types.ts';
+import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import { CAPACITY_TYPES, CLOUDS } from '../../model/labels.ts';
+import type { Cloud } from '../../model/labels.ts';
+import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
+import type { CommandStatus } from './command-states.ts';
+
+// ── names ───────────────────────────────────────────────────────────────────────────────────────────────
+/** Keys are built from these, so '#' (the key separator) and empty strings are refused at the boundary. */
+export const storeName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[^#\s]+$/, 'must be non-empty, without "#" or spaces');
+
+export const ADMISSION_LOCK = 'admission' as const;
+export const PASS_LEASES = [
+  'consolidation',
+  'provisioning',
+  'orchestration',
+  'lifecycle',
+  'census',
+  'pricing',
+] as const;
+export type PassLeaseName = (typeof PASS_LEASES)[number];
+export const LEASE_NAMES = [ADMISSION_LOCK, ...PASS_LEASES] as const;
+export type LeaseName = (typeof LEASE_NAMES)[number];
+
+// ── leases ──────────────────────────────────────────────────────────────────────────────────────────────
+export const leaseRequestSchema = z.object({
+  cluster: storeName,
+  name: z.enum(LEASE_NAMES),
+  /** Unique per invocation (e.g. the Lambda request id): a retried acquire recognises its own win by it. */
+  owner: storeName,
+  ttlMs: z.number().int().min(1).max(3_600_000),
+  /** The schedule's event id: a second firing of the same run is refused even after the first released. */
+  runId: storeName.optional(),
+});
+export type LeaseRequest = z.input<typeof leaseRequestSchema>;
+
+export const fenceSchema = z.object({
+  cluster: storeName,
+  name: z.enum(LEASE_NAMES),
+  owner: storeName,
+  token: z.number().int().min(1),
+});
+/** What a holder carries into every fenced write. */
+export interface Fence {
+  readonly cluster: string;
+  readonly name: LeaseName;
+  readonly owner: string;
+  /** Monotonically increasing per cluster + lease name, across holders. */
+  readonly token: number;
+}
+export interface Lease extends Fence {
+  readonly acquiredAt: Date;
+  readonly expiresAt: Date;
+}
+export const LEASE_STATUSES = ['held', 'expired', 'released'] as const;
+export type LeaseStatus = (typeof LEASE_STATUSES)[number];
+export interface LeaseView extends Lease {
+  readonly released: boolean;
+  readonly lastRunId?: string;
+}
+/** Status is derived from the clock, never stored (Powertools idempotency). */
+export function leaseStatus(view: LeaseView, now: Date): LeaseStatus {
+  if (view.released) return 'released';
+  return view.expiresAt.getTime() > now.getTime() ? 'held' : 'expired';
+}
+
+// ── pass state ──────────────────────────────────────────────────────────────────────────────────────────
+/** The coverage cycle of one NodePool: candidates evaluated since `cycle` started (seed, "Surviving the timeout"). */
+export interface CoverageCycle {
+  readonly nodePool: string;
+  readonly cycle: number;
+  readonly evaluated: ReadonlySet<string>;
+}
+/** The core's NegativeEntry as stored; only valid while unexpired and written under the current epoch. */
+export const negativeEntrySchema = z.object({
+  candidate: storeName,
+  fingerprint: z.string().min(1).max(4096),
+  expiresAt: z.date(),
+}) satisfies z.ZodType<NegativeEntry>;
+
+export const podVerdictSchema = z.object({
+  podKey: storeName,
+  podUid: z.string().min(1),
+  reason: z.string().min(1).max(1024),
+  expiresAt: z.date(),
+});
+/** A pending pod every NodePool rejected for a cluster-independent reason (seed, "Sharing the pass"). */
+export type PodVerdict = z.infer<typeof podVerdictSchema>;
+
+export const nominationSchema = z
+  .object({
+    podKey: storeName,
+    nodeName: storeName.optional(),
+    claimName: storeName.optional(),
+    expiresAt: z.date(),
+  })
+  .refine((n) => n.nodeName !== undefined || n.claimName !== undefined, {
+    message: 'needs nodeName or claimName',
+  });
+export type Nomination = z.infer<typeof nominationSchema>;
+
+export const unavailableOfferingSchema = z.object({
+  cloud: z.enum(CLOUDS),
+  instanceType: storeName,
+  zone: storeName,
+  capacityType: z.enum(CAPACITY_TYPES),
+  reason: z.string().min(1).max(1024),
+  expiresAt: z.date(),
+});
+/** An offering a launch found unavailable, remembered per cloud until `expiresAt`. */
+export interface UnavailableOfferingRecord extends UnavailableOffering {
+  readonly cloud: Cloud;
+  readonly expiresAt: Date;
+}
+
+/** Everything one consolidation pass reads from the store, already filtered by the reader's clock. */
+export interface PassState {
+  readonly epoch: number;
+  readonly coverage: ReadonlyMap<string, CoverageCycle>;
+  readonly negativeCache: ReadonlyMap<string, NegativeEntry>;
+  readonly verdicts: ReadonlyMap<string, PodVerdict>;
+  readonly nominations: ReadonlyMap<string, Nomination>;
+  readonly unavailableOfferings: readonly UnavailableOfferingRecord[];
+  readonly openCommands: readonly CommandRecord[];
+}
+
+// ── disruption commands ─────────────────────────────────────────────────────────────────────────────────
+export const commandInputSchema = z.object({
+  id: storeName,
+  method: z.enum(METHOD_NAMES),
+  decision: z.enum(DECISIONS),
+  /** Multi-node consolidation considers at most 100 candidates, so a command item stays far below 400 KB. */
+  candidates: z.array(storeName).min(1).max(100),
+  replacements: z.array(storeName).max(100),
+});
+export type CommandInput = z.infer<typeof commandInputSchema>;
+export interface CommandRecord extends CommandInput {
+  readonly cluster: string;
+  /** Position in the cluster's admission sequence: strictly increasing, allocated under the admission lock. */
+  readonly seq: number;
+  readonly status: CommandStatus;
+  readonly fencingToken: number;
+  readonly admittedBy: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+// ── launches and census ─────────────────────────────────────────────────────────────────────────────────
+export const launchInputSchema = z.object({
+  claimName: storeName,
+  cloud: z.enum(CLOUDS),
+  nodePool: storeName,
+  commandId: storeName.optional(),
+});
+export type LaunchInput = z.infer<typeof launchInputSchema>;
+export const LAUNCH_STATUSES = ['pending', 'launched', 'failed'] as const;
+export type LaunchStatus = (typeof LAUNCH_STATUSES)[number];
+export interface LaunchRecord extends LaunchInput {
+  readonly cluster: string;
+  readonly status: LaunchStatus;
+  readonly fence: LeaseName;
+  readonly fencingToken: number;
+  readonly providerId?: string;
+  readonly error?: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+export const launchOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('launched'), providerId: z.string().min(1) }),
+  z.object({ status: z.literal('failed'), error: z.string().min(1).max(4096) }),
+]);
+export type LaunchOutcome = z.infer<typeof launchOutcomeSchema>;
+
+export const censusResultSchema = z.object({
+  nodePool: storeName,
+  candidates: z.number().int().min(0),
+  counts: z.record(z.string().min(1), z.number().int().min(0)),
+  at: z.date(),
+});
+export type CensusResult = z.infer<typeof censusResultSchema>;
