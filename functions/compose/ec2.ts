@@ -1,6 +1,6 @@
 // Builds the EC2 CloudProvider: EC2 and Pricing clients once per container (SDK attempts 1, adapter retries).
 import { createEc2Clients } from '../../shared/adapters/aws-ec2/clients.ts';
-import { parseEc2ProviderConfig } from '../../shared/adapters/aws-ec2/config.ts';
+import { parseEc2ProviderConfig } from '../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { Clock } from '../../shared/ports/clock.ts';

@@ -5,7 +5,7 @@ import type { AuthClient } from 'google-auth-library';
 import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
 import { billingPriceReader } from '../../shared/adapters/gcp-compute/billing.ts';
 import { createComputeClients } from '../../shared/adapters/gcp-compute/clients.ts';
-import { parseGceProviderConfig } from '../../shared/adapters/gcp-compute/config.ts';
+import { parseGceProviderConfig } from '../../shared/config/gcp-compute.ts';
 import { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { Clock } from '../../shared/ports/clock.ts';

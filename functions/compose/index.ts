@@ -7,6 +7,7 @@ export { buildInvoker, type InvokerSettings } from './invoker.ts';
 export {
   invocation,
   parseContext,
+  remainingMs,
   InvalidContextError,
   lambdaContextSchema,
   type FlushableMetrics,
@@ -17,7 +18,7 @@ export {
 export { Closer, type Credentials } from './local.ts';
 export { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
 export { buildStateStore, type StateStoreSettings } from './state-store.ts';
-export { buildTime, systemClock, type Time } from './time.ts';
+export { buildTime, type Time } from './time.ts';
 export {
   parseEvent,
   InvalidEventError,
@@ -29,3 +30,4 @@ export {
   type SqsEvent,
   type SqsRecord,
 } from './events.ts';
+export { createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';

@@ -7,6 +7,7 @@ import type { Metrics } from '../../shared/ports/metrics.ts';
 export const lambdaContextSchema = z.looseObject({
   awsRequestId: z.string().min(1, 'awsRequestId is required'),
   functionName: z.string().optional(),
+  getRemainingTimeInMillis: z.custom<() => number>((v) => typeof v === 'function').optional(),
 });
 export type LambdaContext = z.infer<typeof lambdaContextSchema>;
 
@@ -33,6 +34,12 @@ export function parseContext(context: unknown): LambdaContext {
     `Lambda context: ${issue?.path.join('.') || '<root>'}: ${issue?.message ?? 'invalid'}`,
     { cause: parsed.error },
   );
+}
+
+/** What is left of the invocation, less a margin to finish and flush; `fallback` outside Lambda. */
+export function remainingMs(context: LambdaContext, fallback: number, marginMs = 30_000): number {
+  const left = context.getRemainingTimeInMillis?.();
+  return left === undefined ? fallback : Math.max(0, left - marginMs);
 }
 
 /** Runs one invocation: keys on every log line, a failure logged once and rethrown (it fails the invocation). */

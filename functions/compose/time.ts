@@ -1,6 +1,7 @@
 // The real clock, timer and per-attempt nonces: the only place the functions take time and randomness from.
 import { randomUUID } from 'node:crypto';
 import { systemTimer } from '../../shared/adapters/system-timer.ts';
+import { systemClock } from '../../shared/adapters/system-clock.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Timer } from '../../shared/ports/timer.ts';
 
@@ -10,8 +11,6 @@ export interface Time {
   /** A fresh random token: lease-owner nonces and NodeClaim name suffixes. */
   readonly nonce: () => string;
 }
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export function buildTime(): Time {
   return { clock: systemClock, timer: systemTimer, nonce: () => randomUUID() };

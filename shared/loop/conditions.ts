@@ -1,5 +1,5 @@
 // Status conditions as Karpenter writes them: one entry per type, lastTransitionTime moved only on a change.
-import type { NodeClaimStatus } from '../ports/cluster.ts';
+import type { NodeClaimStatus } from '../ports/cluster/index.ts';
 
 type Conditions = NonNullable<NodeClaimStatus['conditions']>;
 

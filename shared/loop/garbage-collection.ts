@@ -6,12 +6,9 @@ import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import {
-  NotFoundError as InstanceNotFoundError,
-  providerId,
-  type CloudInstance,
-} from '../ports/cloud-provider.ts';
-import { NotFoundError as ObjectNotFoundError } from '../ports/cluster.ts';
+import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
+import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
 
 export interface GcCounts {

@@ -3,7 +3,7 @@
 // record is fenced on it, so a stale provisioner's claims are never launched).
 import { z } from 'zod';
 import { ec2NodeClassSchema, gceNodeClassSchema } from '../model/nodeclass.ts';
-import { fenceSchema, storeName } from '../ports/state-store.ts';
+import { fenceSchema, storeName } from '../ports/state-store/records.ts';
 
 export const launchRequestSchema = z
   .object({

@@ -12,19 +12,16 @@ import type { NodeClass } from '../model/nodeclass.ts';
 import { buildInstanceTypes } from '../scheduling/instance-type.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { toQuantities } from '../provisioning/nodeclaims.ts';
-import {
-  InsufficientCapacityError,
-  cloudErrorOf,
-  providerId,
-  type CloudInstance,
-  type CloudProvider,
-  type UnavailableOffering as Refusal,
-} from '../ports/cloud-provider.ts';
-import { NotFoundError as ObjectNotFoundError, type Cluster } from '../ports/cluster.ts';
+import type { UnavailableOffering as Refusal } from '../model/unavailable-offering.ts';
+import { providerId, type CloudInstance, type CloudProvider } from '../ports/cloud-provider/index.ts';
+import { InsufficientCapacityError, cloudErrorOf } from '../ports/cloud-provider/errors.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import type { LaunchRecord, StateStore } from '../ports/state-store.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { LaunchRecord } from '../ports/state-store/records.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
 import { setCondition } from './conditions.ts';
 

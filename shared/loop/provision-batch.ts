@@ -16,12 +16,13 @@ import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisio
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
 import { mergeSpecs, withoutRefused, type RefusedOffering } from '../provisioning/offerings.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
-import type { Cluster } from '../ports/cluster.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Invoker } from '../ports/invoker.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import type { Fence, Nomination, StateStore } from '../ports/state-store.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { Fence, Nomination } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
 

@@ -4,7 +4,7 @@
 // not a schedule tick. The schedule restarts the loop; an overlapping start finds the lease held and exits.
 import { pendingDemand } from '../provisioning/demand.ts';
 import type { ClusterObjects } from '../state/objects.ts';
-import type { Nomination } from '../ports/state-store.ts';
+import type { Nomination } from '../ports/state-store/records.ts';
 import type { Timer } from '../ports/timer.ts';
 import {
   podIdentity,

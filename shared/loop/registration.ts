@@ -6,7 +6,7 @@ import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Pod } from '../model/pod.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import type { Cluster } from '../ports/cluster.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import { setCondition } from './conditions.ts';

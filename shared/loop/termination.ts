@@ -19,12 +19,10 @@ import type { Pod } from '../model/pod.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
 import { isOwnedByDaemonSet, isOwnedByNode, isTerminal } from '../state/pods.ts';
-import {
-  NotFoundError as InstanceNotFoundError,
-  providerId,
-  type CloudProvider,
-} from '../ports/cloud-provider.ts';
-import { NotFoundError as ObjectNotFoundError, type Cluster } from '../ports/cluster.ts';
+import { providerId, type CloudProvider } from '../ports/cloud-provider/index.ts';
+import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';

@@ -9,8 +9,9 @@
 // An overlapping start finds the lease held and returns `held` at once: that is a normal outcome, not a failure.
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
-import { LockHeldError, LockLostError } from '../ports/state-store.ts';
-import type { Fence, LeaseName, LeaseView, StateStore } from '../ports/state-store.ts';
+import { LockHeldError, LockLostError } from '../ports/state-store/errors.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { Fence, LeaseName, LeaseView } from '../ports/state-store/records.ts';
 import type { Timer } from '../ports/timer.ts';
 
 export interface LeaseDeps {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseOwner, withLease, type HeldLease } from '../../../shared/loop/with-lease.ts';
 import { startDynalite } from '../../support/dynamodb/dynalite.ts';
-import { ManualClock } from '../../support/dynamodb/manual-clock.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { startStateTable, type StateTable } from '../../support/dynamodb/state-table.ts';
 import { ManualTimer } from '../../fakes/manual-timer.ts';
 import { MemoryLogger } from '../../fakes/memory-logger.ts';
