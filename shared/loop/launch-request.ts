@@ -1,6 +1,7 @@
 // The payload of an asynchronous launch (launch-aws / launch-gcp): one claim, or one gang's claims, with the
-// node class the provisioner resolved and the fence of the lease the claims were created under (the launch
-// record is fenced on it, so a stale provisioner's claims are never launched).
+// node class the provisioner resolved and the fence of the lease the claims were created under. The invoker
+// records each claim's launch (StateStore.recordLaunch, fenced) BEFORE it invokes: the launch runs later,
+// when that lease may be released, and only completes the record.
 import { z } from 'zod';
 import { ec2NodeClassSchema, gceNodeClassSchema } from '../model/nodeclass.ts';
 import { fenceSchema, storeName } from '../ports/state-store/records.ts';

@@ -120,6 +120,12 @@ async function recordLaunches(
 ): Promise<Map<string, LaunchRecord>> {
   const out = new Map<string, LaunchRecord>();
   for (const c of claims) {
+    const existing = await deps.store.getLaunch(request.fence.cluster, c.metadata.name);
+    if (existing) {
+      out.set(c.metadata.name, existing);
+      continue;
+    }
+    // Only a claim its creator did not record (a crash between the two): fenced, so a stale creator's fails.
     const { record } = await deps.store.recordLaunch(request.fence, {
       claimName: c.metadata.name,
       cloud: deps.provider.cloud,

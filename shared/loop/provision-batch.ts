@@ -76,7 +76,7 @@ export async function runBatch(
   const result = solve(view.input(pending, demand.reservedClaims), options);
   deps.metrics.observe(M.schedulingDurationSeconds, (deps.clock.now().getTime() - started.getTime()) / 1000);
   deps.metrics.gauge(M.batchPods, demand.pods.length);
-  const created = await createClaims(deps, snapshot, result.claims, result.gangClaims);
+  const created = await createClaims(deps, fence, snapshot, result.claims, result.gangClaims);
   const nominations = nominationsOf(result.placements, created, started, settings.nominationTtlMs);
   if (nominations.length) await deps.store.putNominations(fence.cluster, nominations);
   const launches = await invokeLaunchers(deps, fence, created);
@@ -124,6 +124,7 @@ interface Created {
 
 async function createClaims(
   deps: BatchDeps,
+  fence: Fence,
   snapshot: ClusterSnapshot,
   claims: readonly NewClaim[],
   gangClaims: ReadonlyMap<string, readonly NewClaim[]>,
@@ -141,6 +142,13 @@ async function createClaims(
     const name = claimName(c.template.nodePool, deps.nonce());
     const gang = gangOf.get(c);
     const claim = nodeClaimFor(c, view.pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
+    // The launch record first, under the live lease: the launcher runs later (asynchronously, maybe after
+    // this lease is released) and only completes the record; a claim is never launched without one.
+    await deps.store.recordLaunch(fence, {
+      claimName: name,
+      cloud: c.template.cloud,
+      nodePool: c.template.nodePool,
+    });
     await deps.cluster.createNodeClaim(claim);
     deps.metrics.count(M.nodeClaimsCreatedTotal, 1, {
       [L.nodePool]: c.template.nodePool,
