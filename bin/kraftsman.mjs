@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The kraftsman CLI: registers the TypeScript loader and runs local/cli (see CONTRACT.md).
+// The kraftsman CLI: registers the TypeScript loader and runs local/cli (see docs/contract.md).
 import { register } from 'tsx/esm/api';
 
 register();

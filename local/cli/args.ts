@@ -1,4 +1,4 @@
-// Command-line arguments of CONTRACT.md, parsed strictly (unknown flags and missing values are usage errors).
+// Command-line arguments of docs/contract.md, parsed strictly (unknown flags and missing values are usage errors).
 import { InputError } from './errors.ts';
 
 export const COMMANDS = ['simulate', 'plan', 'census'] as const;

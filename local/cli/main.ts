@@ -1,7 +1,7 @@
 // The kraftsman CLI entry: parse arguments, load the snapshot, run one command, print JSON or a table.
-// Exit codes (CONTRACT.md): 0 success, 2 bad input or usage (nothing on stdout), 1 internal error.
+// Exit codes (docs/contract.md): 0 success, 2 bad input or usage (nothing on stdout), 1 internal error.
 import { parseArgs, type Command } from './args.ts';
-import { loadContext, type CommandContext, type Io } from './context.ts';
+import { loadContext, type CommandContext, type Io } from './command-context.ts';
 import { InputError } from './errors.ts';
 
 type Runner = (ctx: CommandContext) => { json: unknown; table: string };

@@ -1,4 +1,4 @@
-// `kraftsman plan`: what one disruption pass would do with the snapshot (CONTRACT.md); a dry run.
+// `kraftsman plan`: what one disruption pass would do with the snapshot (docs/contract.md); a dry run.
 import { performance } from 'node:perf_hooks';
 import { runPass, type PassResult } from '../../shared/disruption/pass.ts';
 import {
@@ -8,7 +8,7 @@ import {
   type Command,
   type Stopwatch,
 } from '../../shared/disruption/types.ts';
-import type { CommandContext } from './context.ts';
+import type { CommandContext } from './command-context.ts';
 import { table } from './table.ts';
 
 export const cents = (x: number): number => Math.round(x * 1e6) / 1e6;

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { catalogSchema, type InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { InvalidDocumentError } from '../../shared/state/errors.ts';
-import { recognize, zodMessage, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
+import { recognize, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
+import { formatZodIssues } from '../../shared/model/zod-issues.ts';
 import { InputError } from './errors.ts';
 
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -110,6 +111,6 @@ export async function readCatalog(file: string, stdin: NodeJS.ReadableStream): P
   if (values.length !== 1)
     throw new InputError(`${file}: expected one InstanceTypeCatalog document, found ${values.length}`);
   const parsed = catalogSchema.safeParse(values[0]);
-  if (!parsed.success) throw new InputError(`${file}: InstanceTypeCatalog: ${zodMessage(parsed.error)}`);
+  if (!parsed.success) throw new InputError(`${file}: InstanceTypeCatalog: ${formatZodIssues(parsed.error)}`);
   return parsed.data;
 }

@@ -1,6 +1,6 @@
-// `kraftsman simulate`: what provisioning would do with the snapshot's pending pods (CONTRACT.md).
+// `kraftsman simulate`: what provisioning would do with the snapshot's pending pods (docs/contract.md).
 import { simulateProvisioning, type ProvisioningResult } from '../../shared/provisioning/simulate.ts';
-import type { CommandContext } from './context.ts';
+import type { CommandContext } from './command-context.ts';
 import { table } from './table.ts';
 
 export function run(ctx: CommandContext): { json: unknown; table: string } {

@@ -1,4 +1,5 @@
-// Allocatable overhead (capacity − allocatable) as Karpenter's cloud providers compute it, per cloud.
+// Allocatable overhead (capacity − allocatable) as Karpenter's cloud providers compute it, per cloud: the one
+// formula of the built-in catalog and of the EC2 and Compute Engine adapters' live instance types.
 // AWS: aws/karpenter-provider-aws pkg/providers/instancetype/types.go; GCP: cloudpilot-ai/karpenter-provider-gcp
 // pkg/utils/utils.go + pkg/providers/instancetype/types.go (GKE's documented reservation tiers).
 

@@ -8,8 +8,8 @@
 import type { Taint, Toleration } from '../model/meta.ts';
 import type { ResourceList } from '../model/resources.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
-import type { Requirements } from '../scheduling/requirements.ts';
-import { Requirements as Reqs } from '../scheduling/requirements.ts';
+import type { Requirements } from '../scheduling/requirement-set.ts';
+import { Requirements as Reqs } from '../scheduling/requirement-set.ts';
 import { untolerated } from '../scheduling/taints.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 

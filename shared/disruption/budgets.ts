@@ -1,6 +1,6 @@
 // Disruption budgets (Karpenter v1.14.1): how many nodes of each NodePool a disruption reason may take now
-// (`budgetMapping`), and the `BudgetLedger` a batched pass spends as it holds proposals (seed, "More than one
-// command per pass"). Pure: the instant is a parameter. API: budgetActive, allowedDisruptions, budgetDetails, budgetMapping, BudgetLedger.
+// (`budgetMapping`), and the `BudgetLedger` a batched pass spends as it holds proposals
+// (docs/mechanisms/batched-admission.md). Pure: the instant is a parameter. API: budgetActive, allowedDisruptions, budgetDetails, budgetMapping, BudgetLedger.
 import { lastFiring, parseCron, type CronSchedule } from '../model/cron.ts';
 import { parseDuration } from '../model/duration.ts';
 import type { Budget, DisruptionReason, NodePool } from '../model/nodepool.ts';
@@ -162,7 +162,7 @@ export function budgetMapping(
 
 /**
  * What is left of each pool's budget while a pass holds proposals. Immutable: `hold` returns a new ledger,
- * so a method never mutates the mapping its caller passed in (STYLE.md). A pool missing from the mapping
+ * so a method never mutates the mapping its caller passed in (docs/conventions.md). A pool missing from the mapping
  * has nothing left (a Go map lookup of a missing pool reads 0).
  */
 export class BudgetLedger {

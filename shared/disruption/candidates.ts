@@ -2,7 +2,7 @@
 // managed, initialized node that nothing protects, with its price, reschedulable pods, costs, Consolidatable
 // status and drift. Every node filtered out is recorded with a skip reason, so the pass can say why.
 import { parseNillableDuration } from '../model/duration.ts';
-import { DO_NOT_DISRUPT } from '../model/labels.ts';
+import { capacityTypeOf, DO_NOT_DISRUPT } from '../model/labels.ts';
 import type { ClusterSnapshot, NodePoolView, StateNode } from '../state/snapshot.ts';
 import { detectDrift } from './drift-detect.ts';
 import type { PdbLimits } from './pdb-limits.ts';
@@ -110,7 +110,7 @@ function toCandidate(n: StateNode, view: NodePoolView, inputs: CandidateInputs, 
     nodePool: view.name,
     instanceType: n.instanceType,
     zone: n.zone,
-    capacityType: n.capacityType,
+    capacityType: capacityTypeOf(n.capacityType),
     price: n.price ?? 0,
     pods: n.pods,
     reschedulable,

@@ -2,7 +2,7 @@
 // the snapshot): an explicit Drifted condition, a NodePool hash mismatch, requirements the node no longer
 // satisfies, an instance type gone from the catalog, or a node class hash mismatch.
 import { NODEPOOL_HASH, NODEPOOL_HASH_VERSION, INSTANCE_TYPE, WELL_KNOWN_LABELS } from '../model/labels.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import type { ClusterSnapshot, NodePoolView, StateNode } from '../state/snapshot.ts';
 import type { DriftKind } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Metric names and label vocabularies of a disruption pass: Karpenter v1.14.1's (pkg/controllers/disruption/metrics.go,
-// namespace "karpenter") where one exists, kraftsman's own for the fork's mechanisms (seed, "Watching the watcher's
-// math"). Names and `as const` vocabularies only; emitting goes through the Metrics port at the edge.
+// namespace "karpenter") where one exists, kraftsman's own for the fork's mechanisms
+// (docs/README.md lists their pages). Names and `as const` vocabularies only; emitting goes through the Metrics port at the edge.
 import type { DisruptionReason } from '../model/nodepool.ts';
 import { STAGES, type Stage } from './pass-context.ts';
 import { SKIP_REASONS, type MethodName, type SkipReason } from './types.ts';
@@ -39,7 +39,10 @@ export const KARPENTER_METRICS = {
   nodePoolNodesConsumingBudgets: 'karpenter_nodepools_nodes_consuming_budgets',
 } as const;
 
-/** Kraftsman's additions (seed: pass outcomes, stage timings, skip reasons, depth, walk-cycle coverage, census). */
+/**
+ * Kraftsman's additions (docs/architecture.md, step 6 of a pass: pass outcomes, stage timings, skip reasons,
+ * depth, walk-cycle coverage, census).
+ */
 export const KRAFTSMAN_METRICS = {
   /** counter {outcome}: how each pass ended (PASS_OUTCOMES). */
   passOutcomesTotal: 'kraftsman_disruption_pass_outcomes_total',
@@ -61,8 +64,10 @@ export const KRAFTSMAN_METRICS = {
   negativeCacheEntries: 'kraftsman_disruption_negative_cache_entries',
   /** counter: proposals held by walks (batched proposals). */
   proposalsHeldTotal: 'kraftsman_disruption_proposals_held_total',
-  /** gauge {nodepool, decision}: the census's actionable counts (decision: delete | replace | none). */
+  /** gauge {nodepool, decision}: the census's counts (delete | replace | none | empty | drifted | unreached). */
   censusNodes: 'kraftsman_disruption_census_nodes',
+  /** gauge: 1 when the last census ran out of its budget before judging every candidate. */
+  censusTruncated: 'kraftsman_disruption_census_truncated',
   /** gauge {nodepool}: candidates the census simulated. */
   censusCandidates: 'kraftsman_disruption_census_candidates',
 } as const;
@@ -75,7 +80,10 @@ export type MetricName =
 export { SKIP_REASONS };
 export type { SkipReason };
 
-/** The seed's five walk skip reasons; the compile-time check below fails if one leaves the vocabulary. */
+/**
+ * The fork's five walk skip reasons (docs/architecture.md, step 6 of a pass); the compile-time check below
+ * fails if one leaves the vocabulary.
+ */
 export const WALK_SKIP_REASONS = [
   'budget-exhausted',
   'below-threshold',
@@ -93,7 +101,7 @@ export const NO_OP_REASONS = [
   'spot-to-spot-insufficient-types',
 ] as const satisfies readonly SkipReason[];
 
-/** How a pass ended. `consolidated` only when nothing was skipped on a cached verdict (seed, "Remembering no-ops"). */
+/** How a pass ended. `consolidated` only when nothing was skipped on a cached verdict (docs/mechanisms/negative-cache.md). */
 export const PASS_OUTCOMES = [
   'proposed',
   'consolidated',

@@ -1,6 +1,6 @@
-// Negative-result cache (seed, "Remembering no-ops"): no-op verdicts keyed by a fingerprint of all they depend on, trusted
-// for a TTL, cleared by an epoch bump when any command completes; immutable values, pure functions. API: negativeFingerprint,
-// negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
+// Negative-result cache (docs/mechanisms/negative-cache.md): no-op verdicts keyed by a fingerprint of all they depend on
+// (fingerprint.ts), trusted for a TTL, cleared by an epoch bump when any command completes; immutable values, pure
+// functions. API: negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
 import type { NegativeCacheResult } from './metric-names.ts';
 
 export const NEGATIVE_CACHE_TTL_MS = 5 * 60_000;
@@ -15,84 +15,6 @@ export const DEFAULT_NEGATIVE_CACHE_OPTIONS: NegativeCacheOptions = {
   ttlMs: NEGATIVE_CACHE_TTL_MS,
   skipUnchangedNegatives: false,
 };
-
-// ── fingerprint ─────────────────────────────────────────────────────────────────────────────────────────────
-
-/** The metadata a fingerprint reads; every Kubernetes object in shared/model has this shape. */
-export interface Versioned {
-  readonly metadata: {
-    readonly uid?: string;
-    readonly resourceVersion?: string;
-    readonly generation?: number;
-  };
-}
-
-export interface FingerprintInput {
-  readonly candidate: string;
-  /** The candidate's Node and NodeClaim: a claim derived from labels (no object) has no version, so no fingerprint. */
-  readonly node: Versioned | undefined;
-  readonly claim: Versioned | undefined;
-  readonly nodePool: Versioned;
-  /** Revision of the candidate pool's instance types (catalog and offerings as the pass read them). */
-  readonly instanceTypeRevision: string | undefined;
-  /** Every pod that would move if the candidate went away. */
-  readonly pods: readonly Versioned[];
-  /** Every ready NodePool, each with its instance-type revision: a replacement could land in any of them. */
-  readonly readyNodePools: readonly { readonly pool: Versioned; readonly revision: string | undefined }[];
-}
-
-/**
- * The seed's fingerprint: node + claim resourceVersion, NodePool UID & generation, instance-type revision, UID &
- * resourceVersion of every pod that would move, and every ready NodePool's UID, generation & revision. Order of
- * pods and pools does not matter. Undefined when any part is missing: fail closed — no fingerprint, no skip.
- */
-export function negativeFingerprint(input: FingerprintInput): string | undefined {
-  const nodeVersion = input.node?.metadata.resourceVersion;
-  const claimVersion = input.claim?.metadata.resourceVersion;
-  const pool = poolKey(input.nodePool, input.instanceTypeRevision);
-  if (!input.candidate || !nodeVersion || !claimVersion || !pool) return undefined;
-  const pods: string[] = [];
-  for (const p of input.pods) {
-    if (!p.metadata.uid || !p.metadata.resourceVersion) return undefined;
-    pods.push(`${p.metadata.uid}@${p.metadata.resourceVersion}`);
-  }
-  const pools: string[] = [];
-  for (const r of input.readyNodePools) {
-    const k = poolKey(r.pool, r.revision);
-    if (!k) return undefined;
-    pools.push(k);
-  }
-  const canonical = JSON.stringify([
-    'v1',
-    input.candidate,
-    nodeVersion,
-    claimVersion,
-    pool,
-    pods.sort(),
-    pools.sort(),
-  ]);
-  return `fp1:${hash(canonical, 0x9e3779b9)}${hash(canonical, 0x85ebca6b)}`;
-}
-
-function poolKey(pool: Versioned, revision: string | undefined): string | undefined {
-  const { uid, generation } = pool.metadata;
-  if (!uid || generation === undefined || revision === undefined || revision === '') return undefined;
-  return `${uid}/${generation}/${revision}`;
-}
-
-/** cyrb53 (a public-domain 53-bit string hash); two seeds give ~106 bits. A collision could only delay a consolidation until the TTL. */
-function hash(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
-}
 
 // ── the cache ───────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -167,6 +89,16 @@ export function rememberVerdict(
     throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   const entries = new Map(cache.entries);
   if (verdict === 'no-op' && fingerprint !== undefined) {
+    // The same verdict on the same fingerprint keeps its first expiry: the TTL bounds how long a verdict is
+    // trusted since it was first computed, so observe-only re-simulation cannot keep it alive for ever.
+    const old = entries.get(candidate);
+    if (
+      old &&
+      old.fingerprint === fingerprint &&
+      old.epoch === cache.epoch &&
+      old.expiresAt.getTime() > now.getTime()
+    )
+      return cache;
     entries.set(candidate, {
       candidate,
       fingerprint,

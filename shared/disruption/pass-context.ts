@@ -1,4 +1,4 @@
-// What one disruption pass reads, and how often. Kraftsman (seed, "Sharing the pass"): the scheduling view,
+// What one disruption pass reads, and how often. Kraftsman (docs/mechanisms/pass-reads.md): the scheduling view,
 // the pending backlog and the PDB limits are read once per pass and the backlog is copied out per call (the
 // simulation appends candidate pods to it). Upstream mode re-reads all of it for every simulation, as
 // Karpenter's SimulateScheduling does, so the same build can measure both.
@@ -11,7 +11,7 @@ import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
 import type { PassOptions, Stopwatch } from './types.ts';
-import { incompatibleWithEveryPool } from './verdicts.ts';
+import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { backlogReduction, type BacklogReduction } from './backlog-reduction.ts';
 
 export const STAGES = ['state-copy', 'pod-gather', 'construction', 'simulation'] as const;
@@ -103,7 +103,7 @@ export function passContext(
           }),
         };
       }
-      // Copied out per call: the simulation appends the candidate's pods (seed, passreads.go).
+      // Copied out per call: the simulation appends the candidate's pods (docs/mechanisms/pass-reads.md).
       return [...backlog.pods];
     },
     schedulingOptions: (v) => schedulingOptions(v, false),

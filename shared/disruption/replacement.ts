@@ -5,7 +5,7 @@ import { CAPACITY_TYPE } from '../model/labels.ts';
 import { describeClaim } from '../provisioning/simulate.ts';
 import { offeringCompatible, orderByPrice, type InstanceType } from '../scheduling/instance-type.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
-import type { Requirements } from '../scheduling/requirements.ts';
+import type { Requirements } from '../scheduling/requirement-set.ts';
 import type { Replacement } from './types.ts';
 
 /** Karpenter's scheduling.MaxInstanceTypes: a launch names at most this many types. */

@@ -1,7 +1,7 @@
 // One disruption simulation (Karpenter's SimulateScheduling): the pending backlog plus the pods that must move
 // (the candidates', those of held proposals, those of nodes already deleting) scheduled onto every other node
 // and new claims. Every moving pod must land, and not on an uninitialized node. With replacement attribution
-// (seed, ConsolidationAttributeReplacements) only claims hosting a candidate's pod are the command's.
+// (docs/mechanisms/attribution.md) only claims hosting a candidate's pod are the command's.
 import { podKey, type Pod } from '../model/pod.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
 import { solve } from '../scheduling/scheduler.ts';

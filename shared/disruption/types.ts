@@ -1,8 +1,11 @@
 // The disruption engine's values: candidates, commands (the decision is derived, never stored), replacements,
-// skip reasons (the same labels the metrics use) and the pass options with their article defaults.
+// skip reasons (the same labels the metrics use) and the pass options with their defaults (docs/README.md,
+// one page per mechanism).
 import type { Pod } from '../model/pod.ts';
+import type { ClaimRequirement } from '../provisioning/simulate.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { NodePoolView, StateNode } from '../state/snapshot.ts';
+import type { CapacityType, Cloud } from '../model/labels.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
 
 /** The pass's disruption methods, in the order Karpenter runs them; commands and metrics use these names. */
@@ -45,6 +48,8 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 export interface Skip {
   readonly node: string;
   readonly reason: SkipReason;
+  /** The method whose filter or walk passed the node over; absent when Karpenter's candidate rules did. */
+  readonly method?: MethodName;
 }
 
 export type DriftKind =
@@ -57,7 +62,8 @@ export interface Candidate {
   readonly nodePool: string;
   readonly instanceType: InstanceType | undefined;
   readonly zone: string | undefined;
-  readonly capacityType: string | undefined;
+  /** Undefined when the node has no capacity-type label kraftsman knows (the method skips it: missing-labels). */
+  readonly capacityType: CapacityType | undefined;
   /** Offering price at the node's zone and capacity type; 0 when unknown (Karpenter's resolveNodePrice). */
   readonly price: number;
   /** Active pods bound to the node, and those that would move (not DaemonSet, not static). */
@@ -79,12 +85,13 @@ export const savingsRatio = (c: Candidate): number => c.price / c.rescheduleCost
 
 export interface Replacement {
   readonly nodePool: string;
-  readonly cloud: string;
+  readonly cloud: Cloud;
   readonly instanceTypes: readonly string[];
-  readonly capacityType: string;
+  /** 'unknown' when no offering of the replacement's types is available. */
+  readonly capacityType: CapacityType | 'unknown';
   readonly zone: string;
   readonly price: number;
-  readonly requirements: readonly { key: string; operator: string; values: string[] }[];
+  readonly requirements: readonly ClaimRequirement[];
 }
 
 export interface Command {
@@ -117,14 +124,16 @@ export interface PassOptions {
   /** ConsolidationAttributeReplacements (default on; off in upstream mode). */
   readonly attributeReplacements: boolean;
   readonly skipUnchangedNegatives: boolean;
-  /** Leave backlog pods that no NodePool can take out of disruption simulations (seed, "Sharing the pass"). */
+  /** Leave backlog pods that no NodePool can take out of disruption simulations (docs/mechanisms/verdict-exclusion.md). */
   readonly excludeIncompatible: boolean;
   /** Simulate a candidate with only the backlog pods that could interact with its pods (beyond the fork). */
   readonly reduceBacklog: boolean;
   readonly multiNodeTimeoutMs: number;
   readonly singleNodeTimeoutMs: number;
-  /** consolidation-candidate-timeout: one candidate's simulation budget (seed; Infinity upstream). */
+  /** consolidation-candidate-timeout: one candidate's simulation budget (docs/mechanisms/candidate-budget.md). */
   readonly candidateTimeoutMs: number;
+  /** How long a remembered no-op verdict is trusted: five minutes by default (docs/mechanisms/negative-cache.md). */
+  readonly negativeCacheTtlMs: number;
 }
 
 export const DEFAULT_OPTIONS: PassOptions = {
@@ -139,6 +148,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
   candidateTimeoutMs: 10_000,
+  negativeCacheTtlMs: 5 * 60_000,
 };
 
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */

@@ -1,7 +1,8 @@
 // Validation right before a command starts (Karpenter's validation.go), against live state: the candidates must
 // still be candidates the method accepts, within budget, not nominated; a consolidation must still simulate to
 // the same decision with its replacement's types a subset of what the fresh simulation allows. Pass caches are
-// rebuilt for it (seed: "a validation that waits out its settling window installs fresh ones").
+// rebuilt for it, so a re-simulation after the settling delay sees the cluster after the wait
+// (docs/mechanisms/pass-reads.md).
 import { BudgetLedger, budgetMapping } from './budgets.ts';
 import { buildCandidates } from './candidates.ts';
 import { METHODS } from './methods.ts';

@@ -1,6 +1,7 @@
-// The consolidation pass use case (DESIGN.md §3, steps 3–7) against the ports: read the pass state in one
-// round trip, run the pure pass with the coverage cycle, negative cache, verdicts, nominations and open
-// commands it holds, persist what the pass learned, and emit the pass metrics. Admission is a separate use case.
+// The consolidation pass use case (docs/architecture.md, "One consolidation pass", steps 3–6) against the
+// ports: read the pass state in one round trip, run the pure pass with the coverage cycle, negative cache,
+// verdicts, nominations and open commands it holds, persist what the pass learned, and emit the pass metrics.
+// Admission is a separate use case.
 import { coverageDelta } from '../disruption/coverage-cycle.ts';
 import {
   KARPENTER_METRICS,
@@ -96,7 +97,7 @@ function emit(metrics: Metrics, r: PassResult): void {
   for (const s of r.skipped)
     metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, {
       [LABELS.reason]: s.reason,
-      [LABELS.method]: r.method ?? 'none',
+      [LABELS.method]: s.method ?? 'none',
     });
   for (const [pool, d] of r.depth ?? []) {
     metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });

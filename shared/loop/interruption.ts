@@ -1,13 +1,15 @@
 // Interruption use case: cloud signals (EC2 EventBridge events, GCE preemptions) become a
 // kraftsman.dev/termination-cause annotation on the NodeClaim and an early drain. Like Karpenter's
 // interruption controller, a drain-worthy signal deletes the claim, so termination taints and drains
-// the node before the cloud takes it. Talks through narrow ports defined here.
-import type { Logger } from '../ports/logger.ts';
-import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+// the node before the cloud takes it. Talks to the cluster through the Cluster port.
 import { TERMINATION_CAUSE, type TerminationCause } from '../model/labels.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import type { Logger } from '../ports/logger.ts';
 
-/** The claims that have an instance: enough to match a signal to its claim. */
-export interface NodeClaimRef {
+/** What of a NodeClaim matching a signal needs: its instance, the cause already stamped, and whether it is going. */
+interface NodeClaimRef {
   readonly name: string;
   readonly uid?: string;
   readonly providerID?: string;
@@ -15,25 +17,19 @@ export interface NodeClaimRef {
   readonly deleting?: boolean;
 }
 
-export interface NodeClaimLookup {
-  listNodeClaims(): Promise<readonly NodeClaimRef[]>;
-}
-
-export interface NodeClaimAnnotator {
-  annotate(claim: string, annotations: Readonly<Record<string, string>>): Promise<void>;
-}
-
-/** Starts the claim's termination (Karpenter: delete the NodeClaim; its finalizer drains the node). */
-export interface EarlyDrain {
-  drain(claim: NodeClaimRef, cause: TerminationCause): Promise<void>;
-}
-
 export interface InterruptionPorts {
-  readonly claims: NodeClaimLookup;
-  readonly annotator: NodeClaimAnnotator;
-  readonly drainer: EarlyDrain;
+  /** List the claims, stamp the cause (a metadata patch), drain (delete the claim; its finalizer drains). */
+  readonly cluster: Pick<Cluster, 'listNodeClaims' | 'patchMetadata' | 'deleteNodeClaim'>;
   readonly logger?: Logger;
 }
+
+const refOf = (claim: NodeClaim): NodeClaimRef => ({
+  name: claim.metadata.name,
+  ...(claim.metadata.uid ? { uid: claim.metadata.uid } : {}),
+  ...(claim.status?.providerID ? { providerID: claim.status.providerID } : {}),
+  ...(claim.metadata.annotations ? { annotations: claim.metadata.annotations } : {}),
+  deleting: claim.metadata.deletionTimestamp !== undefined,
+});
 
 /** Partial success as counts: one failing claim does not stop the others. */
 export interface InterruptionOutcome {
@@ -74,7 +70,7 @@ export async function handleInterruptions(
   const errors: { claim: string; error: string }[] = [];
   if (signals.length === 0) return { ...counts, errors };
   // A local copy, updated as we act, so a second signal for the same claim sees the first one's effect.
-  const claims = [...(await ports.claims.listNodeClaims())];
+  const claims = (await ports.cluster.listNodeClaims()).map(refOf);
   for (const signal of signals) {
     const index = claims.findIndex((c) => matchesInstance(c.providerID, signal));
     const claim = claims[index];
@@ -93,7 +89,9 @@ export async function handleInterruptions(
     try {
       const cause = causeToStamp(claim, signal.cause);
       if (cause) {
-        await ports.annotator.annotate(claim.name, { [TERMINATION_CAUSE]: cause });
+        await ports.cluster.patchMetadata('NodeClaim', claim.name, {
+          annotations: { [TERMINATION_CAUSE]: cause },
+        });
         counts.annotated += 1;
         claims[index] = {
           ...claim,
@@ -101,7 +99,7 @@ export async function handleInterruptions(
         };
       }
       if (!claim.deleting) {
-        await ports.drainer.drain(claim, signal.cause);
+        await ports.cluster.deleteNodeClaim(claim.name, claim.uid ? { uid: claim.uid } : {});
         counts.drained += 1;
         claims[index] = { ...(claims[index] as NodeClaimRef), deleting: true };
       }

@@ -38,6 +38,9 @@ export type TerminationCause = (typeof TERMINATION_CAUSES)[number];
 
 export const CAPACITY_TYPES = ['on-demand', 'spot', 'reserved'] as const;
 export type CapacityType = (typeof CAPACITY_TYPES)[number];
+/** Narrows a label value (a node's karpenter.sh/capacity-type) to the union; anything else is undefined. */
+export const capacityTypeOf = (value: string | undefined): CapacityType | undefined =>
+  CAPACITY_TYPES.find((ct) => ct === value);
 export const CLOUDS = ['aws', 'gcp'] as const;
 export type Cloud = (typeof CLOUDS)[number];
 

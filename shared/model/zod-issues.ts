@@ -15,7 +15,11 @@ export function formatZodIssues(error: z.ZodError, where?: string): string {
   return error.issues
     .map((issue) => {
       const path = formatIssuePath(issue.path);
-      const at = where ? (issue.path.length > 0 ? `${where}.${path}` : where) : path;
+      const at = !where
+        ? path
+        : issue.path.length === 0
+          ? where
+          : `${where}${path.startsWith('[') ? '' : '.'}${path}`;
       return `${at}: ${issue.message}`;
     })
     .join('; ');

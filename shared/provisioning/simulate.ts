@@ -1,16 +1,20 @@
 // One provisioning simulation over a snapshot: which unbound pods are demand, where each would go, and the
-// NodeClaims that would be created (CONTRACT.md `kraftsman simulate`).
-import { CAPACITY_TYPE, ZONE, type Cloud } from '../model/labels.ts';
+// NodeClaims that would be created (docs/contract.md, `kraftsman simulate`).
+import { CAPACITY_TYPE, ZONE, type CapacityType, type Cloud } from '../model/labels.ts';
 import { podKey } from '../model/pod.ts';
 import { cheapestOffering, orderByPrice } from '../scheduling/instance-type.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
+import type { Operator } from '../scheduling/requirement.ts';
 import { solve, type SchedulingOptions } from '../scheduling/scheduler.ts';
 import { ignoreReason } from '../state/pods.ts';
 import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 
 export interface ProvisioningOptions {
-  /** Karpenter's behaviour: every kraftsman difference (DESIGN.md §5) off. */
+  /**
+   * Karpenter's behaviour: every kraftsman difference off
+   * (docs/architecture.md#where-kraftsman-deliberately-differs-from-karpenter).
+   */
   readonly upstream: boolean;
 }
 
@@ -19,6 +23,13 @@ export type PodOutcome =
   | { readonly pod: string; readonly result: 'new'; readonly nodeClaim: string }
   | { readonly pod: string; readonly result: 'unschedulable'; readonly reason: string }
   | { readonly pod: string; readonly result: 'ignored'; readonly reason: string };
+
+/** One requirement of a claim as the contract prints it (minValues dropped). */
+export interface ClaimRequirement {
+  readonly key: string;
+  operator: Operator;
+  values: string[];
+}
 
 export interface ClaimOutcome {
   readonly name: string;
@@ -29,11 +40,11 @@ export interface ClaimOutcome {
     | {
         readonly instanceType: string;
         readonly zone: string;
-        readonly capacityType: string;
+        readonly capacityType: CapacityType;
         readonly price: number;
       }
     | undefined;
-  readonly requirements: readonly { key: string; operator: string; values: string[] }[];
+  readonly requirements: readonly ClaimRequirement[];
   readonly pods: readonly string[];
   readonly gang: string | undefined;
 }
@@ -102,7 +113,7 @@ export function describeClaim(c: NewClaim, name: string): ClaimOutcome {
     .toSelectors()
     .filter((r) => r.key !== 'kubernetes.io/hostname')
     .map(({ key, operator, values }) => ({ key, operator, values }));
-  // CONTRACT.md: a single-valued In on zone / capacity type whenever scheduling narrowed it (or only one offering fits).
+  // docs/contract.md: a single-valued In on zone / capacity type whenever scheduling narrowed it (or only one offering fits).
   for (const key of [ZONE, CAPACITY_TYPE]) {
     const values = new Set<string>();
     for (const it of c.instanceTypes)

@@ -1,8 +1,8 @@
 // The domain universe per topology key, remembering who can supply each domain: which NodePools (by name)
-// and which existing nodes. The fork's fix: a pod counts only the domains it can reach (seed, "Domains now
-// track which pool can supply them"); upstream mode counts every domain any pool or node offers.
+// and which existing nodes. The fork's fix: a pod counts only the domains it can reach
+// (docs/mechanisms/per-pool-domains.md); upstream mode counts every domain any pool or node offers.
 import type { Taint, Toleration } from '../model/meta.ts';
-import type { Requirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
 import { untolerated } from './taints.ts';
 
 export interface DomainSupplier {

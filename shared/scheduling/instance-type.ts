@@ -13,7 +13,7 @@ import {
 } from '../model/labels.ts';
 import { fromQuantities, subtract, type ResourceList } from '../model/resources.ts';
 import { Requirement } from './requirement.ts';
-import { Requirements } from './requirements.ts';
+import { Requirements } from './requirement-set.ts';
 
 export interface Offering {
   readonly zone: string;

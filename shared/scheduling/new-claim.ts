@@ -7,7 +7,7 @@ import { offeringCompatible, type InstanceType } from './instance-type.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
-import type { Requirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
 import { describeTaint, untolerated } from './taints.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import type { Topology } from './topology.ts';

@@ -6,7 +6,7 @@ import { add, fitsSum, subtract, type MutableResourceList, type ResourceList } f
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
-import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirements.ts';
+import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirement-set.ts';
 import { describeTaint, untolerated } from './taints.ts';
 import type { Topology } from './topology.ts';
 

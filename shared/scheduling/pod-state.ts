@@ -9,7 +9,7 @@ import type {
 } from '../model/pod.ts';
 import type { ResourceList } from '../model/resources.ts';
 import type { HostPort } from './host-ports.ts';
-import { Requirements } from './requirements.ts';
+import { Requirements } from './requirement-set.ts';
 import type { Labels } from './selector.ts';
 
 export interface Gang {

@@ -129,7 +129,7 @@ export class Requirement {
     return this.intersection(other).size() > 0;
   }
 
-  toSelector(): { key: string; operator: string; values: string[]; minValues?: number } {
+  toSelector(): { key: string; operator: Operator; values: string[]; minValues?: number } {
     const op = this.operator();
     const values =
       op === 'Gt'

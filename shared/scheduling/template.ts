@@ -7,7 +7,7 @@ import { addInto, EMPTY, type MutableResourceList, type ResourceList } from '../
 import type { HostPort } from './host-ports.ts';
 import { offeringCompatible, type InstanceType } from './instance-type.ts';
 import { Requirement } from './requirement.ts';
-import type { Requirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
 import { untolerated } from './taints.ts';
 
 export interface NodePoolInput {

@@ -3,7 +3,7 @@
 import type { Toleration } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import type { PodState } from './pod-state.ts';
-import type { Requirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
 import { compileSelector, selectorKey, type Labels } from './selector.ts';
 import type { GroupSpec, TopologyType } from './topology-group.ts';
 

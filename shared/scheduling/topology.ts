@@ -8,8 +8,8 @@ import type { Journal } from './journal.ts';
 import { canUse, type DomainUniverse } from './domains.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
-import type { Requirements } from './requirements.ts';
-import { labelRequirements } from './requirements.ts';
+import type { Requirements } from './requirement-set.ts';
+import { labelRequirements } from './requirement-set.ts';
 import type { Labels } from './selector.ts';
 import { untolerated } from './taints.ts';
 import { TopologyGroup, type GroupSpec, type TopologyType } from './topology-group.ts';
@@ -29,7 +29,7 @@ export interface BoundPod extends TopologyPod {
 }
 
 /**
- * Pass-scoped sharing (seed, "per-pass topology data"): existing-pod counts per group are computed once over
+ * Pass-scoped sharing (docs/mechanisms/simulation-copy.md): existing-pod counts per group are computed once over
  * every bound pod of the pass and reused; a simulation that leaves nodes out subtracts only their pods.
  */
 export interface TopologyShare {

@@ -17,13 +17,13 @@ export function gangName(p: Pod): string | undefined {
   return a[VOLCANO_GROUP] ?? a[VOLCANO_GROUP_ALT];
 }
 
-export const isVolcanoScheduled = (p: Pod): boolean =>
-  p.spec.schedulerName === 'volcano' || gangName(p) !== undefined;
+/** Volcano's pods are the ones it schedules (docs/contract.md): a group-name annotation alone does not make one. */
+export const isVolcanoScheduled = (p: Pod): boolean => p.spec.schedulerName === 'volcano';
 
 /**
  * Karpenter's IsPreempting: a nominated pod waits for capacity kube-scheduler already freed. The fork: Volcano
  * sets the same field on gang members stuck behind minAvailable and never clears it, so for Volcano-scheduled
- * pods the nomination does not hide demand (seed, "The fixes that came along for the ride").
+ * pods the nomination does not hide demand (docs/mechanisms/gangs.md).
  */
 export function isPreempting(p: Pod, volcanoFix: boolean): boolean {
   if (!p.status?.nominatedNodeName) return false;

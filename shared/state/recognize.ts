@@ -1,9 +1,10 @@
 // Recognises Kubernetes-shaped documents by apiVersion + kind, validates each with its zod schema and groups
-// them into ClusterObjects (CONTRACT.md "Inputs"): unknown kinds are warned about and skipped, a known kind
+// them into ClusterObjects (docs/contract.md, "Input"): unknown kinds are warned about and skipped, a known kind
 // at another version of its group is an error, and a malformed object names source, object and field path.
 import type { z } from 'zod';
 import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
+import { formatZodIssues } from '../model/zod-issues.ts';
 import { InvalidDocumentError } from './errors.ts';
 import { emptyObjects, type ClusterObjects } from './objects.ts';
 
@@ -38,27 +39,23 @@ const FIELD: Partial<Record<KnownKind, keyof ClusterObjects>> = {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Flattens `kind: List` (and `*List`) documents into their items. */
+/** Flattens `kind: List` (and `*List`) documents into their items; a List without an items array is malformed. */
 function* flatten(doc: SourceDocument): Generator<SourceDocument> {
   const v = doc.value;
   if (v === null || v === undefined) return;
-  if (isRecord(v) && typeof v.kind === 'string' && v.kind.endsWith('List') && Array.isArray(v.items)) {
+  if (isRecord(v) && typeof v.kind === 'string' && v.kind.endsWith('List')) {
+    if (!Array.isArray(v.items)) {
+      const meta = isRecord(v.metadata) ? (v.metadata as { name?: string }) : undefined;
+      const got = v.items === undefined ? 'missing' : Array.isArray(v.items) ? 'array' : typeof v.items;
+      throw new InvalidDocumentError(
+        `${doc.source}: ${objectRef(v.kind, meta)}: items: expected an array of objects, got ${got}`,
+        doc.source,
+      );
+    }
     for (const item of v.items) yield* flatten({ source: doc.source, value: item });
     return;
   }
   yield doc;
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(object)';
-}
-
-export function zodMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  return `${formatPath(issue.path)}: ${issue.message}`;
 }
 
 export function recognize(docs: readonly SourceDocument[]): Recognized {
@@ -102,7 +99,7 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
       if (!parsed.success) {
         throw new InvalidDocumentError(
-          `${source}: ${objectRef(kind, meta)}: ${zodMessage(parsed.error)}`,
+          `${source}: ${objectRef(kind, meta)}: ${formatZodIssues(parsed.error)}`,
           source,
           { cause: parsed.error },
         );

@@ -1,5 +1,5 @@
 // Turns a cluster snapshot into scheduler input. What does not depend on the candidate (NodeClaim templates,
-// DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (seed, "Sharing the pass");
+// DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (docs/mechanisms/simulation-copy.md);
 // each simulation then only chooses which nodes exist and which pods are pending.
 import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
 import { podKey, type Pod } from '../model/pod.ts';
@@ -15,7 +15,7 @@ import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import { Requirement } from '../scheduling/requirement.ts';
-import { Requirements } from '../scheduling/requirements.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
 import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
@@ -144,13 +144,13 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         );
       return p;
     },
-    // SimulationCopy (seed, "Sharing the pass"): node inputs (summed requests, host ports, volume slots) and
+    // SimulationCopy (docs/mechanisms/simulation-copy.md): node inputs (summed requests, host ports, volume slots) and
     // bound-pod views are built once per pass and shared; each simulation clones only what scheduling mutates
     // (ExistingNode copies ports and volume slots) and subtracts the pods of the nodes it leaves out.
     input(pods, excluded) {
       const nodes = schedulableNodes.filter((n) => !excluded?.has(n.name));
       const existing = nodes.map((n) =>
-        memo(existingInputs, n, () => existingInput(n, templates, snapshot, volumes)),
+        memo(existingInputs, n, () => existingInput(n, templates, daemons, snapshot, volumes)),
       );
       const removed: BoundPod[] = [];
       if (excluded?.size)

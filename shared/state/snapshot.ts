@@ -31,7 +31,7 @@ export interface StateNode {
   readonly name: string;
   readonly node: Node | undefined;
   readonly claim: NodeClaim | undefined;
-  /** True when no NodeClaim named the node and one was derived from its labels (CONTRACT.md). */
+  /** True when no NodeClaim named the node and one was derived from its labels (docs/contract.md). */
   readonly derivedClaim: boolean;
   readonly nodePool: string | undefined;
   readonly managed: boolean;
@@ -195,9 +195,12 @@ function fromNode(
   const allocatable = node.status?.allocatable
     ? fromQuantities(node.status.allocatable)
     : (it?.allocatable ?? EMPTY);
-  const initialized = claim
-    ? claimCondition(claim, 'Initialized') === true || labels[INITIALIZED] === 'true'
-    : nodePool !== undefined;
+  // Karpenter's StateNode.Initialized: nodes it does not manage are always initialized; a derived claim
+  // counts as initialized (docs/contract.md).
+  const initialized =
+    nodePool === undefined || !claim
+      ? true
+      : claimCondition(claim, 'Initialized') === true || labels[INITIALIZED] === 'true';
   return {
     name: node.metadata.name,
     node,

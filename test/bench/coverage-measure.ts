@@ -1,4 +1,4 @@
-// Measure 4 of bench:pass (BENCHMARKS.md): with the walk budget at a tenth of one full walk, how many passes
+// Measure 4 of bench:pass (docs/benchmarks.md): with the walk budget at a tenth of one full walk, how many passes
 // until every candidate has been evaluated at least once — Karpenter's order (restart at the head, unseen pools
 // first) vs the coverage cycle. A replay over measured per-candidate costs; `npx tsx test/bench/coverage-measure.ts` runs a synthetic demo.
 import {
@@ -16,7 +16,7 @@ export interface CoverageMeasureInput<C extends CoverageCandidate> {
   readonly sorted: readonly C[];
   /** What evaluating a candidate cost in the full walk (measure 1), in milliseconds. */
   readonly costMs: (c: C) => number;
-  /** The walk budget as a fraction of the full walk's total cost (BENCHMARKS.md: a tenth). */
+  /** The walk budget as a fraction of the full walk's total cost (docs/benchmarks.md: a tenth). */
   readonly budgetFraction?: number;
   /** Give up after this many passes (the upstream order may never reach the tail). */
   readonly maxPasses?: number;

@@ -1,4 +1,4 @@
-// bench:pass (BENCHMARKS.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run.
+// bench:pass (docs/benchmarks.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run.
 // Per-candidate simulations on the big backlog take seconds in this simulator, so walks are measured on an
 // evenly spaced sample of the walk's candidates and the full walk is extrapolated (sample size printed).
 // Usage: npm run bench:pass -- [--nodes N] [--sample K] [--json FILE]
@@ -120,7 +120,7 @@ results.walk = byBacklog;
 
 // 3: multiple-replacements skip rate with and without attribution.
 log(
-  '\n3. multiple_replacements_required skips per evaluated candidate (seed: ~0, 0.045, 0.222 without attribution)',
+  '\n3. multiple_replacements_required skips per evaluated candidate (the fork reported ~0, 0.045, 0.222 without attribution)',
 );
 const rates: Record<number, Record<string, number>> = {};
 for (const pending of [100, 2049, 2781]) {

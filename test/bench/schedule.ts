@@ -1,4 +1,4 @@
-// bench:schedule (BENCHMARKS.md): pods per second of one provisioning solve on Karpenter's benchmark mix
+// bench:schedule (docs/benchmarks.md): pods per second of one provisioning solve on Karpenter's benchmark mix
 // (one NodePool, 400 instance types, no nodes) at 1,000 / 5,000 / 20,000 pods; nodes opened; peak memory.
 // Usage: npm run bench:schedule [-- --sizes 1000,5000 --runs 3 --json FILE]
 import { writeFileSync } from 'node:fs';

@@ -90,6 +90,10 @@ export class FakeCluster implements Cluster {
     throw new ConflictError({ kind, name }, this.conflictAttempts);
   }
 
+  async listNodeClaims(): Promise<NodeClaim[]> {
+    return [...(this.objects.get('NodeClaim')?.values() ?? [])].map((o) => structuredClone(o) as NodeClaim);
+  }
+
   async readSnapshot(): Promise<SnapshotRead> {
     const all = <K extends SnapshotKind>(k: K) =>
       [...(this.objects.get(k)?.values() ?? [])].map((o) => structuredClone(o)) as ObjectOf<K>[];

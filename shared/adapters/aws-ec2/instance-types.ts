@@ -1,38 +1,18 @@
 // Instance types a node class can launch: shapes from DescribeInstanceTypes, zones from
 // DescribeInstanceTypeOfferings ∩ the node class's subnets, prices from the price book; capacity and
-// overhead computed the way Karpenter's AWS provider does.
+// overhead computed as the built-in catalog computes them (shared/catalog/overhead.ts), so a type read live
+// and the same type in the catalog have one allocatable.
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
+import { AWS_EPHEMERAL_GI, awsOverhead } from '../../catalog/overhead.ts';
 import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
 import type { PriceBook } from './pricing.ts';
-import type { ResolvedNodeClass } from './resolve.ts';
-
-/** Karpenter's VM_MEMORY_OVERHEAD_PERCENT default: the hypervisor keeps part of the nominal memory. */
-const VM_MEMORY_OVERHEAD = 0.075;
+import type { ResolvedNodeClass } from './node-class-resolver.ts';
 
 /** ENI-limited pod density, as the VPC CNI computes it (Karpenter's default without maxPods). */
 export function eniLimitedPods(info: InstanceTypeInfo): number {
   const enis = info.NetworkInfo?.MaximumNetworkInterfaces ?? 1;
   const ips = info.NetworkInfo?.Ipv4AddressesPerInterface ?? 2;
   return enis * (ips - 1) + 2;
-}
-
-/** Karpenter's kube-reserved CPU: 6% of the first core, 1% of the second, 0.5% of the next two, 0.25% above. */
-export function kubeReservedCpuMilli(vcpu: number): number {
-  const steps: [number, number][] = [
-    [1, 0.06],
-    [1, 0.01],
-    [2, 0.005],
-    [Number.POSITIVE_INFINITY, 0.0025],
-  ];
-  let left = vcpu;
-  let milli = 0;
-  for (const [cores, share] of steps) {
-    const n = Math.min(left, cores);
-    milli += n * 1000 * share;
-    left -= n;
-    if (left <= 0) break;
-  }
-  return Math.round(milli);
 }
 
 function labelsOf(
@@ -102,9 +82,9 @@ export function toInstanceTypeSpec(args: {
   if (offerings.length === 0) return undefined;
   const capacity: Record<string, string> = {
     cpu: String(vcpu),
-    memory: `${memoryMiB - Math.ceil(memoryMiB * VM_MEMORY_OVERHEAD)}Mi`,
+    memory: `${memoryMiB}Mi`,
     pods: String(pods),
-    'ephemeral-storage': '20Gi',
+    'ephemeral-storage': `${AWS_EPHEMERAL_GI}Gi`,
     ...(nvidia > 0 ? { 'nvidia.com/gpu': String(nvidia) } : {}),
   };
   return {
@@ -112,7 +92,7 @@ export function toInstanceTypeSpec(args: {
     cloud: 'aws',
     arch: (info.ProcessorInfo?.SupportedArchitectures ?? []).includes('arm64') ? 'arm64' : 'amd64',
     capacity,
-    overhead: { cpu: `${kubeReservedCpuMilli(vcpu)}m`, memory: `${11 * pods + 255 + 100}Mi` },
+    overhead: { ...awsOverhead({ vcpus: vcpu, memoryMiB, maxPods: pods }) },
     labels: labelsOf(info, name, vcpu, memoryMiB),
     offerings,
   };

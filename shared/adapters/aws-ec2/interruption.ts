@@ -3,6 +3,7 @@
 // InterruptionSignals, as Karpenter's interruption controller reads its SQS queue. Pure.
 import { z } from 'zod';
 import type { InterruptionSignal } from '../../ports/cloud-provider/index.ts';
+import { formatZodIssues } from '../../model/zod-issues.ts';
 
 const envelope = {
   version: z.string(),
@@ -68,9 +69,8 @@ export function parseEc2Event(input: unknown): Ec2InterruptionEvent {
   const parsed = ec2InterruptionEventSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const kind = (input as { 'detail-type'?: unknown } | null)?.['detail-type'];
-  const issue = parsed.error.issues.find((i) => i.code !== 'invalid_union') ?? parsed.error.issues[0];
   throw new InterruptionEventError(
-    `EventBridge event ${JSON.stringify(kind ?? '<no detail-type>')} is not an EC2 interruption event we read (at ${issue?.path.join('.') || '<root>'}: ${issue?.message ?? 'invalid'})`,
+    `EventBridge event ${JSON.stringify(kind ?? '<no detail-type>')} is not an EC2 interruption event we read (${formatZodIssues(parsed.error)})`,
     { cause: parsed.error },
   );
 }

@@ -11,12 +11,12 @@ import {
 } from '../../ports/cloud-provider/errors.ts';
 import { claimNodePool, type LaunchOption } from '../../model/launch-options.ts';
 import { type CloudInstance } from '../../ports/cloud-provider/index.ts';
-import type { Ec2Context } from './context.ts';
+import type { Ec2Context } from './ec2-context.ts';
 import { classifyCode } from './errors.ts';
 import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';
 import { TAG_CLUSTER, TAG_NODEPOOL, clusterOwnedTag, toCloudInstance } from './instances.ts';
 import { ensureLaunchTemplate } from './launch-template.ts';
-import type { ResolvedNodeClass } from './resolve.ts';
+import type { ResolvedNodeClass } from './node-class-resolver.ts';
 import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
 
 export interface LaunchPlan {

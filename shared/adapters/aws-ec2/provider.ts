@@ -30,7 +30,7 @@ import {
   type ProviderId,
 } from '../../ports/cloud-provider/index.ts';
 import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
-import type { Ec2Context } from './context.ts';
+import type { Ec2Context } from './ec2-context.ts';
 import { NodeClassResolutionError, toCloudError } from './errors.ts';
 import type { FleetOutcome } from './fleet.ts';
 import { TAG_GANG, TAG_NODECLAIM, TAG_NODEPOOL, instanceIdOf, toCloudInstance } from './instances.ts';
@@ -45,7 +45,7 @@ import {
 } from './launch.ts';
 import { readPriceBook, type PriceBook } from './pricing.ts';
 import { describeClusterInstances, describeLive, terminateInstances } from './queries.ts';
-import { resolveNodeClass, type ResolvedNodeClass } from './resolve.ts';
+import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -127,7 +127,8 @@ export class Ec2CloudProvider implements CloudProvider {
     };
     const outcome = await this.launch(plan);
     if (outcome.launched.length < n) {
-      // All or nothing (DESIGN §4): whatever EC2 launched below MinTargetCapacity is terminated, never kept.
+      // All or nothing (docs/mechanisms/gangs.md): whatever EC2 launched below MinTargetCapacity is terminated,
+      // never kept.
       if (outcome.launched.length > 0)
         await terminateInstances(
           this.ctx,

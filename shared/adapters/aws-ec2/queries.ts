@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { type CloudInstance, type ProviderId } from '../../ports/cloud-provider/index.ts';
-import type { Ec2Context } from './context.ts';
+import type { Ec2Context } from './ec2-context.ts';
 import { TAG_CLUSTER, instanceIdOf, toCloudInstance } from './instances.ts';
 
 export async function describeClusterInstances(ctx: Ec2Context, filters: Filter[]): Promise<CloudInstance[]> {

@@ -111,7 +111,10 @@ export class Commands {
     return item ? toCommand(item) : undefined;
   }
 
-  /** Resolved from the command's own bookkeeping (seed: a deleted candidate must not wedge its command). */
+  /**
+   * Resolved from the command's own bookkeeping, so a deleted candidate cannot wedge its command
+   * (docs/architecture.md, "One consolidation pass", step 8).
+   */
   async byCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
     parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
     const pointers = await this.table.query(

@@ -11,6 +11,7 @@ import type {
   LaunchRecord,
   LeaseView,
 } from '../../ports/state-store/records.ts';
+import { formatZodIssues } from '../../model/zod-issues.ts';
 
 const ms = z.number().int();
 const date = ms.transform((n) => new Date(n));
@@ -106,7 +107,7 @@ export function parseItem<S extends z.ZodType>(schema: S, item: Record<string, u
   const r = schema.safeParse(item);
   if (r.success) return r.data;
   throw new CorruptItemError(
-    `stored item ${String(item.pk)} / ${String(item.sk)} does not parse: ${r.error.issues[0]?.message ?? ''} at ${r.error.issues[0]?.path.join('.') ?? ''}`,
+    `stored item ${String(item.pk)} / ${String(item.sk)} does not parse: ${formatZodIssues(r.error)}`,
     { cause: r.error },
   );
 }

@@ -3,6 +3,7 @@
 // Service-account keys are refused outright: no key file exists anywhere in kraftsman.
 import { ExternalAccountClient, type BaseExternalAccountClient } from 'google-auth-library';
 import { z } from 'zod';
+import { formatZodIssues } from '../../model/zod-issues.ts';
 
 export const externalAccountSchema = z
   .object({
@@ -48,11 +49,9 @@ export function workloadIdentityClient(input: unknown): BaseExternalAccountClien
   }
   const parsed = externalAccountSchema.safeParse(raw);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new CredentialConfigError(
-      `Google credentials config at ${first?.path.join('.') || '<root>'}: ${first?.message ?? 'invalid'}`,
-      { cause: parsed.error },
-    );
+    throw new CredentialConfigError(`Google credentials config at ${formatZodIssues(parsed.error)}`, {
+      cause: parsed.error,
+    });
   }
   const client = ExternalAccountClient.fromJSON({
     ...parsed.data,

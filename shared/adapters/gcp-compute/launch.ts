@@ -4,7 +4,7 @@ import type { protos } from '@google-cloud/compute';
 import { FatalCloudError, RetryableCloudError } from '../../ports/cloud-provider/errors.ts';
 import { type LaunchOption } from '../../model/launch-options.ts';
 import { type UnavailableOffering } from '../../model/unavailable-offering.ts';
-import type { GceContext } from './context.ts';
+import type { GceContext } from './gce-context.ts';
 import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
 import { waitForOperation } from './operations.ts';
 import { withThrottleRetry } from './retry.ts';

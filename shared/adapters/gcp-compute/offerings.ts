@@ -4,7 +4,7 @@ import type { protos } from '@google-cloud/compute';
 import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../model/catalog.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { Logger } from '../../ports/logger.ts';
-import type { GceContext } from './context.ts';
+import type { GceContext } from './gce-context.ts';
 import { shapesOf, toInstanceTypeSpec, type GcePriceBook, type TypeShape } from './machine-types.ts';
 import { catalogPriceBook, layeredPriceBook } from './pricing.ts';
 

@@ -26,7 +26,7 @@ import {
 import { type UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { ComputeClients } from './clients.ts';
 import type { GceProviderConfig } from '../../config/gcp-compute.ts';
-import type { GceContext } from './context.ts';
+import type { GceContext } from './gce-context.ts';
 import { toCloudError } from './errors.ts';
 import {
   LABEL_GANG,
@@ -43,7 +43,7 @@ import type { GcePriceBook, TypeShape } from './machine-types.ts';
 import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
 import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
-import { instanceBody, resolveImage } from './resource.ts';
+import { instanceBody, resolveImage } from './instance-body.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -167,7 +167,7 @@ export class GceCloudProvider implements CloudProvider {
       }
       const launched = await this.findByLabel(LABEL_GANG, gangLabel);
       if (launched.length < n) {
-        // All or nothing (DESIGN §4): fewer than minCount must not survive, whatever the API did.
+        // All or nothing (docs/mechanisms/gangs.md): fewer than minCount must not survive, whatever the API did.
         await deleteAll(this.ctx, launched);
         refused.push({
           instanceType: option.instanceType,

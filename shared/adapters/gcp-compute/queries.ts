@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { protos } from '@google-cloud/compute';
 import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { type CloudInstance } from '../../ports/cloud-provider/index.ts';
-import type { GceContext } from './context.ts';
+import type { GceContext } from './gce-context.ts';
 import { LABEL_CLUSTER, labelValue, parseGceProviderId, toCloudInstance } from './instances.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;

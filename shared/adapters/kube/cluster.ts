@@ -87,6 +87,20 @@ export class KubeCluster implements Cluster {
     return toModel('NodeClaim', await this.rawClaim(name), KINDS.NodeClaim.apiVersion);
   }
 
+  async listNodeClaims(): Promise<NodeClaim[]> {
+    const claims: NodeClaim[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await getJson(this.c.config, `/apis/${CLAIM_GROUP}/${CLAIM_VERSION}/nodeclaims`, {
+        limit: 500,
+        continue: cont,
+      }).catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+      for (const raw of page.items ?? []) claims.push(toModel('NodeClaim', raw, KINDS.NodeClaim.apiVersion));
+      cont = page.metadata?.continue;
+    } while (cont);
+    return claims;
+  }
+
   addTaint(node: string, taint: Taint): Promise<Node> {
     return this.editTaints(node, (taints) =>
       taints.some((t) => t.key === taint.key && t.effect === taint.effect) ? undefined : [...taints, taint],

@@ -3,6 +3,7 @@
 import { KINDS, type ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import { type SnapshotKind } from '../../ports/cluster/index.ts';
+import { formatIssuePath } from '../../model/zod-issues.ts';
 
 /**
  * What to do with an object that does not parse. `fail` (the default) fails the read with an
@@ -25,12 +26,6 @@ export function plain(value: unknown): unknown {
   return value;
 }
 
-const fieldPath = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>(
-    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-    '',
-  ) || '(root)';
-
 export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersion: string): ObjectOf<K> {
   // Items of a LIST carry no apiVersion/kind on a real API server; the model requires them.
   const obj: Record<string, unknown> = { ...(raw as Record<string, unknown>), apiVersion, kind };
@@ -44,7 +39,7 @@ export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersio
       name: typeof m.name === 'string' ? m.name : '<unnamed>',
       ...(typeof m.namespace === 'string' ? { namespace: m.namespace } : {}),
     },
-    fieldPath(issue?.path ?? []),
+    formatIssuePath(issue?.path ?? []),
     issue?.message ?? 'invalid',
     { cause: parsed.error },
   );

@@ -48,7 +48,7 @@ export interface LaunchResult {
   readonly unavailableOfferings: readonly UnavailableOffering[];
 }
 
-/** A gang: every claim gets an instance of the same type in the same zone, or none does (DESIGN §4). */
+/** A gang: every claim gets an instance of the same type in the same zone, or none does (docs/mechanisms/gangs.md). */
 export interface GangLaunchRequest {
   /** Stable name of the gang (the PodGroup): the idempotency key of the whole launch. */
   readonly gang: string;

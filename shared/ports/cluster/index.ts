@@ -75,6 +75,8 @@ export interface Cluster {
   listPodsOnNode(node: string): Promise<Pod[]>;
   getNode(name: string): Promise<Node>;
   getNodeClaim(name: string): Promise<NodeClaim>;
+  /** Every NodeClaim (a paginated LIST of one kind), for work that needs no full snapshot (interruption). */
+  listNodeClaims(): Promise<NodeClaim[]>;
   /** Adds the taint unless a taint with its key and effect is present. */
   addTaint(node: string, taint: Taint): Promise<Node>;
   /** Removes every taint with this key and effect; a no-op when there is none. */

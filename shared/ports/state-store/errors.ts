@@ -2,6 +2,7 @@
 // and an unavailable backing service keeps the SDK error as `cause`.
 import type { z } from 'zod';
 import type { Fence, LeaseView } from './records.ts';
+import { formatZodIssues } from '../../model/zod-issues.ts';
 
 export class StateStoreError extends Error {
   override readonly name: string = 'StateStoreError';
@@ -79,9 +80,5 @@ export class StoreUnavailableError extends StateStoreError {
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-  throw new InvalidStateInputError(`${where}${path}: ${issue?.message ?? 'invalid'}`, {
-    cause: result.error,
-  });
+  throw new InvalidStateInputError(formatZodIssues(result.error, where), { cause: result.error });
 }

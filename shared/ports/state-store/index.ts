@@ -1,6 +1,7 @@
-// StateStore port: kraftsman's durable memory (DESIGN.md §2–3). The interface is here; its records are in
-// records.ts, its errors in errors.ts and the command state machine in command-states.ts. Implemented by
-// shared/adapters/dynamodb and shared/adapters/memory; one contract suite (test/contracts/state-store).
+// StateStore port: kraftsman's durable memory (docs/architecture.md, "Where state lives"). The interface is
+// here; its records are in records.ts, its errors in errors.ts and the command state machine in
+// command-states.ts. Implemented by shared/adapters/dynamodb and shared/adapters/memory; one contract suite
+// (test/contracts/state-store).
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { CommandStatus } from './command-states.ts';
 import type {
@@ -30,7 +31,7 @@ export interface StateStore {
   releaseLease(lease: Fence): Promise<void>;
   readLease(cluster: string, name: LeaseName): Promise<LeaseView | undefined>;
 
-  /** The O(1)-round-trip read of step 3 of a pass (DESIGN.md §3). */
+  /** The O(1)-round-trip read of step 3 of a pass (docs/architecture.md, "One consolidation pass"). */
   loadPassState(cluster: string): Promise<PassState>;
   /** Begins a new coverage cycle iff the stored cycle is still `expected` (ConditionFailedError otherwise). */
   startCoverageCycle(cluster: string, nodePool: string, expected: number): Promise<number>;
@@ -55,7 +56,7 @@ export interface StateStore {
   getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;
-  /** Conditional on `from`; moving to `completed` clears the negative cache first (seed, "Remembering no-ops"). */
+  /** Conditional on `from`; moving to `completed` clears the negative cache first (docs/mechanisms/negative-cache.md). */
   transitionCommand(
     cluster: string,
     id: string,

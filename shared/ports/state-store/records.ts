@@ -73,7 +73,7 @@ export function leaseStatus(view: LeaseView, now: Date): LeaseStatus {
 }
 
 // ── pass state ──────────────────────────────────────────────────────────────────────────────────────────
-/** The coverage cycle of one NodePool: candidates evaluated since `cycle` started (seed, "Surviving the timeout"). */
+/** The coverage cycle of one NodePool: candidates evaluated since `cycle` started (docs/mechanisms/coverage-cycle.md). */
 export interface CoverageCycle {
   readonly nodePool: string;
   readonly cycle: number;
@@ -92,7 +92,7 @@ export const podVerdictSchema = z.object({
   reason: z.string().min(1).max(1024),
   expiresAt: z.date(),
 });
-/** A pending pod every NodePool rejected for a cluster-independent reason (seed, "Sharing the pass"). */
+/** A pending pod every NodePool rejected for a cluster-independent reason (docs/mechanisms/verdict-exclusion.md). */
 export type PodVerdict = z.infer<typeof podVerdictSchema>;
 
 export const nominationSchema = z

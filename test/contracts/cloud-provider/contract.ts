@@ -1,4 +1,4 @@
-// The one CloudProvider contract suite (STYLE habit 9): run against the fake and against each real
+// The one CloudProvider contract suite (docs/conventions.md): run against the fake and against each real
 // adapter talking to its emulator through the real SDK client.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CapacityType } from '../../../shared/model/labels.ts';

@@ -169,6 +169,16 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       await expect(cluster.deleteNodeClaim('c4')).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
+    it('lists every NodeClaim with its status, without a snapshot', async () => {
+      const cluster = w.cluster();
+      expect(await cluster.listNodeClaims()).toEqual([]);
+      w.seed([nodeClaim('l1'), nodeClaim('l2')]);
+      await cluster.updateNodeClaimStatus('l2', (s) => ({ ...s, providerID: 'aws:///us-east-1a/i-2' }));
+      const listed = await cluster.listNodeClaims();
+      expect(listed.map((c) => c.metadata.name).sort()).toEqual(['l1', 'l2']);
+      expect(listed.find((c) => c.metadata.name === 'l2')?.status?.providerID).toBe('aws:///us-east-1a/i-2');
+    });
+
     it('deletes a Node only when a uid precondition matches', async () => {
       w.seed([node('d1')]);
       const cluster = w.cluster();

@@ -1,5 +1,5 @@
 // Contract cases for disruption commands: admission under the lock's fence, the sequence, lookups by
-// candidate and status, and conditional transitions (the queue of DESIGN.md §3).
+// candidate and status, and conditional transitions (the queue of docs/architecture.md).
 import { describe, expect, it } from 'vitest';
 import {
   ConditionFailedError,

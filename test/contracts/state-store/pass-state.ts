@@ -162,13 +162,13 @@ export function passStateContract(ctx: ContractContext): void {
         .putNegativeEntries(ctx.cluster, 0, [{ candidate: 'n1', fingerprint: '', expiresAt: inMs(1) }])
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InvalidStateInputError);
-      expect((err as Error).message).toMatch(/putNegativeEntries\.entries\.0\.fingerprint/);
+      expect((err as Error).message).toMatch(/putNegativeEntries\.entries\[0\]\.fingerprint/);
       await expect(
         ctx.store.putNominations(ctx.cluster, [{ podKey: 'ns/p', expiresAt: inMs(1) }]),
       ).rejects.toThrow(/needs nodeName or claimName/);
       await expect(ctx.store.loadPassState('has space')).rejects.toThrow(/loadPassState\.cluster/);
       await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(
-        /markEvaluated\.candidates\.0/,
+        /markEvaluated\.candidates\[0\]/,
       );
     });
   });

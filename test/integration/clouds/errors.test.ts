@@ -1,5 +1,5 @@
-// Error classification by name along `cause` (STYLE: retryable vs non-retryable, translated at the
-// edge), for both adapters, and the port's helper that finds a contract error in a chain.
+// Error classification by name along `cause` (docs/conventions.md: retryable vs non-retryable,
+// translated at the edge), for both adapters, and the port's helper that finds a contract error in a chain.
 import { describe, expect, it } from 'vitest';
 import {
   classifyEc2Error,

@@ -8,40 +8,43 @@ import {
   InterruptionEventError,
 } from '../../../shared/adapters/aws-ec2/interruption.ts';
 import { gceInterruptionSignals } from '../../../shared/adapters/gcp-compute/interruption.ts';
-import {
-  handleInterruptions,
-  type InterruptionPorts,
-  type NodeClaimRef,
-} from '../../../shared/loop/interruption.ts';
+import { handleInterruptions, type InterruptionPorts } from '../../../shared/loop/interruption.ts';
 import type { Ec2Event } from '../../../local/ec2/events.ts';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
+import { nodeClaim } from '../../contracts/cluster/harness.ts';
+import { FakeCluster } from '../../fakes/cluster.ts';
 import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
 
-/** In-memory ports that record what the use case did. */
-function recordingPorts(
-  claims: NodeClaimRef[],
-): InterruptionPorts & { annotations: Map<string, Record<string, string>>; drained: string[] } {
-  const annotations = new Map<string, Record<string, string>>();
-  const drained: string[] = [];
+/**
+ * The use case's Cluster: the in-memory FakeCluster (a contract-tested Cluster) holding claims with Karpenter's
+ * termination finalizer, so a drain marks a claim deleting instead of removing it. A claim listed as
+ * `goneAfterList` is deleted by "someone else" right after the use case lists the claims.
+ */
+function clusterWith(claims: readonly { name: string; providerID: string; goneAfterList?: boolean }[]) {
+  const cluster = new (class extends FakeCluster {
+    override async listNodeClaims() {
+      const listed = await super.listNodeClaims();
+      for (const c of claims.filter((x) => x.goneAfterList && listed.some((l) => l.metadata.name === x.name)))
+        await this.deleteNodeClaim(c.name);
+      return listed;
+    }
+  })();
+  cluster.seed(
+    claims.map((c) =>
+      nodeClaim(c.name, {
+        metadata: { name: c.name, finalizers: c.goneAfterList ? [] : ['karpenter.sh/termination'] },
+        status: { providerID: c.providerID },
+      }),
+    ),
+  );
   return {
-    annotations,
-    drained,
-    claims: {
-      listNodeClaims: async () =>
-        claims.map((c) => ({
-          ...c,
-          annotations: { ...c.annotations, ...annotations.get(c.name) },
-          deleting: c.deleting || drained.includes(c.name),
-        })),
-    },
-    annotator: {
-      annotate: async (name, a) => {
-        if (name === 'broken') throw new Error('conflict');
-        annotations.set(name, { ...annotations.get(name), ...a });
-      },
-    },
-    drainer: { drain: async (c) => void drained.push(c.name) },
+    ports: { cluster } satisfies InterruptionPorts,
+    annotations: async (name: string) => (await cluster.getNodeClaim(name)).metadata.annotations,
+    drained: async () =>
+      (await cluster.listNodeClaims())
+        .filter((c) => c.metadata.deletionTimestamp)
+        .map((c) => c.metadata.name),
   };
 }
 
@@ -68,15 +71,15 @@ describe('EC2 interruption events', () => {
     await expect.poll(() => events.some((e) => e.detail.state === 'terminated')).toBe(true);
     const signals = events.map(parseEc2Event).flatMap(ec2InterruptionSignals);
     expect(signals.map((s) => s.cause)).toEqual(['spot-interruption', 'instance-terminated']);
-    const ports = recordingPorts([
+    const world = clusterWith([
       { name: 'spot-int', providerID: instance.providerId },
       { name: 'other', providerID: 'aws:///us-east-1a/i-0000000000000000f' },
     ]);
-    const outcome = await handleInterruptions(signals, ports);
-    expect(ports.annotations.get('spot-int')).toEqual({
+    const outcome = await handleInterruptions(signals, world.ports);
+    expect(await world.annotations('spot-int')).toEqual({
       'kraftsman.dev/termination-cause': 'spot-interruption',
     });
-    expect(ports.drained).toEqual(['spot-int']);
+    expect(await world.drained()).toEqual(['spot-int']);
     expect(outcome).toMatchObject({ signals: 2, annotated: 1, drained: 1, unmatched: 0, failed: 0 });
   });
 
@@ -91,10 +94,11 @@ describe('EC2 interruption events', () => {
     rig.emulator.recommendRebalance(instance.providerId.split('/').pop() as string);
     const signals = events.map(parseEc2Event).flatMap(ec2InterruptionSignals);
     const stranger = { ...signals[0]!, instance: 'i-0ffffffffffffffff', drain: true };
-    const ports = recordingPorts([{ name: 'rebalance-1', providerID: instance.providerId }]);
-    const outcome = await handleInterruptions([...signals, stranger], ports);
+    const world = clusterWith([{ name: 'rebalance-1', providerID: instance.providerId }]);
+    const outcome = await handleInterruptions([...signals, stranger], world.ports);
     expect(outcome).toMatchObject({ noted: 1, unmatched: 1, annotated: 0, drained: 0 });
-    expect(ports.drained).toEqual([]);
+    expect(await world.drained()).toEqual([]);
+    expect(await world.annotations('rebalance-1')).toBeUndefined();
   });
 
   it('keeps going when one claim fails and reports it in the counts', async () => {
@@ -103,13 +107,16 @@ describe('EC2 interruption events', () => {
       { cloud: 'aws' as const, instance: 'i-0aa', cause: 'instance-stopped' as const, drain: true, at },
       { cloud: 'aws' as const, instance: 'i-0bb', cause: 'instance-stopped' as const, drain: true, at },
     ];
-    const ports = recordingPorts([
-      { name: 'broken', providerID: 'aws:///us-east-1a/i-0aa' },
+    const world = clusterWith([
+      { name: 'broken', providerID: 'aws:///us-east-1a/i-0aa', goneAfterList: true },
       { name: 'fine', providerID: 'aws:///us-east-1b/i-0bb' },
     ]);
-    const outcome = await handleInterruptions(signals, ports);
+    const outcome = await handleInterruptions(signals, world.ports);
     expect(outcome).toMatchObject({ annotated: 1, drained: 1, failed: 1 });
-    expect(outcome.errors[0]).toEqual({ claim: 'broken', error: 'Error: conflict' });
+    expect(outcome.errors).toEqual([
+      { claim: 'broken', error: 'ObjectNotFoundError: NodeClaim broken not found' },
+    ]);
+    expect(await world.drained()).toEqual(['fine']);
   });
 
   it('translates a batch, counting the events it cannot read instead of failing the batch', () => {
@@ -196,9 +203,9 @@ describe('Compute Engine preemption', () => {
         drain: true,
       }),
     ]);
-    const ports = recordingPorts([{ name: 'spot-vm-1', providerID: instance.providerId }]);
-    expect(await handleInterruptions(signals, ports)).toMatchObject({ annotated: 1, drained: 1 });
-    expect(ports.annotations.get('spot-vm-1')).toEqual({ 'kraftsman.dev/termination-cause': 'preempted' });
+    const world = clusterWith([{ name: 'spot-vm-1', providerID: instance.providerId }]);
+    expect(await handleInterruptions(signals, world.ports)).toMatchObject({ annotated: 1, drained: 1 });
+    expect(await world.annotations('spot-vm-1')).toEqual({ 'kraftsman.dev/termination-cause': 'preempted' });
     expect(rig.emulator.world.live()).toHaveLength(0);
   });
 

@@ -46,7 +46,7 @@ describe('the deployed state table', () => {
     expect(table?.Properties.TableName).toBe('${self:custom.stateTableName}');
   });
 
-  it('declares every function of DESIGN.md §1 with a handler under functions/<name>/handler', () => {
+  it('declares every function of docs/architecture.md with a handler under functions/<name>/handler', () => {
     const names = [
       'provision',
       'launch-aws',

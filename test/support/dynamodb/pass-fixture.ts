@@ -92,7 +92,7 @@ export async function seedPassState(
   await store.releaseLease(lock);
 }
 
-/** The store calls of one consolidation pass (DESIGN.md §3), split so their round trips can be counted apart. */
+/** The store calls of one consolidation pass (docs/architecture.md), split so their round trips can be counted apart. */
 export const passSteps = (
   store: StateStore,
   cluster: string,

@@ -73,7 +73,7 @@ describe('delete or replace', () => {
   });
 });
 
-describe('replacement attribution (seed: ConsolidationAttributeReplacements)', () => {
+describe('replacement attribution (ConsolidationAttributeReplacements)', () => {
   // node-a's pod needs a small new node; a pending 14-CPU pod needs a big one of its own.
   const fleet = [
     nodePool('default'),
@@ -146,7 +146,7 @@ describe('capacity types', () => {
   });
 });
 
-describe('pending pods no NodePool can take (seed: verdicts)', () => {
+describe('pending pods no NodePool can take (verdict exclusion)', () => {
   // A pending pod asking for a GPU no type offers can never be provisioned; it still lands on existing
   // capacity in Karpenter's simulation and crowds out the candidate's pod there.
   const gpuPod = pod('gpu-0', { cpu: '1' });

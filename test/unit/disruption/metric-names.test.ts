@@ -37,7 +37,7 @@ describe('metric names', () => {
 });
 
 describe('label vocabularies', () => {
-  it("is the engine's skip-reason vocabulary, with the seed's walk reasons and Karpenter's no-op reasons in it", () => {
+  it("is the engine's skip-reason vocabulary, with the fork's walk reasons and Karpenter's no-op reasons in it", () => {
     expect(SKIP_REASONS).toBe(ENGINE_SKIP_REASONS);
     for (const r of [...WALK_SKIP_REASONS, ...NO_OP_REASONS]) expect(SKIP_REASONS).toContain(r);
     expect(new Set(SKIP_REASONS).size).toBe(SKIP_REASONS.length);

@@ -7,15 +7,14 @@ import {
   mayMarkConsolidated,
   negativeCache,
   negativeCacheDelta,
-  negativeFingerprint,
   NEGATIVE_CACHE_TTL_MS,
   observeEpoch,
   rememberVerdict,
   shouldSkip,
   sweepNegativeCache,
   tallyLookup,
-  type FingerprintInput,
 } from '../../../shared/disruption/negative-cache.ts';
+import { negativeFingerprint, type FingerprintInput } from '../../../shared/disruption/fingerprint.ts';
 import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 
 const obj = (uid: string | undefined, resourceVersion: string | undefined, generation?: number) => ({

@@ -1,4 +1,4 @@
-// The ramp-3400 generator: deterministic, the counts BENCHMARKS.md names, every object valid under the model's
+// The ramp-3400 generator: deterministic, the counts docs/benchmarks.md names, every object valid under the model's
 // schemas, and a bound state kube-scheduler could have produced (fits, taints, selectors, anti-affinity, skew).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';

@@ -1,4 +1,4 @@
-// kraftsman's differences from Karpenter (DESIGN.md §5), each with its upstream counterpart.
+// kraftsman's differences from Karpenter (docs/architecture.md), each with its upstream counterpart.
 import { describe, expect, it } from 'vitest';
 import { schedulingOptions } from '../../../shared/provisioning/simulate.ts';
 import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';

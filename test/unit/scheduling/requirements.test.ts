@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Requirement } from '../../../shared/scheduling/requirement.ts';
-import { Requirements } from '../../../shared/scheduling/requirements.ts';
+import { Requirements } from '../../../shared/scheduling/requirement-set.ts';
 
 const req = (
   key: string,

@@ -1,13 +1,14 @@
 // Validation against live state and sequential admission: a proposal that relied on capacity an earlier admitted
 // command consumed is rejected; a changed cluster invalidates a command; the admission budget stops the queue.
 import { describe, expect, it } from 'vitest';
-import { admitSequentially, admissionBudgetMs } from '../../../shared/disruption/admission.ts';
+import { admitSequentially } from '../../../shared/loop/admission.ts';
+import { admissionBudgetMs } from '../../../shared/disruption/admission-budget.ts';
 import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { passContext } from '../../../shared/disruption/pass-context.ts';
 import { passOptions, type Command } from '../../../shared/disruption/types.ts';
 import { validateCommand } from '../../../shared/disruption/validation.ts';
-import { node, NOW, nodePool, pod, snapshotOf } from './fixtures.ts';
+import { node, NOW, nodePool, pod, snapshotOf } from '../disruption/fixtures.ts';
 
 type Obj = Record<string, unknown>;
 const options = passOptions({});

@@ -1,4 +1,4 @@
-// Pending pods no NodePool can ever take (seed, "Sharing the pass"): the provisioner records a TTL-bounded
+// Pending pods no NodePool can ever take (docs/mechanisms/verdict-exclusion.md): the provisioner records a TTL-bounded
 // verdict for a pod every NodePool rejects on taints, requirements or instance types, and disruption
 // simulations leave such pods out, since they only cost time. When no verdicts come through the port, the
 // pass derives them itself: each distinct scheduling shape is solved once, alone, against no existing node.

@@ -1,15 +1,12 @@
-// Sequential admission of the proposals a walk held (seed, "More than one command per pass"): each proposal is
+// Sequential admission of the proposals a walk held (docs/mechanisms/batched-admission.md): each proposal is
 // validated against live state read right before it starts, so it sees the effects of every command admitted
 // before it; a proposal that relied on capacity an earlier one consumed fails validation. Runs on its own
-// budget (settling delay + ~20 s per proposal), so a timed-out walk still admits what it found.
-import type { PassInputs } from './pass.ts';
-import type { Command, Stopwatch } from './types.ts';
-import { validateCommand, type Validation } from './validation.ts';
-
-export const SETTLING_DELAY_MS = 15_000;
-export const PER_PROPOSAL_MS = 20_000;
-export const admissionBudgetMs = (proposals: number): number =>
-  SETTLING_DELAY_MS + PER_PROPOSAL_MS * proposals;
+// budget (disruption/admission-budget.ts), so a timed-out walk still admits what it found. The validation and
+// the budget are pure core; this loop is the part with side effects.
+import { admissionBudgetMs } from '../disruption/admission-budget.ts';
+import type { PassInputs } from '../disruption/pass.ts';
+import type { Command, Stopwatch } from '../disruption/types.ts';
+import { validateCommand, type Validation } from '../disruption/validation.ts';
 
 export interface AdmissionSteps {
   /** Live state now (after every admitted command's taints, launches and deletion marks). */
