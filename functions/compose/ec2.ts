@@ -2,7 +2,6 @@
 import { createEc2Clients } from '../../shared/adapters/aws-ec2/clients.ts';
 import { parseEc2ProviderConfig } from '../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Closer, Credentials } from './local.ts';
@@ -30,5 +29,5 @@ export function buildEc2Provider(
   const local = settings.endpoint && credentials ? { endpoint: settings.endpoint, credentials } : undefined;
   const { ec2, pricing, destroy } = createEc2Clients(config, local);
   closer?.add(destroy);
-  return new Ec2CloudProvider({ ec2, pricing, config, clock, logger, fallbackCatalog: builtinCatalog() });
+  return new Ec2CloudProvider({ ec2, pricing, config, clock, logger });
 }

@@ -1,13 +1,8 @@
 // Builds the Compute Engine CloudProvider: REST clients once per container, authenticated by workload
 // identity federation (no key files), or by an injected auth client against the local emulator.
-import { CloudCatalogClient } from '@google-cloud/billing';
-import type { AuthClient } from 'google-auth-library';
-import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
-import { billingPriceReader } from '../../shared/adapters/gcp-compute/billing.ts';
-import { createComputeClients } from '../../shared/adapters/gcp-compute/clients.ts';
+import { buildGce } from '../../shared/adapters/gcp-compute/build.ts';
+import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
 import { parseGceProviderConfig } from '../../shared/config/gcp-compute.ts';
-import { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Closer } from './local.ts';
@@ -29,21 +24,9 @@ export function buildGceProvider(
   settings: GceSettings,
   clock: Clock,
   logger: Logger,
-  authClient?: AuthClient,
+  authClient?: Parameters<typeof buildGce>[3]['client'],
   closer?: Closer,
 ): GceCloudProvider {
-  const auth = authClient ?? workloadIdentityClient(settings.credentials ?? '');
-  const endpoint = settings.endpoint ? { ...settings.endpoint, protocol: 'http' as const } : undefined;
-  const clients = createComputeClients(auth, endpoint);
-  const billing = new CloudCatalogClient({
-    fallback: true,
-    authClient: auth,
-    ...(endpoint ? { apiEndpoint: endpoint.host, port: endpoint.port, protocol: endpoint.protocol } : {}),
-  } as unknown as ConstructorParameters<typeof CloudCatalogClient>[0]);
-  closer?.add(async () => {
-    await clients.close();
-    await billing.close();
-  });
   const config = parseGceProviderConfig({
     clusterName: settings.clusterName,
     project: settings.project,
@@ -52,12 +35,12 @@ export function buildGceProvider(
     ...(settings.operationTimeoutMs ? { operationTimeoutMs: settings.operationTimeoutMs } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
   });
-  return new GceCloudProvider({
-    clients,
-    config,
-    clock,
-    logger,
-    fallbackCatalog: builtinCatalog(),
-    readPrices: billingPriceReader(billing),
-  });
+  const auth = authClient
+    ? { client: authClient }
+    : settings.credentials
+      ? { credentials: settings.credentials }
+      : {};
+  const built = buildGce(config, clock, logger, auth, settings.endpoint);
+  closer?.add(() => built.close());
+  return built.provider;
 }

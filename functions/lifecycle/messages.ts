@@ -1,6 +1,6 @@
 // SQS records of the interruption queue as queue messages: the body is one EventBridge event, translated into
 // interruption signals by the EC2 adapter's parser; a body that is not such an event becomes an error message.
-import { ec2SignalsFromEvents } from '../../shared/adapters/aws-ec2/interruption.ts';
+import { ec2SignalsFromEvents } from '../../shared/adapters/aws-ec2/index.ts';
 import type { QueueMessage } from '../../shared/loop/interruption-queue.ts';
 import type { SqsRecord } from '../compose/index.ts';
 

@@ -2,7 +2,6 @@
 // Kubernetes API server (reached from outside the cluster), logging and metrics, and each cloud it talks to.
 // The variable names are the keys a ConfigError names.
 import { z } from 'zod';
-import { LOG_LEVELS } from '../observability/json-logger.ts';
 import { commaList, required, url } from './env.ts';
 
 export const commonEnv = {
@@ -16,8 +15,7 @@ export const commonEnv = {
   KRAFTSMAN_KUBE_SERVER: url('KRAFTSMAN_KUBE_SERVER'),
   /** Deployed from a secret; never logged. */
   KRAFTSMAN_KUBE_TOKEN: required('KRAFTSMAN_KUBE_TOKEN'),
-  KRAFTSMAN_KUBE_CA: z.string().min(1).optional(),
-  KRAFTSMAN_LOG_LEVEL: z.enum(LOG_LEVELS).default('INFO'),
+  KRAFTSMAN_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   KRAFTSMAN_METRICS_NAMESPACE: z.string().min(1).default('kraftsman'),
 };
 
@@ -51,7 +49,6 @@ export function commonSettings(env: Common, service: string) {
     cluster: {
       server: env.KRAFTSMAN_KUBE_SERVER,
       token: env.KRAFTSMAN_KUBE_TOKEN,
-      ...(env.KRAFTSMAN_KUBE_CA ? { caData: env.KRAFTSMAN_KUBE_CA } : {}),
     },
     observability: {
       service,

@@ -1,9 +1,9 @@
-// The interruption use case's narrow ports over one cluster read: claims matched by providerID, the cause
-// stamped by annotation, and the "drain" that starts termination at once and evicts the Node's pods, so the
-// replacement is provisioned while the cloud's two-minute warning runs.
-import type { TerminationCause } from '../model/labels.ts';
+// The interruption use case's cluster over one read: claims listed from it, the cause stamped by annotation,
+// and the claim's deletion replaced by the start of its termination plus an immediate drain of its Node, so
+// the replacement is provisioned while the cloud's two-minute warning runs.
+import { TERMINATION_CAUSE } from '../model/labels.ts';
 import type { ClusterObjects } from '../state/objects.ts';
-import type { InterruptionPorts, NodeClaimRef } from './interruption.ts';
+import type { InterruptionPorts } from './interruption.ts';
 import { drainStep, startTermination, type TerminationDeps } from './termination.ts';
 
 export function interruptionPorts(
@@ -13,30 +13,26 @@ export function interruptionPorts(
 ): InterruptionPorts {
   const claims = new Map(objects.nodeClaims.map((c) => [c.metadata.name, c]));
   const nodes = new Map(objects.nodes.filter((n) => n.spec?.providerID).map((n) => [n.spec?.providerID, n]));
-  return {
-    claims: {
-      listNodeClaims: async () =>
-        objects.nodeClaims.map((c): NodeClaimRef => ({
-          name: c.metadata.name,
-          ...(c.metadata.uid ? { uid: c.metadata.uid } : {}),
-          ...(c.status?.providerID ? { providerID: c.status.providerID } : {}),
-          ...(c.metadata.annotations ? { annotations: c.metadata.annotations } : {}),
-          deleting: c.metadata.deletionTimestamp !== undefined,
-        })),
+  const stamped = new Map<string, string>();
+  const cluster: InterruptionPorts['cluster'] = {
+    listNodeClaims: async () => [...objects.nodeClaims],
+    patchMetadata: (async (
+      kind: 'NodeClaim',
+      name: string,
+      change: Parameters<TerminationDeps['cluster']['patchMetadata']>[2],
+    ) => {
+      const cause = change.annotations?.[TERMINATION_CAUSE];
+      if (cause) stamped.set(name, cause);
+      return deps.cluster.patchMetadata(kind, name, change);
+    }) as InterruptionPorts['cluster']['patchMetadata'],
+    deleteNodeClaim: async (name: string) => {
+      const claim = claims.get(name);
+      if (!claim) return;
+      const node = claim.status?.providerID ? nodes.get(claim.status.providerID) : undefined;
+      const cause = stamped.get(name) ?? claim.metadata.annotations?.[TERMINATION_CAUSE] ?? 'interrupted';
+      await startTermination(deps, claim, node, cause);
+      if (node) await drainStep(deps, await deps.cluster.getNode(node.metadata.name), drainTimeoutMs);
     },
-    annotator: {
-      annotate: async (claim, annotations) =>
-        void (await deps.cluster.patchMetadata('NodeClaim', claim, { annotations: { ...annotations } })),
-    },
-    drainer: {
-      drain: async (ref: NodeClaimRef, cause: TerminationCause) => {
-        const claim = claims.get(ref.name);
-        if (!claim) return;
-        const node = ref.providerID ? nodes.get(ref.providerID) : undefined;
-        await startTermination(deps, claim, node, cause);
-        if (node) await drainStep(deps, await deps.cluster.getNode(node.metadata.name), drainTimeoutMs);
-      },
-    },
-    logger: deps.logger,
   };
+  return { cluster, logger: deps.logger };
 }

@@ -10,7 +10,7 @@ import type { NewClaim } from '../scheduling/new-claim.ts';
 import { solve } from '../scheduling/scheduler.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import { passView } from '../state/scheduling-view.ts';
-import { incompatibleWithEveryPool } from '../disruption/verdicts.ts';
+import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';

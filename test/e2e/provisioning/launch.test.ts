@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import type { InvocationRecord } from '../../../shared/adapters/memory/invoker.ts';
 import {
-  GCE_ZONES,
   lambdaContext,
   launchHandler,
   nodePool,
