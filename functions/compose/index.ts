@@ -1,4 +1,4 @@
-// Builders the handlers share (STYLE.md: functions/compose): each builds one adapter from parsed settings.
+// Builders the handlers share (docs/architecture.md): each builds one adapter from parsed settings.
 export { oncePerContainer } from './container.ts';
 export { buildCluster, kubeConfigOf, type ClusterSettings } from './cluster.ts';
 export { buildEc2Provider, type Ec2Settings } from './ec2.ts';

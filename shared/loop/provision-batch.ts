@@ -1,4 +1,4 @@
-// One provisioning batch (DESIGN.md §4): the live snapshot and the store's memory become NodeClaims — the
+// One provisioning batch (docs/architecture.md): the live snapshot and the store's memory become NodeClaims — the
 // scheduler runs over pending demand against live nodes and in-flight claims, each new claim is created in the
 // API server, its pods are nominated to it, and its cloud's launcher is invoked (one invocation per claim or
 // per gang). Pods no NodePool could ever take get a verdict that disruption passes read.
