@@ -5,7 +5,12 @@
 import { HOSTNAME } from '../model/labels.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
-import { solve, type SchedulingInput, type SchedulingOptions } from '../scheduling/scheduler.ts';
+import {
+  solve,
+  type Deadline,
+  type SchedulingInput,
+  type SchedulingOptions,
+} from '../scheduling/scheduler.ts';
 import type { GroupSpec } from '../scheduling/topology-group.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import type { StateNode } from '../state/snapshot.ts';
@@ -60,18 +65,29 @@ export interface BaseSolution {
 
 const memo = new WeakMap<PassView, BaseSolution>();
 
-/** The base solution of this pass's view, solved on first use. */
-export function baseSolution(ctx: PassContext, view: PassView): BaseSolution {
+/**
+ * The base solution of this pass's view, solved on first use; undefined when `deadline` cut the solve short
+ * (a partial base is never kept, so a later candidate with a budget left solves it again).
+ */
+export function baseSolution(
+  ctx: PassContext,
+  view: PassView,
+  deadline?: Deadline,
+): BaseSolution | undefined {
   let base = memo.get(view);
-  if (!base) memo.set(view, (base = ctx.timed('simulation', () => solveBase(ctx, view))));
+  if (!base) {
+    base = ctx.timed('simulation', () => solveBase(ctx, view, deadline));
+    if (base) memo.set(view, base);
+  }
   return base;
 }
 
-function solveBase(ctx: PassContext, view: PassView): BaseSolution {
+function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseSolution | undefined {
   const options = ctx.schedulingOptions(view);
   const backlog = ctx.backlog(view);
   const input = view.input(backlog, ctx.expired);
-  const result = solve(input, options);
+  const result = solve(input, options, deadline);
+  if (result.timedOut) return undefined;
   const states = backlog
     .map((p) => new PodState(p, options.toleratePreferNoSchedule))
     .sort(byCpuAndMemoryDescending);

@@ -5,7 +5,7 @@
 // node on its first attempt, every backlog pod placed meanwhile on one of those nodes still fits beside them, and
 // no topology group or gang couples them to the backlog. Anything else falls back to the full simulation.
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
-import { solve } from '../scheduling/scheduler.ts';
+import { solve, type Deadline } from '../scheduling/scheduler.ts';
 import { HOSTNAME } from '../model/labels.ts';
 import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
@@ -32,6 +32,8 @@ export type DeltaOutcome =
   | { readonly kind: 'decided'; readonly simulation: Simulation }
   | { readonly kind: 'fallback'; readonly reason: DeltaFallback };
 
+/** A simulation the deadline cut short: it decides nothing (computeConsolidation answers a timed-out no-op). */
+const TIMED_OUT: Simulation = { unscheduled: new Map(), replacements: [], allClaims: [], timedOut: true };
 const fallback = (reason: DeltaFallback): DeltaOutcome => ({ kind: 'fallback', reason });
 const decided = (simulation: Simulation): DeltaOutcome => ({ kind: 'decided', simulation });
 
@@ -40,9 +42,11 @@ export function deltaSimulation(
   ctx: PassContext,
   candidates: readonly Candidate[],
   held: readonly Candidate[],
+  deadline?: Deadline,
 ): Simulation | undefined {
-  const outcome = deltaOutcome(ctx, candidates, held);
-  const tally = outcome.kind === 'decided' ? 'decided' : outcome.reason;
+  const outcome = deltaOutcome(ctx, candidates, held, deadline);
+  const tally =
+    outcome.kind === 'fallback' ? outcome.reason : outcome.simulation.timedOut ? 'timed-out' : 'decided';
   if (tally !== 'off') ctx.deltaOutcomes[tally] = (ctx.deltaOutcomes[tally] ?? 0) + 1;
   return outcome.kind === 'decided' ? outcome.simulation : undefined;
 }
@@ -51,6 +55,7 @@ export function deltaOutcome(
   ctx: PassContext,
   candidates: readonly Candidate[],
   held: readonly Candidate[],
+  deadline?: Deadline,
 ): DeltaOutcome {
   const o = ctx.options;
   // attribution is what makes backlog claims none of the command's business
@@ -60,17 +65,20 @@ export function deltaOutcome(
   const moving = movesOnEviction(ctx);
   if (deletingPods(ctx, moving).length > 0) return fallback('deleting-pods');
   const view = ctx.view();
-  const base = baseSolution(ctx, view);
+  const base = baseSolution(ctx, view, deadline);
+  // a base cut off by the candidate's budget is not kept: the candidate reaches no verdict, like a full one would
+  if (!base) return decided(TIMED_OUT);
   const c = candidates[0] as Candidate;
   const own = c.reschedulable.filter(moving).map((p) => view.pendingPod(p));
-  if (own.length === 0) return decided({ unscheduled: new Map(), replacements: [], allClaims: [] });
+  if (own.length === 0)
+    return decided({ unscheduled: new Map(), replacements: [], allClaims: [], timedOut: false });
   // a running gang with members still pending is placed by the full simulation as one unit
   const pendingMates = (p: Candidate['pods'][number]) => {
     const g = gangName(p);
     return g !== undefined && base.pendingGangs.has(`${p.metadata.namespace ?? 'default'}/${g}`);
   };
   if (c.pods.some(pendingMates)) return fallback('gang');
-  return simulateDelta(ctx, view, base, c, own);
+  return simulateDelta(ctx, view, base, c, own, deadline);
 }
 
 interface Timed {
@@ -86,6 +94,7 @@ function simulateDelta(
   base: BaseSolution,
   c: Candidate,
   own: readonly PendingPod[],
+  deadline: Deadline | undefined,
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
   const window = {
@@ -98,7 +107,8 @@ function simulateDelta(
   // First the delta alone; if a backlog pod placed meanwhile collides with it, once more with those backlog
   // pods replayed, pinned to the nodes the base gave them, at their own place in the queue.
   for (let round = 0; round < 2; round++) {
-    const run = runDelta(ctx, view, base, moved, replayed, window);
+    const run = runDelta(ctx, view, base, moved, replayed, window, deadline);
+    if (run.result.timedOut) return decided(TIMED_OUT);
     // a moved pod headed for a claim would meet the base's claims in the full simulation: that needs the full one
     const landed = landedOnNodes(run.result, [...moved.map((m) => m.pod), ...replayed]);
     if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
@@ -121,6 +131,7 @@ function runDelta(
   moved: readonly Timed[],
   replayed: readonly PendingPod[],
   window: { readonly since: number; readonly candidate: string },
+  deadline: Deadline | undefined,
 ) {
   // one stage for the whole delta: its construction is a small part of it
   return ctx.timed('simulation', () => {
@@ -129,7 +140,7 @@ function runDelta(
       new Set([window.candidate, ...ctx.expired]),
     );
     const input = { ...i, existing: loadedAt(i.existing, base.arrivals, window.since, window.candidate) };
-    return { input, result: solve(input, base.options) };
+    return { input, result: solve(input, base.options, deadline) };
   });
 }
 
@@ -209,7 +220,7 @@ function certify(
       unscheduled.set(m.pod.key, `would schedule against uninitialized ${host.name}`);
   }
   // every moved pod is on an existing node: the delta opened no claim, so nothing is a replacement
-  return decided({ unscheduled, replacements: [], allClaims: [] });
+  return decided({ unscheduled, replacements: [], allClaims: [], timedOut: false });
 }
 
 /**

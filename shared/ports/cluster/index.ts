@@ -48,6 +48,11 @@ export interface SnapshotRead {
 export interface ObjectKey {
   readonly name: string;
   readonly namespace?: string;
+  /**
+   * The uid of the object meant (optional). An eviction carries it as a precondition: a pod of the same
+   * name that its controller created since (a StatefulSet's) is another pod and is not evicted.
+   */
+  readonly uid?: string;
 }
 
 /** Kinds whose metadata kraftsman writes (labels, annotations, taints, deletion). */
@@ -91,5 +96,9 @@ export interface Cluster {
   ): Promise<NodeClaim>;
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
-  evictPod(pod: ObjectKey): Promise<EvictionResult>;
+  /**
+   * The Eviction API. With `uid` the eviction carries a UID precondition, so a pod recreated under the same
+   * name is never evicted by mistake: a mismatch answers `gone` (the pod meant is no longer there).
+   */
+  evictPod(pod: ObjectKey & { readonly uid?: string }): Promise<EvictionResult>;
 }

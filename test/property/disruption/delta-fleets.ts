@@ -95,6 +95,7 @@ function podObj(name: string, p: P, where: { node?: string; gpuNode?: boolean })
       memory: '128Mi',
       'nvidia.com/gpu': '1',
     };
+    ((container as Obj).resources as Obj).limits = { 'nvidia.com/gpu': '1' };
   }
   const select = { labelSelector: { matchLabels: { app: p.app } } };
   if (p.topology === 'zone-spread')
