@@ -1,7 +1,7 @@
-// The pass's base solution for the delta simulation (docs/mechanisms/pass-reads.md): the pending backlog solved
-// once against the whole cluster, as the provisioner would, with the time at which the scheduler's first pass
-// decides each pod (its place in the queue; a gang at its first member's). A candidate's delta is then judged
-// against the base as it stood at the moment its pods would be scheduled.
+// The pass's base solution for the delta simulation (docs/mechanisms/delta-simulation.md): the pending backlog
+// solved once against the whole cluster, as the provisioner would, with the time at which the scheduler's first
+// pass decides each pod (its place in the queue; a gang at its first member's). A candidate's delta is then
+// judged against the base as it stood at the moment its pods would be scheduled.
 import { HOSTNAME } from '../model/labels.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';

@@ -1,6 +1,6 @@
 // When a candidate's delta is coupled to the backlog through topology, so that the delta alone cannot say what
-// the full simulation would do (docs/mechanisms/simulation-copy.md). The full simulation decides every pod in
-// queue order; the delta is exact only if (1) every moved pod sees the topology counts it would see there —
+// the full simulation would do (docs/mechanisms/delta-simulation.md, point 4). The full simulation decides every
+// pod in queue order; the delta is exact only if (1) every moved pod sees the topology counts it would see there —
 // no backlog pod it counts was placed before it — and (2) every backlog pod decided before the last moved pod
 // sees the counts the base saw: the pods that left the candidate landed in the same domain of the group's key
 // (hostname spread and anti-affinity only grow more restrictive on the new node, which the walk already froze).

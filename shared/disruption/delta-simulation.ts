@@ -1,4 +1,4 @@
-// The delta simulation (beyond the fork; docs/mechanisms/simulation-copy.md): instead of solving the whole
+// The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): instead of solving the whole
 // backlog again for every candidate, place only what the candidate changes — its pods, and the backlog pods the
 // base solution had put on it — against the base state as it stood when the first of them would be scheduled.
 // It answers only where that answer is provably the full simulation's: every moved pod lands on an existing

@@ -1,8 +1,8 @@
-// The delta's node state and the checks that make it the full simulation's (docs/mechanisms/simulation-copy.md).
-// The delta starts from the base as it stood when its first moved pod is decided. Between that and its last
-// pod the full simulation also places backlog pods; one that lands on a node no moved pod took changes nothing a
-// moved pod decides (more load only turns more nodes down), and on a node a moved pod took it changes nothing as
-// long as everything placed there still fits together.
+// The delta's node state and the checks that make it the full simulation's (docs/mechanisms/delta-simulation.md,
+// points 1-3). The delta starts from the base as it stood when its first moved pod is decided. Between that and
+// its last pod the full simulation also places backlog pods; one that lands on a node no moved pod took changes
+// nothing a moved pod decides (more load only turns more nodes down), and on a node a moved pod took it changes
+// nothing as long as everything placed there still fits together.
 import { add, addInto, fits, subtract, type MutableResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from '../scheduling/host-ports.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
