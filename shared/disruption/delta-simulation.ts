@@ -81,6 +81,9 @@ export function deltaOutcome(
   return simulateDelta(ctx, view, base, c, own, deadline);
 }
 
+/** Backlog pods the second round replays at most (docs/mechanisms/delta-simulation.md, point 3). */
+export const MAX_REPLAYED = 32;
+
 interface Timed {
   readonly pod: PendingPod;
   readonly state: PodState;
@@ -119,6 +122,9 @@ function simulateDelta(
     const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
     const pins = replayable(base, window, skip, reach, moved);
     if (!pins) return fallback('gang');
+    // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
+    // average and fails every time), and running it only delays the full simulation
+    if (pins.length > MAX_REPLAYED) return fallback('arrival-conflict');
     replayed = pins;
   }
   return fallback('arrival-conflict');
