@@ -21,6 +21,7 @@ export const DELTA_FALLBACKS = [
   'off',
   'not-single',
   'deleting-pods',
+  'no-backlog',
   'gang',
   'needs-claim',
   'arrival-conflict',
@@ -65,6 +66,8 @@ export function deltaOutcome(
   const moving = movesOnEviction(ctx);
   if (deletingPods(ctx, moving).length > 0) return fallback('deleting-pods');
   const view = ctx.view();
+  // with nothing pending the full simulation already schedules only the candidate's pods: a base saves nothing
+  if (ctx.backlog(view).length === 0) return fallback('no-backlog');
   const base = baseSolution(ctx, view, deadline);
   // a base cut off by the candidate's budget is not kept: the candidate reaches no verdict, like a full one would
   if (!base) return decided(TIMED_OUT);
