@@ -80,6 +80,7 @@ export async function startCommand(
       decision: claims.length > 0 ? 'replace' : 'delete',
       candidates: [...proposal.candidates],
       replacements: claims.map((c) => c.metadata.name),
+      savingsPerHour: proposal.savingsPerHour,
     }),
   );
   for (const node of proposal.candidates)

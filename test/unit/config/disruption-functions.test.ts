@@ -1,10 +1,8 @@
-// The consolidate and admit config schemas: defaults follow Karpenter (1 min multi-node, 3 min single-node,
-// 10 s per candidate, 15 s settling), both read the same pass keys, and every bad variable is named at once.
+// The config schemas of orchestrate, census and pricing: defaults as documented in docs/functions/, the GCP
+// group all or nothing, and every bad variable named at once.
 import { describe, expect, it } from 'vitest';
-import { admitConfig, ADMIT_RESERVED_CONCURRENCY } from '../../../shared/config/admit.ts';
-import { consolidateConfig } from '../../../shared/config/consolidate.ts';
 import { ConfigError } from '../../../shared/config/errors.ts';
-import { DEFAULT_OPTIONS } from '../../../shared/disruption/types.ts';
+import { orchestrateConfig } from '../../../shared/config/orchestrate.ts';
 
 const common = {
   KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
@@ -13,7 +11,12 @@ const common = {
   KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
   KRAFTSMAN_KUBE_TOKEN: 'token',
 };
-const launchers = { KRAFTSMAN_LAUNCH_AWS_FUNCTION: 'la', KRAFTSMAN_LAUNCH_GCP_FUNCTION: 'lg' };
+const gcp = {
+  KRAFTSMAN_GCP_PROJECT: 'ml-prod',
+  KRAFTSMAN_GCP_REGION: 'us-central1',
+  KRAFTSMAN_GCP_ZONES: 'us-central1-a',
+  KRAFTSMAN_GCP_CREDENTIALS: '{"type":"external_account"}',
+};
 
 const failure = (run: () => unknown): ConfigError => {
   try {
@@ -25,54 +28,36 @@ const failure = (run: () => unknown): ConfigError => {
   throw new Error('expected a ConfigError');
 };
 
-describe('consolidate and admit config', () => {
-  it('consolidate: Karpenter’s walk budgets by default, the lease from them, admit as the target', () => {
-    const c = consolidateConfig({ ...common, KRAFTSMAN_ADMIT_FUNCTION: 'kraftsman-admit' });
-    expect(c.options).toEqual(DEFAULT_OPTIONS);
-    expect(c.leaseTtlMs).toBeUndefined();
-    expect(c.invoker.functions).toEqual({ admit: 'kraftsman-admit' });
-  });
-
-  it('consolidate: overrides parse, and upstream mode holds one command whatever the setting', () => {
-    const c = consolidateConfig({
-      ...common,
-      KRAFTSMAN_ADMIT_FUNCTION: 'a',
-      KRAFTSMAN_MULTI_NODE_TIMEOUT: '30s',
-      KRAFTSMAN_MAX_COMMANDS: '5',
-      KRAFTSMAN_LEASE_TTL: '10m',
+describe('orchestrate config', () => {
+  it('defaults: a 2-minute lease, 15 minutes for replacements, 10 for an admitter to confirm', () => {
+    const c = orchestrateConfig(common);
+    expect(c).toMatchObject({
+      leaseTtlMs: 120_000,
+      replacementTimeoutMs: 900_000,
+      admissionGraceMs: 600_000,
     });
-    expect(c.options).toMatchObject({ multiNodeTimeoutMs: 30_000, maxCommands: 5 });
-    expect(c.leaseTtlMs).toBe(600_000);
-    const up = consolidateConfig({
-      ...common,
-      KRAFTSMAN_ADMIT_FUNCTION: 'a',
-      KRAFTSMAN_MAX_COMMANDS: '5',
-      KRAFTSMAN_UPSTREAM: 'true',
-    });
-    expect(up.options).toMatchObject({ upstream: true, maxCommands: 1, attributeReplacements: false });
+    expect(c.gce).toBeUndefined();
+    expect(c.observability.service).toBe('orchestrate');
+    expect(orchestrateConfig({ ...common, ...gcp }).gce?.zones).toEqual(['us-central1-a']);
   });
 
-  it('admit: 15 s settling, a 2-minute lock wait, the launchers, reserved concurrency 1', () => {
-    const c = admitConfig({ ...common, ...launchers });
-    expect(c).toMatchObject({ settlingDelayMs: 15_000, lockWaitMs: 120_000, lockPollMs: 1_000 });
-    expect(c.options).toEqual(DEFAULT_OPTIONS);
-    expect(c.invoker.functions).toEqual({ 'launch-aws': 'la', 'launch-gcp': 'lg' });
-    expect(ADMIT_RESERVED_CONCURRENCY).toBe(1);
-  });
-
-  it('names every bad variable at once', () => {
-    const e = failure(() =>
-      consolidateConfig({ ...common, KRAFTSMAN_MAX_COMMANDS: '50', KRAFTSMAN_CANDIDATE_TIMEOUT: 'soon' }),
+  it('names every bad variable at once, including a partial GCP group', () => {
+    const err = failure(() =>
+      orchestrateConfig({
+        ...common,
+        KRAFTSMAN_REPLACEMENT_TIMEOUT: 'a while',
+        KRAFTSMAN_LEASE_TTL: '-',
+        KRAFTSMAN_GCP_PROJECT: 'ml-prod',
+      }),
     );
-    expect(e.keys).toEqual(
+    expect(err.keys).toEqual(
       expect.arrayContaining([
-        'KRAFTSMAN_ADMIT_FUNCTION',
-        'KRAFTSMAN_MAX_COMMANDS',
-        'KRAFTSMAN_CANDIDATE_TIMEOUT',
+        'KRAFTSMAN_REPLACEMENT_TIMEOUT',
+        'KRAFTSMAN_LEASE_TTL',
+        'KRAFTSMAN_GCP_REGION',
+        'KRAFTSMAN_GCP_CREDENTIALS',
       ]),
     );
-    expect(e.message).toMatch(/"50" is not a whole number from 1 to 20/);
-    const a = failure(() => admitConfig({ ...common, KRAFTSMAN_SETTLING_DELAY: '15', ...launchers }));
-    expect(a.message).toMatch(/KRAFTSMAN_SETTLING_DELAY: "15" is not a duration/);
+    expect(err.message).toMatch(/orchestrate function/);
   });
 });
