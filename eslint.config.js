@@ -140,6 +140,8 @@ export default tseslint.config(
     },
   },
   { files: CORE.map((c) => `shared/${c}/**`), rules: pureGlobals },
+  // Handlers and use cases log through the Logger port (structured JSON with the invocation's keys).
+  { files: ['functions/**', 'shared/loop/**'], rules: { 'no-console': 'error' } },
   ...CORE.map(coreLayer),
   restrict(
     ['shared/ports/**'],

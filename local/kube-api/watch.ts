@@ -32,7 +32,10 @@ export function serveWatch(
   const labels = parseLabelSelector(q.get('labelSelector'));
   const fields = parseFieldSelector(q.get('fieldSelector'));
   const name = r.name;
-  const line = (event: unknown): void => void res.write(`${JSON.stringify(event)}\n`);
+  // A watch that timed out (res.end) stays subscribed until 'close': events in between are not written.
+  const line = (event: unknown): void => {
+    if (!res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+  };
   let unsubscribe = (): void => {};
   let started = false;
   const start = (): void => {

@@ -25,6 +25,10 @@ import type { StateStore } from '../ports/state-store/index.ts';
 import type { Fence, Nomination } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
+import { inParallel } from './parallel.ts';
+
+/** Claims created (and launchers invoked) at once per batch: the API server and DynamoDB absorb this easily. */
+const CLAIM_PARALLELISM = 16;
 
 export interface BatchDeps {
   readonly cluster: Cluster;
@@ -135,13 +139,14 @@ async function createClaims(
     const id = `${gang.replace(/[^a-z0-9-]/gi, '-').toLowerCase()}-${claimName('g', deps.nonce()).slice(2)}`;
     for (const c of members) gangOf.set(c, id);
   }
-  const out: Created[] = [];
-  for (const c of claims) {
+  const placed = claims.flatMap((c) => {
     const view = snapshot.nodePools.get(c.template.nodePool);
-    if (!view?.nodeClass) continue;
+    return view?.nodeClass ? [{ c, pool: view.pool, nodeClass: view.nodeClass }] : [];
+  });
+  return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass }): Promise<Created> => {
     const name = claimName(c.template.nodePool, deps.nonce());
     const gang = gangOf.get(c);
-    const claim = nodeClaimFor(c, view.pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
+    const claim = nodeClaimFor(c, pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
     // The launch record first, under the live lease: the launcher runs later (asynchronously, maybe after
     // this lease is released) and only completes the record; a claim is never launched without one.
     await deps.store.recordLaunch(fence, {
@@ -160,9 +165,8 @@ async function createClaims(
       nodePool: c.template.nodePool,
       pods: c.pods.length,
     });
-    out.push({ claim: c, name, nodeClass: view.nodeClass, gang });
-  }
-  return out;
+    return { claim: c, name, nodeClass, gang };
+  });
 }
 
 function nominationsOf(
@@ -191,7 +195,7 @@ async function invokeLaunchers(deps: BatchDeps, fence: Fence, created: readonly 
     const key = c.gang ?? `claim:${c.name}`;
     units.set(key, [...(units.get(key) ?? []), c]);
   }
-  for (const [, members] of units) {
+  await inParallel([...units.values()], CLAIM_PARALLELISM, async (members) => {
     const first = members[0] as Created;
     const payload: LaunchRequestPayload = {
       fence: { cluster: fence.cluster, name: fence.name, owner: fence.owner, token: fence.token },
@@ -200,7 +204,7 @@ async function invokeLaunchers(deps: BatchDeps, fence: Fence, created: readonly 
       ...(first.gang ? { gang: first.gang } : {}),
     };
     await deps.invoker.invoke(first.claim.template.cloud === 'aws' ? 'launch-aws' : 'launch-gcp', payload);
-  }
+  });
   return units.size;
 }
 

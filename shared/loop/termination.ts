@@ -15,10 +15,9 @@ import {
 import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
-import type { Pod } from '../model/pod.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
-import { isOwnedByDaemonSet, isOwnedByNode, isTerminal } from '../state/pods.ts';
+import { drainPlan } from '../disruption/drain-order.ts';
 import { providerId, type CloudProvider } from '../ports/cloud-provider/index.ts';
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
@@ -106,35 +105,39 @@ export async function deleteInstance(deps: TerminationDeps, id: string): Promise
   return true;
 }
 
-/** Pods a drain evicts: not DaemonSet-owned, not static (mirror), not finished. */
-export const evictable = (p: Pod): boolean => !isOwnedByDaemonSet(p) && !isOwnedByNode(p) && !isTerminal(p);
-
 export interface DrainOutcome {
   readonly evicted: number;
   readonly blocked: number;
   readonly finished: boolean;
 }
 
-/** One drain step for a Node whose termination started: evict what is left, finish when nothing is. */
+/**
+ * One drain step for a Node whose termination started (Karpenter's terminator): evict the next group of
+ * pods through the Eviction API (the order of shared/disruption/drain-order.ts), and finish only once
+ * nothing is left — pods still terminating count, since an evicted pod runs on for its grace period — or once the drain timeout has passed since termination started.
+ */
 export async function drainStep(
   deps: TerminationDeps,
   node: Node,
   drainTimeoutMs: number,
 ): Promise<DrainOutcome> {
-  const pods = (await deps.cluster.listPodsOnNode(node.metadata.name)).filter(evictable);
+  const started = Date.parse(node.metadata.annotations?.[TERMINATION_STARTED] ?? '');
+  const now = deps.clock.now();
+  const overdue = Number.isFinite(started) && now.getTime() - started >= drainTimeoutMs;
+  const plan = drainPlan(await deps.cluster.listPodsOnNode(node.metadata.name), now, overdue);
   let evicted = 0;
   let blocked = 0;
-  for (const p of pods) {
-    const r = await deps.cluster.evictPod({
-      name: p.metadata.name,
-      namespace: p.metadata.namespace ?? 'default',
-    });
-    if (r.outcome === 'blocked') blocked += 1;
-    else evicted += 1;
-  }
-  const started = Date.parse(node.metadata.annotations?.[TERMINATION_STARTED] ?? '');
-  const overdue = Number.isFinite(started) && deps.clock.now().getTime() - started >= drainTimeoutMs;
-  if (blocked > 0 && !overdue) return { evicted, blocked, finished: false };
+  if (!plan.drained && !overdue)
+    for (const p of plan.evict) {
+      const r = await deps.cluster.evictPod({
+        name: p.metadata.name,
+        namespace: p.metadata.namespace ?? 'default',
+        ...(p.metadata.uid ? { uid: p.metadata.uid } : {}),
+      });
+      if (r.outcome === 'blocked') blocked += 1;
+      else if (r.outcome === 'evicted') evicted += 1;
+    }
+  if (!plan.drained && !overdue) return { evicted, blocked, finished: false };
   await finishTermination(deps, node, Number.isFinite(started) ? started : undefined);
   return { evicted, blocked, finished: true };
 }

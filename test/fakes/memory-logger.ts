@@ -8,8 +8,12 @@ export interface LogEntry {
 }
 
 export class MemoryLogger implements Logger {
-  readonly entries: LogEntry[] = [];
   private keys: Readonly<Record<string, string>> = {};
+  constructor(readonly entries: LogEntry[] = []) {}
+  /** Another Lambda container's logger: its own invocation keys, writing into the same entries. */
+  container(): MemoryLogger {
+    return new MemoryLogger(this.entries);
+  }
   startInvocation(keys: Readonly<Record<string, string>>): void {
     this.keys = { ...keys };
   }

@@ -49,7 +49,8 @@ export const scheduledChangeSchema = z.looseObject({
   }),
 });
 
-export const ec2InterruptionEventSchema = z.union([
+// Discriminated by detail-type, so a malformed event's error names its bad field, not just "Invalid input".
+export const ec2InterruptionEventSchema = z.discriminatedUnion('detail-type', [
   spotInterruptionSchema,
   rebalanceSchema,
   stateChangeSchema,

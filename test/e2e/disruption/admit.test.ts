@@ -128,6 +128,33 @@ describe('admit through its handler', () => {
     }
   });
 
+  it('a proposal live state no longer allows is refused at validation; one past the budget expires', async () => {
+    const payload = (node: string) => ({
+      cluster: h.clusterName,
+      passId: 'p-2',
+      proposals: [
+        { method: 'emptiness', reason: 'Empty', candidates: [node], replacements: [], savingsPerHour: 1 },
+      ],
+    });
+    const gone = await admitHandler(h)(payload('no-such-node'), lambdaContext('admit'));
+    expect(gone).toEqual({
+      outcome: 'ran',
+      admitted: [],
+      rejected: [{ candidates: ['no-such-node'], stage: 'validation' }],
+      expired: 0,
+    });
+    expect(h.metrics.total(LOOP_METRICS.admissionFailuresTotal, { stage: 'validation' })).toBe(1);
+    // 40 s left less the 30 s margin: the settling delay alone spends the budget, so nothing is tried.
+    const short = { ...lambdaContext('admit'), getRemainingTimeInMillis: () => 40_000 };
+    expect(await admitHandler(h)(payload('no-such-node'), short)).toEqual({
+      outcome: 'ran',
+      admitted: [],
+      rejected: [],
+      expired: 1,
+    });
+    expect(h.metrics.total(LOOP_METRICS.admissionFailuresTotal, { stage: 'expired' })).toBe(1);
+  });
+
   it('a malformed payload, or one for another cluster, fails naming the field', async () => {
     const admit = admitHandler(h);
     await expect(

@@ -76,6 +76,32 @@ describe('consolidate through its handler', () => {
     });
   });
 
+  it('a pass the invocation has no time for is counted as timed out, with no proposal', async () => {
+    h.seed([pod('keeps-it-busy', { gpus: 1 })]);
+    h.bind(); // the empty node is the only GPU node: it is not empty any more
+    h.clock.advance(5 * 60_000);
+    const before = h.metrics.total(KRAFTSMAN_METRICS.passOutcomesTotal, { outcome: 'timed-out' });
+    // 30 s left is exactly the margin the handler keeps to persist and flush: the walks get no time at all.
+    const ctx = { ...lambdaContext('consolidate'), getRemainingTimeInMillis: () => 30_000 };
+    const r = await consolidateHandler(h)(scheduledEvent(h.clock), ctx);
+    expect(r).toEqual({ outcome: 'ran', pass: 'timed-out', timedOut: true, handedOff: 0 });
+    expect(h.metrics.total(KRAFTSMAN_METRICS.passOutcomesTotal, { outcome: 'timed-out' })).toBe(before + 1);
+    // Depth and cycle coverage per NodePool, and every stage's timing, even for a pass cut short.
+    const pool = { nodepool: 'aws-gpu' };
+    expect(h.metrics.named(KRAFTSMAN_METRICS.walkCandidates, pool).at(-1)?.value).toBe(1);
+    expect(h.metrics.named(KRAFTSMAN_METRICS.walkDepth, pool).at(-1)?.value).toBeLessThanOrEqual(1);
+    const coverage = h.metrics.named(KRAFTSMAN_METRICS.walkCycleCoverage, pool).at(-1)?.value;
+    expect(coverage).toBeGreaterThanOrEqual(0);
+    expect(coverage).toBeLessThanOrEqual(1);
+    const stages = h.metrics.named(KRAFTSMAN_METRICS.passStageDurationSeconds).slice(-4);
+    expect(stages.map((x) => x.labels['stage'])).toEqual([
+      'state_copy',
+      'pod_gather',
+      'construction',
+      'simulation',
+    ]);
+  });
+
   it('a malformed event or context fails naming the field', async () => {
     const handler = consolidateHandler(h);
     await expect(

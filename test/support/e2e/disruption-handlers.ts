@@ -19,9 +19,13 @@ import { lambdaContext, scheduledEvent } from './lambda-events.ts';
 const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
 const nonce = () => randomUUID();
 
-/** A fresh container's instance types, read from both emulators. */
+/** A fresh container's instance types, read from both emulators (kept for a day: the clock jumps). */
 const typesOf = (h: E2eHarness) => {
-  const cache = new InstanceTypeCache({ aws: h.ec2Provider(), gcp: h.gceProvider() }, h.clock, 60_000);
+  const cache = new InstanceTypeCache(
+    { aws: h.ec2Provider(), gcp: h.gceProvider() },
+    h.clock,
+    24 * 3_600_000,
+  );
   return (objects: Parameters<typeof poolInstanceTypes>[1]) => poolInstanceTypes(cache, objects);
 };
 
@@ -127,3 +131,39 @@ export function withBudget(pool: KubeObject, nodes: string): KubeObject {
   const spec = pool.spec as { disruption: Record<string, unknown> };
   return { ...pool, spec: { ...spec, disruption: { ...spec.disruption, budgets: [{ nodes }] } } };
 }
+
+/** A registered, initialized, empty Node of a NodePool, as lifecycle leaves it (no instance behind it). */
+export function emptyNode(name: string, pool: string, type = 'g5.xlarge', zone = 'us-east-1a'): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'node.kubernetes.io/instance-type': type,
+        'topology.kubernetes.io/zone': zone,
+        'karpenter.sh/capacity-type': 'on-demand',
+        'karpenter.sh/nodepool': pool,
+        'karpenter.sh/registered': 'true',
+        'karpenter.sh/initialized': 'true',
+        'kraftsman.dev/cloud': 'aws',
+      },
+    },
+    spec: { providerID: `aws:///${zone}/i-${name}` },
+    status: {
+      allocatable: { cpu: '3900m', memory: '15Gi', pods: '58', 'nvidia.com/gpu': '1' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  };
+}
+
+/** An emptiness proposal for these nodes, as consolidate would hand it over. */
+export const deleteProposal = (node: string) =>
+  ({
+    method: 'emptiness',
+    reason: 'Empty',
+    candidates: [node],
+    replacements: [],
+    savingsPerHour: 1,
+  }) as const;

@@ -15,7 +15,8 @@ import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.t
 import type { E2eHarness } from './harness.ts';
 import { lambdaContext } from './lambda-events.ts';
 
-const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
+/** One container's logs and metrics: its own logger keys (containers run at once), shared records. */
+const obs = (h: E2eHarness) => ({ logger: h.logger.container(), metrics: h.metrics });
 const nonce = () => randomUUID();
 
 /** A short watch for tests: one batch unless `windowMs` says otherwise, Karpenter's batching scaled down. */
@@ -29,6 +30,7 @@ export const TEST_WATCH: WatchSettings = {
 };
 
 export function provisionHandler(h: E2eHarness, watch: Partial<WatchSettings> = {}) {
+  const o = obs(h);
   const deps: ProvisionHandlerDeps = {
     loop: {
       cluster: h.cluster(),
@@ -38,7 +40,7 @@ export function provisionHandler(h: E2eHarness, watch: Partial<WatchSettings> = 
       clock: h.clock,
       timer: h.timer,
       nonce,
-      ...obs(h),
+      ...o,
     },
     settings: {
       clusterName: h.clusterName,
@@ -46,16 +48,17 @@ export function provisionHandler(h: E2eHarness, watch: Partial<WatchSettings> = 
       watch: { ...TEST_WATCH, ...watch },
       batch: { nominationTtlMs: 25 * 60_000, verdictTtlMs: 5 * 60_000, upstream: false },
     },
-    obs: obs(h),
+    obs: o,
   };
   return createProvisionHandler(() => Promise.resolve(deps));
 }
 
 export function launchDeps(h: E2eHarness, provider: CloudProvider): LaunchHandlerDeps {
+  const o = obs(h);
   return {
-    loop: { cluster: h.cluster(), store: h.store(), provider, clock: h.clock, ...obs(h) },
+    loop: { cluster: h.cluster(), store: h.store(), provider, clock: h.clock, ...o },
     settings: { clusterName: h.clusterName, unavailableTtlMs: 180_000 },
-    obs: obs(h),
+    obs: o,
   };
 }
 
@@ -66,10 +69,12 @@ export function launchHandler(h: E2eHarness, cloud: Cloud, provider?: CloudProvi
 
 /** provision → launch-aws / launch-gcp through the in-process invoker (Lambda's async Event invocation). */
 export function wireLaunchers(h: E2eHarness, providers: Partial<Record<Cloud, CloudProvider>> = {}): void {
-  const aws = launchHandler(h, 'aws', providers.aws);
-  const gcp = launchHandler(h, 'gcp', providers.gcp);
-  h.invoker.register('launch-aws', (payload) => aws(payload, lambdaContext('launch-aws')));
-  h.invoker.register('launch-gcp', (payload) => gcp(payload, lambdaContext('launch-gcp')));
+  // One provider per cloud (its caches warm, as a reused container's), but a handler per invocation: async
+  // invocations run at once, each in its own container with its own logger keys.
+  const aws = providers.aws ?? h.ec2Provider();
+  const gcp = providers.gcp ?? h.gceProvider();
+  h.invoker.register('launch-aws', (p) => launchHandler(h, 'aws', aws)(p, lambdaContext('launch-aws')));
+  h.invoker.register('launch-gcp', (p) => launchHandler(h, 'gcp', gcp)(p, lambdaContext('launch-gcp')));
 }
 
 export const TEST_LIFECYCLE: LifecycleSettings = {
@@ -81,6 +86,7 @@ export const TEST_LIFECYCLE: LifecycleSettings = {
 
 export function lifecycleHandler(h: E2eHarness, settings: Partial<LifecycleSettings> = {}) {
   const gce = h.gceProvider();
+  const o = obs(h);
   const deps: LifecycleHandlerDeps = {
     loop: {
       cluster: h.cluster(),
@@ -90,14 +96,14 @@ export function lifecycleHandler(h: E2eHarness, settings: Partial<LifecycleSetti
       clock: h.clock,
       timer: h.timer,
       nonce,
-      ...obs(h),
+      ...o,
     },
     settings: {
       clusterName: h.clusterName,
       leaseTtlMs: 30_000,
       lifecycle: { ...TEST_LIFECYCLE, ...settings },
     },
-    obs: obs(h),
+    obs: o,
   };
   return createLifecycleHandler(() => Promise.resolve(deps));
 }

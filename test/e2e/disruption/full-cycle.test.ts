@@ -1,0 +1,120 @@
+// The whole disruption loop through the handlers, on both clouds: consolidate proposes replacing two
+// underused GPU nodes (a g5.12xlarge and a g2-standard-24 each left with a 1-GPU pod), admit starts both
+// commands and launches the replacements through launch-aws and launch-gcp, lifecycle initializes them, and
+// orchestrate drains, terminates and deletes the candidates: the candidates are gone, their pods run on the
+// replacements, the instances are terminated in the emulators and the negative cache is cleared (epoch bump).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
+import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
+import {
+  bringUp,
+  nodeOf,
+  removePod,
+  runConsolidate,
+  wireDisruption,
+  withBudget,
+} from '../../support/e2e/disruption-handlers.ts';
+import {
+  lambdaContext,
+  lifecycleHandler,
+  nodePool,
+  pod,
+  scheduledEvent,
+  startHarness,
+  type E2eHarness,
+} from '../../support/e2e/index.ts';
+import { orchestrateHandler } from '../../support/e2e/orchestration-handlers.ts';
+
+describe('pass → admission → orchestration through the handlers', () => {
+  let h: E2eHarness;
+  beforeAll(async () => {
+    h = await startHarness({
+      objects: [
+        withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }), '100%'),
+        withBudget(
+          nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-24'] }),
+          '100%',
+        ),
+      ],
+    });
+    wireDisruption(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const lifecycle = () => lifecycleHandler(h)(scheduledEvent(h.clock), lambdaContext('lifecycle'));
+  const orchestrate = async () => {
+    const r = await orchestrateHandler(h)(scheduledEvent(h.clock), lambdaContext('orchestrate'));
+    if (r.outcome !== 'ran') throw new Error(`orchestration lease held by ${r.holder}`);
+    return r;
+  };
+  const providerIdOf = (node: string) =>
+    (h.list('Node').find((n) => n.metadata.name === node)?.spec as { providerID?: string }).providerID ?? '';
+
+  it('replaces an underused node on each cloud, to completion', async () => {
+    await bringUp(h, [
+      pod('batch-aws', { gpus: 3, nodeSelector: { 'kraftsman.dev/cloud': 'aws' } }),
+      pod('keep-aws', { gpus: 1, replicaSet: 'keep-aws', nodeSelector: { 'kraftsman.dev/cloud': 'aws' } }),
+      pod('batch-gcp', { gpus: 1, nodeSelector: { 'kraftsman.dev/cloud': 'gcp' } }),
+      pod('keep-gcp', { gpus: 1, replicaSet: 'keep-gcp', nodeSelector: { 'kraftsman.dev/cloud': 'gcp' } }),
+    ]);
+    const candidates = [nodeOf(h, 'keep-aws')!, nodeOf(h, 'keep-gcp')!];
+    expect(nodeOf(h, 'batch-aws')).toBe(candidates[0]);
+    expect(nodeOf(h, 'batch-gcp')).toBe(candidates[1]);
+    const instances = candidates.map(providerIdOf);
+    const gceName = instances[1]!.split('/').pop()!;
+    const liveGce = () =>
+      [...h.gce.world.instances.values()].filter((i) => i.name === gceName && i.status !== 'TERMINATED');
+    expect(liveGce()).toHaveLength(1);
+    removePod(h, 'batch-aws');
+    removePod(h, 'batch-gcp');
+    h.clock.advance(5 * 60_000);
+    const epoch = (await h.store().loadPassState(h.clusterName)).epoch;
+
+    // consolidate → admit → launch-aws / launch-gcp, all through the invoker.
+    expect(await runConsolidate(h, { maxCommands: 2 })).toMatchObject({ outcome: 'ran', handedOff: 2 });
+    const store = h.store();
+    const cmds = await store.listCommandsByStatus(h.clusterName, 'launching');
+    expect(cmds.flatMap((c) => c.candidates).sort()).toEqual([...candidates].sort());
+    await expect.poll(() => h.list('Node').length).toBe(4);
+    await lifecycle(); // registers the replacements
+    await lifecycle(); // initializes them
+
+    const draining = await orchestrate();
+    expect(draining.transitions.map((t) => t.to)).toEqual(['draining', 'draining']);
+    h.kube.terminatePods(); // the kubelet finishes the evicted pods; their ReplicaSets made new ones
+    h.bind();
+    const done = await orchestrate();
+    expect(done.transitions.map((t) => t.to)).toEqual(['completed', 'completed']);
+
+    const nodes = h.list('Node').map((n) => n.metadata.name);
+    for (const c of candidates) expect(nodes).not.toContain(c);
+    const replacements = cmds.flatMap((c) => c.replacements);
+    const replacementNodes = h
+      .list('NodeClaim')
+      .filter((c) => replacements.includes(String(c.metadata.name)))
+      .map((c) => (c.status as { nodeName?: string }).nodeName);
+    expect(replacementNodes).toHaveLength(2);
+    for (const app of ['keep-aws', 'keep-gcp']) {
+      const owned = (p: { metadata: { ownerReferences?: unknown } }) =>
+        (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === app;
+      const pods = h.list('Pod').filter(owned);
+      expect(pods).toHaveLength(1);
+      expect(replacementNodes).toContain((pods[0]!.spec as { nodeName?: string }).nodeName);
+      expect((pods[0]!.status as { phase?: string }).phase).toBe('Running');
+    }
+    const awsId = instances[0]!.split('/').pop()!;
+    expect(h.ec2.world.instances.get(awsId)?.state).toBe('terminated');
+    expect(liveGce()).toEqual([]); // deleted (or terminated) on the Compute Engine emulator
+    expect((await store.loadPassState(h.clusterName)).epoch).toBeGreaterThan(epoch);
+
+    // The metrics of the whole cycle.
+    expect(h.metrics.total(KRAFTSMAN_METRICS.passOutcomesTotal, { outcome: 'proposed' })).toBe(1);
+    expect(h.metrics.total(LOOP_METRICS.commandsAdmittedTotal, { decision: 'replace' })).toBe(2);
+    expect(
+      h.metrics.total(LOOP_METRICS.commandsExecutedTotal, { decision: 'replace', result: 'completed' }),
+    ).toBe(2);
+    expect(h.metrics.total(LOOP_METRICS.admissionFailuresTotal)).toBe(0);
+  }, 180_000);
+});
