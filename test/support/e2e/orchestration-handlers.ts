@@ -59,8 +59,16 @@ export function orchestrateHandler(h: E2eHarness, o: OrchestrateOverrides = {}) 
   return createOrchestrateHandler(() => Promise.resolve(deps));
 }
 
-/** Live state as a pass reads it, priced by both clouds' providers. */
+const warmLive = new WeakMap<E2eHarness, LiveDeps>();
+
+/** Live state as a pass reads it, priced by both clouds' providers (one warm container per harness). */
 export function liveDeps(h: E2eHarness): LiveDeps {
+  const found = warmLive.get(h) ?? coldLiveDeps(h);
+  warmLive.set(h, found);
+  return found;
+}
+
+function coldLiveDeps(h: E2eHarness): LiveDeps {
   const cache = new InstanceTypeCache({ aws: h.ec2Provider(), gcp: h.gceProvider() }, h.clock, 60_000);
   const cluster = h.cluster();
   return {
@@ -111,7 +119,7 @@ export async function startCommandNow(
   proposal: Proposal,
   override: Partial<Pick<StartDeps, 'store' | 'cluster'>> = {},
 ): Promise<Started> {
-  const store = h.store();
+  const store = override.store ?? h.store();
   const lock = await store.acquireLease({
     cluster: h.clusterName,
     name: 'admission',
@@ -122,8 +130,7 @@ export async function startCommandNow(
   let id = '';
   const deps: StartDeps = {
     store,
-    cluster: h.cluster(),
-    ...override,
+    cluster: override.cluster ?? h.cluster(),
     launch: launcher(
       h,
       () => lock,
