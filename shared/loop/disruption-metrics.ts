@@ -32,5 +32,9 @@ export const ADMISSION_STAGES = [
   'claim',
   'launch',
   'confirm',
+  /** Left untried: the admission budget ran out first. */
+  'expired',
+  /** Dropped untried: the admission lock stayed held past the wait (the next pass proposes again). */
+  'lock',
 ] as const;
 export type AdmissionStage = (typeof ADMISSION_STAGES)[number];
