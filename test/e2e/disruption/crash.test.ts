@@ -54,6 +54,15 @@ const ADMISSION: readonly [string, (candidate: string) => Trigger, 'completed' |
     }),
     'rolled-back',
   ],
+  [
+    'the launch recorded (before the launcher is invoked)',
+    () => ({
+      server: 'dynamodb',
+      matches: (r) => r.target === 'PutItem' && r.body.includes('#LAUNCH'),
+      when: 'after',
+    }),
+    'rolled-back',
+  ],
   ['launched (dies before the mark)', () => transaction(2, 'before'), 'rolled-back'],
   ['marked for deletion (the answer is lost)', () => transaction(2, 'after'), 'completed'],
 ];

@@ -75,7 +75,7 @@ describe('orchestrate through the handler', () => {
 
     const done = await orchestrate();
     expect(done.transitions).toEqual([{ id, to: 'completed' }]);
-    expect(instance(s.instanceId)?.state).toBe('terminated');
+    await expect.poll(() => instance(s.instanceId)?.state).toBe('terminated');
     expect(await expectNothingLeftBehind(h, s)).toBe('completed');
     expect((await h.store().loadPassState(h.clusterName)).epoch).toBe(epoch + 1);
     const executed = { decision: 'replace', result: 'completed' };
@@ -95,7 +95,7 @@ describe('orchestrate through the handler', () => {
     // brings them back).
     const zone = instance(s.instanceId)?.zone ?? '';
     await h.ec2Provider().delete(providerId(`aws:///${zone}/${s.instanceId}`));
-    expect(instance(s.instanceId)?.state).toBe('terminated');
+    await expect.poll(() => instance(s.instanceId)?.state).toBe('terminated');
     for (const p of podsOf(h, s.app))
       h.kube.store.delete(h.kube.typeOf('Pod'), 'default', String(p.metadata.name), {
         gracePeriodSeconds: 0,
@@ -126,7 +126,7 @@ describe('orchestrate through the handler', () => {
     expect((await orchestrate()).transitions.map((t) => t.to)).toEqual(['rolling-back', 'rolled-back']);
     expect(taintsOf(s.candidate)).toEqual([]);
     expect(h.list('NodeClaim').map((c) => c.metadata.name)).not.toContain(cmd?.replacements[0]);
-    expect(instance(replacementInstance ?? '')?.state).toBe('terminated');
+    await expect.poll(() => instance(replacementInstance ?? '')?.state).toBe('terminated');
     expect(await expectNothingLeftBehind(h, s)).toBe('rolled-back');
   });
 

@@ -36,8 +36,9 @@ export const nodesOf = (h: E2eHarness, pool: string) =>
   h.list('Node').filter((n) => labels(n)['karpenter.sh/nodepool'] === pool);
 export const podsOf = (h: E2eHarness, app: string) => h.list('Pod').filter((p) => labels(p)['app'] === app);
 export const nodeNameOf = (p: Obj): string | undefined => spec<{ nodeName?: string }>(p).nodeName;
+/** Instances not on their way out (TerminateInstances answers shutting-down; terminated follows). */
 export const liveInstances = (h: E2eHarness) =>
-  [...h.ec2.world.instances.values()].filter((i) => i.state !== 'terminated');
+  [...h.ec2.world.instances.values()].filter((i) => i.state === 'pending' || i.state === 'running');
 
 /** Warm containers, one per function and harness, as Lambda reuses a container between scheduled runs. */
 const warm = new WeakMap<E2eHarness, ReturnType<typeof containers>>();
