@@ -75,8 +75,10 @@ const BUDGETS: Record<string, (config: unknown) => number> = {
     (findMs(c, 'singleNodeTimeoutMs') ?? DEFAULT_OPTIONS.singleNodeTimeoutMs) +
     (findMs(c, 'multiNodeTimeoutMs') ?? DEFAULT_OPTIONS.multiNodeTimeoutMs) +
     HAND_OFF_MS,
+  // A lingering lock is waited out first; then the settling delay and ~20 s per proposal.
   admit: (c) =>
-    admissionBudgetMs(findMs(c, 'maxProposals') ?? MAX_PROPOSALS) -
+    (findMs(c, 'lockWaitMs') ?? 0) +
+    admissionBudgetMs(MAX_PROPOSALS) -
     admissionBudgetMs(0) +
     (findMs(c, 'settlingDelayMs') ?? admissionBudgetMs(0)),
 };
