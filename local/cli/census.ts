@@ -19,6 +19,8 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
 function toJson(r: CensusResult): unknown {
   return {
     nodePools: r.nodePools,
+    truncated: r.truncated,
+    reached: r.reached,
     candidates: r.candidates.map((e) => ({
       node: e.node,
       nodePool: e.nodePool,
@@ -32,12 +34,17 @@ function toJson(r: CensusResult): unknown {
 
 function render(r: CensusResult): string {
   const pools = table(
-    ['NODEPOOL', 'DELETE', 'REPLACE', 'NONE'],
-    Object.entries(r.nodePools).map(([p, c]) => [p, String(c.delete), String(c.replace), String(c.none)]),
+    ['NODEPOOL', 'DELETE', 'REPLACE', 'NONE', 'EMPTY', 'DRIFTED', 'UNREACHED'],
+    Object.entries(r.nodePools).map(([p, c]) =>
+      [p, c.delete, c.replace, c.none, c.empty, c.drifted, c.unreached].map(String),
+    ),
   );
   const nodes = table(
     ['NODE', 'NODEPOOL', 'DECISION', 'METHOD', 'REASON'],
     r.candidates.map((e) => [e.node, e.nodePool, e.decision, e.method ?? '-', e.reason ?? '-']),
   );
-  return `${pools}\n\n${nodes}\n`;
+  const cut = r.truncated
+    ? `\ncensus budget ran out after ${r.reached} candidates; the rest are unreached\n`
+    : '';
+  return `${pools}\n\n${nodes}\n${cut}`;
 }

@@ -1,18 +1,29 @@
-// The census (docs/mechanisms/census.md): simulate every candidate on its own, act on none, and count
-// what could be deleted or replaced right now by NodePool. Budgets are not applied: the census measures
-// opportunity; the pass decides what may be taken.
+// The census (docs/mechanisms/census.md): simulate every candidate on its own, act on none, and count what
+// could be deleted or replaced right now by NodePool, within a time budget (five minutes by default).
+// Disruption budgets are not applied: the census measures opportunity; the pass decides what may be taken.
 import { buildCandidates } from './candidates.ts';
 import { computeConsolidation } from './consolidation.ts';
 import { drift } from './drift.ts';
 import { emptiness } from './emptiness.ts';
 import { consolidationFilter } from './method.ts';
-import { passContext } from './pass-context.ts';
+import { KRAFTSMAN_METRICS, LABELS } from './metric-names.ts';
+import { passContext, ZERO_STOPWATCH, type PassContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { savingsOf, type MethodName, type PassOptions, type SkipReason, type Stopwatch } from './types.ts';
+import {
+  savingsOf,
+  type Candidate,
+  type MethodName,
+  type PassOptions,
+  type SkipReason,
+  type Stopwatch,
+} from './types.ts';
 
 export type CensusDecision = 'delete' | 'replace' | 'none';
+
+/** The census's own budget: five minutes of simulation nothing else is spending (docs/mechanisms/census.md). */
+export const CENSUS_TIMEOUT_MS = 5 * 60_000;
 
 export interface CensusEntry {
   readonly node: string;
@@ -23,16 +34,34 @@ export interface CensusEntry {
   readonly savingsPerHour?: number;
 }
 
+/**
+ * Per NodePool: delete and replace count actionable consolidation only; empty and drifted count what emptiness
+ * and drift would take; none counts blocked nodes and no-ops; unreached counts candidates the budget cut off.
+ */
+export interface CensusCounts {
+  readonly delete: number;
+  readonly replace: number;
+  readonly none: number;
+  readonly empty: number;
+  readonly drifted: number;
+  readonly unreached: number;
+}
+
 export interface CensusResult {
-  readonly nodePools: Readonly<Record<string, Record<CensusDecision, number>>>;
+  readonly nodePools: Readonly<Record<string, CensusCounts>>;
   readonly candidates: readonly CensusEntry[];
+  /** True when the budget ran out before every candidate was judged. */
+  readonly truncated: boolean;
+  /** Candidates judged before the budget ran out (the unreached are not listed). */
+  readonly reached: number;
 }
 
 export function runCensus(
   snapshot: ClusterSnapshot,
   now: Date,
   options: PassOptions,
-  stopwatch?: Stopwatch,
+  stopwatch: Stopwatch = ZERO_STOPWATCH,
+  bounds: { readonly timeoutMs: number } = { timeoutMs: CENSUS_TIMEOUT_MS },
 ): CensusResult {
   const ctx = passContext(snapshot, now, options, stopwatch);
   const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now });
@@ -43,61 +72,99 @@ export function runCensus(
     if (s.reason === 'not-initialized') continue; // the census covers managed, initialized nodes
     entries.push({ node: s.node, nodePool: poolOf.get(s.node) ?? '', decision: 'none', reason: s.reason });
   }
+  const start = stopwatch.elapsedMs();
+  const unreached = new Map<string, number>();
+  let reached = 0;
   for (const c of set.candidates) {
+    if (stopwatch.elapsedMs() - start > bounds.timeoutMs) {
+      unreached.set(c.nodePool, (unreached.get(c.nodePool) ?? 0) + 1);
+      continue;
+    }
+    reached++;
+    entries.push(judge(ctx, c));
+  }
+  entries.sort((a, b) => a.node.localeCompare(b.node));
+  return {
+    nodePools: countByPool(entries, unreached),
+    candidates: entries,
+    truncated: unreached.size > 0,
+    reached,
+  };
+}
+
+function judge(ctx: PassContext, c: Candidate): CensusEntry {
+  {
     const base = { node: c.name, nodePool: c.nodePool };
     if (drift.filter(c) === true) {
       const sim = simulateCandidates(ctx, [c]);
       if (sim.unscheduled.size)
-        entries.push({ ...base, decision: 'none', method: 'drift', reason: 'unschedulable-pods' });
-      else {
-        const replacements = sim.replacements.map(toReplacement);
-        const cmd = { method: 'drift' as const, reason: 'Drifted' as const, candidates: [c], replacements };
-        entries.push({
-          ...base,
-          decision: replacements.length ? 'replace' : 'delete',
-          method: 'drift',
-          savingsPerHour: savingsOf(cmd),
-        });
-      }
-      continue;
+        return { ...base, decision: 'none', method: 'drift', reason: 'unschedulable-pods' };
+      const replacements = sim.replacements.map(toReplacement);
+      const cmd = { method: 'drift' as const, reason: 'Drifted' as const, candidates: [c], replacements };
+      return {
+        ...base,
+        decision: replacements.length ? 'replace' : 'delete',
+        method: 'drift',
+        savingsPerHour: savingsOf(cmd),
+      };
     }
     const empty = emptiness.filter(c);
-    if (empty === true) {
-      entries.push({ ...base, decision: 'delete', method: 'emptiness', savingsPerHour: c.price });
-      continue;
-    }
+    if (empty === true) return { ...base, decision: 'delete', method: 'emptiness', savingsPerHour: c.price };
     const verdict = consolidationFilter(c);
-    if (verdict !== true) {
-      entries.push({
+    if (verdict !== true)
+      return {
         ...base,
         decision: 'none',
         reason: verdict ?? (typeof empty === 'string' ? empty : 'not-consolidatable'),
-      });
-      continue;
-    }
+      };
     const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c]);
     if (outcome.kind === 'no-op')
-      entries.push({
-        ...base,
-        decision: 'none',
-        method: 'single-node-consolidation',
-        reason: outcome.reason,
-      });
-    else {
-      const cmd = outcome.command;
-      entries.push({
-        ...base,
-        decision: cmd.replacements.length ? 'replace' : 'delete',
-        method: cmd.method,
-        savingsPerHour: savingsOf(cmd),
-      });
-    }
+      return { ...base, decision: 'none', method: 'single-node-consolidation', reason: outcome.reason };
+    const cmd = outcome.command;
+    return {
+      ...base,
+      decision: cmd.replacements.length ? 'replace' : 'delete',
+      method: cmd.method,
+      savingsPerHour: savingsOf(cmd),
+    };
   }
-  entries.sort((a, b) => a.node.localeCompare(b.node));
-  const nodePools: Record<string, Record<CensusDecision, number>> = {};
+}
+
+function countByPool(
+  entries: readonly CensusEntry[],
+  unreached: ReadonlyMap<string, number>,
+): Record<string, CensusCounts> {
+  const out: Record<string, { -readonly [K in keyof CensusCounts]: number }> = {};
+  const of = (pool: string) =>
+    (out[pool] ??= { delete: 0, replace: 0, none: 0, empty: 0, drifted: 0, unreached: 0 });
   for (const e of entries) {
-    const counts = (nodePools[e.nodePool] ??= { delete: 0, replace: 0, none: 0 });
-    counts[e.decision]++;
+    const counts = of(e.nodePool);
+    if (e.method === 'drift' && e.decision !== 'none') counts.drifted++;
+    else if (e.method === 'emptiness') counts.empty++;
+    else counts[e.decision]++;
   }
-  return { nodePools, candidates: entries };
+  for (const [pool, n] of unreached) of(pool).unreached += n;
+  return out;
+}
+
+export interface CensusMetric {
+  readonly name: string;
+  readonly value: number;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** The census gauges (names in metric-names.ts), so whoever emits them shows truncation like the counts. */
+export function censusMetrics(r: CensusResult): CensusMetric[] {
+  const out: CensusMetric[] = [
+    { name: KRAFTSMAN_METRICS.censusTruncated, value: r.truncated ? 1 : 0, labels: {} },
+  ];
+  for (const [pool, counts] of Object.entries(r.nodePools)) {
+    for (const [decision, value] of Object.entries(counts))
+      out.push({
+        name: KRAFTSMAN_METRICS.censusNodes,
+        value,
+        labels: { [LABELS.nodePool]: pool, [LABELS.decision]: decision },
+      });
+  }
+  return out;
 }

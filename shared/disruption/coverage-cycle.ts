@@ -1,7 +1,7 @@
 // Coverage cycle (docs/mechanisms/coverage-cycle.md): candidates evaluated this cycle go behind the unreached
 // ones, so a timed-out walk resumes mid-list; a position hint only, never a verdict. Plus Karpenter's order.
 // Pure. API: upstreamOrder, unseenPoolsAfterWalk, reconcileCoverage, resumeCoverageCycle, markEvaluated,
-// coverageFraction, coverageDelta.
+// restartCoverageCycle, coverageFraction, coverageDelta.
 
 /** Anything the walk orders: a name and the NodePool it belongs to. */
 export interface CoverageCandidate {
@@ -147,6 +147,19 @@ export function markEvaluated(
   }
   return new Map(
     [...work].map(([pool, e]) => [pool, { nodePool: pool, cycle: e.cycle, evaluated: e.evaluated }]),
+  );
+}
+
+/**
+ * A walk that ended for any reason but a timeout (it ran to the end, or held its proposals) starts the next walk
+ * at the head, as upstream does: every pool that recorded members begins a new cycle; untouched pools stay.
+ */
+export function restartCoverageCycle(state: CoverageState): CoverageState {
+  return new Map(
+    [...state].map(([pool, c]) => [
+      pool,
+      c.evaluated.size === 0 ? c : { nodePool: pool, cycle: c.cycle + 1, evaluated: new Set<string>() },
+    ]),
   );
 }
 

@@ -1,7 +1,10 @@
-// The negative cache's fingerprint (docs/mechanisms/negative-cache.md): what a no-op verdict depends on, read from the
-// pass snapshot (node and claim versions, NodePool identity, the catalog revision, the pods that would move and
-// every NodePool a replacement could land in), hashed with the one hash of this file.
-import type { ClusterSnapshot } from '../state/snapshot.ts';
+// The negative cache's fingerprint (docs/mechanisms/negative-cache.md): what a no-op verdict depends on, read
+// from the pass snapshot (node and claim versions, NodePool identity, each pool's instance-type revision, the
+// pods that would move and every NodePool a replacement could land in), hashed with the one hash of this file.
+import { CLOUD } from '../model/labels.ts';
+import { Requirement } from '../scheduling/requirement.ts';
+import { Requirements } from '../scheduling/requirement-set.ts';
+import type { ClusterSnapshot, NodePoolView } from '../state/snapshot.ts';
 import type { Candidate } from './types.ts';
 
 /** The metadata a fingerprint reads; every Kubernetes object in shared/model has this shape. */
@@ -81,30 +84,48 @@ function hash(text: string, seed: number): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
-/** A revision of the catalog as this pass read it: any price or availability change changes it. */
-export function catalogRevision(snapshot: ClusterSnapshot): string {
-  const text = snapshot.instanceTypes
-    .map(
-      (it) =>
-        `${it.name}|${it.offerings.map((o) => `${o.zone}/${o.capacityType}/${o.price}/${o.available}`).join(',')};`,
-    )
-    .join('');
-  return `${snapshot.instanceTypes.length}-${hash(text, 0)}`;
+/**
+ * A NodePool's instance-type revision: the names, shapes, labels and offered zones and capacity types of the
+ * catalog types its requirements admit — blind to price and availability, as the fork's is, so a spot-price
+ * refresh or an insufficient-capacity entry does not invalidate every verdict. The TTL bounds what it cannot
+ * see (docs/mechanisms/negative-cache.md).
+ */
+export function instanceTypeRevision(snapshot: ClusterSnapshot, view: NodePoolView): string {
+  const reqs = Requirements.fromSelectors(view.pool.spec.template.spec.requirements).add(
+    Requirement.in(CLOUD, view.cloud),
+  );
+  const parts: string[] = [];
+  for (const it of snapshot.instanceTypes) {
+    if (it.cloud !== view.cloud || reqs.conflict(it.requirements) !== undefined) continue;
+    const offered = [...new Set(it.offerings.map((o) => `${o.zone}/${o.capacityType}`))].sort().join(',');
+    parts.push(
+      `${it.name}|${JSON.stringify(it.capacity)}|${JSON.stringify(it.allocatable)}|${JSON.stringify(it.labels)}|${offered};`,
+    );
+  }
+  return `${parts.length}-${hash(parts.join(''), 0)}`;
+}
+
+/** Every NodePool's revision, computed once per walk. */
+export function poolRevisions(snapshot: ClusterSnapshot): ReadonlyMap<string, string> {
+  return new Map([...snapshot.nodePools.values()].map((v) => [v.name, instanceTypeRevision(snapshot, v)]));
 }
 
 /** Undefined (fail closed: no skip) when any part has no version, e.g. a claim derived from node labels. */
 export function candidateFingerprint(
   c: Candidate,
   snapshot: ClusterSnapshot,
-  revision: string,
+  revisions: ReadonlyMap<string, string>,
 ): string | undefined {
   return negativeFingerprint({
     candidate: c.name,
     node: c.node.node,
     claim: c.node.derivedClaim ? undefined : c.node.claim,
     nodePool: c.pool.pool,
-    instanceTypeRevision: revision,
+    instanceTypeRevision: revisions.get(c.nodePool),
     pods: c.reschedulable,
-    readyNodePools: [...snapshot.nodePools.values()].map((v) => ({ pool: v.pool, revision })),
+    readyNodePools: [...snapshot.nodePools.values()].map((v) => ({
+      pool: v.pool,
+      revision: revisions.get(v.name),
+    })),
   });
 }

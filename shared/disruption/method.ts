@@ -21,6 +21,8 @@ export interface MethodResult {
   /** Candidates the method evaluated (simulated, or judged empty). */
   readonly evaluated: number;
   readonly timedOut: boolean;
+  /** A candidate was passed over for its pool's budget: Karpenter then does not mark the fleet consolidated. */
+  readonly constrainedByBudgets?: boolean;
   /** NodePools a timed-out walk never reached (Karpenter's PreviouslyUnseenNodePools). */
   readonly unseenPools?: readonly string[];
   /** The walk's memory after this pass (kraftsman): coverage cycle and negative cache. */

@@ -64,8 +64,10 @@ export const KRAFTSMAN_METRICS = {
   negativeCacheEntries: 'kraftsman_disruption_negative_cache_entries',
   /** counter: proposals held by walks (batched proposals). */
   proposalsHeldTotal: 'kraftsman_disruption_proposals_held_total',
-  /** gauge {nodepool, decision}: the census's actionable counts (decision: delete | replace | none). */
+  /** gauge {nodepool, decision}: the census's counts (delete | replace | none | empty | drifted | unreached). */
   censusNodes: 'kraftsman_disruption_census_nodes',
+  /** gauge: 1 when the last census ran out of its budget before judging every candidate. */
+  censusTruncated: 'kraftsman_disruption_census_truncated',
   /** gauge {nodepool}: candidates the census simulated. */
   censusCandidates: 'kraftsman_disruption_census_candidates',
 } as const;

@@ -1,6 +1,7 @@
 // Multi-node consolidation: binary search for the largest prefix (≥ 2, ≤ 100) of the sorted, budget-allowed
 // candidates that can be removed together with at most one cheaper replacement; within one minute, returning
 // the best batch found so far when time runs out (multinodeconsolidation.go firstNConsolidationOption).
+import { approveCommand, poolTotals } from './balanced.ts';
 import { BudgetLedger } from './budgets.ts';
 import { computeConsolidation, type Outcome } from './consolidation.ts';
 import { consolidationFilter, sortCandidates, type Method } from './method.ts';
@@ -30,6 +31,7 @@ export const multiNode: Method = {
     let best: Command | undefined;
     let evaluated = 0;
     let timedOut = false;
+    let totals: ReturnType<typeof poolTotals> | undefined;
     while (lo <= hi) {
       if (ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs) {
         timedOut = true;
@@ -38,7 +40,9 @@ export const multiNode: Method = {
       const mid = (lo + hi) >> 1;
       const batch = allowed.slice(0, mid + 1);
       evaluated = Math.max(evaluated, batch.length);
-      const cmd = valid(computeConsolidation(ctx, 'multi-node-consolidation', batch), batch);
+      const found = valid(computeConsolidation(ctx, 'multi-node-consolidation', batch), batch);
+      // Balanced pools score the move; a rejected batch is as invalid as one without a cheaper replacement.
+      const cmd = found && approveCommand(found, (totals ??= poolTotals(ctx.snapshot))) ? found : undefined;
       if (cmd) {
         best = cmd;
         lo = mid + 1;

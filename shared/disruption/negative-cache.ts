@@ -89,6 +89,16 @@ export function rememberVerdict(
     throw new RangeError(`negative cache ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   const entries = new Map(cache.entries);
   if (verdict === 'no-op' && fingerprint !== undefined) {
+    // The same verdict on the same fingerprint keeps its first expiry: the TTL bounds how long a verdict is
+    // trusted since it was first computed, so observe-only re-simulation cannot keep it alive for ever.
+    const old = entries.get(candidate);
+    if (
+      old &&
+      old.fingerprint === fingerprint &&
+      old.epoch === cache.epoch &&
+      old.expiresAt.getTime() > now.getTime()
+    )
+      return cache;
     entries.set(candidate, {
       candidate,
       fingerprint,

@@ -17,7 +17,7 @@ import {
 import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import type { Candidate, Command, PassOptions, Skip, SkipReason, Stopwatch } from './types.ts';
+import type { Candidate, Command, PassOptions, Skip, Stopwatch } from './types.ts';
 
 export interface PassInputs {
   readonly snapshot: ClusterSnapshot;
@@ -59,7 +59,7 @@ export function runPass(inputs: PassInputs): PassResult {
     nominated: inputs.nominated,
   });
   for (const e of set.expired) ctx.expired.add(e.node);
-  const skips = new Map<string, SkipReason>(set.skipped.map((s) => [s.node, s.reason]));
+  const skips = new Map<string, Skip>(set.skipped.map((s) => [s.node, s]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   let evaluated = 0;
   let timedOut = false;
@@ -67,18 +67,21 @@ export function runPass(inputs: PassInputs): PassResult {
   let coverage: CoverageState | undefined = inputs.hints?.coverage;
   let cache: NegativeCache | undefined = inputs.hints?.negativeCache;
   let walk: MethodResult | undefined;
+  let constrainedByBudgets = false;
   for (const method of METHODS) {
     const eligible: Candidate[] = [];
     for (const c of set.candidates) {
       const verdict = method.filter(c);
       if (verdict === true) eligible.push(c);
-      else if (verdict !== undefined) skips.set(c.name, verdict);
+      else if (verdict !== undefined)
+        skips.set(c.name, { node: c.name, reason: verdict, method: method.name });
     }
     if (eligible.length === 0) continue;
     // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
     const out = method.compute(ctx, eligible, budgets, { unseenPools, coverage, negativeCache: cache });
-    for (const s of out.skipped) skips.set(s.node, s.reason);
+    for (const s of out.skipped) skips.set(s.node, { node: s.node, reason: s.reason, method: method.name });
+    constrainedByBudgets ||= out.constrainedByBudgets === true;
     evaluated += out.evaluated;
     timedOut ||= out.timedOut;
     if (out.unseenPools) unseenPools = out.unseenPools;
@@ -91,18 +94,19 @@ export function runPass(inputs: PassInputs): PassResult {
 
   function finish(commands: readonly Command[], method: MethodName | undefined): PassResult {
     for (const cmd of commands) for (const c of cmd.candidates) skips.delete(c.name);
-    const skipped = [...skips]
-      .map(([node, reason]) => ({ node, reason }))
-      .sort((a, b) => a.node.localeCompare(b.node));
+    const skipped = [...skips.values()].sort((a, b) => a.node.localeCompare(b.node));
     // The end-of-pass sweep: expiry is checked here and on lookup, never in the background.
     const negativeCache = cache ? sweepNegativeCache(cache, now).cache : undefined;
     const tally = walk?.negativeTally;
-    let outcome: PassOutcome;
-    if (set.candidates.length === 0) outcome = 'no-candidates';
-    else if (commands.length > 0) outcome = timedOut ? 'timed-out-with-proposals' : 'proposed';
-    else if (timedOut) outcome = 'timed-out';
-    // A pass that skipped on a cached verdict did not look at everything, so it cannot call the fleet consolidated.
-    else outcome = !tally || mayMarkConsolidated(tally) ? 'consolidated' : 'no-proposals';
+    const outcome = passOutcome({
+      candidates: set.candidates.length,
+      commands: commands.length,
+      timedOut,
+      constrainedByBudgets,
+      skippedOnCache:
+        skipped.some((s) => s.reason === 'cached-negative') ||
+        (tally !== undefined && !mayMarkConsolidated(tally)),
+    });
     return {
       commands,
       method,
@@ -119,4 +123,22 @@ export function runPass(inputs: PassInputs): PassResult {
       depth: walk?.depth,
     };
   }
+}
+
+/**
+ * How a pass ended. `consolidated` claims the walk looked at everything and found nothing: not after skipping on
+ * a cached verdict (docs/mechanisms/negative-cache.md), and not when a budget held a candidate back (Karpenter's
+ * SingleNodeConsolidation does not mark itself consolidated then).
+ */
+export function passOutcome(p: {
+  readonly candidates: number;
+  readonly commands: number;
+  readonly timedOut: boolean;
+  readonly constrainedByBudgets: boolean;
+  readonly skippedOnCache: boolean;
+}): PassOutcome {
+  if (p.candidates === 0) return 'no-candidates';
+  if (p.commands > 0) return p.timedOut ? 'timed-out-with-proposals' : 'proposed';
+  if (p.timedOut) return 'timed-out';
+  return p.skippedOnCache || p.constrainedByBudgets ? 'no-proposals' : 'consolidated';
 }

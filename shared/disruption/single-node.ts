@@ -1,19 +1,21 @@
 // Single-node consolidation: walk the candidates one at a time (pools interleaved, pools a timed-out walk never
 // reached first) within three minutes. Karpenter stops at its first command; kraftsman may hold up to
 // maxCommands proposals, spending each pool's budget as it holds them (later simulations see the held
-// candidates gone), resumes behind the candidates this coverage cycle already reached, and consults the
+// candidates gone), resumes behind the candidates this coverage cycle already judged, and consults the
 // negative cache (skipping on a hit only when switched on). Seed, "Surviving the timeout" and after.
+import { approveCommand, canPassThreshold, poolTotals } from './balanced.ts';
 import { BudgetLedger } from './budgets.ts';
 import { computeConsolidation } from './consolidation.ts';
 import {
   EMPTY_COVERAGE,
   markEvaluated,
   reconcileCoverage,
+  restartCoverageCycle,
   resumeCoverageCycle,
   upstreamOrder,
 } from './coverage-cycle.ts';
-import { candidateFingerprint, catalogRevision } from './fingerprint.ts';
-import { consolidationFilter, sortCandidates, type Method } from './method.ts';
+import { candidateFingerprint, poolRevisions } from './fingerprint.ts';
+import { consolidationFilter, sortCandidates, type Method, type MethodResult } from './method.ts';
 import {
   EMPTY_TALLY,
   lookupNegative,
@@ -22,6 +24,7 @@ import {
   shouldSkip,
   tallyLookup,
 } from './negative-cache.ts';
+import type { PassContext } from './pass-context.ts';
 import type { Candidate, Command, Skip } from './types.ts';
 
 export const singleNode: Method = {
@@ -29,95 +32,143 @@ export const singleNode: Method = {
   reason: 'Underutilized',
   filter: consolidationFilter,
   compute(ctx, candidates, budgets, hints) {
-    const { options, now, snapshot } = ctx;
-    const upstream = options.upstream;
+    const upstream = ctx.options.upstream;
     const karpenterOrder = upstreamOrder(sortCandidates(candidates), hints.unseenPools ?? []);
     const coverage = upstream
       ? EMPTY_COVERAGE
       : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
     const ordered = upstream ? karpenterOrder : resumeCoverageCycle(karpenterOrder, coverage);
-    const revision = upstream ? '' : catalogRevision(snapshot);
-    let cache = hints.negativeCache ?? negativeCache();
-    let tally = EMPTY_TALLY;
-    let ledger = BudgetLedger.from(budgets);
-    const held: Command[] = [];
-    const heldCandidates: Candidate[] = [];
-    const skipped: Skip[] = [];
-    const reached: Candidate[] = [];
-    const start = ctx.stopwatch.elapsedMs();
-    let evaluated = 0;
-    let timedOut = false;
-    for (const [i, c] of ordered.entries()) {
-      if (held.length >= options.maxCommands) break;
-      if (ctx.stopwatch.elapsedMs() - start > options.singleNodeTimeoutMs) {
-        timedOut = true;
-        for (const rest of ordered.slice(i)) skipped.push({ node: rest.name, reason: 'timed-out' });
-        break;
-      }
-      reached.push(c);
-      if (heldCandidates.includes(c)) {
-        skipped.push({ node: c.name, reason: 'claimed-by-pending-command' });
-        continue;
-      }
-      if (!ledger.canHold([c.nodePool])) {
-        skipped.push({ node: c.name, reason: 'budget-exhausted' });
-        continue;
-      }
-      const fingerprint = upstream ? undefined : candidateFingerprint(c, snapshot, revision);
-      const lookup = lookupNegative(cache, c.name, fingerprint, now);
-      if (!upstream && shouldSkip(lookup, options)) {
-        tally = tallyLookup(tally, c.name, lookup, 'skipped');
-        skipped.push({ node: c.name, reason: 'cached-negative' });
-        continue;
-      }
-      evaluated++;
-      const began = ctx.stopwatch.elapsedMs();
-      const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], heldCandidates);
-      // One pathological candidate must not eat the walk: past its own budget its result is abandoned, as a
-      // cancelled simulation would be (the simulator is synchronous, so it is measured rather than interrupted).
-      if (ctx.stopwatch.elapsedMs() - began > options.candidateTimeoutMs) {
-        skipped.push({ node: c.name, reason: 'timed-out' });
-        continue;
-      }
-      const verdict =
-        outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
-      if (!upstream) {
-        tally = tallyLookup(tally, c.name, lookup, verdict);
-        cache = rememberVerdict(cache, c.name, fingerprint, verdict, now);
-      }
-      if (outcome.kind === 'no-op') {
-        skipped.push({ node: c.name, reason: outcome.reason });
-        continue;
-      }
-      ledger = ledger.hold([c.nodePool]);
-      held.push(outcome.command);
-      heldCandidates.push(c);
-    }
-    const reachedPools = new Set(reached.map((c) => c.nodePool));
-    const reachedSet = new Set(reached);
-    const depth = new Map<string, { reached: number; candidates: number }>();
-    for (const c of ordered) {
-      const d = depth.get(c.nodePool) ?? { reached: 0, candidates: 0 };
-      depth.set(c.nodePool, {
-        reached: d.reached + (reachedSet.has(c) ? 1 : 0),
-        candidates: d.candidates + 1,
-      });
-    }
+    const walk = new Walk(ctx, budgets, hints.negativeCache);
+    const end = walk.run(ordered);
     return {
-      commands: held,
-      skipped,
-      evaluated,
-      timedOut,
+      commands: walk.held,
+      skipped: walk.skipped,
+      evaluated: walk.evaluated,
+      timedOut: end === 'timed-out',
+      constrainedByBudgets: walk.constrainedByBudgets,
       // Karpenter records the unreached pools only when the walk timed out or ran to its end, not when it
       // stopped at a command.
       unseenPools:
-        held.length >= options.maxCommands
+        end === 'held-enough'
           ? (hints.unseenPools ?? [])
-          : [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !reachedPools.has(p)),
-      coverage: upstream ? undefined : markEvaluated(coverage, reached, candidates),
-      negativeCache: upstream ? undefined : cache,
-      negativeTally: upstream ? undefined : tally,
-      depth,
+          : [...new Set(ordered.map((c) => c.nodePool))].filter((p) => !walk.reachedPools.has(p)),
+      // Only a timed-out walk resumes mid-list; any other end starts the next walk at the head.
+      coverage: upstream
+        ? undefined
+        : end === 'timed-out'
+          ? markEvaluated(coverage, walk.judged, candidates)
+          : restartCoverageCycle(coverage),
+      negativeCache: upstream ? undefined : walk.cache,
+      negativeTally: upstream ? undefined : walk.tally,
+      depth: depthOf(ordered, walk.reached),
     };
   },
 };
+
+type WalkEnd = 'timed-out' | 'held-enough' | 'end-of-list';
+
+/** One walk's mutable bookkeeping, kept private to a single compute() call. */
+class Walk {
+  readonly held: Command[] = [];
+  readonly heldCandidates: Candidate[] = [];
+  readonly skipped: Skip[] = [];
+  /** Candidates the walk got to, in order (depth metrics, unseen pools). */
+  readonly reached = new Set<Candidate>();
+  readonly reachedPools = new Set<string>();
+  /** Candidates that reached a verdict (simulated, cached, scored or abandoned): the coverage cycle's members. */
+  readonly judged: Candidate[] = [];
+  evaluated = 0;
+  constrainedByBudgets = false;
+  cache;
+  tally = EMPTY_TALLY;
+  private ledger: BudgetLedger;
+  private readonly revisions;
+  private readonly totals;
+
+  constructor(
+    private readonly ctx: PassContext,
+    budgets: ReadonlyMap<string, number>,
+    cache: MethodResult['negativeCache'],
+  ) {
+    this.ledger = BudgetLedger.from(budgets);
+    this.cache = cache ?? negativeCache();
+    this.revisions = ctx.options.upstream ? new Map<string, string>() : poolRevisions(ctx.snapshot);
+    this.totals = poolTotals(ctx.snapshot);
+  }
+
+  run(ordered: readonly Candidate[]): WalkEnd {
+    const start = this.ctx.stopwatch.elapsedMs();
+    for (const c of ordered) {
+      if (this.held.length >= this.ctx.options.maxCommands) return 'held-enough';
+      // Candidates never reached are not skips (docs/contract.md): the walk simply did not get to them.
+      if (this.ctx.stopwatch.elapsedMs() - start > this.ctx.options.singleNodeTimeoutMs) return 'timed-out';
+      this.reached.add(c);
+      this.reachedPools.add(c.nodePool);
+      this.visit(c);
+    }
+    return this.held.length >= this.ctx.options.maxCommands ? 'held-enough' : 'end-of-list';
+  }
+
+  private skip(c: Candidate, reason: Skip['reason'], judged: boolean): void {
+    this.skipped.push({ node: c.name, reason });
+    if (judged) this.judged.push(c);
+  }
+
+  private visit(c: Candidate): void {
+    const { ctx } = this;
+    const upstream = ctx.options.upstream;
+    if (this.heldCandidates.includes(c)) return this.skip(c, 'claimed-by-pending-command', false);
+    if (!this.ledger.canHold([c.nodePool])) {
+      this.constrainedByBudgets = true;
+      return this.skip(c, 'budget-exhausted', false);
+    }
+    if (!canPassThreshold(c, this.totals)) return this.skip(c, 'below-threshold', true);
+    const fingerprint = upstream ? undefined : candidateFingerprint(c, ctx.snapshot, this.revisions);
+    const lookup = lookupNegative(this.cache, c.name, fingerprint, ctx.now);
+    if (!upstream && shouldSkip(lookup, ctx.options)) {
+      this.tally = tallyLookup(this.tally, c.name, lookup, 'skipped');
+      return this.skip(c, 'cached-negative', true);
+    }
+    this.evaluated++;
+    const began = ctx.stopwatch.elapsedMs();
+    const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], this.heldCandidates);
+    // One pathological candidate must not eat the walk: past its own budget its result is abandoned, as a
+    // cancelled simulation would be (the simulator is synchronous, so it is measured rather than interrupted).
+    // It had its budget, so it goes behind the unjudged ones like any judged candidate.
+    if (ctx.stopwatch.elapsedMs() - began > ctx.options.candidateTimeoutMs)
+      return this.skip(c, 'timed-out', true);
+    const verdict =
+      outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
+    if (!upstream) {
+      this.tally = tallyLookup(this.tally, c.name, lookup, verdict);
+      // A no-op reached with held proposals' candidates gone may depend on them: not remembered.
+      if (verdict !== 'no-op' || this.heldCandidates.length === 0)
+        this.cache = rememberVerdict(
+          this.cache,
+          c.name,
+          fingerprint,
+          verdict,
+          ctx.now,
+          ctx.options.negativeCacheTtlMs,
+        );
+    }
+    if (outcome.kind === 'no-op') return this.skip(c, outcome.reason, true);
+    if (!approveCommand(outcome.command, this.totals)) return this.skip(c, 'below-threshold', true);
+    this.judged.push(c);
+    this.ledger = this.ledger.hold([c.nodePool]);
+    this.held.push(outcome.command);
+    this.heldCandidates.push(c);
+  }
+}
+
+function depthOf(
+  ordered: readonly Candidate[],
+  reached: ReadonlySet<Candidate>,
+): Map<string, { reached: number; candidates: number }> {
+  const depth = new Map<string, { reached: number; candidates: number }>();
+  for (const c of ordered) {
+    const d = depth.get(c.nodePool) ?? { reached: 0, candidates: 0 };
+    depth.set(c.nodePool, { reached: d.reached + (reached.has(c) ? 1 : 0), candidates: d.candidates + 1 });
+  }
+  return depth;
+}

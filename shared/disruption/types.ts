@@ -48,6 +48,8 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 export interface Skip {
   readonly node: string;
   readonly reason: SkipReason;
+  /** The method whose filter or walk passed the node over; absent when Karpenter's candidate rules did. */
+  readonly method?: MethodName;
 }
 
 export type DriftKind =
@@ -130,6 +132,8 @@ export interface PassOptions {
   readonly singleNodeTimeoutMs: number;
   /** consolidation-candidate-timeout: one candidate's simulation budget (docs/mechanisms/candidate-budget.md). */
   readonly candidateTimeoutMs: number;
+  /** How long a remembered no-op verdict is trusted: five minutes by default (docs/mechanisms/negative-cache.md). */
+  readonly negativeCacheTtlMs: number;
 }
 
 export const DEFAULT_OPTIONS: PassOptions = {
@@ -144,6 +148,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   multiNodeTimeoutMs: 60_000,
   singleNodeTimeoutMs: 180_000,
   candidateTimeoutMs: 10_000,
+  negativeCacheTtlMs: 5 * 60_000,
 };
 
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */

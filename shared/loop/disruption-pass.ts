@@ -97,7 +97,7 @@ function emit(metrics: Metrics, r: PassResult): void {
   for (const s of r.skipped)
     metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, {
       [LABELS.reason]: s.reason,
-      [LABELS.method]: r.method ?? 'none',
+      [LABELS.method]: s.method ?? 'none',
     });
   for (const [pool, d] of r.depth ?? []) {
     metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });

@@ -30,6 +30,19 @@ export const catalogSchema = z.looseObject({
   kind: z.literal('InstanceTypeCatalog'),
   metadata: z.looseObject({ name: z.string().optional() }).optional(),
   source: z.string().optional(),
-  instanceTypes: z.array(instanceTypeSchema),
+  instanceTypes: z.array(instanceTypeSchema).superRefine((types, ctx) => {
+    // One name, one type: the scheduler, prices and node lookups key on the name alone, whatever the cloud.
+    const first = new Map<string, number>();
+    types.forEach((t, i) => {
+      const at = first.get(t.name);
+      if (at === undefined) first.set(t.name, i);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `instance type ${t.name} is named twice (first at instanceTypes[${at}])`,
+        });
+    });
+  }),
 });
 export type InstanceTypeCatalog = z.infer<typeof catalogSchema>;

@@ -77,7 +77,7 @@ export const nodePoolSchema = z.looseObject({
       .looseObject({
         consolidateAfter: z.string().refine(isNillableDuration, 'invalid duration or "Never"').default('0s'),
         consolidationPolicy: z
-          .enum(['WhenEmpty', 'WhenEmptyOrUnderutilized'])
+          .enum(['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced'])
           .default('WhenEmptyOrUnderutilized'),
         budgets: z
           .array(budgetSchema)

@@ -1,13 +1,19 @@
 // Storage objects that constrain scheduling: PVC, PV, StorageClass, CSINode (attach limits).
 import { z } from 'zod';
-import { nodeSelectorTerm, objectMeta } from './meta.ts';
+import { nodeSelectorTerm, objectMeta, resourceList } from './meta.ts';
 
 export const pvcSchema = z.looseObject({
   apiVersion: z.literal('v1'),
   kind: z.literal('PersistentVolumeClaim'),
   metadata: objectMeta,
   spec: z
-    .looseObject({ storageClassName: z.string().nullable().optional(), volumeName: z.string().optional() })
+    .looseObject({
+      storageClassName: z.string().nullable().optional(),
+      volumeName: z.string().optional(),
+      resources: z
+        .looseObject({ requests: resourceList.optional(), limits: resourceList.optional() })
+        .optional(),
+    })
     .optional(),
 });
 export type PersistentVolumeClaim = z.infer<typeof pvcSchema>;

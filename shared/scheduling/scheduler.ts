@@ -16,7 +16,7 @@ import type { DomainUniverse } from './domains.ts';
 import type { Labels } from './selector.ts';
 
 export interface SchedulingOptions {
-  /** kraftsman: among NodePools of equal weight the cheapest compatible offering wins (upstream: name order). */
+  /** kraftsman: among NodePools of equal weight the cheapest compatible offering wins (upstream: OrderByWeight's name-descending order). */
   readonly cheapestPoolAmongEqualWeights: boolean;
   /** kraftsman: topology domains count only when the pod can reach them. */
   readonly reachableDomainsOnly: boolean;
@@ -91,8 +91,9 @@ class Scheduler {
     this.capacity = new CapacityIndex(this.existing.map((n) => n.free()));
     this.existing.forEach((n, i) => (n.onFreeChanged = (free) => this.capacity.set(i, free)));
     this.remaining = new Map(input.remaining);
+    // Karpenter's OrderByWeight: weight descending, then name descending (byte order, as Go compares strings).
     const sorted = [...input.templates].sort(
-      (a, b) => b.weight - a.weight || a.nodePool.localeCompare(b.nodePool),
+      (a, b) => b.weight - a.weight || (a.nodePool < b.nodePool ? 1 : a.nodePool > b.nodePool ? -1 : 0),
     );
     this.templatesByWeight = [];
     for (const t of sorted) {

@@ -27,19 +27,24 @@ export function untolerated(taints: readonly Taint[], tolerations: readonly Tole
 export const describeTaint = (t: Taint): string => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
 
 /**
- * Taints a not-yet-initialized node carries only for a while and that pods are expected to outlive: Karpenter
- * ignores startup taints and these well-known ephemeral taints when scheduling onto in-flight capacity.
+ * Taints a managed, not-yet-initialized node carries only for a while and that pods are expected to outlive
+ * (Karpenter's KnownEphemeralTaints, matched on key, value and effect, plus the readiness.k8s.io/ family):
+ * Karpenter ignores these and the claim's startup taints until the node initializes, and never on other nodes.
  */
-export const EPHEMERAL_TAINT_KEYS: ReadonlySet<string> = new Set([
-  'node.kubernetes.io/not-ready',
-  'node.kubernetes.io/unreachable',
-  'node.cloudprovider.kubernetes.io/uninitialized',
-  'karpenter.sh/unregistered',
-]);
+const EPHEMERAL_TAINTS: readonly Taint[] = [
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+  { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
+  { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+];
+const EPHEMERAL_KEY_PREFIXES: readonly string[] = ['readiness.k8s.io/'];
+
+const sameTaint = (a: Taint, b: Taint): boolean =>
+  a.key === b.key && a.effect === b.effect && (a.value ?? '') === (b.value ?? '');
 
 export function isEphemeralTaint(taint: Taint, startupTaints: readonly Taint[]): boolean {
-  if (EPHEMERAL_TAINT_KEYS.has(taint.key)) return true;
-  return startupTaints.some(
-    (s) => s.key === taint.key && s.effect === taint.effect && (s.value ?? '') === (taint.value ?? ''),
-  );
+  if (EPHEMERAL_TAINTS.some((e) => sameTaint(e, taint))) return true;
+  if (EPHEMERAL_KEY_PREFIXES.some((p) => taint.key.startsWith(p))) return true;
+  return startupTaints.some((s) => sameTaint(s, taint));
 }

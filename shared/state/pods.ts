@@ -17,8 +17,8 @@ export function gangName(p: Pod): string | undefined {
   return a[VOLCANO_GROUP] ?? a[VOLCANO_GROUP_ALT];
 }
 
-export const isVolcanoScheduled = (p: Pod): boolean =>
-  p.spec.schedulerName === 'volcano' || gangName(p) !== undefined;
+/** Volcano's pods are the ones it schedules (docs/contract.md): a group-name annotation alone does not make one. */
+export const isVolcanoScheduled = (p: Pod): boolean => p.spec.schedulerName === 'volcano';
 
 /**
  * Karpenter's IsPreempting: a nominated pod waits for capacity kube-scheduler already freed. The fork: Volcano

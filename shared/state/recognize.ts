@@ -39,11 +39,19 @@ const FIELD: Partial<Record<KnownKind, keyof ClusterObjects>> = {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Flattens `kind: List` (and `*List`) documents into their items. */
+/** Flattens `kind: List` (and `*List`) documents into their items; a List without an items array is malformed. */
 function* flatten(doc: SourceDocument): Generator<SourceDocument> {
   const v = doc.value;
   if (v === null || v === undefined) return;
-  if (isRecord(v) && typeof v.kind === 'string' && v.kind.endsWith('List') && Array.isArray(v.items)) {
+  if (isRecord(v) && typeof v.kind === 'string' && v.kind.endsWith('List')) {
+    if (!Array.isArray(v.items)) {
+      const meta = isRecord(v.metadata) ? (v.metadata as { name?: string }) : undefined;
+      const got = v.items === undefined ? 'missing' : Array.isArray(v.items) ? 'array' : typeof v.items;
+      throw new InvalidDocumentError(
+        `${doc.source}: ${objectRef(v.kind, meta)}: items: expected an array of objects, got ${got}`,
+        doc.source,
+      );
+    }
     for (const item of v.items) yield* flatten({ source: doc.source, value: item });
     return;
   }

@@ -3,15 +3,23 @@
 import { CAPACITY_TYPE, HOSTNAME, ZONE } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import { CPU, EMPTY, MEMORY, subtract, type ResourceList } from '../model/resources.ts';
+import {
+  addInto,
+  CPU,
+  EMPTY,
+  MEMORY,
+  subtract,
+  type MutableResourceList,
+  type ResourceList,
+} from '../model/resources.ts';
 import type { DomainSupplier } from '../scheduling/domains.ts';
 import { hostPortsOf, type HostPort } from '../scheduling/host-ports.ts';
 import { offeringCompatible } from '../scheduling/instance-type.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { Gang, PendingPod } from '../scheduling/pod-state.ts';
-import { Requirements } from '../scheduling/requirement-set.ts';
-import { isEphemeralTaint } from '../scheduling/taints.ts';
+import { NO_UNDEFINED, Requirements } from '../scheduling/requirement-set.ts';
+import { isEphemeralTaint, untolerated } from '../scheduling/taints.ts';
 import type { DaemonInput, NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
 import { gangName } from './pods.ts';
@@ -81,20 +89,19 @@ export function daemonInput(ds: { spec: { template: { spec: Pod['spec'] } } }): 
 export function existingInput(
   n: StateNode,
   templates: readonly NodeClaimTemplate[],
+  daemons: readonly DaemonInput[],
   snapshot: ClusterSnapshot,
   volumes: VolumeIndex,
 ): ExistingNodeInput {
-  let available = subtract(n.allocatable, n.podRequests);
   let taints: readonly Taint[] = n.taints;
-  if (!n.initialized) {
-    // In-flight capacity: startup and ephemeral taints will be gone, and the pool's daemons will take their share.
+  if (n.managed && !n.initialized) {
+    // Karpenter's StateNode.Taints: only a managed node that has not initialized sheds its startup and
+    // well-known ephemeral taints; an unmanaged node's not-ready or unreachable taint stays (docs/architecture.md).
     const template = templates.find((t) => t.nodePool === n.nodePool);
     const startup = [...(template?.startupTaints ?? []), ...(n.claim?.spec.startupTaints ?? [])];
     taints = taints.filter((t) => !isEphemeralTaint(t, startup));
-    const typeName = n.instanceType?.name;
-    if (template && typeName && n.pods.length === 0)
-      available = subtract(available, template.daemonOverhead.get(typeName) ?? EMPTY);
   }
+  const available = subtract(subtract(n.allocatable, n.podRequests), pendingDaemons(n, taints, daemons));
   const hostPorts: HostPort[] = [];
   for (const p of n.pods) hostPorts.push(...hostPortsOf(p.spec));
   const volumeSlots = new Map<string, number>();
@@ -106,6 +113,29 @@ export function existingInput(
     volumeSlots.set(d.name, d.allocatable.count - used);
   }
   return { name: n.name, labels: n.labels, taints, available, hostPorts, volumeSlots, inFlight: n.inFlight };
+}
+
+/**
+ * Karpenter's NewExistingNode: every existing node keeps room for the compatible DaemonSets (tolerated taints,
+ * labels matching the daemon's strict requirements) whose pods are not there yet — their requests minus what
+ * the node's DaemonSet pods already request, never below zero per resource.
+ */
+function pendingDaemons(
+  n: StateNode,
+  taints: readonly Taint[],
+  daemons: readonly DaemonInput[],
+): ResourceList {
+  if (daemons.length === 0) return EMPTY;
+  const labels = Requirements.fromLabels(n.labels);
+  const want: MutableResourceList = {};
+  for (const d of daemons) {
+    if (untolerated(taints, d.tolerations)) continue;
+    const strict = d.terms[0];
+    if (strict && !labels.compatible(strict, NO_UNDEFINED)) continue;
+    addInto(want, d.requests);
+  }
+  for (const k in want) want[k] = Math.max(0, (want[k] as number) - (n.daemonRequests[k] ?? 0));
+  return want;
 }
 
 export function boundPod(p: Pod, n: StateNode): BoundPod {

@@ -150,7 +150,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     input(pods, excluded) {
       const nodes = schedulableNodes.filter((n) => !excluded?.has(n.name));
       const existing = nodes.map((n) =>
-        memo(existingInputs, n, () => existingInput(n, templates, snapshot, volumes)),
+        memo(existingInputs, n, () => existingInput(n, templates, daemons, snapshot, volumes)),
       );
       const removed: BoundPod[] = [];
       if (excluded?.size)

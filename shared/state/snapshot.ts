@@ -195,9 +195,12 @@ function fromNode(
   const allocatable = node.status?.allocatable
     ? fromQuantities(node.status.allocatable)
     : (it?.allocatable ?? EMPTY);
-  const initialized = claim
-    ? claimCondition(claim, 'Initialized') === true || labels[INITIALIZED] === 'true'
-    : nodePool !== undefined;
+  // Karpenter's StateNode.Initialized: nodes it does not manage are always initialized; a derived claim
+  // counts as initialized (docs/contract.md).
+  const initialized =
+    nodePool === undefined || !claim
+      ? true
+      : claimCondition(claim, 'Initialized') === true || labels[INITIALIZED] === 'true';
   return {
     name: node.metadata.name,
     node,

@@ -6,6 +6,15 @@ import { Requirement } from '../scheduling/requirement.ts';
 import { Requirements } from '../scheduling/requirement-set.ts';
 import type { ClusterObjects } from './objects.ts';
 
+/**
+ * The zone keys CSI drivers write into volume topology; the cloud providers register them as aliases of
+ * topology.kubernetes.io/zone (Karpenter's NormalizedLabels), so nodes never need to carry them.
+ */
+const CSI_ZONE_KEYS: ReadonlySet<string> = new Set(['topology.ebs.csi.aws.com/zone', 'topology.gke.io/zone']);
+
+const normalizeZoneKey = <T extends { key: string }>(e: T): T =>
+  CSI_ZONE_KEYS.has(e.key) ? { ...e, key: ZONE } : e;
+
 export interface VolumeIndex {
   requirementsFor(pod: Pod): Requirements | undefined;
   driversFor(pod: Pod): string[];
@@ -31,18 +40,13 @@ export function volumeIndex(objects: ClusterObjects): VolumeIndex {
         const terms = pv?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
         if (terms?.[0]) {
           out ??= new Requirements();
-          out.addAll(Requirements.fromSelectors(terms[0].matchExpressions));
+          out.addAll(Requirements.fromSelectors((terms[0].matchExpressions ?? []).map(normalizeZoneKey)));
           continue;
         }
         const sc = claim.spec?.storageClassName ? classes.get(claim.spec.storageClassName) : undefined;
         for (const t of sc?.allowedTopologies ?? []) {
           for (const e of t.matchLabelExpressions ?? []) {
-            if (
-              e.key !== ZONE &&
-              e.key !== 'topology.ebs.csi.aws.com/zone' &&
-              e.key !== 'topology.gke.io/zone'
-            )
-              continue;
+            if (e.key !== ZONE && !CSI_ZONE_KEYS.has(e.key)) continue;
             out ??= new Requirements();
             out.add(Requirement.in(ZONE, ...e.values));
           }

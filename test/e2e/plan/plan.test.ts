@@ -122,8 +122,12 @@ describe('kraftsman plan', () => {
   it("shows Karpenter's answer with --upstream: the backlog claim makes every move need two replacements", async () => {
     const r = await plan('--max-commands', '3', '--upstream');
     expect(r.commands).toEqual([]);
-    expect(r.skipped).toContainEqual({ node: 'n1', reason: 'multiple-replacements-required' });
-    expect(r.skipped).toContainEqual({ node: 'n2', reason: 'multiple-replacements-required' });
+    for (const node of ['n1', 'n2'])
+      expect(r.skipped).toContainEqual({
+        node,
+        reason: 'multiple-replacements-required',
+        method: 'single-node-consolidation',
+      });
     const kraftsman = await plan('--max-commands', '3');
     expect(kraftsman.commands).toHaveLength(2);
   });
@@ -164,6 +168,9 @@ describe('kraftsman census', () => {
       ['n2', 'replace'],
     ]);
     expect(out.candidates[0]?.reason).toBe('do-not-disrupt');
-    expect(out.nodePools).toEqual({ default: { delete: 0, replace: 2, none: 1 } });
+    expect(out.nodePools).toEqual({
+      default: { delete: 0, replace: 2, none: 1, empty: 0, drifted: 0, unreached: 0 },
+    });
+    expect(out).toMatchObject({ truncated: false, reached: 2 });
   });
 });

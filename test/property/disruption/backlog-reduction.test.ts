@@ -3,6 +3,7 @@
 // constraints and a mixed backlog. So the shortcut never proposes a command the full simulation would reject.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../seed.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { computeConsolidation, type Outcome } from '../../../shared/disruption/consolidation.ts';
 import { consolidationFilter } from '../../../shared/disruption/method.ts';
@@ -95,7 +96,7 @@ describe('backlog reduction', () => {
           );
         }
       }),
-      { numRuns: 200, seed: 3 },
+      propertyRuns(),
     );
   });
 });

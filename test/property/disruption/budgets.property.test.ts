@@ -2,6 +2,7 @@
 // percentages round up and never exceed the pool; more budgets can only lower the allowance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../seed.ts';
 import {
   allowedDisruptions,
   budgetActive,
@@ -77,7 +78,7 @@ describe('budget windows', () => {
           expect(budgetActive(b, at)).toBe(activeByEnumeration(schedule, durationMin, at));
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 });
@@ -107,7 +108,7 @@ describe('budget ledger properties', () => {
         // The caller's mapping is untouched.
         expect(start).toEqual(original);
       }),
-      { numRuns: 500 },
+      propertyRuns(),
     );
   });
 
@@ -119,7 +120,7 @@ describe('budget ledger properties', () => {
         expect(allowed).toBeLessThanOrEqual(count);
         if (percent > 0 && count > 0) expect(allowed).toBeGreaterThanOrEqual(1);
       }),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 
@@ -147,7 +148,7 @@ describe('budget ledger properties', () => {
           expect(after).toBeLessThanOrEqual(before);
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 });

@@ -2,6 +2,7 @@
 // stable permutation; a position hint only (the multiset of candidates a pass sees never changes).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../seed.ts';
 import {
   markEvaluated,
   reconcileCoverage,
@@ -74,7 +75,7 @@ describe('coverage cycle properties', () => {
           expect(reached.size).toBe(current.length);
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 
@@ -99,7 +100,7 @@ describe('coverage cycle properties', () => {
           for (const c of unreached) expect(reached.has(id(c))).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 
@@ -118,7 +119,7 @@ describe('coverage cycle properties', () => {
           expect(m.coverageCycle.passes).toBeLessThanOrEqual(m.bound);
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 
@@ -151,7 +152,7 @@ describe('coverage cycle properties', () => {
           expect(out.filter(evaluated).map(id)).toEqual(ordered.filter(evaluated).map(id));
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(),
     );
   });
 
@@ -165,7 +166,7 @@ describe('coverage cycle properties', () => {
           for (const [pool, c] of s) for (const n of c.evaluated) expect(live.has(`${pool}/${n}`)).toBe(true);
         },
       ),
-      { numRuns: 200 },
+      propertyRuns(),
     );
   });
 });

@@ -2,6 +2,7 @@
 // pods exactly as a fresh view of the cluster without those nodes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../seed.ts';
 import { schedulingOptions } from '../../../shared/provisioning/simulate.ts';
 import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
 import { solve } from '../../../shared/scheduling/scheduler.ts';
@@ -79,7 +80,7 @@ describe('pass-scoped scheduling view', () => {
             .every((p) => !excluded.has(p.spec.nodeName as string)),
         ).toBe(true);
       }),
-      { numRuns: 150 },
+      propertyRuns(),
     );
   });
 });

@@ -28,10 +28,10 @@ describe('census', () => {
     ]);
   });
 
-  it('counts decisions by NodePool', () => {
+  it('counts decisions by NodePool, emptiness apart from consolidation', () => {
     expect(r.nodePools).toEqual({
-      default: { delete: 2, replace: 1, none: 0 },
-      gpu: { delete: 0, replace: 0, none: 1 },
+      default: { delete: 1, replace: 1, none: 0, empty: 1, drifted: 0, unreached: 0 },
+      gpu: { delete: 0, replace: 0, none: 1, empty: 0, drifted: 0, unreached: 0 },
     });
   });
 });

@@ -97,7 +97,7 @@ describe('the disruption pass through the StateStore port', () => {
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
 
-  it('emits the pass outcome, stage timings and skip reasons', async () => {
+  it('emits the pass outcome, stage timings and skip reasons, each labelled with the method that skipped', async () => {
     const { deps, recorded } = setup();
     await disruptionPass(deps, request(stuck(1)));
     const names = new Set(recorded.map((r) => r.name));
@@ -107,7 +107,7 @@ describe('the disruption pass through the StateStore port', () => {
     expect(names).toContain('kraftsman_disruption_walk_cycle_coverage');
     expect(recorded).toContainEqual({
       name: 'kraftsman_disruption_candidate_skips_total',
-      labels: { reason: 'no-cheaper-replacement', method: 'none' },
+      labels: { reason: 'no-cheaper-replacement', method: 'single-node-consolidation' },
     });
   });
 });

@@ -33,7 +33,7 @@ export function catalog(sizes: readonly number[] = [2, 4, 8, 16], spotFactor = 0
 export interface PoolSpec {
   capacityTypes?: string[];
   consolidateAfter?: string;
-  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized' | 'Balanced';
   budgets?: Obj[];
   expireAfter?: string;
   annotations?: Record<string, string>;

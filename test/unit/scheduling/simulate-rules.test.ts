@@ -201,7 +201,7 @@ describe('node selection', () => {
     expect(s.placement('c')).toBe('new-1');
   });
 
-  it('prefers the heavier NodePool, and among equal weights the cheapest offering (upstream: name order)', () => {
+  it('prefers the heavier NodePool, and among equal weights the cheapest offering (upstream: name descending)', () => {
     const types = [
       ...catalog(),
       {
@@ -214,15 +214,15 @@ describe('node selection', () => {
         ],
       },
     ];
-    const aws = nodePool('a-aws');
-    const gcp = nodePool('b-gcp', { cloud: 'gcp' });
-    expect(simulate([aws, gcp, pod('p', { cpu: '3' })], { types }).claimOf('p').nodePool).toBe('b-gcp');
+    const aws = nodePool('b-aws');
+    const gcp = nodePool('a-gcp', { cloud: 'gcp' });
+    expect(simulate([aws, gcp, pod('p', { cpu: '3' })], { types }).claimOf('p').nodePool).toBe('a-gcp');
     expect(
       simulate([aws, gcp, pod('p', { cpu: '3' })], { types, upstream: true }).claimOf('p').nodePool,
-    ).toBe('a-aws');
-    const heavy = nodePool('a-aws', {}, {});
+    ).toBe('b-aws');
+    const heavy = nodePool('b-aws', {}, {});
     (heavy.spec as Record<string, unknown>).weight = 50;
-    expect(simulate([heavy, gcp, pod('p', { cpu: '3' })], { types }).claimOf('p').nodePool).toBe('a-aws');
+    expect(simulate([heavy, gcp, pod('p', { cpu: '3' })], { types }).claimOf('p').nodePool).toBe('b-aws');
   });
 });
 
