@@ -14,6 +14,8 @@ const COMMANDS: Record<Command, () => Promise<{ run: Runner }>> = {
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
+    // `fleet` runs a whole local fleet, not one command over a snapshot: it has its own flags.
+    if (argv[0] === 'fleet') return await (await import('./fleet.ts')).fleet(argv.slice(1), io);
     const args = parseArgs(argv);
     const ctx = await loadContext(args, io);
     const { run } = await COMMANDS[args.command]();
