@@ -11,8 +11,18 @@ export function evict(
   pdbs: ResourceType,
   ns: string,
   name: string,
+  eviction: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const pod = store.get(pods, ns, name);
+  // DeleteOptions.preconditions.uid, as the API server checks it before anything else.
+  const uid = (eviction.deleteOptions as { preconditions?: { uid?: string } } | undefined)?.preconditions
+    ?.uid;
+  if (uid !== undefined && uid !== pod.metadata.uid)
+    throw statusError(
+      409,
+      'Conflict',
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(pod.metadata.uid)}`,
+    );
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
   const ignoresPdb =
     phase === 'Pending' ||

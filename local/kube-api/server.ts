@@ -203,6 +203,7 @@ export class KubeApiEmulator {
               this.typeOf('PodDisruptionBudget'),
               r.namespace as string,
               r.name as string,
+              asObject(),
             ),
           };
         return { code: 201, body: this.store.create(r.type, r.namespace, asObject()) };

@@ -10,17 +10,20 @@ import { KRAFTSMAN_METRICS, LABELS } from './metric-names.ts';
 import { passContext, ZERO_STOPWATCH, type PassContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
+import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import {
   savingsOf,
   type Candidate,
+  type Decision,
   type MethodName,
   type PassOptions,
   type SkipReason,
   type Stopwatch,
 } from './types.ts';
 
-export type CensusDecision = 'delete' | 'replace' | 'none';
+/** A command's decision, or none when no method would disrupt the node. */
+export type CensusDecision = Decision | 'none';
 
 /** The census's own budget: five minutes of simulation nothing else is spending (docs/mechanisms/census.md). */
 export const CENSUS_TIMEOUT_MS = 5 * 60_000;
@@ -56,15 +59,25 @@ export interface CensusResult {
   readonly reached: number;
 }
 
+/** How far a census reaches: its time budget, and the nodes open commands already claim. */
+export interface CensusScope {
+  /** The sweep's budget (default CENSUS_TIMEOUT_MS); candidates past it are counted unreached. */
+  readonly timeoutMs?: number;
+  /** Nodes named by open commands: leaving, as in the pass (docs/mechanisms/census.md). */
+  readonly claimedByCommands?: ReadonlySet<string>;
+}
+
 export function runCensus(
   snapshot: ClusterSnapshot,
   now: Date,
   options: PassOptions,
   stopwatch: Stopwatch = ZERO_STOPWATCH,
-  bounds: { readonly timeoutMs: number } = { timeoutMs: CENSUS_TIMEOUT_MS },
+  scope: CensusScope = {},
 ): CensusResult {
+  const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS } = scope;
+  snapshot = markForDeletion(snapshot, claimedByCommands);
   const ctx = passContext(snapshot, now, options, stopwatch);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now });
+  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands });
   for (const e of set.expired) ctx.expired.add(e.node);
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
@@ -76,7 +89,7 @@ export function runCensus(
   const unreached = new Map<string, number>();
   let reached = 0;
   for (const c of set.candidates) {
-    if (stopwatch.elapsedMs() - start > bounds.timeoutMs) {
+    if (stopwatch.elapsedMs() - start > timeoutMs) {
       unreached.set(c.nodePool, (unreached.get(c.nodePool) ?? 0) + 1);
       continue;
     }

@@ -5,6 +5,7 @@
 import { CAPACITY_TYPE } from '../model/labels.ts';
 import { offeringCompatible, orderByPrice } from '../scheduling/instance-type.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
+import type { Deadline } from '../scheduling/scheduler.ts';
 import { Requirement } from '../scheduling/requirement.ts';
 import type { PassContext } from './pass-context.ts';
 import { capacityTypes, filterByPrice, narrow, satisfiesMinValues, toReplacement } from './replacement.ts';
@@ -24,8 +25,10 @@ export function computeConsolidation(
   method: MethodName,
   candidates: readonly Candidate[],
   held: readonly Candidate[] = [],
+  deadline?: Deadline,
 ): Outcome {
-  const sim = simulateCandidates(ctx, candidates, held);
+  const sim = simulateCandidates(ctx, candidates, held, deadline);
+  if (sim.timedOut) return noop('timed-out', 'the simulation ran out of its budget');
   const [firstUnscheduled] = sim.unscheduled;
   if (firstUnscheduled) return noop('unschedulable-pods', `${firstUnscheduled[0]}: ${firstUnscheduled[1]}`);
   const command = (claim: NewClaim | undefined): Outcome => ({

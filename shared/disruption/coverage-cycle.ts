@@ -9,7 +9,7 @@ export interface CoverageCandidate {
   readonly nodePool: string;
 }
 
-/** One NodePool's cycle, the shape the StateStore port persists (shared/ports/state-store.ts CoverageCycle). */
+/** One NodePool's cycle, the shape the StateStore port persists (CoverageCycle in shared/ports/state-store/records.ts). */
 export interface CoverageCycle {
   readonly nodePool: string;
   readonly cycle: number;

@@ -40,7 +40,14 @@ export const multiNode: Method = {
       const mid = (lo + hi) >> 1;
       const batch = allowed.slice(0, mid + 1);
       evaluated = Math.max(evaluated, batch.length);
-      const found = valid(computeConsolidation(ctx, 'multi-node-consolidation', batch), batch);
+      // The minute bounds the simulation itself, not just the search between simulations.
+      const deadline = { passed: () => ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs };
+      const outcome = computeConsolidation(ctx, 'multi-node-consolidation', batch, [], deadline);
+      if (outcome.kind === 'no-op' && outcome.reason === 'timed-out') {
+        timedOut = true;
+        break;
+      }
+      const found = valid(outcome, batch);
       // Balanced pools score the move; a rejected batch is as invalid as one without a cheaper replacement.
       const cmd = found && approveCommand(found, (totals ??= poolTotals(ctx.snapshot))) ? found : undefined;
       if (cmd) {

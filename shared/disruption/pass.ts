@@ -16,6 +16,7 @@ import {
 } from './negative-cache.ts';
 import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
+import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Candidate, Command, PassOptions, Skip, Stopwatch } from './types.ts';
 
@@ -25,6 +26,7 @@ export interface PassInputs {
   readonly options: PassOptions;
   readonly stopwatch?: Stopwatch;
   readonly hints?: WalkHints;
+  /** Nodes named by an open command: marked for deletion for the whole pass (their pods move, they use budget). */
   readonly claimedByCommands?: ReadonlySet<string>;
   readonly nominated?: ReadonlySet<string>;
   /** podKeys of pending pods the provisioner found incompatible with every NodePool (StateStore verdicts). */
@@ -49,7 +51,8 @@ export interface PassResult {
 }
 
 export function runPass(inputs: PassInputs): PassResult {
-  const { snapshot, now, options } = inputs;
+  const { now, options } = inputs;
+  const snapshot = markForDeletion(inputs.snapshot, inputs.claimedByCommands);
   const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
   const set = buildCandidates({
     snapshot,

@@ -4,7 +4,7 @@
 // (docs/mechanisms/attribution.md) only claims hosting a candidate's pod are the command's.
 import { podKey, type Pod } from '../model/pod.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
-import { solve } from '../scheduling/scheduler.ts';
+import { solve, type Deadline } from '../scheduling/scheduler.ts';
 import type { PassContext } from './pass-context.ts';
 import { doNotDisruptActive, isReschedulable } from './pod-rules.ts';
 import type { Candidate } from './types.ts';
@@ -16,12 +16,15 @@ export interface Simulation {
   readonly replacements: readonly NewClaim[];
   /** Every claim the simulation opened (backlog included). */
   readonly allClaims: readonly NewClaim[];
+  /** The deadline passed inside the solve: the simulation is incomplete and decides nothing. */
+  readonly timedOut: boolean;
 }
 
 export function simulateCandidates(
   ctx: PassContext,
   candidates: readonly Candidate[],
   held: readonly Candidate[] = [],
+  deadline?: Deadline,
 ): Simulation {
   const view = ctx.view();
   const pdbs = ctx.pdbs();
@@ -42,7 +45,7 @@ export function simulateCandidates(
   pods.push(...movingPods);
   const excluded = new Set([...candidates.map((c) => c.name), ...held.map((c) => c.name), ...ctx.expired]);
   const input = ctx.timed('construction', () => view.input(pods, excluded));
-  const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view)));
+  const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view), deadline));
 
   const unscheduled = new Map<string, string>();
   const deletingKeys = new Set(deleting.map(podKey));
@@ -61,9 +64,13 @@ export function simulateCandidates(
       unscheduled.set(key, `would schedule against uninitialized ${host.name}`);
     }
   }
-  const ownKeys = new Set(own.map(podKey));
+  // Disrupted pods are the candidates' and those of nodes already leaving (deleting, expired, named by an open
+  // command): a claim opened for any of them is capacity this command needs, or a later command could spend
+  // the slot an earlier one relies on (docs/mechanisms/attribution.md). Held proposals' pods are not: each
+  // held proposal carries its own replacements, and admission re-validates it once it is an open command.
+  const disrupted = new Set([...own, ...deleting].map(podKey));
   const replacements = ctx.options.attributeReplacements
-    ? result.claims.filter((c) => c.pods.some((p) => ownKeys.has(p.key)))
+    ? result.claims.filter((c) => c.pods.some((p) => disrupted.has(p.key)))
     : result.claims;
-  return { unscheduled, replacements, allClaims: result.claims };
+  return { unscheduled, replacements, allClaims: result.claims, timedOut: result.timedOut };
 }

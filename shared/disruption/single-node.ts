@@ -82,6 +82,7 @@ class Walk {
   cache;
   tally = EMPTY_TALLY;
   private ledger: BudgetLedger;
+  private start = 0;
   private readonly revisions;
   private readonly totals;
 
@@ -97,16 +98,20 @@ class Walk {
   }
 
   run(ordered: readonly Candidate[]): WalkEnd {
-    const start = this.ctx.stopwatch.elapsedMs();
+    this.start = this.ctx.stopwatch.elapsedMs();
     for (const c of ordered) {
       if (this.held.length >= this.ctx.options.maxCommands) return 'held-enough';
       // Candidates never reached are not skips (docs/contract.md): the walk simply did not get to them.
-      if (this.ctx.stopwatch.elapsedMs() - start > this.ctx.options.singleNodeTimeoutMs) return 'timed-out';
+      if (this.walkOver()) return 'timed-out';
       this.reached.add(c);
       this.reachedPools.add(c.nodePool);
-      this.visit(c);
+      if (this.visit(c) === 'walk-over') return 'timed-out';
     }
     return this.held.length >= this.ctx.options.maxCommands ? 'held-enough' : 'end-of-list';
+  }
+
+  private walkOver(): boolean {
+    return this.ctx.stopwatch.elapsedMs() - this.start > this.ctx.options.singleNodeTimeoutMs;
   }
 
   private skip(c: Candidate, reason: Skip['reason'], judged: boolean): void {
@@ -114,7 +119,7 @@ class Walk {
     if (judged) this.judged.push(c);
   }
 
-  private visit(c: Candidate): void {
+  private visit(c: Candidate): 'walk-over' | void {
     const { ctx } = this;
     const upstream = ctx.options.upstream;
     if (this.heldCandidates.includes(c)) return this.skip(c, 'claimed-by-pending-command', false);
@@ -131,12 +136,32 @@ class Walk {
     }
     this.evaluated++;
     const began = ctx.stopwatch.elapsedMs();
-    const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c], this.heldCandidates);
-    // One pathological candidate must not eat the walk: past its own budget its result is abandoned, as a
-    // cancelled simulation would be (the simulator is synchronous, so it is measured rather than interrupted).
-    // It had its budget, so it goes behind the unjudged ones like any judged candidate.
-    if (ctx.stopwatch.elapsedMs() - began > ctx.options.candidateTimeoutMs)
+    const { candidateTimeoutMs, singleNodeTimeoutMs } = ctx.options;
+    // One pathological candidate must not eat the walk: the solve gives up at the candidate's own budget or
+    // the walk's, whichever comes first (Karpenter's Solve watches its context; docs/mechanisms/candidate-budget.md).
+    const deadline = {
+      passed: () => {
+        const t = ctx.stopwatch.elapsedMs();
+        return t - began > candidateTimeoutMs || t - this.start > singleNodeTimeoutMs;
+      },
+    };
+    const outcome = computeConsolidation(
+      ctx,
+      'single-node-consolidation',
+      [c],
+      this.heldCandidates,
+      deadline,
+    );
+    if (
+      (outcome.kind === 'no-op' && outcome.reason === 'timed-out') ||
+      ctx.stopwatch.elapsedMs() - began > candidateTimeoutMs
+    ) {
+      // Cut off by the walk's budget, the candidate reached no verdict: like the candidates after it, it is not
+      // listed as a skip (docs/contract.md) and the coverage cycle keeps it ahead.
+      if (this.walkOver()) return 'walk-over';
+      // It had its own budget, so it goes behind the unjudged ones like any judged candidate.
       return this.skip(c, 'timed-out', true);
+    }
     const verdict =
       outcome.kind === 'no-op' ? 'no-op' : outcome.command.replacements.length ? 'replace' : 'delete';
     if (!upstream) {

@@ -9,6 +9,7 @@ import { METHODS } from './methods.ts';
 import { passContext } from './pass-context.ts';
 import type { PassInputs } from './pass.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
+import { markForDeletion } from '../state/mark-for-deletion.ts';
 import { isEmpty, type Command } from './types.ts';
 
 export type ValidationFailure = 'churn' | 'budget' | 'scheduling';
@@ -18,12 +19,19 @@ export type Validation =
 
 const fail = (failure: ValidationFailure, detail: string): Validation => ({ valid: false, failure, detail });
 
-export function validateCommand(live: PassInputs, cmd: Command): Validation {
+/** What validation needs of a command: its method, its candidates by name and its replacements. */
+export type ProposalShape = Pick<Command, 'method' | 'replacements'> & {
+  readonly candidates: readonly { readonly name: string }[];
+};
+
+export function validateCommand(live: PassInputs, cmd: ProposalShape): Validation {
   const method = METHODS.find((m) => m.name === cmd.method);
   if (!method) return fail('churn', `unknown method ${cmd.method}`);
-  const ctx = passContext(live.snapshot, live.now, live.options, live.stopwatch, live.verdicts);
+  // Open commands' nodes are leaving (their pods move, they use budget), exactly as in the pass.
+  const snapshot = markForDeletion(live.snapshot, live.claimedByCommands);
+  const ctx = passContext(snapshot, live.now, live.options, live.stopwatch, live.verdicts);
   const set = buildCandidates({
-    snapshot: live.snapshot,
+    snapshot,
     pdbs: ctx.pdbs(),
     now: live.now,
     claimedByCommands: live.claimedByCommands,
@@ -35,8 +43,11 @@ export function validateCommand(live: PassInputs, cmd: Command): Validation {
   if (current.some((c) => c === undefined || method.filter(c) !== true))
     return fail('churn', 'a candidate is no longer a candidate');
   const fresh = current.filter((c) => c !== undefined);
-  const pools = [...live.snapshot.nodePools.values()].map((v) => v.pool);
-  const ledger = BudgetLedger.from(budgetMapping(pools, live.snapshot.nodes, method.reason, live.now));
+  const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
+  // Expired nodes consume budget here as in the pass, or validation would admit what the pass could not hold.
+  const ledger = BudgetLedger.from(
+    budgetMapping(pools, snapshot.nodes, method.reason, live.now, { disrupting: ctx.expired }),
+  );
   if (!ledger.canHold(fresh.map((c) => c.nodePool)))
     return fail('budget', 'a candidate can no longer be disrupted without violating budgets');
   if (cmd.method === 'emptiness')

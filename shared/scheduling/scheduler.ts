@@ -39,6 +39,14 @@ export interface SchedulingInput {
   readonly namespaces: ReadonlyMap<string, Labels>;
 }
 
+/**
+ * When a simulation must give up (Karpenter's Solve watches its context). Asked between pods, so a budget
+ * bounds a simulation while it runs instead of being measured after it. Pure: the caller owns the clock.
+ */
+export interface Deadline {
+  passed(): boolean;
+}
+
 export type Placement =
   { readonly kind: 'existing'; readonly node: string } | { readonly kind: 'new'; readonly claim: NewClaim };
 
@@ -49,10 +57,18 @@ export interface SchedulingResult {
   readonly existing: readonly ExistingNode[];
   /** Gang (namespace/name) → the new claims hosting its members. */
   readonly gangClaims: ReadonlyMap<string, readonly NewClaim[]>;
+  /** The deadline passed before every pod was tried: the result is partial and must not be acted on. */
+  readonly timedOut: boolean;
 }
 
-export function solve(input: SchedulingInput, options: SchedulingOptions): SchedulingResult {
-  return new Scheduler(input, options).solve();
+export const TIMED_OUT_ERROR = 'simulation timed out';
+
+export function solve(
+  input: SchedulingInput,
+  options: SchedulingOptions,
+  deadline?: Deadline,
+): SchedulingResult {
+  return new Scheduler(input, options, deadline).solve();
 }
 
 class Scheduler {
@@ -72,6 +88,7 @@ class Scheduler {
   constructor(
     private readonly input: SchedulingInput,
     private readonly options: SchedulingOptions,
+    private readonly deadline?: Deadline,
   ) {
     this.states = input.pods.map((p) => new PodState(p, options.toleratePreferNoSchedule));
     this.topology = new Topology(
@@ -106,7 +123,14 @@ class Scheduler {
   solve(): SchedulingResult {
     const queue = new Queue(this.states);
     const gangsDone = new Set<string>();
+    let timedOut = false;
     for (let pod = queue.pop(); pod; pod = queue.pop()) {
+      if (this.deadline?.passed()) {
+        timedOut = true;
+        for (const p of [pod, ...queue.remaining()])
+          if (!this.placements.has(p.key)) this.errors.set(p.key, TIMED_OUT_ERROR);
+        break;
+      }
       const gang = pod.info.gang;
       if (gang) {
         if (!gangsDone.has(gang.name)) {
@@ -150,6 +174,7 @@ class Scheduler {
       claims: this.claims,
       existing: this.existing,
       gangClaims,
+      timedOut,
     };
   }
 

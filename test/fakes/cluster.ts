@@ -226,10 +226,10 @@ export class FakeCluster implements Cluster {
     this.remove('Node', name, precondition.uid);
   }
 
-  async evictPod(key: ObjectKey): Promise<EvictionResult> {
+  async evictPod(key: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
     const namespace = key.namespace ?? 'default';
     const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;
-    if (!pod) return { outcome: 'gone' };
+    if (!pod || (key.uid !== undefined && pod.metadata.uid !== key.uid)) return { outcome: 'gone' };
     const phase = pod.status?.phase;
     if (phase === 'Running' || phase === undefined) {
       const pdbs = [

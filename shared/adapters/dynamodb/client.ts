@@ -38,6 +38,11 @@ export const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
   'RequestLimitExceeded',
   'Throttling',
 ]);
+/** Errors that are answers to a conditional write, not failures: handed back to the caller untouched. */
+const ANSWERS: ReadonlySet<string> = new Set([
+  'ConditionalCheckFailedException',
+  'TransactionCanceledException',
+]);
 /** Transient failures where the request may or may not have been applied: safe only because every write is. */
 const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
   'TimeoutError',
@@ -45,6 +50,9 @@ const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
   'RequestTimeoutException',
   'InternalServerError',
   'ServiceUnavailable',
+  // Another transaction touched one of the items at the same moment; nothing was applied.
+  'TransactionConflictException',
+  'TransactionInProgressException',
 ]);
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
@@ -121,5 +129,5 @@ export async function send<T>(t: Transport, command: Sendable, operation: string
   }
 }
 
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/** Answers to a conditional write (a lost condition, a cancelled transaction): handed back untouched. */
+const isConditionFailure = (error: unknown): boolean => error instanceof Error && ANSWERS.has(error.name);

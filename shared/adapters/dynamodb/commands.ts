@@ -19,11 +19,13 @@ import {
   candidatePk,
   cleanupTtl,
   commandKey,
+  leaseKey,
   statusPartition,
   statusSort,
 } from './keys.ts';
 import type { Leases } from './leases.ts';
 import type { Table } from './table.ts';
+import type { Plain } from './codec.ts';
 
 /*
  * Admission timeline (one admitter at a time holds the lock; fenced writes in brackets):
@@ -37,10 +39,31 @@ import type { Table } from './table.ts';
  *   reuses that number instead of taking a second one. A crash between the two writes leaves a gap in seq,
  *   never a duplicate; the command was not started (the caller acts only after admitCommand returns).
  */
+/*
+ * With transactions (DynamoDB, DynamoDB Local; the default), the fence and the command item are ONE write:
+ *
+ *   read lock item (seq = s) ── TransactWriteItems [ lock: seq = s + 1 | HELD_BY_ME ∧ SEQ_IS(s) ]
+ *                                                  [ command item     | NOT_EXISTS            ] ── taint, launch …
+ *
+ *   Every attempt, a late retry included, is judged when it applies: once a newer holder has acquired (token
+ *   t + 1) no attempt of holder t can land, however long the client retried or however skewed its clock.
+ *   A retry whose first attempt applied finds its own command (same id, token, owner) and returns it.
+ *   Without transactions (dynalite) the two-write timeline above applies, with its documented window.
+ *
+ * Confirmation (the command's last admission step, "mark for deletion"), fenced the same way:
+ *   TransactWriteItems [ lock | HELD_BY_ME ] [ command: confirmedAt = now | STATUS_IS(launching) ∧ ADMITTED_BY_ME ]
+ *   Orchestration drains only confirmed commands, so a stale admitter's half-started command is rolled back.
+ */
 export const COMMAND_CONDITIONS = {
   NEW_COMMAND: '(attribute_not_exists(#lastCommandId) OR #lastCommandId <> :commandId)',
+  /** The sequence the holder read is still the lock's (0: none allocated yet). */
+  SEQ_IS: (prev: number): string => (prev === 0 ? 'attribute_not_exists(#seq)' : '#seq = :prev'),
+  NOT_EXISTS: 'attribute_not_exists(#pk)',
   STATUS_IS: '#status = :from',
+  ADMITTED_BY_ME: '#fencingToken = :token AND #admittedBy = :owner',
 } as const;
+
+export type FencingMode = 'transaction' | 'two-writes';
 
 /** Terminal commands are kept for a week for the census and post-mortems, then DynamoDB's TTL removes them. */
 const TERMINAL_RETENTION_MS = 7 * 24 * 3_600_000;
@@ -51,6 +74,7 @@ export class Commands {
     private readonly leases: Leases,
     private readonly clock: Clock,
     private readonly clearNegativeCache: (cluster: string) => Promise<number>,
+    private readonly fencing: FencingMode = 'transaction',
   ) {}
 
   async admit(fence: Fence, command: CommandInput): Promise<CommandRecord> {
@@ -59,28 +83,26 @@ export class Commands {
       throw new InvalidStateInputError(
         `admitCommand: commands are fenced by the admission lock, not ${fence.name}`,
       );
+    await this.writePointers(fence, c);
+    return this.fencing === 'transaction'
+      ? this.admitInTransaction(fence, c)
+      : this.admitInTwoWrites(fence, c);
+  }
+
+  /** Pointers first: a pointer without its command is ignored by readers, a command without pointers could not be found. */
+  private async writePointers(fence: Fence, c: CommandInput): Promise<void> {
     const now = this.clock.now();
-    // Pointers first (or alongside the fence): a pointer without its command is ignored by readers, while a
-    // command without its pointers could not be found by candidate name.
-    const pointers = this.table.batchWrite(
+    await this.table.batchWrite(
       c.candidates.map((name) => ({
         ...candidateKey(fence.cluster, name, c.id),
         commandId: c.id,
         ttl: cleanupTtl(now.getTime() + 30 * 86_400_000),
       })),
     );
-    const fenced = this.leases.fence(fence, {
-      update: '#seq = if_not_exists(#seq, :zero) + :one, #lastCommandId = :commandId',
-      condition: COMMAND_CONDITIONS.NEW_COMMAND,
-      values: { ':zero': 0, ':one': 1, ':commandId': c.id },
-      isOwnRetry: (old) => old.lastCommandId === c.id,
-    });
-    const [lock] = await Promise.all([fenced, pointers]);
-    const seq = Number(lock.seq);
-    // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
-    if (this.clock.now().getTime() >= Number(lock.expiresAt))
-      throw new StaleWriteError(fence, toLeaseView(lock));
-    const record: CommandRecord = {
+  }
+
+  private recordOf(fence: Fence, c: CommandInput, seq: number, now: Date): CommandRecord {
+    return {
       ...c,
       cluster: fence.cluster,
       seq,
@@ -90,19 +112,119 @@ export class Commands {
       createdAt: now,
       updatedAt: now,
     };
-    const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), {
-      ...record,
-      createdAt: now.getTime(),
-      updatedAt: now.getTime(),
-      gsi1pk: statusPartition(fence.cluster, 'launching'),
-      gsi1sk: statusSort('launching', c.id),
+  }
+
+  private itemOf(record: CommandRecord): Record<string, Plain | undefined> {
+    const { createdAt, updatedAt, confirmedAt, ...rest } = record;
+    return {
+      ...rest,
+      createdAt: createdAt.getTime(),
+      updatedAt: updatedAt.getTime(),
+      confirmedAt: confirmedAt?.getTime(),
+      gsi1pk: statusPartition(record.cluster, record.status),
+      gsi1sk: statusSort(record.status, record.id),
+    };
+  }
+
+  private async admitInTransaction(fence: Fence, c: CommandInput): Promise<CommandRecord> {
+    const lockItem = await this.table.get(leaseKey(fence.cluster, fence.name));
+    const prev = Number(lockItem?.seq ?? 0);
+    const now = this.clock.now();
+    const record = this.recordOf(fence, c, prev + 1, now);
+    const out = await this.table.transact([
+      this.leases.fencePart(fence, {
+        update: '#seq = :seq, #lastCommandId = :commandId',
+        condition: COMMAND_CONDITIONS.SEQ_IS(prev),
+        values: { ':seq': prev + 1, ':prev': prev, ':commandId': c.id },
+      }),
+      {
+        kind: 'put',
+        key: commandKey(fence.cluster, c.id),
+        fields: this.itemOf(record),
+        expr: { condition: COMMAND_CONDITIONS.NOT_EXISTS, names: { '#pk': 'pk' }, values: {} },
+      },
+    ]);
+    if (out.ok) return record;
+    const existing = await this.get(fence.cluster, c.id);
+    // Our own earlier attempt applied (its answer was lost): the same command, same holder.
+    if (existing && existing.fencingToken === fence.token && existing.admittedBy === fence.owner)
+      return existing;
+    await this.leases.staleUnlessHeld(fence);
+    if (existing)
+      throw new ConditionFailedError(`command ${fence.cluster}/${c.id} already exists`, existing, {
+        cause: out.cause,
+      });
+    throw new ConditionFailedError(
+      `command ${fence.cluster}/${c.id}: the admission sequence moved under the holder (${out.reasons.join(', ')})`,
+      undefined,
+      { cause: out.cause },
+    );
+  }
+
+  /** dynalite has no transactions: the fence and the item are two writes (README: the window this leaves). */
+  private async admitInTwoWrites(fence: Fence, c: CommandInput): Promise<CommandRecord> {
+    const now = this.clock.now();
+    const lock = await this.leases.fence(fence, {
+      update: '#seq = if_not_exists(#seq, :zero) + :one, #lastCommandId = :commandId',
+      condition: COMMAND_CONDITIONS.NEW_COMMAND,
+      values: { ':zero': 0, ':one': 1, ':commandId': c.id },
+      isOwnRetry: (old) => old.lastCommandId === c.id,
     });
+    const seq = Number(lock.seq);
+    // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
+    if (this.clock.now().getTime() >= Number(lock.expiresAt))
+      throw new StaleWriteError(fence, toLeaseView(lock));
+    const record = this.recordOf(fence, c, seq, now);
+    const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), this.itemOf(record));
     if (out.ok) return record;
     const existing = out.old ? toCommand(out.old) : undefined;
     if (existing && existing.seq === seq && existing.fencingToken === fence.token) return existing;
     throw new ConditionFailedError(`command ${fence.cluster}/${c.id} already exists`, existing, {
       cause: out.cause,
     });
+  }
+
+  /** The fenced confirmation: the admitter finished starting the command while it still held the lock. */
+  async confirm(fence: Fence, id: string): Promise<CommandRecord> {
+    parseInput(storeName, id, 'confirmCommand.id');
+    const now = this.clock.now().getTime();
+    const expr = {
+      update: 'SET #confirmedAt = :now, #updatedAt = :now',
+      condition: `${COMMAND_CONDITIONS.STATUS_IS} AND ${COMMAND_CONDITIONS.ADMITTED_BY_ME}`,
+      names: {
+        '#confirmedAt': 'confirmedAt',
+        '#updatedAt': 'updatedAt',
+        '#status': 'status',
+        '#fencingToken': 'fencingToken',
+        '#admittedBy': 'admittedBy',
+      },
+      values: { ':now': now, ':from': 'launching', ':token': fence.token, ':owner': fence.owner },
+    };
+    const key = commandKey(fence.cluster, id);
+    if (this.fencing === 'transaction') {
+      const out = await this.table.transact([this.leases.fencePart(fence), { kind: 'update', key, expr }]);
+      if (!out.ok) return this.confirmRefused(fence, id, out.cause);
+    } else {
+      await this.leases.fence(fence);
+      const out = await this.table.update(key, expr);
+      if (!out.ok) return this.confirmRefused(fence, id, out.cause);
+    }
+    const confirmed = await this.get(fence.cluster, id);
+    if (!confirmed) throw new ConditionFailedError(`command ${fence.cluster}/${id} vanished`, undefined);
+    return confirmed;
+  }
+
+  private async confirmRefused(fence: Fence, id: string, cause: unknown): Promise<CommandRecord> {
+    const current = await this.get(fence.cluster, id);
+    // A retry whose first attempt applied: already confirmed by this holder.
+    if (current?.confirmedAt && current.fencingToken === fence.token && current.admittedBy === fence.owner)
+      return current;
+    await this.leases.staleUnlessHeld(fence);
+    throw new ConditionFailedError(
+      `command ${fence.cluster}/${id} cannot be confirmed by ${fence.owner} (it is ${current?.status ?? 'absent'})`,
+      current,
+      { cause },
+    );
   }
 
   async get(cluster: string, id: string): Promise<CommandRecord | undefined> {

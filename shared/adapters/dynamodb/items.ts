@@ -42,6 +42,7 @@ export const commandItem = z.object({
   admittedBy: z.string(),
   createdAt: date,
   updatedAt: date,
+  confirmedAt: date.optional(),
   lastTransitionId: z.string().optional(),
 });
 

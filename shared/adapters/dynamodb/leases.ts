@@ -12,7 +12,7 @@ import { leaseRequestSchema } from '../../ports/state-store/records.ts';
 import type { Fence, Lease, LeaseName, LeaseRequest, LeaseView } from '../../ports/state-store/records.ts';
 import { toLeaseView } from './items.ts';
 import { leaseKey } from './keys.ts';
-import type { Table } from './table.ts';
+import type { Expr, Table, TransactPart } from './table.ts';
 
 /*
  * Lease timeline (times are the writer's clock; `token` only ever grows):
@@ -130,6 +130,54 @@ export class Leases {
       values: { ':owner': fence.owner, ':token': fence.token, ':true': true, ':now': now },
     });
     if (!out.ok) throw new LockLostError(fence, toLeaseView(out.old), { cause: out.cause });
+  }
+
+  /**
+   * The fence as a transaction part: the write it travels with applies only while the lease item still names
+   * this holder and token, judged when the transaction applies (so also on a late retry). `also` adds to the
+   * lease item in the same transaction (the admission sequence number).
+   */
+  fencePart(
+    fence: Fence,
+    also?: { update: string; condition: string; values: Expr['values'] },
+  ): TransactPart {
+    const values = {
+      ':owner': fence.owner,
+      ':token': fence.token,
+      ':false': false,
+      ':now': this.clock.now().getTime(),
+      ...(also?.values ?? {}),
+    };
+    const key = leaseKey(fence.cluster, fence.name);
+    if (!also)
+      return {
+        kind: 'check',
+        key,
+        expr: { condition: LEASE_CONDITIONS.HELD_BY_ME, names: LEASE_NAMES_MAP, values },
+      };
+    return {
+      kind: 'update',
+      key,
+      expr: {
+        update: `SET #fencedAt = :now, ${also.update}`,
+        condition: `${LEASE_CONDITIONS.HELD_BY_ME} AND ${also.condition}`,
+        names: LEASE_NAMES_MAP,
+        values,
+      },
+    };
+  }
+
+  /** Why a fenced transaction was refused: StaleWriteError when the lease is no longer this holder's. */
+  async staleUnlessHeld(fence: Fence): Promise<LeaseView | undefined> {
+    const current = await this.read(fence.cluster, fence.name);
+    const held =
+      current !== undefined &&
+      current.owner === fence.owner &&
+      current.token === fence.token &&
+      !current.released &&
+      current.expiresAt.getTime() > this.clock.now().getTime();
+    if (!held) throw new StaleWriteError(fence, current);
+    return current;
   }
 
   async read(cluster: string, name: LeaseName): Promise<LeaseView | undefined> {

@@ -29,7 +29,7 @@ import { DYNAMODB_RETRY } from '../../config/dynamodb.ts';
 import { realSleep } from '../backoff.ts';
 import { RoundTripCounter } from './client.ts';
 import type { RetryPolicy } from '../../config/retry-policy.ts';
-import { Commands } from './commands.ts';
+import { Commands, type FencingMode } from './commands.ts';
 import { toCensus } from './items.ts';
 import { censusKey, censusPk } from './keys.ts';
 import { Launches } from './launches.ts';
@@ -45,6 +45,11 @@ export interface DynamoDbStateStoreOptions {
   /** Injected so tests of the backoff need not wait on wall time. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+  /**
+   * How fenced writes are made: one transaction (ConditionCheck on the lease + the write; the default, safe
+   * against late retries) or two single-item writes for servers without transactions (dynalite; README).
+   */
+  readonly fencing?: FencingMode;
 }
 
 const cluster = (c: string, where: string): string => parseInput(storeName, c, `${where}.cluster`);
@@ -72,7 +77,13 @@ export class DynamoDbStateStore implements StateStore {
     );
     this.leases = new Leases(this.table, options.clock);
     this.pass = new PassStateStore(this.table, options.clock);
-    this.commands = new Commands(this.table, this.leases, options.clock, (c) => this.pass.clearNegative(c));
+    this.commands = new Commands(
+      this.table,
+      this.leases,
+      options.clock,
+      (c) => this.pass.clearNegative(c),
+      options.fencing,
+    );
     this.launches = new Launches(this.table, this.leases, options.clock);
   }
 
@@ -127,6 +138,9 @@ export class DynamoDbStateStore implements StateStore {
 
   async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
     return this.commands.admit(parseInput(fenceSchema, fence, 'admitCommand.fence'), command);
+  }
+  async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
+    return this.commands.confirm(parseInput(fenceSchema, fence, 'confirmCommand.fence'), id);
   }
   async getCommand(c: string, id: string): Promise<CommandRecord | undefined> {
     return this.commands.get(cluster(c, 'getCommand'), id);

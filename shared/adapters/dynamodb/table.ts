@@ -7,6 +7,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type {
@@ -15,6 +16,7 @@ import type {
   BatchWriteItemCommandOutput,
   GetItemCommandOutput,
   QueryCommandOutput,
+  TransactWriteItem,
   UpdateItemCommandOutput,
   WriteRequest,
 } from '@aws-sdk/client-dynamodb';
@@ -51,6 +53,22 @@ function placeholders(
 export type Outcome =
   | { readonly ok: true; readonly item: Record<string, unknown> }
   | { readonly ok: false; readonly old: Record<string, unknown> | undefined; readonly cause: unknown };
+
+/** One member of a transaction: a condition on an item that is not written, a put, or an update. */
+export type TransactPart =
+  | { readonly kind: 'check'; readonly key: Key; readonly expr: Expr }
+  | {
+      readonly kind: 'put';
+      readonly key: Key;
+      readonly fields: Record<string, Plain | undefined>;
+      readonly expr?: Expr;
+    }
+  | { readonly kind: 'update'; readonly key: Key; readonly expr: Expr };
+
+/** A cancelled transaction reports, per part, why (`ConditionalCheckFailed`, `None`, ...). */
+export type TransactOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reasons: readonly (string | undefined)[]; readonly cause: unknown };
 
 export class Table {
   constructor(
@@ -102,6 +120,58 @@ export class Table {
     } catch (error: unknown) {
       return this.lost(key, error);
     }
+  }
+
+  /**
+   * TransactWriteItems: every part's condition is evaluated at the moment the whole write applies, so a retry
+   * that reaches the server late is judged against the table as it is then. A cancellation is a value.
+   */
+  async transact(parts: readonly TransactPart[]): Promise<TransactOutcome> {
+    const items: TransactWriteItem[] = parts.map((p) => this.transactItem(p));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await send(this.t, new TransactWriteItemsCommand({ TransactItems: items }), 'TransactWriteItems');
+        return { ok: true };
+      } catch (error: unknown) {
+        if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') throw error;
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        const codes = reasons.map((r) => r.Code);
+        // A conflict with a concurrent transaction applied nothing: try again, as the SDK would.
+        const conflict = codes.some((c) => c === 'TransactionConflict' || c === 'ThrottlingError');
+        if (!conflict || attempt >= this.t.retry.attempts) return { ok: false, reasons: codes, cause: error };
+        await this.t.sleep(backoffDelay(this.t.retry, attempt, this.t.random));
+      }
+    }
+  }
+
+  private transactItem(p: TransactPart): TransactWriteItem {
+    const base = { TableName: this.name, ReturnValuesOnConditionCheckFailure: 'NONE' as const };
+    if (p.kind === 'check')
+      return {
+        ConditionCheck: {
+          ...base,
+          Key: marshalItem(p.key),
+          ConditionExpression: p.expr.condition,
+          ...placeholders(p.expr),
+        },
+      };
+    if (p.kind === 'update')
+      return {
+        Update: {
+          ...base,
+          Key: marshalItem(p.key),
+          UpdateExpression: p.expr.update,
+          ConditionExpression: p.expr.condition,
+          ...placeholders(p.expr),
+        },
+      };
+    return {
+      Put: {
+        ...base,
+        Item: marshalItem({ ...p.fields, ...p.key }),
+        ...(p.expr ? { ConditionExpression: p.expr.condition, ...placeholders(p.expr) } : {}),
+      },
+    };
   }
 
   private async lost(key: Key, error: unknown): Promise<Outcome> {

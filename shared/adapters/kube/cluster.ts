@@ -207,19 +207,25 @@ export class KubeCluster implements Cluster {
   }
 
   /** Karpenter's drain rule: 429 (a PDB allows no disruption now) is retried later, 404 means already gone. */
-  async evictPod(pod: ObjectKey): Promise<EvictionResult> {
+  async evictPod(pod: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
     const namespace = pod.namespace ?? 'default';
     try {
       await this.c.core.createNamespacedPodEviction({
         name: pod.name,
         namespace,
-        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace } },
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name: pod.name, namespace },
+          ...(pod.uid ? { deleteOptions: { preconditions: { uid: pod.uid } } } : {}),
+        },
       });
       return { outcome: 'evicted' };
     } catch (err: unknown) {
       const status = statusOf(err);
       if (status?.code === 429) return { outcome: 'blocked', message: status.message };
-      if (status?.code === 404) return { outcome: 'gone' };
+      // 404: already gone; 409 on a UID precondition: the pod of that name is another one now.
+      if (status?.code === 404 || (status?.code === 409 && pod.uid)) return { outcome: 'gone' };
       throw toClusterError(err, { kind: 'Pod', name: pod.name, namespace });
     }
   }

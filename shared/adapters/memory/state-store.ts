@@ -236,6 +236,25 @@ export class MemoryStateStore implements StateStore {
     return record;
   }
 
+  async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
+    parseInput(fenceSchema, fence, 'confirmCommand.fence');
+    parseInput(storeName, id, 'confirmCommand.id');
+    const s = this.state(fence.cluster, 'confirmCommand');
+    const current = s.commands.get(id);
+    const mine = current?.fencingToken === fence.token && current.admittedBy === fence.owner;
+    if (current?.confirmedAt && mine) return current;
+    if (!this.heldBy(fence, this.clock.now())) throw new StaleWriteError(fence, viewOf(s, fence.name));
+    if (!current || !mine || current.status !== 'launching')
+      throw new ConditionFailedError(
+        `command ${fence.cluster}/${id} cannot be confirmed by ${fence.owner} (it is ${current?.status ?? 'absent'})`,
+        current,
+      );
+    const now = this.clock.now();
+    const next = { ...current, confirmedAt: now, updatedAt: now };
+    s.commands.set(id, next);
+    return next;
+  }
+
   async getCommand(cluster: string, id: string): Promise<CommandRecord | undefined> {
     return this.state(cluster, 'getCommand').commands.get(id);
   }

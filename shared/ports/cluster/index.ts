@@ -91,5 +91,9 @@ export interface Cluster {
   ): Promise<NodeClaim>;
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
-  evictPod(pod: ObjectKey): Promise<EvictionResult>;
+  /**
+   * The Eviction API. With `uid` the eviction carries a UID precondition, so a pod recreated under the same
+   * name is never evicted by mistake: a mismatch answers `gone` (the pod meant is no longer there).
+   */
+  evictPod(pod: ObjectKey & { readonly uid?: string }): Promise<EvictionResult>;
 }

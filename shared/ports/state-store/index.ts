@@ -53,6 +53,8 @@ export interface StateStore {
 
   /** Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. */
   admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord>;
+  /** Fenced on the admitting holder (same token and owner): marks a `launching` command as fully started. */
+  confirmCommand(fence: Fence, id: string): Promise<CommandRecord>;
   getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;

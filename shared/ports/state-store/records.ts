@@ -151,6 +151,11 @@ export interface CommandRecord extends CommandInput {
   readonly admittedBy: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * Set by the admitter's fenced confirmation once every admission step (taint, claims, launches) is done.
+   * Orchestration drains only confirmed commands; an unconfirmed one past the admission budget is rolled back.
+   */
+  readonly confirmedAt?: Date;
 }
 
 // ── launches and census ─────────────────────────────────────────────────────────────────────────────────

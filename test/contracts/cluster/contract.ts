@@ -201,6 +201,16 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(pods).toEqual(['b']);
     });
 
+    it('evicts only the pod whose uid the eviction names (a recreated pod of that name is "gone")', async () => {
+      w.seed([pod('e4', 'p')]);
+      const cluster = w.cluster();
+      expect(await cluster.evictPod({ namespace: 'e4', name: 'p', uid: 'an-older-pod' })).toEqual({
+        outcome: 'gone',
+      });
+      const uid = (await cluster.readSnapshot()).objects.pods[0]?.metadata.uid as string;
+      expect(await cluster.evictPod({ namespace: 'e4', name: 'p', uid })).toEqual({ outcome: 'evicted' });
+    });
+
     it('evicts a pending pod regardless of its PDB and reports a missing pod as gone', async () => {
       w.seed([pdb('e2', 'web', 0), pod('e2', 'pending', { status: { phase: 'Pending' } })]);
       const cluster = w.cluster();

@@ -77,6 +77,20 @@ export function commandContract(ctx: ContractContext): void {
       );
     });
 
+    it('confirms a command for the holder that admitted it, once, and refuses a stale one', async () => {
+      const l = await lock('admit-1', 1_000);
+      await ctx.store.admitCommand(l, command('cmd-c', ['n1']));
+      ctx.clock.advance(10);
+      const confirmed = await ctx.store.confirmCommand(l, 'cmd-c');
+      expect(confirmed.confirmedAt).toEqual(ctx.clock.now());
+      expect(await ctx.other.getCommand(ctx.cluster, 'cmd-c')).toEqual(confirmed);
+      expect(await ctx.store.confirmCommand(l, 'cmd-c')).toEqual(confirmed);
+      await ctx.store.admitCommand(l, command('cmd-d', ['n2']));
+      ctx.clock.advance(1_000);
+      await expect(ctx.store.confirmCommand(l, 'cmd-d')).rejects.toBeInstanceOf(StaleWriteError);
+      expect((await ctx.store.getCommand(ctx.cluster, 'cmd-d'))?.confirmedAt).toBeUndefined();
+    });
+
     it('accepts commands only under the admission lock', async () => {
       const pass = await ctx.store.acquireLease({
         cluster: ctx.cluster,

@@ -101,13 +101,13 @@ describe('a holder that stops heartbeating (DynamoDB Local)', () => {
 });
 
 describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)', () => {
-  it('admits a command once when the fence write and the command write each lose their response', async () => {
+  it('admits a command once when the fenced transaction loses its response twice', async () => {
     const clock = new ManualClock();
     const store = faultyStore(clock, 500);
     const cluster = freshCluster();
     const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-1', ttlMs: 60_000 });
-    proxy.inject('UpdateItem', { kind: 'withhold-response' });
-    proxy.inject('PutItem', { kind: 'withhold-response' });
+    // The fence and the command item are one transaction on DynamoDB Local (fencing.test.ts covers late retries).
+    proxy.inject('TransactWriteItems', { kind: 'withhold-response' }, 2);
     const first = await store.admitCommand(lock, {
       id: 'cmd-1',
       method: 'emptiness',

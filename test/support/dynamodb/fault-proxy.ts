@@ -20,6 +20,8 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Apply `fault` to the next `times` requests of `operation` (e.g. UpdateItem). */
   inject(operation: string, fault: Fault, times?: number): void;
+  /** Drops every fault not yet applied. */
+  clearFaults(): void;
   /** Operations that reached the proxy, in order, each with the fault applied (if any). */
   readonly log: { operation: string; fault?: Fault['kind'] }[];
   stop(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     endpoint: `http://127.0.0.1:${port}`,
     log,
     inject: (operation, fault, times = 1) => rules.push({ operation, fault, remaining: times }),
+    clearFaults: () => void rules.splice(0),
     stop: () =>
       new Promise<void>((resolve) => {
         for (const res of held) res.destroy();

@@ -15,7 +15,7 @@ export interface StateTable {
   store(
     clock: Clock,
     options?: { endpoint?: string; requestTimeoutMs?: number } & Partial<
-      Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random'>
+      Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random' | 'fencing'>
     >,
   ): DynamoDbStateStore;
   close(): Promise<void>;
@@ -40,7 +40,9 @@ export async function startStateTable(
       const { endpoint, requestTimeoutMs, ...rest } = options;
       const client = localClient(endpoint ?? server.endpoint, requestTimeoutMs);
       clients.push(client);
-      return new DynamoDbStateStore({ client, tableName, clock, ...rest });
+      // dynalite has no transactions, so fenced writes there take the two-write path.
+      const fencing = server.kind === 'dynalite' ? ('two-writes' as const) : ('transaction' as const);
+      return new DynamoDbStateStore({ client, tableName, clock, fencing, ...rest });
     },
     close: async () => {
       for (const c of clients) c.destroy();

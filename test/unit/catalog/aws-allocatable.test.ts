@@ -20,50 +20,28 @@ interface Reference {
   readonly allocatable: { readonly cpu: string; readonly memory: string };
 }
 
+/** name, vCPUs, MiB, pods, GPUs, allocatable cpu and memory; ENIs × IPv4 per ENI where they give the pods. */
+const ref = (
+  name: string,
+  [vcpus, memoryMiB, pods, gpus]: readonly [number, number, number, number],
+  [cpu, memory]: readonly [string, string],
+  enis?: readonly [number, number],
+): Reference => ({
+  name,
+  vcpus,
+  memoryMiB,
+  pods,
+  gpus,
+  allocatable: { cpu, memory },
+  ...(enis ? { enis } : {}),
+});
+
 const REFERENCE: readonly Reference[] = [
-  {
-    name: 'g5.xlarge',
-    vcpus: 4,
-    memoryMiB: 16384,
-    pods: 58,
-    enis: [4, 15],
-    gpus: 1,
-    allocatable: { cpu: '3920m', memory: '14162Mi' },
-  },
-  {
-    name: 'c3.xlarge',
-    vcpus: 4,
-    memoryMiB: 7680,
-    pods: 58,
-    enis: [4, 15],
-    gpus: 0,
-    allocatable: { cpu: '3920m', memory: '6111Mi' },
-  },
-  {
-    name: 'i7ie.3xlarge',
-    vcpus: 12,
-    memoryMiB: 98304,
-    pods: 58,
-    enis: [4, 15],
-    gpus: 0,
-    allocatable: { cpu: '11900m', memory: '89938Mi' },
-  },
-  {
-    name: 'g6e.12xlarge',
-    vcpus: 48,
-    memoryMiB: 393216,
-    pods: 292,
-    gpus: 4,
-    allocatable: { cpu: '47810m', memory: '360157Mi' },
-  },
-  {
-    name: 'g6e.48xlarge',
-    vcpus: 192,
-    memoryMiB: 1572864,
-    pods: 492,
-    gpus: 8,
-    allocatable: { cpu: '191450m', memory: '1449132Mi' },
-  },
+  ref('g5.xlarge', [4, 16384, 58, 1], ['3920m', '14162Mi'], [4, 15]),
+  ref('c3.xlarge', [4, 7680, 58, 0], ['3920m', '6111Mi'], [4, 15]),
+  ref('i7ie.3xlarge', [12, 98304, 58, 0], ['11900m', '89938Mi'], [4, 15]),
+  ref('g6e.12xlarge', [48, 393216, 292, 4], ['47810m', '360157Mi']),
+  ref('g6e.48xlarge', [192, 1572864, 492, 8], ['191450m', '1449132Mi']),
 ];
 /** Every type above: 20 GiB root volume less 1 GiB kube-reserved and the 10% eviction threshold. */
 const EPHEMERAL = '17Gi';

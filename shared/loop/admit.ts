@@ -1,0 +1,111 @@
+// The admission use case (docs/mechanisms/batched-admission.md): under the admission lock, wait the settling
+// delay once, then for each proposal in order re-read live state, re-validate, and only if still valid start
+// the command before looking at the next, so each validation sees every earlier command's effects. Runs on
+// its own budget (settling delay + ~20 s per proposal); what the budget leaves untried is reported.
+import { admissionBudgetMs, SETTLING_DELAY_MS } from '../disruption/admission-budget.ts';
+import type { Proposal } from '../disruption/proposal.ts';
+import type { PassOptions } from '../disruption/types.ts';
+import { validateCommand, type Validation } from '../disruption/validation.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import type { Lease } from '../ports/state-store/records.ts';
+import { StaleWriteError } from '../ports/state-store/errors.ts';
+import { LOOP_METRICS, type AdmissionStage } from './disruption-metrics.ts';
+import { readLive, type LiveDeps } from './live-state.ts';
+import { startCommand, StartCommandError, type StartDeps } from './start-command.ts';
+
+export interface AdmitDeps extends LiveDeps, StartDeps {
+  readonly metrics: Metrics;
+  /** The settling wait (a real sleep in Lambda, an injected clock in tests). */
+  sleep(ms: number): Promise<void>;
+}
+
+export interface AdmitRequest {
+  readonly cluster: string;
+  /** Unique per attempt (request id + nonce), so a redelivered event never shares a live lock. */
+  readonly owner: string;
+  readonly proposals: readonly Proposal[];
+  readonly options: PassOptions;
+  readonly settlingDelayMs?: number;
+}
+
+export interface AdmitResult {
+  readonly admitted: readonly { readonly id: string; readonly proposal: Proposal }[];
+  readonly rejected: readonly {
+    readonly proposal: Proposal;
+    readonly stage: AdmissionStage;
+    readonly detail: string;
+  }[];
+  /** Proposals the admission budget left untried. */
+  readonly expired: readonly Proposal[];
+}
+
+export async function admit(deps: AdmitDeps, request: AdmitRequest): Promise<AdmitResult> {
+  const settling = request.settlingDelayMs ?? SETTLING_DELAY_MS;
+  const budget = admissionBudgetMs(request.proposals.length) - SETTLING_DELAY_MS + settling;
+  // The lease outlives the budget by a margin, so every fenced write of a slow last proposal still lands.
+  const lock = await deps.store.acquireLease({
+    cluster: request.cluster,
+    name: 'admission',
+    owner: request.owner,
+    ttlMs: budget + 30_000,
+  });
+  try {
+    return await admitUnderLock(deps, request, lock, settling, budget);
+  } finally {
+    await deps.store.releaseLease(lock).catch(() => undefined); // a lost lock has nothing to release
+  }
+}
+
+async function admitUnderLock(
+  deps: AdmitDeps,
+  request: AdmitRequest,
+  lock: Lease,
+  settling: number,
+  budget: number,
+): Promise<AdmitResult> {
+  const started = deps.clock.now().getTime();
+  await deps.sleep(settling); // once, not per proposal (docs/mechanisms/batched-admission.md: the validation that waits installs fresh caches)
+  const admitted: AdmitResult['admitted'][number][] = [];
+  const rejected: AdmitResult['rejected'][number][] = [];
+  for (const [i, proposal] of request.proposals.entries()) {
+    if (deps.clock.now().getTime() - started > budget)
+      return { admitted, rejected, expired: request.proposals.slice(i) };
+    // Fresh pass caches and live state for every proposal: it must see what the ones before it started.
+    const live = await readLive(deps, request.cluster, request.options);
+    const validation = validateCommand(live.inputs, {
+      method: proposal.method,
+      candidates: proposal.candidates.map((name) => ({ name })),
+      replacements: proposal.replacements,
+    });
+    if (!validation.valid) {
+      rejected.push(refusal(deps.metrics, proposal, validation));
+      continue;
+    }
+    try {
+      const id = await startCommand(deps, lock, proposal, live.snapshot);
+      admitted.push({ id, proposal });
+      deps.metrics.count(LOOP_METRICS.commandsAdmittedTotal, 1, labels(proposal));
+    } catch (error: unknown) {
+      if (!(error instanceof StartCommandError)) throw error;
+      deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, {
+        stage: error.stage,
+        method: proposal.method,
+      });
+      // A lost lock ends admission: whoever holds it now admits from live state of its own.
+      if (error.cause instanceof StaleWriteError) throw error;
+      rejected.push({ proposal, stage: error.stage, detail: error.message });
+    }
+  }
+  return { admitted, rejected, expired: [] };
+}
+
+const labels = (p: Proposal) => ({
+  decision: p.replacements.length ? 'replace' : 'delete',
+  method: p.method,
+});
+
+function refusal(metrics: Metrics, proposal: Proposal, v: Extract<Validation, { valid: false }>) {
+  const stage: AdmissionStage = v.failure === 'budget' ? 'budget' : 'validation';
+  metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, { stage, method: proposal.method });
+  return { proposal, stage, detail: `${v.failure}: ${v.detail}` };
+}

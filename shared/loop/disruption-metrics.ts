@@ -1,0 +1,36 @@
+// Metric names of the disruption loop's acting half (admit, orchestrate, census, pricing), beside the use
+// cases that produce them; the pass's own names live with the core in shared/disruption/metric-names.ts.
+export const LOOP_METRICS = {
+  /** counter {stage, method}: proposals admission did not start, by the step that refused or failed. */
+  admissionFailuresTotal: 'kraftsman_disruption_admission_failures_total',
+  /** counter {decision, method}: commands admission started. */
+  commandsAdmittedTotal: 'kraftsman_disruption_commands_admitted_total',
+  /** counter {decision, method, result}: commands orchestration finished (result: completed | rolled-back). */
+  commandsExecutedTotal: 'kraftsman_disruption_commands_executed_total',
+  /** counter {nodepool}: $/h saved by completed commands (candidates' price − replacements'), as estimated at admission. */
+  realizedSavingsPerHour: 'kraftsman_disruption_realized_savings_dollars_per_hour',
+  /** counter: disrupted taints removed because no live command owned them. */
+  strandedTaintsRemovedTotal: 'kraftsman_disruption_stranded_taints_removed_total',
+  /** counter {result}: pod evictions by result (evicted | blocked | gone). */
+  evictionsTotal: 'kraftsman_disruption_evictions_total',
+  /** gauge {nodepool, decision}: the census's actionable candidates (the name). */
+  consolidationActionableCandidates: 'consolidation_actionable_candidates',
+  /** histogram, seconds: one census sweep. */
+  censusDurationSeconds: 'kraftsman_disruption_census_duration_seconds',
+  /** counter: census sweeps cut off by their bound (truncated: the counts cover only part of the fleet). */
+  censusTruncatedTotal: 'kraftsman_disruption_census_truncated_total',
+  /** counter {cloud}: passes that priced with the built-in catalog because no stored prices were fresh. */
+  pricingFallbackTotal: 'kraftsman_pricing_catalog_fallback_total',
+} as const;
+
+/** Where admission stopped for a proposal. */
+export const ADMISSION_STAGES = [
+  'validation',
+  'budget',
+  'record',
+  'taint',
+  'claim',
+  'launch',
+  'confirm',
+] as const;
+export type AdmissionStage = (typeof ADMISSION_STAGES)[number];

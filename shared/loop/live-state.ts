@@ -1,0 +1,53 @@
+// Live state as the disruption use cases read it: the cluster through the Cluster port, prices through the
+// injected instance-type source, and the store's open commands, nominations and verdicts, joined into the
+// inputs the pure pass and validation take (open commands' nodes count as marked for deletion there).
+import type { PassInputs } from '../disruption/pass.ts';
+import type { PassOptions, Stopwatch } from '../disruption/types.ts';
+import type { InstanceType } from '../scheduling/instance-type.ts';
+import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import type { PassState } from '../ports/state-store/records.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+
+export interface LiveDeps {
+  readonly store: StateStore;
+  readonly cluster: Cluster;
+  readonly clock: Clock;
+  /** Instance types with current prices (stored prices, or the catalog as fallback). */
+  instanceTypes(): Promise<readonly InstanceType[]>;
+}
+
+export interface Live {
+  readonly inputs: PassInputs;
+  readonly state: PassState;
+  readonly snapshot: ClusterSnapshot;
+}
+
+export async function readLive(
+  deps: LiveDeps,
+  cluster: string,
+  options: PassOptions,
+  stopwatch?: Stopwatch,
+): Promise<Live> {
+  const [read, types, state] = await Promise.all([
+    deps.cluster.readSnapshot(),
+    deps.instanceTypes(),
+    deps.store.loadPassState(cluster),
+  ]);
+  const snapshot = buildSnapshot(read.objects, types);
+  const nominated = new Set([...state.nominations.values()].flatMap((n) => (n.nodeName ? [n.nodeName] : [])));
+  return {
+    snapshot,
+    state,
+    inputs: {
+      snapshot,
+      now: deps.clock.now(),
+      options,
+      stopwatch,
+      claimedByCommands: new Set(state.openCommands.flatMap((c) => c.candidates)),
+      nominated,
+      verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
+    },
+  };
+}

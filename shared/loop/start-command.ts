@@ -1,0 +1,86 @@
+// StartCommand, the only place admission acts (Karpenter's queue.StartCommand), ordered so that a crash
+// after any step leaves something orchestration can finish or undo:
+//   record (fenced) → taint candidates → create replacement NodeClaims → launch them → confirm (fenced)
+// The record comes first, so every disrupted taint and every replacement has a command that names it;
+// orchestration drains only confirmed commands and rolls back an unconfirmed one once admission is over.
+import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { Proposal } from '../disruption/proposal.ts';
+import { replacementClaim, replacementName } from '../disruption/replacement-claim.ts';
+import type { ClusterSnapshot } from '../state/snapshot.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import { AlreadyExistsError } from '../ports/cluster/errors.ts';
+import type { Fence } from '../ports/state-store/records.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { AdmissionStage } from './disruption-metrics.ts';
+
+export const DISRUPTED_TAINT = { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' } as const;
+
+export interface StartDeps {
+  readonly store: StateStore;
+  readonly cluster: Cluster;
+  /** Hands a created replacement claim to its cloud's launcher (an async invoke in Lambda). */
+  launch(claim: NodeClaim): Promise<void>;
+  /** A fresh command id: lowercase, [a-z0-9], at least 10 characters. */
+  newId(): string;
+}
+
+/** A step of StartCommand failed; `stage` says which, `cause` why. */
+export class StartCommandError extends Error {
+  override readonly name = 'StartCommandError';
+  constructor(
+    readonly stage: AdmissionStage,
+    readonly commandId: string | undefined,
+    options: { cause: unknown },
+  ) {
+    const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`starting command${commandId ? ` ${commandId}` : ''} failed at ${stage}: ${why}`, options);
+  }
+}
+
+async function step<T>(stage: AdmissionStage, id: string | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (cause: unknown) {
+    throw new StartCommandError(stage, id, { cause });
+  }
+}
+
+/** Starts one validated proposal; returns the command id. */
+export async function startCommand(
+  deps: StartDeps,
+  lock: Fence,
+  proposal: Proposal,
+  snapshot: ClusterSnapshot,
+): Promise<string> {
+  const id = deps.newId();
+  const claims = proposal.replacements.map((r, i) => {
+    const pool = snapshot.nodePools.get(r.nodePool)?.pool;
+    if (!pool)
+      throw new StartCommandError('claim', id, { cause: new Error(`NodePool ${r.nodePool} is gone`) });
+    return replacementClaim(r, replacementName(r.nodePool, id, i), pool, id);
+  });
+  await step('record', id, () =>
+    deps.store.admitCommand(lock, {
+      id,
+      method: proposal.method,
+      decision: claims.length > 0 ? 'replace' : 'delete',
+      candidates: [...proposal.candidates],
+      replacements: claims.map((c) => c.metadata.name),
+    }),
+  );
+  for (const node of proposal.candidates)
+    await step('taint', id, () => deps.cluster.addTaint(node, DISRUPTED_TAINT));
+  for (const claim of claims)
+    await step('claim', id, async () => {
+      try {
+        await deps.cluster.createNodeClaim(claim);
+      } catch (error: unknown) {
+        if (!(error instanceof AlreadyExistsError)) throw error; // a retried admission created it already
+      }
+    });
+  for (const claim of claims) await step('launch', id, () => deps.launch(claim));
+  // Mark for deletion: the fenced confirmation that every step above happened while the lock was ours.
+  await step('confirm', id, () => deps.store.confirmCommand(lock, id));
+  return id;
+}
