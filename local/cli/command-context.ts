@@ -1,9 +1,8 @@
 // What every CLI command receives: parsed args, the validated objects, the catalog's instance types and the clock.
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
-import { buildInstanceTypes } from '../../shared/scheduling/instance-type.ts';
-import { buildSnapshot, type ClusterSnapshot } from '../../shared/state/snapshot.ts';
+import type { ClusterSnapshot } from '../../shared/state/snapshot.ts';
 import type { Args } from './args.ts';
+import { catalogWarnings } from './catalog-warnings.ts';
 import { readCatalog, readObjects } from './read-input.ts';
 
 export interface Io {
@@ -25,8 +24,12 @@ export async function loadContext(args: Args, io: Io): Promise<CommandContext> {
   const recognized = await readObjects(args.files, io.stdin);
   const catalog: InstanceTypeCatalog = args.catalog
     ? await readCatalog(args.catalog, io.stdin)
-    : builtinCatalog();
+    : (await import('../../shared/catalog/builtin.ts')).builtinCatalog();
+  // the simulator is loaded once the input has been read and validated: a refused input never pays for it
+  const { buildInstanceTypes } = await import('../../shared/scheduling/instance-type.ts');
+  const { buildSnapshot } = await import('../../shared/state/snapshot.ts');
   const snapshot = buildSnapshot(recognized.objects, buildInstanceTypes(catalog.instanceTypes));
-  for (const w of [...recognized.warnings, ...snapshot.warnings]) warn(w);
+  const fromCatalog = args.catalog ? catalogWarnings(catalog, args.catalog) : [];
+  for (const w of [...recognized.warnings, ...fromCatalog, ...snapshot.warnings]) warn(w);
   return { args, snapshot, now: args.now ?? io.now(), warn };
 }

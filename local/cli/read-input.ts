@@ -1,88 +1,41 @@
-// Reads input files (or stdin) as YAML/JSON with bounds — size, line length, alias expansion, nesting depth —
-// so a hostile file fails fast, then recognises and validates the objects (shared/state/recognize.ts).
-import { readFile } from 'node:fs/promises';
-import { parseAllDocuments } from 'yaml';
+// Reads input files (or stdin) within bounds — size before reading, YAML nodes after alias expansion, nesting
+// depth, duplicate keys (docs/input-bounds.md) — then recognises and validates the objects (shared/state/recognize.ts).
 import { catalogSchema, type InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { InvalidDocumentError } from '../../shared/state/errors.ts';
 import { recognize, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
 import { formatZodIssues } from '../../shared/model/zod-issues.ts';
 import { InputError } from './errors.ts';
+import { duplicateKeyMessage, MAX_YAML_BYTES } from './input-limits.ts';
+import { parseJsonValues } from './json-values.ts';
+import { readSource } from './read-source.ts';
+import { parseYamlDocuments } from './yaml-documents.ts';
 
-const MAX_BYTES = 256 * 1024 * 1024;
-const MAX_LINE = 1024 * 1024;
-const MAX_DEPTH = 64;
-const MAX_ALIASES = 1000;
-
-async function readSource(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stdin) {
-      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += b.length;
-      if (size > MAX_BYTES) throw new InputError(`standard input: larger than ${MAX_BYTES} bytes`);
-      chunks.push(b);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    const buf = await readFile(file);
-    if (buf.length > MAX_BYTES) throw new InputError(`${file}: larger than ${MAX_BYTES} bytes`);
-    return buf.toString('utf8');
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    const code = (e as { code?: string }).code;
-    throw new InputError(`${file}: cannot read file${code ? ` (${code})` : ''}`, { cause: e });
-  }
+/** JSON is recognised by its first character: a file that starts with `{` or `[` is read as JSON only. */
+function isJson(text: string): boolean {
+  const m = /\S/.exec(text.length > 4096 ? text.slice(0, 4096) : text);
+  return m !== null && (m[0] === '{' || m[0] === '[');
 }
 
-function checkDepth(value: unknown, source: string, depth = 0): void {
-  if (depth > MAX_DEPTH) throw new InputError(`${source}: nesting deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) for (const v of value) checkDepth(v, source, depth + 1);
-  else if (value && typeof value === 'object')
-    for (const v of Object.values(value)) checkDepth(v, source, depth + 1);
-}
-
-/** Parses one file's text into documents (JSON fast path; YAML with alias limits otherwise). */
+/** Parses one file's text into documents: JSON as JSON (one or more values), anything else as a YAML stream. */
 export function parseText(text: string, source: string): SourceDocument[] {
-  let start = 0;
-  for (let i = text.indexOf('\n'); ; i = text.indexOf('\n', start)) {
-    const end = i === -1 ? text.length : i;
-    if (end - start > MAX_LINE) throw new InputError(`${source}: line longer than ${MAX_LINE} characters`);
-    if (i === -1) break;
-    start = i + 1;
-  }
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      const value: unknown = JSON.parse(text);
-      checkDepth(value, source);
-      return (Array.isArray(value) ? value : [value]).map((v) => ({ source, value: v }));
-    } catch (e) {
-      if (e instanceof InputError) throw e;
-      // not JSON after all (YAML flow style): fall through to the YAML parser
-    }
-  }
-  const docs = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: false });
-  const out: SourceDocument[] = [];
-  for (const doc of Array.isArray(docs) ? docs : [docs]) {
-    const err = doc.errors[0];
-    if (err) {
-      const line = err.linePos?.[0]?.line;
+  let docs: { value: unknown; duplicate: Parameters<typeof duplicateKeyMessage>[2] | undefined }[];
+  if (isJson(text)) {
+    // a top-level array holds the documents themselves
+    docs = parseJsonValues(text, source).flatMap((d) =>
+      Array.isArray(d.value) && !d.duplicate
+        ? d.value.map((value) => ({ value, duplicate: undefined }))
+        : [d],
+    );
+  } else {
+    if (Buffer.byteLength(text) > MAX_YAML_BYTES)
       throw new InputError(
-        `${source}${line ? `:${line}` : ''}: YAML syntax error: ${err.message.split('\n')[0]}`,
+        `${source}: YAML larger than ${MAX_YAML_BYTES / (1024 * 1024)} MiB (the YAML size limit); give larger snapshots as JSON (kubectl get -o json)`,
       );
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIASES });
-    } catch (e) {
-      throw new InputError(`${source}: ${(e as Error).message}`, { cause: e });
-    }
-    checkDepth(value, source);
-    out.push({ source, value });
+    docs = parseYamlDocuments(text, source);
   }
-  return out;
+  for (const d of docs)
+    if (d.duplicate) throw new InputError(duplicateKeyMessage(source, d.value, d.duplicate));
+  return docs.map((d) => ({ source, value: d.value }));
 }
 
 export async function readObjects(

@@ -1,5 +1,6 @@
 // The EC2 actions that change the emulator's world (termination, tags, launch templates) and the
 // registry of every action but CreateFleet, each returning the body of its XML response.
+// TerminateInstances answers `shutting-down` as EC2 does; the instance terminates a little later.
 import { Ec2Fault } from './faults.ts';
 import { listOf, membersOf, structOf, tagsFor } from './query.ts';
 import { STATE_CODES, type EmuInstance } from './world.ts';
@@ -28,13 +29,8 @@ const terminateInstances: Handler = (world, params) => {
     instancesSet: ids.map((id) => {
       const i = world.instances.get(id) as EmuInstance;
       const previous = i.state;
-      if (previous === 'pending' || previous === 'running') {
-        i.state = 'terminated';
-        if (i.capacityReservationId) {
-          const r = world.reservations.find((x) => x.id === i.capacityReservationId);
-          if (r) r.available += 1;
-        } else world.consume(i.instanceType, i.zone, i.lifecycle, -1);
-      }
+      // EC2 answers `shutting-down`; the instance is `terminated` a little later (the server schedules it).
+      if (previous === 'pending' || previous === 'running') i.state = 'shutting-down';
       return {
         instanceId: id,
         previousState: { code: STATE_CODES[previous], name: previous },
@@ -49,7 +45,8 @@ const createTags: Handler = (world, params) => {
   for (const t of membersOf(params, 'Tag')) tags[t.get('Key') ?? ''] = t.get('Value') ?? '';
   for (const id of listOf(params, 'ResourceId')) {
     const i = world.instances.get(id);
-    if (!i) throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
+    if (!i || !world.visible(id))
+      throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
     i.tags = { ...i.tags, ...tags };
   }
   return { return: true };

@@ -1,7 +1,9 @@
 // EC2 Describe* actions over the emulator's in-memory world, each returning the body of its XML
-// response; filters follow EC2's (every filter must match, any value within one, * and ? wildcards).
+// response; filters follow EC2's (every filter must match, any value within one, * and ? wildcards;
+// an unknown filter name is InvalidParameterValue) and every list pages (MaxResults/NextToken).
 import { Ec2Fault } from './faults.ts';
-import { filtersOf, listOf, matchesFilters, tagField, type Params } from './query.ts';
+import { paginate } from './pages.ts';
+import { checkFilters, filtersOf, listOf, matchesFilters, tagField, type Params } from './query.ts';
 import { tagSet, type XmlValue } from './xml.ts';
 import { STATE_CODES, type Ec2World, type EmuInstance } from './world.ts';
 
@@ -25,14 +27,31 @@ function instanceXml(i: EmuInstance): XmlValue {
   };
 }
 
+const INSTANCE_FILTERS = [
+  'instance-state-name',
+  'instance-type',
+  'availability-zone',
+  'instance-id',
+  'subnet-id',
+  'image-id',
+  'client-token',
+];
+
 export const describeInstances: Handler = (world, params) => {
   const ids = listOf(params, 'InstanceId');
-  const missing = ids.filter((id) => !world.instances.has(id));
+  if (ids.length > 0 && params.has('MaxResults'))
+    throw new Ec2Fault(
+      'InvalidParameterCombination',
+      'The parameter instancesSet cannot be used with the parameter maxResults',
+    );
+  const missing = ids.filter((id) => !world.visible(id));
   if (missing.length > 0)
     throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   const filters = filtersOf(params);
+  checkFilters(filters, INSTANCE_FILTERS);
   const found = [...world.instances.values()].filter(
     (i) =>
+      world.visible(i.instanceId) &&
       (ids.length === 0 || ids.includes(i.instanceId)) &&
       matchesFilters(filters, (name) => {
         const fields: Record<string, string[]> = {
@@ -40,16 +59,23 @@ export const describeInstances: Handler = (world, params) => {
           'instance-type': [i.instanceType],
           'availability-zone': [i.zone],
           'instance-id': [i.instanceId],
+          'subnet-id': [i.subnetId],
+          'image-id': [i.imageId],
+          'client-token': i.clientToken ? [i.clientToken] : [],
         };
         return fields[name] ?? tagField(i.tags, name);
       }),
   );
+  // Named instances come back whole (EC2 refuses MaxResults with InstanceIds); a filtered read pages.
+  const { page, nextToken } =
+    ids.length > 0 ? { page: found, nextToken: undefined } : paginate(params, found, world.pageSize);
   return {
-    reservationSet: found.map((i) => ({
+    reservationSet: page.map((i) => ({
       reservationId: `r-${i.instanceId.slice(2)}`,
       ownerId: '123456789012',
       instancesSet: [instanceXml(i)],
     })),
+    nextToken,
   };
 };
 
@@ -61,8 +87,11 @@ export const describeInstanceTypes: Handler = (world, params) => {
       'InvalidInstanceType',
       `The following supplied instance types do not exist: [${unknown.join(', ')}]`,
     );
-  const types = [...world.types.values()].filter((t) => names.length === 0 || names.includes(t.name));
+  checkFilters(filtersOf(params), []);
+  const all = [...world.types.values()].filter((t) => names.length === 0 || names.includes(t.name));
+  const { page: types, nextToken } = paginate(params, all, world.pageSize);
   return {
+    nextToken,
     instanceTypeSet: types.map((t) => ({
       instanceType: t.name,
       currentGeneration: true,
@@ -95,21 +124,20 @@ export const describeInstanceTypes: Handler = (world, params) => {
 
 export const describeInstanceTypeOfferings: Handler = (world, params) => {
   const filters = filtersOf(params);
+  checkFilters(filters, ['instance-type', 'location']);
   const rows = [...world.types.values()].flatMap((t) =>
     t.zones.map((zone) => ({ instanceType: t.name, locationType: 'availability-zone', location: zone })),
   );
-  return {
-    instanceTypeOfferingSet: rows.filter((r) =>
-      matchesFilters(
-        filters,
-        (name) => ({ 'instance-type': [r.instanceType], location: [r.location] })[name],
-      ),
-    ),
-  };
+  const matching = rows.filter((r) =>
+    matchesFilters(filters, (name) => ({ 'instance-type': [r.instanceType], location: [r.location] })[name]),
+  );
+  const { page, nextToken } = paginate(params, matching, world.pageSize);
+  return { instanceTypeOfferingSet: page, nextToken };
 };
 
 export const describeSpotPriceHistory: Handler = (world, params) => {
   const names = listOf(params, 'InstanceType');
+  checkFilters(filtersOf(params), []);
   const rows = [...world.types.values()]
     .filter((t) => t.spotPrice !== undefined && (names.length === 0 || names.includes(t.name)))
     .flatMap((t) =>
@@ -121,13 +149,15 @@ export const describeSpotPriceHistory: Handler = (world, params) => {
         timestamp: new Date(),
       })),
     );
-  return { spotPriceHistorySet: rows };
+  const { page, nextToken } = paginate(params, rows, world.pageSize);
+  return { spotPriceHistorySet: page, nextToken };
 };
 
 export const describeSubnets: Handler = (world, params) => {
   const ids = listOf(params, 'SubnetId');
   const filters = filtersOf(params);
-  const found = world.subnets.filter(
+  checkFilters(filters, ['subnet-id', 'availability-zone']);
+  const matching = world.subnets.filter(
     (s) =>
       (ids.length === 0 || ids.includes(s.subnetId)) &&
       matchesFilters(
@@ -135,7 +165,9 @@ export const describeSubnets: Handler = (world, params) => {
         (n) => ({ 'subnet-id': [s.subnetId], 'availability-zone': [s.zone] })[n] ?? tagField(s.tags, n),
       ),
   );
+  const { page: found, nextToken } = paginate(params, matching, world.pageSize);
   return {
+    nextToken,
     subnetSet: found.map((s) => ({
       subnetId: s.subnetId,
       availabilityZone: s.zone,
@@ -150,7 +182,8 @@ export const describeSubnets: Handler = (world, params) => {
 export const describeSecurityGroups: Handler = (world, params) => {
   const ids = listOf(params, 'GroupId');
   const filters = filtersOf(params);
-  const found = world.securityGroups.filter(
+  checkFilters(filters, ['group-id', 'group-name']);
+  const matching = world.securityGroups.filter(
     (g) =>
       (ids.length === 0 || ids.includes(g.groupId)) &&
       matchesFilters(
@@ -158,7 +191,9 @@ export const describeSecurityGroups: Handler = (world, params) => {
         (n) => ({ 'group-id': [g.groupId], 'group-name': [g.groupName] })[n] ?? tagField(g.tags, n),
       ),
   );
+  const { page: found, nextToken } = paginate(params, matching, world.pageSize);
   return {
+    nextToken,
     securityGroupInfo: found.map((g) => ({
       groupId: g.groupId,
       groupName: g.groupName,
@@ -172,7 +207,8 @@ export const describeImages: Handler = (world, params) => {
   const ids = listOf(params, 'ImageId');
   const owners = listOf(params, 'Owner');
   const filters = filtersOf(params);
-  const found = world.images.filter(
+  checkFilters(filters, ['name', 'image-id', 'architecture', 'state']);
+  const matching = world.images.filter(
     (i) =>
       (ids.length === 0 || ids.includes(i.imageId)) &&
       (owners.length === 0 || owners.includes(i.owner)) &&
@@ -183,7 +219,9 @@ export const describeImages: Handler = (world, params) => {
           tagField(i.tags, n),
       ),
   );
+  const { page: found, nextToken } = paginate(params, matching, world.pageSize);
   return {
+    nextToken,
     imagesSet: found.map((i) => ({
       imageId: i.imageId,
       name: i.name,
@@ -198,15 +236,18 @@ export const describeImages: Handler = (world, params) => {
 
 export const describeLaunchTemplates: Handler = (world, params) => {
   const names = listOf(params, 'LaunchTemplateName');
-  const found = [...world.launchTemplates.values()].filter(
+  checkFilters(filtersOf(params), []);
+  const matching = [...world.launchTemplates.values()].filter(
     (t) => names.length === 0 || names.includes(t.name),
   );
-  if (names.length > 0 && found.length === 0)
+  if (names.length > 0 && matching.length === 0)
     throw new Ec2Fault(
       'InvalidLaunchTemplateName.NotFoundException',
       `At least one of the launch templates specified in the request does not exist.`,
     );
+  const { page: found, nextToken } = paginate(params, matching, world.pageSize);
   return {
+    nextToken,
     launchTemplates: found.map((t) => ({
       launchTemplateId: t.id,
       launchTemplateName: t.name,
@@ -220,7 +261,8 @@ export const describeLaunchTemplates: Handler = (world, params) => {
 export const describeCapacityReservations: Handler = (world, params) => {
   const ids = listOf(params, 'CapacityReservationId');
   const filters = filtersOf(params);
-  const found = world.reservations.filter(
+  checkFilters(filters, ['instance-type', 'state']);
+  const matching = world.reservations.filter(
     (r) =>
       (ids.length === 0 || ids.includes(r.id)) &&
       matchesFilters(
@@ -228,7 +270,9 @@ export const describeCapacityReservations: Handler = (world, params) => {
         (n) => ({ 'instance-type': [r.instanceType], state: ['active'] })[n] ?? tagField(r.tags, n),
       ),
   );
+  const { page: found, nextToken } = paginate(params, matching, world.pageSize);
   return {
+    nextToken,
     capacityReservationSet: found.map((r) => ({
       capacityReservationId: r.id,
       instanceType: r.instanceType,

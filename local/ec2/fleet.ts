@@ -52,11 +52,19 @@ export function createFleet(
       'InvalidParameterCombination',
       'MinTargetCapacity requires SingleInstanceType and SingleAvailabilityZone',
     );
-  const candidates = order(
-    candidatesOf(world, params, defaultType === 'spot' ? 'spot' : 'on-demand'),
-    options.get('AllocationStrategy'),
+  const { candidates: unordered, templateErrors } = candidatesOf(
+    world,
+    params,
+    defaultType === 'spot' ? 'spot' : 'on-demand',
   );
-  const capacity = (c: Candidate): number => capacityOf(world, c);
+  const candidates = order(unordered, options.get('AllocationStrategy'));
+  if (world.faults.emptyFleet) {
+    world.faults.emptyFleet = false;
+    return { fleetId: world.nextId('fleet'), errorSet: [], fleetInstanceSet: [] };
+  }
+  const refuseAll = world.faults.refuseOverrides;
+  delete world.faults.refuseOverrides;
+  const capacity = (c: Candidate): number => (refuseAll ? 0 : capacityOf(world, c));
 
   const chosen: { c: Candidate; n: number }[] = [];
   const refused: Candidate[] = [];
@@ -104,29 +112,54 @@ export function createFleet(
       instanceType: c.instanceType,
     };
   });
-  const errorSet = refused.map((c) => ({
-    launchTemplateAndOverrides: ltAndOverrides(c),
-    lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand',
-    errorCode: world.capacityErrorCode(c.instanceType, c.zone, c.lifecycle),
-    errorMessage: `We currently do not have sufficient ${c.instanceType} capacity in the Availability Zone you requested (${c.zone}).`,
-  }));
+  const errorSet = [
+    ...templateErrors,
+    ...refused.map((c) => {
+      // An override EC2 refused for a reason other than capacity (the injected fault) when it had capacity.
+      const other = refuseAll && capacityOf(world, c) > 0 ? refuseAll : undefined;
+      return {
+        launchTemplateAndOverrides: ltAndOverrides(c),
+        lifecycle: c.lifecycle === 'spot' ? 'spot' : 'on-demand',
+        errorCode: other?.code ?? world.capacityErrorCode(c.instanceType, c.zone, c.lifecycle),
+        errorMessage:
+          other?.message ??
+          `We currently do not have sufficient ${c.instanceType} capacity in the Availability Zone you requested (${c.zone}).`,
+      };
+    }),
+  ];
   const response = { fleetId: world.nextId('fleet'), errorSet, fleetInstanceSet: instanceSet };
   if (token) world.fleets.set(token, { fingerprint, response });
   return response;
 }
 
-function candidatesOf(world: Ec2World, params: Params, capacityType: 'spot' | 'on-demand'): Candidate[] {
+/** An instant fleet reports a launch template it cannot find in errorSet, once per config, not as a request error. */
+function candidatesOf(
+  world: Ec2World,
+  params: Params,
+  capacityType: 'spot' | 'on-demand',
+): { candidates: Candidate[]; templateErrors: XmlValue[] } {
   const out: Candidate[] = [];
+  const templateErrors: XmlValue[] = [];
   for (const config of membersOf(params, 'LaunchTemplateConfigs')) {
     const spec = structOf(config, 'LaunchTemplateSpecification');
     const name = spec.get('LaunchTemplateName');
     const id = spec.get('LaunchTemplateId');
     const template = [...world.launchTemplates.values()].find((t) => t.name === name || t.id === id);
-    if (!template)
-      throw new Ec2Fault(
-        'InvalidLaunchTemplateName.NotFoundException',
-        `launch template ${name ?? id} does not exist`,
-      );
+    if (!template) {
+      templateErrors.push({
+        launchTemplateAndOverrides: {
+          launchTemplateSpecification: {
+            launchTemplateName: name,
+            launchTemplateId: id,
+            version: spec.get('Version'),
+          },
+        },
+        lifecycle: capacityType,
+        errorCode: name ? 'InvalidLaunchTemplateName.NotFoundException' : 'InvalidLaunchTemplateId.NotFound',
+        errorMessage: `The specified launch template, with template ${name ? `name ${name}` : `ID ${id ?? ''}`}, does not exist.`,
+      });
+      continue;
+    }
     for (const o of membersOf(config, 'Overrides')) {
       const instanceType = o.get('InstanceType') ?? '';
       if (!world.types.has(instanceType))
@@ -148,7 +181,7 @@ function candidatesOf(world: Ec2World, params: Params, capacityType: 'spot' | 'o
     }
   }
   if (out.length > 60) throw new Ec2Fault('InvalidParameterValue', 'a fleet takes at most 60 overrides');
-  return out;
+  return { candidates: out, templateErrors };
 }
 
 function order(cs: Candidate[], strategy: string | undefined): Candidate[] {
@@ -188,6 +221,7 @@ function launch(
     launchTime: new Date(),
     tags: { ...c.template.tags, ...requestTags },
     state: 'pending',
+    unseen: world.faults.unseenRequests,
   };
   world.instances.set(instance.instanceId, instance);
   return instance;

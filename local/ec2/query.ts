@@ -1,5 +1,7 @@
 // EC2 query protocol input: the form-encoded body as a flat map, read back by the dotted names the SDK
 // writes (`Filter.1.Value.2`, `LaunchTemplateConfigs.1.Overrides.3.InstanceType`).
+import { Ec2Fault } from './faults.ts';
+
 export type Params = ReadonlyMap<string, string>;
 
 export function parseForm(body: string): Params {
@@ -56,6 +58,17 @@ export function tagsFor(params: Params, prefix: string, resourceType: string): R
     for (const t of membersOf(spec, 'Tag')) tags[t.get('Key') ?? ''] = t.get('Value') ?? '';
   }
   return tags;
+}
+
+/**
+ * EC2 refuses a filter it does not know, whatever the resources (`InvalidParameterValue: The filter
+ * 'x' is invalid`): a silently empty answer would hide a misspelt filter. `tag:K` and `tag-key` are
+ * always known.
+ */
+export function checkFilters(filters: readonly Filter[], known: readonly string[]): void {
+  for (const f of filters)
+    if (!known.includes(f.name) && f.name !== 'tag-key' && !/^tag:.+/.test(f.name))
+      throw new Ec2Fault('InvalidParameterValue', `The filter '${f.name}' is invalid`);
 }
 
 /** EC2 filter semantics: every filter must match; within one, any value; `*` and `?` are wildcards. */

@@ -17,6 +17,10 @@ export interface Ec2EmulatorOptions {
   readonly zones?: readonly string[];
   /** How long an instance stays pending before it boots (ms); 0 boots on the next tick. */
   readonly bootDelayMs?: number;
+  /** How long a terminated instance stays `shutting-down` (ms); 0 terminates it on the next tick. */
+  readonly terminateDelayMs?: number;
+  /** Items per page of a Describe call that sends no MaxResults (default 4). */
+  readonly pageSize?: number;
   /** Called when an instance boots: the Kubernetes emulator registers its Node here. */
   readonly onBoot?: (instance: BootedInstance) => void | Promise<void>;
   /** EventBridge events (interruption warnings, rebalance recommendations, state changes). */
@@ -38,6 +42,7 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
   const region = options.region ?? 'us-east-1';
   const world = new Ec2World(region);
   seedWorld(world, options.zones ?? [`${region}a`, `${region}b`, `${region}c`]);
+  if (options.pageSize !== undefined) world.pageSize = options.pageSize;
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -103,12 +108,21 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
       if (!out)
         throw new Ec2Fault('InvalidAction', `The action ${action} is not valid for this web service.`);
       if (action === 'TerminateInstances')
-        for (const id of listOf(params, 'InstanceId'))
-          emit(stateChange(world, world.instances.get(id) as EmuInstance));
+        for (const id of listOf(params, 'InstanceId')) {
+          const i = world.instances.get(id) as EmuInstance;
+          emit(stateChange(world, i));
+          later(options.terminateDelayMs ?? 0, () => {
+            if (i.state !== 'shutting-down') return;
+            world.finishTermination(i);
+            emit(stateChange(world, i));
+          });
+        }
+      if (action === 'DescribeInstances' || action === 'CreateTags') world.ageUnseen();
       res
         .writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' })
         .end(responseXml(action, requestId, out));
     } catch (err) {
+      if (action === 'DescribeInstances' || action === 'CreateTags') world.ageUnseen();
       const fault = err instanceof Ec2Fault ? err : new Ec2Fault('InternalError', String(err), 500);
       res
         .writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8' })

@@ -42,6 +42,8 @@ export interface EmuInstance {
   readonly launchTime: Date;
   tags: Record<string, string>;
   state: Ec2State;
+  /** Eventual consistency: this many more DescribeInstances/CreateTags requests do not see it yet. */
+  unseen?: number;
 }
 
 export interface EmuSubnet {
@@ -104,6 +106,18 @@ export interface Faults {
   pricingUnavailable: boolean;
   /** One-shot errors: the next call of the action fails with this code. */
   failNext: Record<string, { code: string; message: string; status: number }>;
+  /**
+   * Eventual consistency: a freshly launched instance is invisible (InvalidInstanceID.NotFound when
+   * named) to this many DescribeInstances/CreateTags requests after its CreateFleet.
+   */
+  unseenRequests: number;
+  /**
+   * The next CreateFleet refuses every override that had capacity with this error (in errorSet, as EC2
+   * reports UnauthorizedOperation or a launch template problem per override), launching nothing.
+   */
+  refuseOverrides?: { code: string; message: string };
+  /** The next CreateFleet answers with neither instances nor errors (what a broken proxy might pass on). */
+  emptyFleet: boolean;
 }
 
 export class Ec2World {
@@ -125,7 +139,11 @@ export class Ec2World {
     ignoreMinTargetCapacity: false,
     pricingUnavailable: false,
     failNext: {},
+    unseenRequests: 0,
+    emptyFleet: false,
   };
+  /** Items per page of a Describe call that sends no MaxResults (small, so one-page readers miss the rest). */
+  pageSize = 4;
   /** Every request by action name, for tests that assert what the adapter called. */
   readonly calls: string[] = [];
   /** Every request's parameters, in order (what the SDK put on the wire). */
@@ -156,6 +174,27 @@ export class Ec2World {
   consume(type: string, zone: string, lifecycle: Lifecycle, count: number): void {
     const left = this.capacity.get(`${type}|${zone}|${lifecycle}`);
     if (left !== undefined) this.capacity.set(`${type}|${zone}|${lifecycle}`, left - count);
+  }
+
+  /** Whether DescribeInstances/CreateTags see the instance yet (see faults.unseenRequests). */
+  visible(id: string): boolean {
+    const i = this.instances.get(id);
+    return i !== undefined && !(i.unseen && i.unseen > 0);
+  }
+
+  /** One DescribeInstances/CreateTags request went by: fresh instances are one step closer to visible. */
+  ageUnseen(): void {
+    for (const i of this.instances.values()) if (i.unseen && i.unseen > 0) i.unseen -= 1;
+  }
+
+  /** A shutting-down instance becomes terminated and gives its capacity back. */
+  finishTermination(i: EmuInstance): void {
+    if (i.state !== 'shutting-down') return;
+    i.state = 'terminated';
+    if (i.capacityReservationId) {
+      const r = this.reservations.find((x) => x.id === i.capacityReservationId);
+      if (r) r.available += 1;
+    } else this.consume(i.instanceType, i.zone, i.lifecycle, -1);
   }
 
   live(): EmuInstance[] {

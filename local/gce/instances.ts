@@ -1,7 +1,7 @@
 // Compute Engine instance mutations as zonal operations: insert, bulkInsert (minCount all or
 // nothing), delete and preemption; effects apply when the operation completes.
-import { GceHttpError, instanceUrl } from './resources.ts';
-import type { GceInstance, GceOperation, GceWorld, ProvisioningModel } from './world.ts';
+import { GceHttpError, instanceUrl, quotaExceeded } from './resources.ts';
+import type { GceInstance, GceOperation, GceWorld, OperationErrorItem, ProvisioningModel } from './world.ts';
 
 export interface Hooks {
   /** Called when an operation created an instance (it boots right away). */
@@ -63,7 +63,14 @@ export function settle(world: GceWorld): void {
     if (op.status === 'DONE' || op.doneAt > now) continue;
     const error = op.apply?.();
     op.status = 'DONE';
-    if (error) op.error = { errors: [error] };
+    if (error === undefined) continue;
+    const errors: OperationErrorItem[] = Array.isArray(error) ? [...error] : [error as OperationErrorItem];
+    op.error = { errors };
+    op.httpErrorStatusCode = errors.some((e) => e.code === 'QUOTA_EXCEEDED')
+      ? 403
+      : errors.length === 0
+        ? 500
+        : 503;
   }
 }
 
@@ -106,6 +113,35 @@ function checkName(world: GceWorld, zone: string, name: string): void {
     );
 }
 
+/** Compute Engine's label rules: at most 64; keys start with a lowercase letter; [a-z0-9_-], 63 characters. */
+function checkLabels(labels: unknown): void {
+  const entries = Object.entries((labels ?? {}) as Record<string, unknown>);
+  const bad = (what: string, text: string): GceHttpError =>
+    new GceHttpError(
+      400,
+      'invalid',
+      `Invalid value for field 'resource.labels': ''. Label ${what} '${text}' violates format constraints. The ${what} must start with a lowercase character, can only contain lowercase letters, numeric characters, underscores and dashes. The ${what} can be at most 63 characters long. International characters are allowed.`,
+    );
+  if (entries.length > 64)
+    throw new GceHttpError(
+      400,
+      'invalid',
+      `Invalid value for field 'resource.labels': at most 64 labels are allowed`,
+    );
+  for (const [key, value] of entries) {
+    if (!/^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u.test(key)) throw bad('key', key);
+    if (typeof value !== 'string' || !/^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u.test(value))
+      throw bad('value', String(value));
+  }
+}
+
+function quota(world: GceWorld): void {
+  const q = world.faults.quotaNext;
+  if (!q) return;
+  delete world.faults.quotaNext;
+  throw quotaExceeded(q.metric, q.limit, world.region);
+}
+
 export function insert(
   world: GceWorld,
   hooks: Hooks,
@@ -114,6 +150,8 @@ export function insert(
 ): GceOperation {
   const name = String(resource.name ?? '');
   checkName(world, zone, name);
+  checkLabels(resource.labels);
+  quota(world);
   const type = machineTypeName(world, zone, resource.machineType);
   const model = modelOf(resource);
   return newOperation(world, zone, 'insert', instanceUrl(world, zone, name), () => {
@@ -145,6 +183,8 @@ export function bulkInsert(
       `bulkInsert needs count >= 1 and one perInstanceProperties entry per instance (count ${String(body.count)}, names ${names.length})`,
     );
   for (const n of names) checkName(world, zone, n);
+  checkLabels(props.labels);
+  quota(world);
   const type = machineTypeName(world, zone, props.machineType);
   const model = modelOf(props);
   return newOperation(world, zone, 'bulkInsert', `${instanceUrl(world, zone, names[0] ?? '')}`, () => {

@@ -10,6 +10,9 @@ export class GceHttpError extends Error {
     readonly status: number,
     readonly reason: string,
     message: string,
+    /** The google.rpc fields the API front end adds to some errors (429s): `status` and `details`. */
+    readonly rpc?: { readonly status: string; readonly details: readonly unknown[] },
+    readonly domain = 'global',
   ) {
     super(message);
   }
@@ -20,9 +23,48 @@ export function errorBody(e: GceHttpError): unknown {
     error: {
       code: e.status,
       message: e.message,
-      errors: [{ message: e.message, domain: 'global', reason: e.reason }],
+      errors: [{ message: e.message, domain: e.domain, reason: e.reason }],
+      ...(e.rpc ? { status: e.rpc.status, details: e.rpc.details } : {}),
     },
   };
+}
+
+/** Compute Engine's rate limit, as its API front end answers it: 429, RESOURCE_EXHAUSTED, rateLimitExceeded. */
+export function rateLimited(project: string): GceHttpError {
+  const message = `Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service 'compute.googleapis.com' for consumer 'project_number:${project}'.`;
+  return new GceHttpError(
+    429,
+    'rateLimitExceeded',
+    message,
+    {
+      status: 'RESOURCE_EXHAUSTED',
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'RATE_LIMIT_EXCEEDED',
+          domain: 'googleapis.com',
+          metadata: {
+            service: 'compute.googleapis.com',
+            quota_metric: 'compute.googleapis.com/default',
+            quota_limit: 'defaultPerMinutePerProject',
+            consumer: `projects/${project}`,
+          },
+        },
+      ],
+    },
+    'usageLimits',
+  );
+}
+
+/** A resource quota (CPUs, GPUs in a region) refused synchronously: 403 quotaExceeded, not a stockout. */
+export function quotaExceeded(metric: string, limit: number, region: string): GceHttpError {
+  return new GceHttpError(
+    403,
+    'quotaExceeded',
+    `Quota '${metric}' exceeded.  Limit: ${limit.toFixed(1)} in region ${region}.`,
+    undefined,
+    'usageLimits',
+  );
 }
 
 export const zoneUrl = (w: GceWorld, zone: string): string => `${BASE}/projects/${w.project}/zones/${zone}`;
@@ -55,6 +97,12 @@ export function operationJson(w: GceWorld, op: GceOperation): Record<string, unk
     progress: op.status === 'DONE' ? 100 : 0,
     insertTime: op.insertTime,
     selfLink: `${zoneUrl(w, op.zone)}/operations/${op.name}`,
-    ...(op.error ? { error: op.error, httpErrorStatusCode: 503 } : {}),
+    ...(op.error
+      ? {
+          error: op.error,
+          httpErrorStatusCode: op.httpErrorStatusCode ?? 503,
+          httpErrorMessage: op.httpErrorStatusCode === 403 ? 'FORBIDDEN' : 'SERVICE UNAVAILABLE',
+        }
+      : {}),
   };
 }

@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { compileFilter } from './filter.ts';
 import { bulkInsert, insert, preempt, remove, settle, type Hooks } from './instances.ts';
-import { GceHttpError, errorBody, instanceJson, operationJson } from './resources.ts';
+import { pageOf } from './pages.ts';
+import { GceHttpError, errorBody, instanceJson, operationJson, rateLimited } from './resources.ts';
 import { seedWorld } from './seed.ts';
 import { defaultSkus, skusResponse } from './billing.ts';
 import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation } from './world.ts';
@@ -15,6 +16,8 @@ export interface GceEmulatorOptions {
   readonly region?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
+  /** Items per page of a list that sends no maxResults (default 2). */
+  readonly pageSize?: number;
   /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
   readonly waitBudgetMs?: number;
 }
@@ -34,6 +37,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   const world = new GceWorld(options.project ?? 'kraftsman-test', options.region ?? 'us-central1');
   const zones = options.zones ?? ['us-central1-a', 'us-central1-b'];
   seedWorld(world, zones);
+  if (options.pageSize !== undefined) world.pageSize = options.pageSize;
   world.skus.push(...defaultSkus());
   const hooks: Hooks = {
     created: (i: GceInstance) => {
@@ -67,19 +71,24 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
     const filter = compileFilter(url.searchParams.get('filter'));
     if (p[4] === 'aggregated' && p[5] === 'instances' && method === 'GET') {
-      const items: Record<string, unknown> = {};
-      for (const z of zones) {
-        const found = world
+      // Pages run over every (zone, instance) pair; a page names the zones of the instances it holds.
+      const all = zones.flatMap((z) =>
+        world
           .live()
           .filter((i) => i.zone === z)
           .map((i) => instanceJson(world, i))
-          .filter(filter);
-        items[`zones/${z}`] =
-          found.length > 0
-            ? { instances: found }
-            : { warning: { code: 'NO_RESULTS_ON_PAGE', message: 'There are no results for scope' } };
-      }
-      return { kind: 'compute#instanceAggregatedList', items };
+          .filter(filter)
+          .map((i) => [z, i] as const),
+      );
+      const { page, nextPageToken } = pageOf(url, all, world.pageSize);
+      const items: Record<string, { instances?: unknown[]; warning?: unknown }> = {};
+      for (const z of zones)
+        if (!nextPageToken && !all.some(([zone]) => zone === z))
+          items[`zones/${z}`] = {
+            warning: { code: 'NO_RESULTS_ON_PAGE', message: 'There are no results for scope' },
+          };
+      for (const [z, i] of page) (items[`zones/${z}`] ??= { instances: [] }).instances?.push(i);
+      return { kind: 'compute#instanceAggregatedList', items, ...(nextPageToken ? { nextPageToken } : {}) };
     }
     const zone = p[5] ?? '';
     if (p[4] !== 'zones' || !zones.includes(zone))
@@ -89,6 +98,10 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
         `The resource 'projects/${world.project}/zones/${zone}' was not found`,
       );
     const [kind, name, verb] = [p[6], p[7], p[8]];
+    const listOf = (listKind: string, all: readonly unknown[]) => {
+      const { page, nextPageToken } = pageOf(url, all, world.pageSize);
+      return { kind: listKind, items: page, ...(nextPageToken ? { nextPageToken } : {}) };
+    };
     if (kind === 'instances') {
       if (method === 'POST' && name === 'bulkInsert')
         return operationJson(
@@ -101,14 +114,14 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
           withRequestId(url, () => insert(world, hooks, zone, body)),
         );
       if (method === 'GET' && !name)
-        return {
-          kind: 'compute#instanceList',
-          items: world
+        return listOf(
+          'compute#instanceList',
+          world
             .live()
             .filter((i) => i.zone === zone)
             .map((i) => instanceJson(world, i))
             .filter(filter),
-        };
+        );
       const instance = world.instances.get(world.key(zone, name ?? ''));
       if (method === 'GET' && !verb) {
         if (!instance)
@@ -127,13 +140,13 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     }
     if (kind === 'operations') {
       if (method === 'GET' && !name)
-        return {
-          kind: 'compute#operationList',
-          items: [...world.operations.values()]
+        return listOf(
+          'compute#operationList',
+          [...world.operations.values()]
             .filter((o) => o.zone === zone)
             .map((o) => operationJson(world, o))
             .filter(filter),
-        };
+        );
       const op = world.operations.get(name ?? '');
       if (!op)
         throw new GceHttpError(
@@ -152,8 +165,9 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       return operationJson(world, op);
     }
     if (kind === 'machineTypes' && method === 'GET') {
-      return {
-        items: [...world.machineTypes.values()]
+      return listOf(
+        'compute#machineTypeList',
+        [...world.machineTypes.values()]
           .filter((t) => t.zones.includes(zone))
           .map((t) => ({
             kind: 'compute#machineType',
@@ -163,11 +177,12 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
             zone,
             ...(t.accelerators ? { accelerators: t.accelerators } : {}),
           })),
-      };
+      );
     }
     if (kind === 'acceleratorTypes' && method === 'GET') {
-      return {
-        items: [...world.acceleratorTypes.values()]
+      return listOf(
+        'compute#acceleratorTypeList',
+        [...world.acceleratorTypes.values()]
           .filter((a) => a.zones.includes(zone))
           .map((a) => ({
             kind: 'compute#acceleratorType',
@@ -176,7 +191,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
             maximumCardsPerInstance: a.maximumCardsPerInstance,
             zone,
           })),
-      };
+      );
     }
     throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
   }
@@ -200,7 +215,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       }
       if (world.faults.throttle > 0) {
         world.faults.throttle -= 1;
-        throw new GceHttpError(429, 'rateLimitExceeded', 'Rate Limit Exceeded');
+        throw rateLimited(world.project);
       }
       settle(world);
       send(200, await route(method, url, text ? (JSON.parse(text) as Record<string, unknown>) : {}));

@@ -34,6 +34,13 @@ export interface GceInstance {
   readonly creationTimestamp: string;
 }
 
+/** One entry of an operation's error.errors (quota errors carry errorDetails with quotaInfo). */
+export interface OperationErrorItem {
+  readonly code: string;
+  readonly message: string;
+  readonly errorDetails?: readonly unknown[];
+}
+
 export interface GceOperation {
   readonly id: string;
   readonly name: string;
@@ -42,10 +49,12 @@ export interface GceOperation {
   readonly targetLink: string;
   readonly insertTime: string;
   status: 'PENDING' | 'RUNNING' | 'DONE';
-  error?: { errors: { code: string; message: string }[] };
+  error?: { errors: OperationErrorItem[] };
+  httpErrorStatusCode?: number;
   /** When a slow operation completes (epoch ms); the effect is applied then. */
   doneAt: number;
-  apply?: () => { code: string; message: string } | undefined;
+  /** Applies the effect; an error item (or an empty list: an error without detail) fails the operation. */
+  apply?: () => OperationErrorItem | readonly OperationErrorItem[] | undefined;
 }
 
 /** What a booted instance tells the Kubernetes emulator, so a Node can register for it. */
@@ -60,12 +69,17 @@ export interface BootedGceInstance {
 }
 
 export interface GceFaults {
-  /** The next N requests fail with 429 rateLimitExceeded. */
+  /** The next N requests fail with 429 RESOURCE_EXHAUSTED rateLimitExceeded (the real body). */
   throttle: number;
+  /** The next insert/bulkInsert is refused at once with 403 quotaExceeded for this quota metric. */
+  quotaNext?: { metric: string; limit: number };
   /** Operations stay RUNNING this long (ms) before their effect applies. */
   operationDelayMs: number;
-  /** The next insert/bulkInsert finishes with this error code in the operation (e.g. QUOTA_EXCEEDED). */
-  failNextOperation?: { code: string; message: string };
+  /**
+   * The next insert/bulkInsert operation finishes with this error (e.g. QUOTA_EXCEEDED with quotaInfo),
+   * or, given an empty list, with an `error` whose `errors` list is empty.
+   */
+  failNextOperation?: OperationErrorItem | readonly OperationErrorItem[];
   /** bulkInsert creates what fits even below minCount (the partial launch a bug would leave). */
   ignoreMinCount: boolean;
   /** The Cloud Billing catalog answers 503 (the adapter must fall back to the built-in catalog). */
@@ -80,6 +94,8 @@ export class GceWorld {
   readonly requestIds = new Map<string, string>();
   readonly capacity = new Map<string, number>();
   readonly faults: GceFaults = { throttle: 0, operationDelayMs: 0, ignoreMinCount: false };
+  /** Items per page of a list that sends no maxResults (the API's default is 500; small here so one-page readers miss the rest). */
+  pageSize = 2;
   /** Every request as "METHOD path", for tests that assert what the adapter called. */
   readonly calls: string[] = [];
   /** Request bodies by path, in order (what the SDK put on the wire). */

@@ -1,9 +1,11 @@
 // The Eviction API (pods/eviction): PDBs are honoured as the API server does — a pod matched by a PDB
-// with disruptionsAllowed 0 gets 429; pending or terminal pods ignore PDBs; more than one PDB is a 500.
+// with disruptionsAllowed 0 gets 429; pending or terminal pods ignore PDBs; more than one PDB is a 500;
+// the Eviction's deleteOptions apply (a uid precondition that names another pod is 409 Conflict, the
+// grace period), and an allowed eviction is a graceful deletion: the pod stays while it terminates.
 import type { ResourceType } from './resources.ts';
 import { matchesLabelSelector } from './selectors.ts';
 import { statusError, successStatus } from './status.ts';
-import type { KubeObject, Store } from './store.ts';
+import type { DeleteOptions, KubeObject, Store } from './store.ts';
 
 export function evict(
   store: Store,
@@ -11,17 +13,18 @@ export function evict(
   pdbs: ResourceType,
   ns: string,
   name: string,
-  eviction: Record<string, unknown> = {},
+  body: unknown,
 ): Record<string, unknown> {
+  const eviction = (body ?? {}) as { metadata?: { name?: unknown }; deleteOptions?: unknown };
+  if (eviction.metadata?.name !== undefined && eviction.metadata.name !== name)
+    throw statusError(400, 'BadRequest', `name in URL does not match name in Eviction object`);
+  const options: DeleteOptions = deleteOptionsOf(eviction.deleteOptions);
   const pod = store.get(pods, ns, name);
-  // DeleteOptions.preconditions.uid, as the API server checks it before anything else.
-  const uid = (eviction.deleteOptions as { preconditions?: { uid?: string } } | undefined)?.preconditions
-    ?.uid;
-  if (uid !== undefined && uid !== pod.metadata.uid)
+  if (options.uid && options.uid !== pod.metadata.uid)
     throw statusError(
       409,
       'Conflict',
-      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(pod.metadata.uid)}`,
+      `Operation cannot be fulfilled on pods "${name}": Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${String(pod.metadata.uid)}`,
     );
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
   const ignoresPdb =
@@ -45,7 +48,7 @@ export function evict(
     const pdb = matching[0];
     if (pdb) blockUnlessAllowed(store, pdbs, pdb);
   }
-  store.delete(pods, ns, name);
+  store.delete(pods, ns, name, options);
   return successStatus({ name, kind: 'pods' });
 }
 
@@ -79,4 +82,21 @@ function blockUnlessAllowed(store: Store, pdbs: ResourceType, pdb: KubeObject): 
     { ...pdb, status: { ...status, disruptionsAllowed: allowed - 1 } },
     'status',
   );
+}
+
+/** DeleteOptions as a DELETE body or an Eviction's `deleteOptions` carry them. */
+export function deleteOptionsOf(body: unknown): DeleteOptions {
+  const o = (body ?? {}) as {
+    preconditions?: { uid?: unknown; resourceVersion?: unknown };
+    gracePeriodSeconds?: unknown;
+  };
+  const pre = o.preconditions ?? {};
+  const grace = o.gracePeriodSeconds;
+  if (grace !== undefined && (!Number.isInteger(grace) || (grace as number) < 0))
+    throw statusError(422, 'Invalid', 'gracePeriodSeconds: must be a non-negative integer');
+  return {
+    ...(typeof pre.uid === 'string' ? { uid: pre.uid } : {}),
+    ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
+    ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}),
+  };
 }

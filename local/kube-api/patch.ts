@@ -127,8 +127,9 @@ export function jsonPatch(target: JsonObject, ops: unknown[]): JsonObject {
 // ---- strategic merge patch (simplified) ----
 // Lists named here merge by their key, as in the Kubernetes types' patchMergeKey; every other list is
 // replaced. Supports `$patch: delete` on list items and `$patch: replace` on a map or list item.
+// Node `spec.taints` has no patchMergeKey in k8s.io/api, so a strategic merge patch replaces the whole
+// list (a client that sends one taint erases the others), and so do pod `spec.tolerations`.
 const MERGE_KEYS: Readonly<Record<string, string>> = {
-  '.spec.taints': 'key',
   '.status.conditions': 'type',
   '.spec.containers': 'name',
   '.spec.initContainers': 'name',

@@ -118,3 +118,45 @@ export function validateCustomResource(obj: Record<string, unknown>, schema: Jso
     };
   return validateSchema(obj, { ...schema, properties: props });
 }
+
+/**
+ * What the API server does to a custom resource before it stores it: structural pruning (fields the
+ * schema does not declare are dropped, unless x-kubernetes-preserve-unknown-fields or
+ * additionalProperties keep them) and defaulting (a declared `default` fills an absent field of an
+ * object that is present, e.g. NodeClaim `spec.expireAfter: 720h`). Mutates and returns `value`.
+ */
+export function pruneAndDefault(value: unknown, schema: JsonSchema): unknown {
+  if (Array.isArray(value)) {
+    if (schema.items) for (const item of value) pruneAndDefault(item, schema.items);
+    return value;
+  }
+  if (value === null || typeof value !== 'object' || schema['x-kubernetes-int-or-string']) return value;
+  const obj = value as Record<string, unknown>;
+  const keep =
+    schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
+  for (const key of Object.keys(obj)) {
+    const child =
+      schema.properties?.[key] ??
+      (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    if (child) pruneAndDefault(obj[key], child);
+    else if (!keep && (schema.properties || schema.additionalProperties === false)) delete obj[key];
+  }
+  for (const [key, child] of Object.entries(schema.properties ?? {}))
+    if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
+  return obj;
+}
+
+/** Pruning and defaulting of a whole custom resource: apiVersion, kind and metadata are the server's. */
+export function pruneCustomResource(obj: Record<string, unknown>, schema: JsonSchema): void {
+  const { apiVersion, kind, metadata } = obj;
+  pruneAndDefault(obj, {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      apiVersion: {},
+      kind: {},
+      metadata: { 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  });
+  Object.assign(obj, { apiVersion, kind, metadata });
+}

@@ -3,13 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BUILTIN_TYPES, typesFromCrd, type CrdObject, type ResourceType } from './resources.ts';
-import { Store, type KubeObject } from './store.ts';
+import { Store, type KubeObject, type PodTermination } from './store.ts';
 import { StatusError, statusError, successStatus } from './status.ts';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
-import { evict } from './eviction.ts';
+import { deleteOptionsOf, evict } from './eviction.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { parsePath, type Route } from './routes.ts';
-import { serveWatch } from './watch.ts';
+import { serveWatch, type BookmarkSchedule } from './watch.ts';
 import { asTable } from './tables.ts';
 
 export interface EmulatorOptions {
@@ -19,7 +19,17 @@ export interface EmulatorOptions {
   readonly crds?: readonly CrdObject[];
   /** How a watch from a compacted resourceVersion is refused: kube-apiserver's 200 + ERROR event, or a plain HTTP 410. */
   readonly expiredWatch?: 'event' | 'status';
+  /**
+   * `graceful` (the default, as a real cluster): a deleted or evicted pod on a node stays with a
+   * deletionTimestamp for its grace period; `immediate`: it goes at once.
+   */
+  readonly podTermination?: PodTermination;
+  /** When watches send BOOKMARK events; see watch.ts. */
+  readonly bookmarks?: BookmarkSchedule;
 }
+
+/** What a test answers instead of the server: a raw body (a proxy's empty 200, a huge page) or no answer. */
+export type InjectedAnswer = { readonly code: number; readonly body: string } | 'hang';
 
 /** One request as RBAC sees it: verb on group/resource[/subresource]. */
 export interface AuditEntry {
@@ -35,15 +45,34 @@ export class KubeApiEmulator {
   readonly audit: AuditEntry[] = [];
   /** Called before a resource request is served: tests use it to race a concurrent writer. */
   readonly beforeRequest: ((verb: string, route: Route) => void)[] = [];
+  /** Consulted before a resource request is served; the first answer given replaces the server's. */
+  readonly inject: ((verb: string, route: Route, query: URLSearchParams) => InjectedAnswer | undefined)[] =
+    [];
   private readonly types: ResourceType[] = [...BUILTIN_TYPES];
   private server: Server | undefined;
   private url = '';
   private readonly expiredWatch: 'event' | 'status';
+  private readonly bookmarks: BookmarkSchedule;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(options: EmulatorOptions = {}) {
-    this.store = new Store(options.now, options.historyLimit);
+    this.store = new Store(options.now, options.historyLimit, options.podTermination ?? 'graceful');
+    this.store.schedule = (ms) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.store.reap();
+      }, ms);
+      timer.unref();
+      this.timers.add(timer);
+    };
     this.expiredWatch = options.expiredWatch ?? 'event';
+    this.bookmarks = options.bookmarks ?? {};
     for (const crd of options.crds ?? []) this.installCrd(crd);
+  }
+
+  /** The kubelet stand-in: every pod in its grace period terminates now (tests need not wait it out). */
+  terminatePods(): void {
+    this.store.terminatePods();
   }
 
   /** Registers a CRD's served versions (and stores the CRD object, as the API server would). */
@@ -88,6 +117,8 @@ export class KubeApiEmulator {
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     this.server = undefined;
@@ -112,6 +143,7 @@ export class KubeApiEmulator {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req);
+      this.store.reap();
       const answer = this.route(req, res, url, body);
       if (answer !== undefined) send(res, answer.code, answer.body, req.headers.accept);
     } catch (err: unknown) {
@@ -168,6 +200,12 @@ export class KubeApiEmulator {
       ...(contentType ? { contentType } : {}),
     });
     for (const hook of this.beforeRequest) hook(verb, r);
+    const injected = this.inject.map((f) => f(verb, r, q)).find((a) => a !== undefined);
+    if (injected === 'hang') return undefined;
+    if (injected) {
+      res.writeHead(injected.code, { 'Content-Type': 'application/json' }).end(injected.body);
+      return undefined;
+    }
     const sub = r.subresource === 'status' ? 'status' : undefined;
     const asObject = (): KubeObject => {
       if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -189,7 +227,7 @@ export class KubeApiEmulator {
         return { code: 200, body: listBody(r.type, page) };
       }
       case 'watch':
-        serveWatch(this.store, r, q, res, this.expiredWatch);
+        serveWatch(this.store, r, q, res, { expired: this.expiredWatch, bookmarks: this.bookmarks });
         return undefined;
       case 'get':
         return { code: 200, body: this.store.get(r.type, r.namespace, r.name as string) };
@@ -203,7 +241,7 @@ export class KubeApiEmulator {
               this.typeOf('PodDisruptionBudget'),
               r.namespace as string,
               r.name as string,
-              asObject(),
+              body,
             ),
           };
         return { code: 201, body: this.store.create(r.type, r.namespace, asObject()) };
@@ -232,10 +270,7 @@ export class KubeApiEmulator {
           ),
         };
       case 'delete': {
-        const pre =
-          (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)
-            ?.preconditions ?? {};
-        const gone = this.store.delete(r.type, r.namespace, r.name as string, pre);
+        const gone = this.store.delete(r.type, r.namespace, r.name as string, deleteOptionsOf(body));
         return {
           code: 200,
           body: gone.metadata.deletionTimestamp

@@ -2,7 +2,7 @@
 // etcd's, optimistic concurrency, finalizers, status subresources, and a bounded event log per resource.
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type ResourceType } from './resources.ts';
-import { validateCustomResource } from './schema.ts';
+import { pruneCustomResource, validateCustomResource } from './schema.ts';
 import { EventLog, type WatchEvent, type Watcher } from './events.ts';
 import { alreadyExists, conflict, notFound, statusError } from './status.ts';
 import { applyPatch } from './patch.ts';
@@ -20,6 +20,18 @@ export interface ListResult {
   readonly continue?: string;
 }
 export type Subresource = 'status' | undefined;
+/** How a pod deletion ends: after its grace period, as a kubelet confirms it, or at once (no kubelet). */
+export const POD_TERMINATION = ['graceful', 'immediate'] as const;
+export type PodTermination = (typeof POD_TERMINATION)[number];
+export interface DeleteOptions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  readonly gracePeriodSeconds?: number;
+}
+/** The API server's default `terminationGracePeriodSeconds` for a pod. */
+const DEFAULT_GRACE_SECONDS = 30;
+const isPods = (t: ResourceType): boolean => t.group === '' && t.plural === 'pods';
+const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const meta = (o: KubeObject): Record<string, unknown> => o.metadata;
 const objKey = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
@@ -42,11 +54,19 @@ class Table {
 
 export class Store {
   private rv = 1;
+  /** Continue tokens issued before this resourceVersion are expired (etcd compacted their snapshot). */
+  private compactedRv = 0;
   private readonly tables = new Map<string, Table>();
   private readonly deleteHooks: ((type: ResourceType, obj: KubeObject) => void)[] = [];
+  private readonly terminateHooks: ((type: ResourceType, obj: KubeObject) => void)[] = [];
+  /** Pods marked for graceful deletion, by key: removed once their deletionTimestamp has passed. */
+  private readonly terminating = new Map<string, ResourceType>();
+  /** Set by the server: wakes it up when a grace period ends, so watchers see the DELETED event. */
+  schedule: (ms: number) => void = () => {};
   constructor(
     private readonly now: () => Date = () => new Date(),
     readonly historyLimit = 50_000,
+    readonly podTermination: PodTermination = 'graceful',
   ) {}
 
   get resourceVersion(): string {
@@ -64,6 +84,11 @@ export class Store {
     this.deleteHooks.push(hook);
   }
 
+  /** Called when a pod starts its graceful termination (a ReplicaSet replaces it from then on). */
+  onTerminate(hook: (type: ResourceType, obj: KubeObject) => void): void {
+    this.terminateHooks.push(hook);
+  }
+
   private record(t: ResourceType, type: WatchEvent['type'], obj: KubeObject): void {
     this.table(t).log.append({ type, object: obj, rv: Number(meta(obj).resourceVersion) }, this.historyLimit);
   }
@@ -75,8 +100,10 @@ export class Store {
     return obj;
   }
 
+  /** Prunes undeclared fields, fills defaults, then validates: what the API server stores is what a read returns. */
   private check(t: ResourceType, obj: KubeObject): void {
     if (!t.schema) return;
+    pruneCustomResource(obj, t.schema);
     const issues = validateCustomResource(obj, t.schema).filter((i) => !i.unknownField);
     if (issues.length > 0) {
       const name = String(meta(obj).name ?? '');
@@ -131,6 +158,7 @@ export class Store {
     const table = this.table(t);
     const keys = table.keys();
     const token = opts.continue ? decodeContinue(opts.continue) : undefined;
+    if (token && Number(token.rv) < this.compactedRv) throw expiredContinue();
     let i = token ? lowerBound(keys, token.after) : 0;
     const items: KubeObject[] = [];
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
@@ -197,7 +225,15 @@ export class Store {
     else {
       obj = { ...next, metadata: { ...next.metadata } };
       // Identity fields are the server's: name, namespace, uid, creationTimestamp cannot change.
-      for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'generation'])
+      for (const k of [
+        'name',
+        'namespace',
+        'uid',
+        'creationTimestamp',
+        'deletionTimestamp',
+        'deletionGracePeriodSeconds',
+        'generation',
+      ])
         if (meta(current)[k] !== undefined) meta(obj)[k] = meta(current)[k];
       if (hasStatus) obj.status = structuredClone(current.status);
       if (JSON.stringify(obj.spec) !== JSON.stringify(current.spec))
@@ -214,45 +250,100 @@ export class Store {
     return obj;
   }
 
-  /** Deletes now, or marks for deletion while finalizers remain (the object goes when the last one does). */
-  delete(
-    t: ResourceType,
-    ns: string | undefined,
-    name: string,
-    precondition: { uid?: string; resourceVersion?: string } = {},
-  ): KubeObject {
+  /**
+   * Deletes now; or marks for deletion while finalizers remain (the object goes when the last one does);
+   * or, for a pod on a node, starts graceful termination: the pod stays with `deletionTimestamp` (now +
+   * grace) and `deletionGracePeriodSeconds` until the grace period ends, as a kubelet would confirm it.
+   */
+  delete(t: ResourceType, ns: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const current = this.get(t, ns, name);
     const m = meta(current);
     if (
-      (precondition.uid && precondition.uid !== m.uid) ||
-      (precondition.resourceVersion && precondition.resourceVersion !== m.resourceVersion)
+      (options.uid && options.uid !== m.uid) ||
+      (options.resourceVersion && options.resourceVersion !== m.resourceVersion)
     )
       throw statusError(
         409,
         'Conflict',
-        `Precondition failed for ${t.plural} "${name}": UID or resourceVersion mismatch`,
+        `Precondition failed for ${t.plural} "${name}": UID in precondition: ${options.uid ?? ''}, UID in object meta: ${String(m.uid)}`,
       );
     const key = objKey(m.namespace as string | undefined, name);
+    const grace = this.graceOf(t, current, options.gracePeriodSeconds);
+    if (grace > 0) return this.startTermination(t, key, current, grace);
     if (((m.finalizers as string[] | undefined) ?? []).length > 0) {
       if (m.deletionTimestamp) return current;
-      const marked = {
-        ...structuredClone(current),
-        metadata: {
-          ...structuredClone(m),
-          deletionTimestamp: this.now()
-            .toISOString()
-            .replace(/\.\d{3}Z$/, 'Z'),
-        },
-      };
-      this.stamp(t, marked);
-      this.table(t).objects.set(key, marked);
-      this.record(t, 'MODIFIED', marked);
-      return marked;
+      return this.mark(t, key, current, { deletionTimestamp: rfc3339(this.now()) });
     }
     return this.remove(t, key, structuredClone(current));
   }
 
+  /** The grace period a deletion gets: pods not bound to a node, or terminal, go at once (as in the API server). */
+  private graceOf(t: ResourceType, pod: KubeObject, requested: number | undefined): number {
+    if (!isPods(t) || this.podTermination === 'immediate') return 0;
+    const spec = (pod.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+    const phase = (pod.status as { phase?: string } | undefined)?.phase;
+    if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+    const grace = requested ?? spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    const running = meta(pod).deletionGracePeriodSeconds;
+    // A second deletion may shorten a running grace period, never lengthen it.
+    return typeof running === 'number' ? Math.min(running, grace) : grace;
+  }
+
+  private startTermination(t: ResourceType, key: string, pod: KubeObject, grace: number): KubeObject {
+    const m = meta(pod);
+    if (m.deletionGracePeriodSeconds === grace) return pod;
+    const at = new Date(this.now().getTime() + grace * 1000);
+    const marked = this.mark(t, key, pod, {
+      deletionTimestamp: rfc3339(at),
+      deletionGracePeriodSeconds: grace,
+    });
+    this.terminating.set(key, t);
+    this.schedule(grace * 1000);
+    for (const hook of this.terminateHooks) hook(t, marked);
+    return marked;
+  }
+
+  private mark(
+    t: ResourceType,
+    key: string,
+    current: KubeObject,
+    fields: Record<string, unknown>,
+  ): KubeObject {
+    const marked = {
+      ...structuredClone(current),
+      metadata: { ...structuredClone(meta(current)), ...fields },
+    };
+    this.stamp(t, marked);
+    this.table(t).objects.set(key, marked);
+    this.record(t, 'MODIFIED', marked);
+    return marked;
+  }
+
+  /** Removes every pod whose grace period has ended (the server calls this before each request). */
+  reap(): void {
+    const now = this.now().getTime();
+    for (const [key, t] of this.terminating) {
+      const pod = this.table(t).objects.get(key);
+      if (pod && Date.parse(String(meta(pod).deletionTimestamp)) > now) continue;
+      this.finish(key, t);
+    }
+  }
+
+  /** The kubelet stand-in: every terminating pod finishes now, whatever is left of its grace period. */
+  terminatePods(): void {
+    for (const [key, t] of this.terminating) this.finish(key, t);
+  }
+
+  private finish(key: string, t: ResourceType): void {
+    this.terminating.delete(key);
+    const pod = this.table(t).objects.get(key);
+    if (!pod) return;
+    if (((meta(pod).finalizers as string[] | undefined) ?? []).length === 0)
+      this.remove(t, key, structuredClone(pod));
+  }
+
   private remove(t: ResourceType, key: string, last: KubeObject): KubeObject {
+    this.terminating.delete(key);
     const table = this.table(t);
     table.objects.delete(key);
     table.invalidate();
@@ -275,6 +366,7 @@ export class Store {
 
   /** Drops every resource's event history: any watch from an older resourceVersion now gets 410. */
   compact(): void {
+    this.compactedRv = this.rv;
     for (const table of this.tables.values()) table.log.compact(this.rv);
   }
 
@@ -283,6 +375,14 @@ export class Store {
     return table.keys().map((k) => table.objects.get(k) as KubeObject);
   }
 }
+
+/** kube-apiserver's answer to a continue token whose snapshot etcd has compacted away. */
+const expiredContinue = () =>
+  statusError(
+    410,
+    'Expired',
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+  );
 
 const encodeContinue = (rv: string, after: string): string =>
   Buffer.from(JSON.stringify({ rv, after })).toString('base64url');

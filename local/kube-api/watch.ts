@@ -1,18 +1,34 @@
 // Watch streams: newline-delimited JSON events over a chunked response. A too-old resourceVersion is
 // answered as the API server does, with 200 and an ERROR event carrying a 410 Expired Status.
+// Bookmarks follow a schedule (kube-apiserver: about once a minute and 2 s before the watch times out).
 import type { ServerResponse } from 'node:http';
 import type { Route } from './routes.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { StatusError } from './status.ts';
 import type { Store } from './store.ts';
 
+export interface BookmarkSchedule {
+  /** One bookmark as soon as the replay is sent (default true: fast catch-ups in tests). */
+  readonly afterReplay?: boolean;
+  /** Later bookmarks, every this many ms (kube-apiserver's bookmarkFrequency, about a minute). */
+  readonly everyMs?: number;
+  /** Every bookmark is held back this long (ms): a server whose bookmarks arrive late. */
+  readonly delayMs?: number;
+}
+
+/** kube-apiserver sends its last bookmark this long before a watch's timeout, and none after. */
+const PRE_TIMEOUT_MS = 2_000;
+const BOOKMARK_EVERY_MS = 60_000;
+
 export function serveWatch(
   store: Store,
   r: Route,
   q: URLSearchParams,
   res: ServerResponse,
-  expired: 'event' | 'status' = 'event',
+  options: { expired?: 'event' | 'status'; bookmarks?: BookmarkSchedule } = {},
 ): void {
+  const expired = options.expired ?? 'event';
+  const schedule = options.bookmarks ?? {};
   const labels = parseLabelSelector(q.get('labelSelector'));
   const fields = parseFieldSelector(q.get('fieldSelector'));
   const name = r.name;
@@ -45,21 +61,45 @@ export function serveWatch(
     return;
   }
   start();
-  // Bookmarks let a catch-up know it has seen everything up to "now" (the API server sends them
-  // periodically and before a watch times out; the emulator sends one as soon as the replay is done).
-  if (q.get('allowWatchBookmarks') === 'true')
-    line({
-      type: 'BOOKMARK',
-      object: {
-        kind: r.type.kind,
-        apiVersion: r.type.group ? `${r.type.group}/${r.type.version}` : r.type.version,
-        metadata: { resourceVersion: store.resourceVersion },
-      },
-    });
-  const timeout = Number(q.get('timeoutSeconds') ?? 1800);
-  const timer = setTimeout(() => res.end(), timeout * 1000);
+  const timeoutMs = Number(q.get('timeoutSeconds') ?? 1800) * 1000;
+  const timers: NodeJS.Timeout[] = [setTimeout(() => res.end(), timeoutMs)];
+  // Bookmarks let a catch-up know it has seen everything up to "now".
+  if (q.get('allowWatchBookmarks') === 'true') {
+    const bookmark = (): void =>
+      void (
+        res.writableEnded ||
+        line({
+          type: 'BOOKMARK',
+          object: {
+            kind: r.type.kind,
+            apiVersion: r.type.group ? `${r.type.group}/${r.type.version}` : r.type.version,
+            metadata: { resourceVersion: store.resourceVersion },
+          },
+        })
+      );
+    const delay = schedule.delayMs ?? 0;
+    const deadline = Date.now() + timeoutMs;
+    const next = (from: number): void => {
+      const at = Math.min(from + (schedule.everyMs ?? BOOKMARK_EVERY_MS), deadline - PRE_TIMEOUT_MS);
+      if (at <= Date.now()) return;
+      timers.push(
+        setTimeout(
+          () => {
+            bookmark();
+            next(at);
+          },
+          at - Date.now() + delay,
+        ),
+      );
+    };
+    if (schedule.afterReplay !== false) {
+      if (delay > 0) timers.push(setTimeout(bookmark, delay));
+      else bookmark();
+    }
+    next(Date.now());
+  }
   res.on('close', () => {
-    clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
     unsubscribe();
   });
 }

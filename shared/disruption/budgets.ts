@@ -1,7 +1,7 @@
 // Disruption budgets (Karpenter v1.14.1): how many nodes of each NodePool a disruption reason may take now
 // (`budgetMapping`), and the `BudgetLedger` a batched pass spends as it holds proposals
 // (docs/mechanisms/batched-admission.md). Pure: the instant is a parameter. API: budgetActive, allowedDisruptions, budgetDetails, budgetMapping, BudgetLedger.
-import { lastFiring, parseCron, type CronSchedule } from '../model/cron.ts';
+import { canFire, lastFiring, parseCron, type CronSchedule } from '../model/cron.ts';
 import { parseDuration } from '../model/duration.ts';
 import type { Budget, DisruptionReason, NodePool } from '../model/nodepool.ts';
 import { claimCondition } from '../model/nodeclaim.ts';
@@ -52,6 +52,9 @@ export function budgetActive(budget: Budget, now: Date): boolean {
   } catch (cause) {
     throw new BudgetError(`budget schedule "${budget.schedule}" is not a cron schedule`, { cause });
   }
+  // Karpenter: robfig/cron's Next gives the zero time for a schedule that never fires (`0 0 31 2 *`), and
+  // IsActive's `!nextHit.After(now)` then holds — such a budget is always active.
+  if (!canFire(schedule)) return true;
   // Minute-aligned firings ≤ now are ≤ floor(now); lastFiring looks back far enough to cover now − duration.
   const last = lastFiring(schedule, now, durationMs);
   return last !== undefined && last.getTime() > now.getTime() - durationMs;

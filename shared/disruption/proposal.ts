@@ -24,7 +24,6 @@ export const replacementSchema = z.object({
     .array(
       z.object({
         key: name,
-        // The operators a replacement claim carries (Gte/Lte are normalised to Gt/Lt before a claim exists).
         operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']),
         values: z.array(z.string().max(253)).max(500),
       }),
@@ -61,7 +60,6 @@ export function toProposal(cmd: Command): Proposal {
     candidates: cmd.candidates.map((c) => c.name),
     replacements: replacements.map((r) => ({
       ...r,
-      cloud: r.cloud === 'gcp' ? 'gcp' : 'aws',
       instanceTypes: [...r.instanceTypes],
       requirements: r.requirements.map((q) => ({ ...q, values: [...q.values] })),
     })),

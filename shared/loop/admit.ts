@@ -64,7 +64,7 @@ async function admitUnderLock(
   budget: number,
 ): Promise<AdmitResult> {
   const started = deps.clock.now().getTime();
-  await deps.sleep(settling); // once, not per proposal (docs/mechanisms/batched-admission.md: the validation that waits installs fresh caches)
+  await deps.sleep(settling); // once, not per proposal (docs/mechanisms/pass-reads.md: the validation that waits installs fresh caches)
   const admitted: AdmitResult['admitted'][number][] = [];
   const rejected: AdmitResult['rejected'][number][] = [];
   for (const [i, proposal] of request.proposals.entries()) {

@@ -1,4 +1,4 @@
-// The consolidation use case (docs/architecture.md): under the consolidation lease, read the
+// The consolidation use case (docs/architecture.md, one consolidation pass): under the consolidation lease, read the
 // cluster once, run one pass (which reads and persists the pass state and emits the pass metrics), and hand
 // the held proposals, in order, to admission as one validated, bounded payload.
 import { parseProposals, toProposal, type Proposal } from '../disruption/proposal.ts';

@@ -1,8 +1,8 @@
 // karpenter.sh/v1 NodeClaim: a request for one node, and its lifecycle status.
 import { z } from 'zod';
-import { isNillableDuration } from './duration.ts';
-import { nodeSelectorRequirement, objectMeta, resourceList, taint, timestamp } from './meta.ts';
-import { nodeClassRef } from './nodepool.ts';
+import { isCrdDuration, isCrdNillableDuration } from './duration.ts';
+import { objectMeta, resourceList, timestamp } from './meta.ts';
+import { crdTaint, karpenterRequirement, nodeClassRef } from './nodepool.ts';
 
 export const nodeClaimSchema = z.looseObject({
   apiVersion: z.literal('karpenter.sh/v1'),
@@ -10,12 +10,21 @@ export const nodeClaimSchema = z.looseObject({
   metadata: objectMeta,
   spec: z.looseObject({
     nodeClassRef,
-    requirements: z.array(nodeSelectorRequirement).default([]),
+    requirements: z.array(karpenterRequirement(false)).max(100).default([]),
     resources: z.looseObject({ requests: resourceList.optional() }).optional(),
-    taints: z.array(taint).optional(),
-    startupTaints: z.array(taint).optional(),
-    expireAfter: z.string().refine(isNillableDuration, 'invalid duration or "Never"').optional(),
-    terminationGracePeriod: z.string().optional(),
+    taints: z.array(crdTaint).optional(),
+    startupTaints: z.array(crdTaint).optional(),
+    expireAfter: z
+      .string()
+      .refine(
+        isCrdNillableDuration,
+        'must be whole seconds, minutes or hours such as 720h (at most 2562047h), or "Never"',
+      )
+      .optional(),
+    terminationGracePeriod: z
+      .string()
+      .refine(isCrdDuration, 'must be whole seconds, minutes or hours such as 48h (at most 2562047h)')
+      .optional(),
   }),
   status: z
     .looseObject({

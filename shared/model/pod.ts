@@ -1,14 +1,18 @@
 // Pod (v1): the fields scheduling and disruption read.
 import { z } from 'zod';
 import {
+  dnsLabelName,
+  labelMap,
   labelSelector,
   nodeSelectorTerm,
   objectMeta,
+  qualifiedName,
   resourceList,
   timestamp,
   toleration,
   nodeSelectorRequirement,
 } from './meta.ts';
+import { containerResourceIssues } from './resource-rules.ts';
 
 const containerPort = z.looseObject({
   containerPort: z.number().int().min(1).max(65535).optional(),
@@ -17,12 +21,19 @@ const containerPort = z.looseObject({
   protocol: z.enum(['TCP', 'UDP', 'SCTP']).optional(),
 });
 
-const container = z.looseObject({
-  name: z.string().optional(),
-  resources: z.looseObject({ requests: resourceList.optional(), limits: resourceList.optional() }).optional(),
-  ports: z.array(containerPort).optional(),
-  restartPolicy: z.string().optional(),
-});
+const container = z
+  .looseObject({
+    name: z.string().optional(),
+    resources: z
+      .looseObject({ requests: resourceList.optional(), limits: resourceList.optional() })
+      .optional(),
+    ports: z.array(containerPort).optional(),
+    restartPolicy: z.string().optional(),
+  })
+  .superRefine((c, ctx) => {
+    for (const issue of containerResourceIssues(c.resources?.requests, c.resources?.limits))
+      ctx.addIssue({ code: 'custom', path: ['resources', ...issue.path], message: issue.message });
+  });
 export type Container = z.infer<typeof container>;
 
 const weightedPodAffinityTerm = z.looseObject({
@@ -31,9 +42,9 @@ const weightedPodAffinityTerm = z.looseObject({
 });
 export const podAffinityTerm = z.looseObject({
   labelSelector: labelSelector.optional(),
-  namespaces: z.array(z.string()).optional(),
+  namespaces: z.array(dnsLabelName).optional(),
   namespaceSelector: labelSelector.optional(),
-  topologyKey: z.string().min(1, 'topologyKey is required'),
+  topologyKey: qualifiedName,
 });
 export type PodAffinityTerm = z.infer<typeof podAffinityTerm>;
 
@@ -56,17 +67,42 @@ const nodeAffinity = z.looseObject({
   preferredDuringSchedulingIgnoredDuringExecution: z.array(preferredSchedulingTerm).optional(),
 });
 
-export const topologySpreadConstraint = z.looseObject({
-  maxSkew: z.number().int().min(1),
-  topologyKey: z.string().min(1),
-  whenUnsatisfiable: z.enum(['DoNotSchedule', 'ScheduleAnyway']),
-  labelSelector: labelSelector.optional(),
-  minDomains: z.number().int().min(1).optional(),
-  nodeAffinityPolicy: z.enum(['Honor', 'Ignore']).optional(),
-  nodeTaintsPolicy: z.enum(['Honor', 'Ignore']).optional(),
-  matchLabelKeys: z.array(z.string()).optional(),
-});
+export const topologySpreadConstraint = z
+  .looseObject({
+    maxSkew: z.number().int().min(1),
+    topologyKey: qualifiedName,
+    whenUnsatisfiable: z.enum(['DoNotSchedule', 'ScheduleAnyway']),
+    labelSelector: labelSelector.optional(),
+    minDomains: z.number().int().min(1).optional(),
+    nodeAffinityPolicy: z.enum(['Honor', 'Ignore']).optional(),
+    nodeTaintsPolicy: z.enum(['Honor', 'Ignore']).optional(),
+    matchLabelKeys: z.array(qualifiedName).optional(),
+  })
+  .superRefine((c, ctx) => {
+    // validateMinDomains: minDomains only means something when the constraint may block scheduling
+    if (c.minDomains !== undefined && c.whenUnsatisfiable !== 'DoNotSchedule')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minDomains'],
+        message: `can only be used with whenUnsatisfiable: DoNotSchedule, not ${c.whenUnsatisfiable}`,
+      });
+  });
 export type TopologySpreadConstraint = z.infer<typeof topologySpreadConstraint>;
+
+/** validateTopologySpreadConstraints: one constraint per (topologyKey, whenUnsatisfiable) pair. */
+const topologySpreadConstraints = z.array(topologySpreadConstraint).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((c, i) => {
+    const pair = `${c.topologyKey}\u0000${c.whenUnsatisfiable}`;
+    if (seen.has(pair))
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'topologyKey'],
+        message: `duplicate constraint for ${c.topologyKey} with whenUnsatisfiable ${c.whenUnsatisfiable}`,
+      });
+    seen.add(pair);
+  });
+});
 
 const volume = z.looseObject({
   name: z.string(),
@@ -80,7 +116,7 @@ export const podSchema = z.looseObject({
   metadata: objectMeta,
   spec: z.looseObject({
     nodeName: z.string().optional(),
-    nodeSelector: z.record(z.string(), z.string()).optional(),
+    nodeSelector: labelMap.optional(),
     schedulerName: z.string().optional(),
     priority: z.number().int().optional(),
     priorityClassName: z.string().optional(),
@@ -96,7 +132,7 @@ export const podSchema = z.looseObject({
         podAntiAffinity: podAffinity.optional(),
       })
       .optional(),
-    topologySpreadConstraints: z.array(topologySpreadConstraint).optional(),
+    topologySpreadConstraints: topologySpreadConstraints.optional(),
     volumes: z.array(volume).optional(),
     hostNetwork: z.boolean().optional(),
   }),

@@ -23,7 +23,9 @@ const DECIMAL_EXP: Record<string, number> = {
 };
 
 // <signedNumber><suffix>; suffix = binarySI | decimalSI | decimalExponent ("e"|"E" signedNumber)
-const QUANTITY = /^([+-]?)(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
+const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
+/** Longest quantity text read (docs/input-bounds.md); checked before the pattern so no input costs more than it. */
+export const MAX_QUANTITY_LENGTH = 64;
 
 export class QuantityError extends Error {
   override name = 'QuantityError';
@@ -39,9 +41,11 @@ function ceilDiv(n: bigint, d: bigint): bigint {
 
 /** Parses a quantity ("100m", "1.5Gi", "2e3", 4) into milli-units. Throws QuantityError on bad syntax. */
 export function parseQuantity(input: string | number): bigint {
-  const text = typeof input === 'number' ? numberText(input) : input.trim();
+  const text = typeof input === 'number' ? numberText(input) : input; // untrimmed, as the API server reads it
+  if (text.length > MAX_QUANTITY_LENGTH)
+    throw new QuantityError(`invalid quantity: longer than ${MAX_QUANTITY_LENGTH} characters`);
   const match = QUANTITY.exec(text);
-  if (!match || text.length > 64) throw new QuantityError(`invalid quantity ${JSON.stringify(input)}`);
+  if (!match) throw new QuantityError(`invalid quantity ${JSON.stringify(input)}`);
   const [, sign = '', digits = '', suffix = ''] = match;
   const [intPart = '', fracPart = ''] = digits.split('.');
   // value = mantissa × 10^-fracDigits × multiplier, in milli-units → × 1000

@@ -1,6 +1,6 @@
 // Storage objects that constrain scheduling: PVC, PV, StorageClass, CSINode (attach limits).
 import { z } from 'zod';
-import { nodeSelectorTerm, objectMeta, resourceList } from './meta.ts';
+import { labelNamedMeta, nodeSelectorTerm, objectMeta, resourceList } from './meta.ts';
 
 export const pvcSchema = z.looseObject({
   apiVersion: z.literal('v1'),
@@ -74,6 +74,6 @@ export type CSINode = z.infer<typeof csiNodeSchema>;
 export const namespaceSchema = z.looseObject({
   apiVersion: z.literal('v1'),
   kind: z.literal('Namespace'),
-  metadata: objectMeta,
+  metadata: labelNamedMeta,
 });
 export type Namespace = z.infer<typeof namespaceSchema>;

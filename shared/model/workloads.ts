@@ -16,10 +16,14 @@ export const daemonSetSchema = z.looseObject({
 });
 export type DaemonSet = z.infer<typeof daemonSetSchema>;
 
-const intOrPercent = z.union([
-  z.number().int().min(0),
-  z.string().regex(/^(\d+%|\d+)$/, 'must be an integer or a percentage such as 50%'),
-]);
+// ValidatePositiveIntOrPercent + IsNotMoreThan100Percent: a non-negative integer, or a string `N%` with N ≤ 100
+const intOrPercent = z.union([z.number(), z.string()]).superRefine((v, ctx) => {
+  const issue = (message: string): void => ctx.addIssue({ code: 'custom', message });
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v) || v < 0) issue('must be a non-negative integer');
+  } else if (!/^[0-9]{1,10}%$/.test(v)) issue('must be an integer or a percentage such as 50%');
+  else if (Number(v.slice(0, -1)) > 100) issue('must not be greater than 100%');
+});
 
 export const pdbSchema = z
   .looseObject({

@@ -117,7 +117,8 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
         'GCENodeClass',
       ].includes(kind);
       if (namespaced) obj.metadata.namespace ??= 'default';
-      const id = `${kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+      // a tuple, not a joined string: `a` + `b/c` and `a/b` + `c` must never be taken for one object
+      const id = JSON.stringify([kind, obj.metadata.namespace ?? '', obj.metadata.name]);
       if (seen.has(id)) {
         warnings.push(`${source}: ${objectRef(kind, obj.metadata)} given more than once; counted once`);
         continue;

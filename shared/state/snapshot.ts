@@ -121,6 +121,7 @@ export function buildSnapshot(
       .filter((n) => n.spec?.providerID)
       .map((n) => [n.spec?.providerID as string, n.metadata.name]),
   );
+  warnSharedProviderIds(objects.nodes, warnings);
   for (const c of objects.nodeClaims) {
     const nodeName =
       c.status?.nodeName ?? (c.status?.providerID ? byProvider.get(c.status.providerID) : undefined);
@@ -279,4 +280,21 @@ function newest(times: (string | undefined)[]): string | undefined {
     }
   }
   return best;
+}
+
+/** One providerID on two nodes is an inconsistency, not an invalid object: warn, and match claims to the last. */
+function warnSharedProviderIds(
+  nodes: readonly { metadata: { name: string }; spec?: { providerID?: string } }[],
+  warnings: string[],
+): void {
+  const owners = new Map<string, string[]>();
+  for (const n of nodes) {
+    const id = n.spec?.providerID;
+    if (id) owners.set(id, [...(owners.get(id) ?? []), n.metadata.name]);
+  }
+  for (const [id, names] of owners)
+    if (names.length > 1)
+      warnings.push(
+        `providerID ${id} is on ${names.length} nodes (${names.join(', ')}); a NodeClaim with it is matched to ${names[names.length - 1]}`,
+      );
 }

@@ -229,9 +229,9 @@ export class FakeCluster implements Cluster {
   async evictPod(key: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
     const namespace = key.namespace ?? 'default';
     const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;
-    if (!pod || (key.uid !== undefined && pod.metadata.uid !== key.uid)) return { outcome: 'gone' };
+    if (!pod || (key.uid && pod.metadata.uid !== key.uid)) return { outcome: 'gone' };
     const phase = pod.status?.phase;
-    if (phase === 'Running' || phase === undefined) {
+    if ((phase === 'Running' || phase === undefined) && !pod.metadata.deletionTimestamp) {
       const pdbs = [
         ...(this.objects.get('PodDisruptionBudget')?.values() ?? []),
       ] as ObjectOf<'PodDisruptionBudget'>[];
@@ -261,7 +261,13 @@ export class FakeCluster implements Cluster {
         } as Obj);
       }
     }
-    this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);
+    // Eviction is a graceful deletion: a pod on a node stays, terminating, until its kubelet confirms it.
+    if (pod.spec?.nodeName && phase !== 'Succeeded' && phase !== 'Failed')
+      this.put('Pod', {
+        ...pod,
+        metadata: { ...pod.metadata, deletionTimestamp: new Date(0).toISOString() },
+      } as Obj);
+    else this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);
     return { outcome: 'evicted' };
   }
 }

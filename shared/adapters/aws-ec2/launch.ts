@@ -55,7 +55,12 @@ export async function launchFleet(
   const subnetByZone = new Map(resolved.subnets.map((s) => [s.zone, s.subnetId]));
   const options = plan.options.filter((o) => subnetByZone.has(o.zone));
   const first = options[0];
-  if (!first) return { launched: [], unavailable: [], otherErrors: [] };
+  // Nothing left to ask EC2 for (every offering unavailable or outside the node class's subnets).
+  if (!first)
+    throw new InsufficientCapacityError(
+      `NodeClaim ${plan.claims[0]?.metadata.name ?? ''}: no available offering in the node class's zones`,
+      [],
+    );
   const claim = plan.claims[0] as NodeClaim;
   const spec = plan.nodeClass.spec;
   const cluster = ctx.config.clusterName;
@@ -98,15 +103,30 @@ export async function launchFleet(
   return readFleet(out, first.capacityType);
 }
 
-/** Why a fleet launched nothing: refused offerings mean capacity; otherwise the first other error decides. */
+/**
+ * Why a fleet launched nothing. Karpenter's rule (combineFleetErrors): the answer is "insufficient
+ * capacity" only when every error is a capacity error. Any other error (UnauthorizedOperation, a
+ * launch template EC2 cannot find, a bad parameter) decides, even among capacity errors, so a broken
+ * node class is never cached away as a stockout; throttling inside the fleet is retryable. An answer
+ * with neither instances nor errors is no answer at all: retryable, and not a lack of capacity.
+ */
 export function fleetFailure(what: string, outcome: FleetOutcome): Error {
-  const other = outcome.otherErrors[0];
-  if (outcome.unavailable.length > 0 || !other)
+  const kinds = outcome.otherErrors.map((e) => ({ ...e, kind: classifyCode(e.code) }));
+  const describe = (errors: readonly { code: string; message: string }[]): string =>
+    [...new Set(errors.map((e) => `${e.code}: ${e.message}`))].join('; ');
+  const fatal = kinds.filter((e) => e.kind === 'fatal' || e.kind === 'not-found');
+  const capacityNote =
+    outcome.unavailable.length > 0 ? ` (and ${outcome.unavailable.length} offerings had no capacity)` : '';
+  if (fatal.length > 0)
+    return new FatalCloudError(`${what}: CreateFleet refused with ${describe(fatal)}${capacityNote}`);
+  const throttled = kinds.filter((e) => e.kind === 'throttled');
+  if (throttled.length > 0)
+    return new RetryableCloudError(`${what}: CreateFleet was throttled: ${describe(throttled)}`);
+  if (outcome.unavailable.length > 0 || kinds.length > 0)
     return new InsufficientCapacityError(`${what}: no offering had capacity`, outcome.unavailable);
-  const message = `${what}: CreateFleet refused with ${other.code}: ${other.message}`;
-  return classifyCode(other.code) === 'throttled'
-    ? new RetryableCloudError(message)
-    : new FatalCloudError(message);
+  return new RetryableCloudError(
+    `${what}: CreateFleet answered with neither instances nor errors; not read as a lack of capacity`,
+  );
 }
 
 /** The instance as the fleet answer describes it (pending), without another DescribeInstances. */

@@ -8,8 +8,10 @@ import {
   type EC2Client,
   type Filter,
 } from '@aws-sdk/client-ec2';
+import type { Call } from './ec2-context.ts';
 import type { EC2NodeClass } from '../../model/nodeclass.ts';
 import { NodeClassResolutionError } from './errors.ts';
+import { allPages } from './pages.ts';
 
 export interface ResolvedNodeClass {
   readonly imageId: string;
@@ -25,7 +27,6 @@ export interface ResolvedNodeClass {
 }
 
 type Term = { id?: string; name?: string; alias?: string; tags?: Record<string, string> };
-type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
 
 const tagFilters = (tags: Record<string, string> | undefined): Filter[] =>
   Object.entries(tags ?? {}).map(([k, v]) =>
@@ -54,17 +55,21 @@ async function images(ec2: EC2Client, call: Call, terms: readonly Term[]): Promi
       ...(t.name ? [{ Name: 'name', Values: [t.name] }] : []),
       ...(pattern ? [{ Name: 'name', Values: [pattern] }] : []),
     ];
-    const out = await call('DescribeImages', () =>
-      ec2.send(
-        new DescribeImagesCommand({
-          ...(t.id ? { ImageIds: [t.id] } : {}),
-          ...(pattern ? { Owners: ['amazon'] } : {}),
-          Filters: filters.length > 0 ? filters : undefined,
-        }),
-      ),
+    const out = await allPages(
+      call,
+      'DescribeImages',
+      (NextToken) =>
+        ec2.send(
+          new DescribeImagesCommand({
+            ...(t.id ? { ImageIds: [t.id] } : {}),
+            ...(pattern ? { Owners: ['amazon'] } : {}),
+            Filters: filters.length > 0 ? filters : undefined,
+            NextToken,
+          }),
+        ),
+      (p) => p.Images,
     );
-    for (const i of out.Images ?? [])
-      if (i.ImageId) found.push({ id: i.ImageId, created: i.CreationDate ?? '' });
+    for (const i of out) if (i.ImageId) found.push({ id: i.ImageId, created: i.CreationDate ?? '' });
   }
   // Karpenter launches the newest image among those the terms select.
   const newest = found.sort((a, b) => b.created.localeCompare(a.created) || a.id.localeCompare(b.id))[0];
@@ -89,15 +94,20 @@ export async function resolveNodeClass(
 
   const byZone = new Map<string, { subnetId: string; zone: string; free: number }>();
   for (const t of spec.subnetSelectorTerms) {
-    const out = await call('DescribeSubnets', () =>
-      ec2.send(
-        new DescribeSubnetsCommand({
-          ...(t.id ? { SubnetIds: [t.id] } : {}),
-          Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined,
-        }),
-      ),
+    const out = await allPages(
+      call,
+      'DescribeSubnets',
+      (NextToken) =>
+        ec2.send(
+          new DescribeSubnetsCommand({
+            ...(t.id ? { SubnetIds: [t.id] } : {}),
+            Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined,
+            NextToken,
+          }),
+        ),
+      (p) => p.Subnets,
     );
-    for (const s of out.Subnets ?? []) {
+    for (const s of out) {
       if (!s.SubnetId || !s.AvailabilityZone) continue;
       const free = s.AvailableIpAddressCount ?? 0;
       const seen = byZone.get(s.AvailabilityZone);
@@ -110,30 +120,40 @@ export async function resolveNodeClass(
   const groups = new Set<string>();
   for (const t of spec.securityGroupSelectorTerms) {
     const filters = [...tagFilters(t.tags), ...(t.name ? [{ Name: 'group-name', Values: [t.name] }] : [])];
-    const out = await call('DescribeSecurityGroups', () =>
-      ec2.send(
-        new DescribeSecurityGroupsCommand({
-          ...(t.id ? { GroupIds: [t.id] } : {}),
-          Filters: filters.length ? filters : undefined,
-        }),
-      ),
+    const out = await allPages(
+      call,
+      'DescribeSecurityGroups',
+      (NextToken) =>
+        ec2.send(
+          new DescribeSecurityGroupsCommand({
+            ...(t.id ? { GroupIds: [t.id] } : {}),
+            Filters: filters.length ? filters : undefined,
+            NextToken,
+          }),
+        ),
+      (p) => p.SecurityGroups,
     );
-    for (const g of out.SecurityGroups ?? []) if (g.GroupId) groups.add(g.GroupId);
+    for (const g of out) if (g.GroupId) groups.add(g.GroupId);
   }
   if (groups.size === 0)
     throw new NodeClassResolutionError(`${where}: securityGroupSelectorTerms select no security group`);
 
   const reservations: ResolvedNodeClass['reservations'][number][] = [];
   for (const t of spec.capacityReservationSelectorTerms ?? []) {
-    const out = await call('DescribeCapacityReservations', () =>
-      ec2.send(
-        new DescribeCapacityReservationsCommand({
-          ...(t.id ? { CapacityReservationIds: [t.id] } : {}),
-          Filters: [{ Name: 'state', Values: ['active'] }, ...tagFilters(t.tags)],
-        }),
-      ),
+    const out = await allPages(
+      call,
+      'DescribeCapacityReservations',
+      (NextToken) =>
+        ec2.send(
+          new DescribeCapacityReservationsCommand({
+            ...(t.id ? { CapacityReservationIds: [t.id] } : {}),
+            Filters: [{ Name: 'state', Values: ['active'] }, ...tagFilters(t.tags)],
+            NextToken,
+          }),
+        ),
+      (p) => p.CapacityReservations,
     );
-    for (const r of out.CapacityReservations ?? []) {
+    for (const r of out) {
       if (r.CapacityReservationId && r.InstanceType && r.AvailabilityZone)
         reservations.push({
           id: r.CapacityReservationId,

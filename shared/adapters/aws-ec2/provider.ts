@@ -30,11 +30,13 @@ import {
   type ProviderId,
 } from '../../ports/cloud-provider/index.ts';
 import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
-import type { Ec2Context } from './ec2-context.ts';
+import type { Call, Ec2Context } from './ec2-context.ts';
 import { NodeClassResolutionError, toCloudError } from './errors.ts';
+import { RecentLaunches, callAfterLaunch } from './consistency.ts';
 import type { FleetOutcome } from './fleet.ts';
 import { TAG_GANG, TAG_NODECLAIM, TAG_NODEPOOL, instanceIdOf, toCloudInstance } from './instances.ts';
 import { toInstanceTypeSpec } from './instance-types.ts';
+import { allPages } from './pages.ts';
 import {
   baseTags,
   clientToken,
@@ -67,8 +69,12 @@ export class Ec2CloudProvider implements CloudProvider {
   private readonly ctx: Ec2Context;
   /** Prices read from the APIs, reused by a warm container until the TTL passes (never a fallback result). */
   private priceCache: { readonly key: string; readonly at: number; readonly book: PriceBook } | undefined;
+  private readonly recent: RecentLaunches;
+  private readonly callAfterLaunch: Call;
   constructor(private readonly deps: Ec2ProviderDeps) {
     this.ctx = { ec2: deps.ec2, config: deps.config, call: this.call };
+    this.recent = new RecentLaunches(deps.clock);
+    this.callAfterLaunch = callAfterLaunch(deps.config.retry, deps.sleep ?? realSleep);
   }
 
   async create(request: LaunchRequest): Promise<LaunchResult> {
@@ -91,6 +97,7 @@ export class Ec2CloudProvider implements CloudProvider {
     const outcome = await this.launch(plan);
     const first = outcome.launched[0];
     if (!first) throw fleetFailure(`NodeClaim ${name}`, outcome);
+    this.recent.record(outcome.launched.map((l) => l.instanceId));
     return { instance: launchedInstance(first, plan), unavailableOfferings: outcome.unavailable };
   }
 
@@ -135,14 +142,17 @@ export class Ec2CloudProvider implements CloudProvider {
           outcome.launched.map((l) => l.instanceId),
         );
       const why = fleetFailure(`gang ${request.gang} (${n} instances)`, outcome);
-      throw why instanceof InsufficientCapacityError
-        ? why
-        : new InsufficientCapacityError(
-            `gang ${request.gang}: EC2 launched ${outcome.launched.length} of ${n}`,
-            outcome.unavailable,
-            { cause: why },
-          );
+      // A refusal that is not about capacity is never dressed up as one; only a short fleet without
+      // other errors (EC2 launched fewer than MinTargetCapacity) counts as a lack of capacity.
+      if (why instanceof InsufficientCapacityError) throw why;
+      if (outcome.launched.length === 0 || outcome.otherErrors.length > 0) throw why;
+      throw new InsufficientCapacityError(
+        `gang ${request.gang}: EC2 launched ${outcome.launched.length} of ${n}`,
+        outcome.unavailable,
+        { cause: why },
+      );
     }
+    this.recent.record(outcome.launched.map((l) => l.instanceId));
     const instances = outcome.launched.map((l, i) => {
       const claim = request.claims[i] as NodeClaim;
       return {
@@ -151,7 +161,8 @@ export class Ec2CloudProvider implements CloudProvider {
       };
     });
     for (const x of instances) {
-      await this.call('CreateTags', () =>
+      // Right after CreateFleet the new instance may not be visible yet (EC2 is eventually consistent).
+      await this.callAfterLaunch('CreateTags', () =>
         this.deps.ec2.send(
           new CreateTagsCommand({
             Resources: [instanceIdOf(x.instance.providerId)],
@@ -164,7 +175,7 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 
   async get(id: ProviderId): Promise<CloudInstance> {
-    return toCloudInstance(await describeLive(this.ctx, id));
+    return toCloudInstance(await describeLive(this.ctxFor(id), id));
   }
 
   async list(): Promise<readonly CloudInstance[]> {
@@ -172,27 +183,30 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 
   async delete(id: ProviderId): Promise<void> {
-    await describeLive(this.ctx, id);
+    await describeLive(this.ctxFor(id), id);
     await terminateInstances(this.ctx, [instanceIdOf(id)]);
   }
 
   async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
     const nc = this.ec2Class(nodeClass);
     const resolved = await this.resolve(nc);
-    const infos: InstanceTypeInfo[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.call('DescribeInstanceTypes', () =>
-        this.deps.ec2.send(new DescribeInstanceTypesCommand({ NextToken: token })),
-      );
-      infos.push(...(page.InstanceTypes ?? []));
-      token = page.NextToken;
-    } while (token);
-    const zonesByType = new Map<string, string[]>();
-    const offered = await this.call('DescribeInstanceTypeOfferings', () =>
-      this.deps.ec2.send(new DescribeInstanceTypeOfferingsCommand({ LocationType: 'availability-zone' })),
+    const infos: InstanceTypeInfo[] = await allPages(
+      this.call,
+      'DescribeInstanceTypes',
+      (NextToken) => this.deps.ec2.send(new DescribeInstanceTypesCommand({ NextToken })),
+      (p) => p.InstanceTypes,
     );
-    for (const o of offered.InstanceTypeOfferings ?? [])
+    const zonesByType = new Map<string, string[]>();
+    const offered = await allPages(
+      this.call,
+      'DescribeInstanceTypeOfferings',
+      (NextToken) =>
+        this.deps.ec2.send(
+          new DescribeInstanceTypeOfferingsCommand({ LocationType: 'availability-zone', NextToken }),
+        ),
+      (p) => p.InstanceTypeOfferings,
+    );
+    for (const o of offered)
       zonesByType.set(String(o.InstanceType), [
         ...(zonesByType.get(String(o.InstanceType)) ?? []),
         o.Location ?? '',
@@ -215,7 +229,7 @@ export class Ec2CloudProvider implements CloudProvider {
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
     const id = claim.status?.providerID;
     if (!id) return undefined;
-    const instance = await describeLive(this.ctx, id as ProviderId);
+    const instance = await describeLive(this.ctxFor(id as ProviderId), id as ProviderId);
     const resolved = await this.resolve(this.ec2Class(nodeClass));
     if (instance.ImageId !== resolved.imageId) return 'ImageDrift';
     if (!resolved.subnets.some((s) => s.subnetId === instance.SubnetId)) return 'SubnetDrift';
@@ -225,6 +239,11 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 
   // ---- helpers -------------------------------------------------------------------------------------
+
+  /** The context for a call about one instance: one this container just launched is retried while EC2 catches up. */
+  private ctxFor(id: ProviderId): Ec2Context {
+    return this.recent.isFresh(instanceIdOf(id)) ? { ...this.ctx, call: this.callAfterLaunch } : this.ctx;
+  }
 
   private readonly call = async <T>(what: string, op: () => Promise<T>): Promise<T> => {
     try {

@@ -10,23 +10,21 @@ import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { type CloudInstance, type ProviderId } from '../../ports/cloud-provider/index.ts';
 import type { Ec2Context } from './ec2-context.ts';
 import { TAG_CLUSTER, instanceIdOf, toCloudInstance } from './instances.ts';
+import { allPages } from './pages.ts';
 
 export async function describeClusterInstances(ctx: Ec2Context, filters: Filter[]): Promise<CloudInstance[]> {
-  const out: CloudInstance[] = [];
   const all = [
     { Name: `tag:${TAG_CLUSTER}`, Values: [ctx.config.clusterName] },
     { Name: 'instance-state-name', Values: ['pending', 'running'] },
     ...filters,
   ];
-  let token: string | undefined;
-  do {
-    const page = await ctx.call('DescribeInstances', () =>
-      ctx.ec2.send(new DescribeInstancesCommand({ Filters: all, NextToken: token })),
-    );
-    for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) out.push(toCloudInstance(i));
-    token = page.NextToken;
-  } while (token);
-  return out;
+  const reservations = await allPages(
+    ctx.call,
+    'DescribeInstances',
+    (NextToken) => ctx.ec2.send(new DescribeInstancesCommand({ Filters: all, NextToken })),
+    (p) => p.Reservations,
+  );
+  return reservations.flatMap((r) => (r.Instances ?? []).map(toCloudInstance));
 }
 
 /** Like Karpenter, an instance that is shutting down or terminated counts as not found. */

@@ -7,21 +7,27 @@ import {
   RetryableCloudError,
 } from '../../ports/cloud-provider/errors.ts';
 
-/** Stockouts and quota: the offering is unavailable for now (the caller records it with a TTL). */
+/**
+ * Stockouts: this offering has no capacity now (the caller records it with a TTL and tries the next).
+ * Not `RESOURCE_EXHAUSTED`: that is the google.rpc status of a 429 rate limit, which is throttling.
+ */
 export const CAPACITY_CODES: ReadonlySet<string> = new Set([
   'ZONE_RESOURCE_POOL_EXHAUSTED',
   'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS',
   'RESOURCE_POOL_EXHAUSTED',
-  'QUOTA_EXCEEDED',
-  'quotaExceeded',
   'STOCKOUT',
   'INSUFFICIENT_CAPACITY',
-  'RESOURCE_EXHAUSTED',
 ]);
+/**
+ * A resource quota of the project (CPUs, GPUs of a model in a region): 403 `quotaExceeded`, or an
+ * operation error `QUOTA_EXCEEDED`. Not a stockout — every zone of the region would refuse the same
+ * request until the quota is raised or usage drops — so it is not recorded as an unavailable offering.
+ */
+export const QUOTA_CODES: ReadonlySet<string> = new Set(['QUOTA_EXCEEDED', 'quotaExceeded']);
 export const THROTTLING_CODES: ReadonlySet<string> = new Set([
   'rateLimitExceeded',
-  'userRateLimitExceeded',
   'RATE_LIMIT_EXCEEDED',
+  'userRateLimitExceeded',
   'backendError',
   'internalError',
   'UNAVAILABLE',
@@ -36,7 +42,7 @@ export const ALREADY_EXISTS_CODES: ReadonlySet<string> = new Set([
   'RESOURCE_ALREADY_EXISTS',
 ]);
 
-export type GceErrorKind = 'capacity' | 'throttled' | 'not-found' | 'already-exists' | 'fatal';
+export type GceErrorKind = 'capacity' | 'quota' | 'throttled' | 'not-found' | 'already-exists' | 'fatal';
 
 interface HttpLike {
   code?: unknown;
@@ -70,7 +76,7 @@ export function codesAlong(err: unknown): string[] {
         // not a JSON body: the message is plain text
       }
     }
-    for (const code of CAPACITY_CODES)
+    for (const code of [...CAPACITY_CODES, ...QUOTA_CODES])
       if (typeof e.message === 'string' && e.message.includes(code)) codes.push(code);
     current = e.cause;
   }
@@ -79,6 +85,7 @@ export function codesAlong(err: unknown): string[] {
 
 export function classifyCode(code: string): GceErrorKind {
   if (CAPACITY_CODES.has(code)) return 'capacity';
+  if (QUOTA_CODES.has(code)) return 'quota';
   if (ALREADY_EXISTS_CODES.has(code) || code === '409') return 'already-exists';
   if (NOT_FOUND_CODES.has(code) || code === '404') return 'not-found';
   if (THROTTLING_CODES.has(code) || code === '429' || /^5\d\d$/.test(code)) return 'throttled';
@@ -88,8 +95,9 @@ export function classifyCode(code: string): GceErrorKind {
 export function classifyGceError(err: unknown): GceErrorKind {
   const kinds = codesAlong(err).map(classifyCode);
   return (
-    (['capacity', 'already-exists', 'not-found', 'throttled'] as const).find((k) => kinds.includes(k)) ??
-    'fatal'
+    (['capacity', 'quota', 'already-exists', 'not-found', 'throttled'] as const).find((k) =>
+      kinds.includes(k),
+    ) ?? 'fatal'
   );
 }
 
@@ -98,6 +106,10 @@ export function toCloudError(err: unknown, what: string): Error {
   const message = `Compute Engine ${what} failed: ${err instanceof Error ? err.message.slice(0, 500) : String(err)}`;
   if (kind === 'not-found') return new InstanceNotFoundError(message, undefined, { cause: err });
   if (kind === 'throttled') return new RetryableCloudError(message, { cause: err });
+  if (kind === 'quota')
+    return new FatalCloudError(`${message} (a project quota, not a stockout: raise it or free usage)`, {
+      cause: err,
+    });
   return new FatalCloudError(message, { cause: err });
 }
 

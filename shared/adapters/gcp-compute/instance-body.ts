@@ -50,6 +50,34 @@ export function resolveImage(nc: GCENodeClass): string {
   );
 }
 
+/** Compute Engine's label rules (checked before the call: a 400 after a launch attempt helps nobody). */
+const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
+const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
+export const MAX_LABELS = 64;
+
+export class InvalidLabelError extends Error {
+  override name = 'InvalidLabelError' as const;
+}
+
+/** Every label problem at once, naming the node class and the label; nothing when all are valid. */
+export function labelProblems(labels: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  const entries = Object.entries(labels);
+  if (entries.length > MAX_LABELS)
+    problems.push(`${entries.length} labels, more than Compute Engine's ${MAX_LABELS}`);
+  for (const [key, value] of entries) {
+    if (!LABEL_KEY.test(key))
+      problems.push(
+        `label key ${JSON.stringify(key)} must start with a lowercase letter and hold at most 63 lowercase letters, digits, '_' or '-'`,
+      );
+    if (!LABEL_VALUE.test(value))
+      problems.push(
+        `label ${key}: value ${JSON.stringify(value)} must hold at most 63 lowercase letters, digits, '_' or '-'`,
+      );
+  }
+  return problems;
+}
+
 export function instanceBody(args: {
   cluster: string;
   project: string;
@@ -74,16 +102,20 @@ export function instanceBody(args: {
     ...(spec.kubeletConfiguration?.maxPods ? { maxPods: spec.kubeletConfiguration.maxPods } : {}),
   });
   const boot = spec.disks?.find((d) => d.boot) ?? spec.disks?.[0];
+  const labels = {
+    ...(spec.labels ?? {}),
+    [LABEL_CLUSTER]: labelValue(args.cluster),
+    'kraftsman-instance-type': labelValue(option.instanceType),
+    ...(pool ? { [LABEL_NODEPOOL]: labelValue(pool) } : {}),
+    ...(args.claimMetadata ? { [LABEL_NODECLAIM]: labelValue(claim.metadata.name) } : {}),
+    ...(args.extraLabels ?? {}),
+  };
+  const problems = labelProblems(labels);
+  if (problems.length > 0)
+    throw new InvalidLabelError(`GCENodeClass ${nodeClass.metadata.name}: ${problems.join('; ')}`);
   return {
     machineType: `zones/${args.zone}/machineTypes/${machineType}`,
-    labels: {
-      ...(spec.labels ?? {}),
-      [LABEL_CLUSTER]: labelValue(args.cluster),
-      'kraftsman-instance-type': labelValue(option.instanceType),
-      ...(pool ? { [LABEL_NODEPOOL]: labelValue(pool) } : {}),
-      ...(args.claimMetadata ? { [LABEL_NODECLAIM]: labelValue(claim.metadata.name) } : {}),
-      ...(args.extraLabels ?? {}),
-    },
+    labels,
     metadata: {
       items: [
         ...Object.entries(spec.metadata ?? {}).map(([key, value]) => ({ key, value })),

@@ -44,8 +44,15 @@ export async function launchAttempt(
       );
     if (kind === 'already-exists' && namedInstance) return 'launched';
     if (err instanceof RetryableCloudError) throw err;
+    if (err instanceof OperationError && kind === 'throttled')
+      throw new RetryableCloudError(`Compute Engine launch failed, try again: ${err.message}`, {
+        cause: err,
+      });
     if (err instanceof OperationError)
-      throw new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err });
+      throw new FatalCloudError(
+        `Compute Engine refused the launch: ${err.message}${kind === 'quota' ? ' (a project quota, not a stockout)' : ''}`,
+        { cause: err },
+      );
     throw toCloudError(err, 'instances.insert');
   }
 }

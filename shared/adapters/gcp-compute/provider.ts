@@ -43,7 +43,7 @@ import type { GcePriceBook, TypeShape } from './machine-types.ts';
 import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
 import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
-import { instanceBody, resolveImage } from './instance-body.ts';
+import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -263,17 +263,23 @@ export class GceCloudProvider implements CloudProvider {
     claimMetadata: boolean,
     extraLabels: Record<string, string> = {},
   ): Instance {
-    return instanceBody({
-      cluster: this.deps.config.clusterName,
-      project: this.project,
-      zone: option.zone,
-      option,
-      claim,
-      nodeClass: nc,
-      image: this.image(nc),
-      extraLabels,
-      claimMetadata,
-    });
+    try {
+      return instanceBody({
+        cluster: this.deps.config.clusterName,
+        project: this.project,
+        zone: option.zone,
+        option,
+        claim,
+        nodeClass: nc,
+        image: this.image(nc),
+        extraLabels,
+        claimMetadata,
+      });
+    } catch (err) {
+      // Labels the API would refuse with 400: the node class is wrong as written, for every offering.
+      if (err instanceof InvalidLabelError) throw new FatalCloudError(err.message, { cause: err });
+      throw err;
+    }
   }
 
   private options(claim: NodeClaim, types: readonly InstanceTypeSpec[]): LaunchOption[] {

@@ -1,5 +1,8 @@
 // Warm-container catch-up: WATCH one kind from the resourceVersion of the last read and collect the
-// events up to the first BOOKMARK (everything before it has been delivered) or the server's timeout.
+// events up to the first BOOKMARK (everything before it has been delivered) or the watch's end. A
+// real API server bookmarks late (about once a minute, 2 s before the timeout, none for a timeout of
+// 2 s or less), so the end of the stream is as good an end as a bookmark: the resourceVersion to resume
+// from is then the last event's. If the server never ends the stream, a client timer ends it.
 import { ApiError } from '../../ports/cluster/errors.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, WatchExpiredError } from './errors.ts';
@@ -20,6 +23,9 @@ const rvOf = (o: unknown): string | undefined => {
   return typeof rv === 'string' ? rv : undefined;
 };
 
+/** How long past its own timeoutSeconds a watch may run before the client ends it. */
+const CLIENT_SLACK_MS = 5_000;
+
 export function catchUp(
   c: KubeClients,
   spec: KindSpec,
@@ -31,9 +37,12 @@ export function catchUp(
     let rv = fromRv;
     let finished = false;
     let controller: AbortController | undefined;
+    // Events seen so far are a prefix of the kind's history: ending here is stale, never wrong.
+    const timer = setTimeout(() => finish(), timeoutSeconds * 1000 + CLIENT_SLACK_MS);
     const finish = (err?: unknown): void => {
       if (finished) return;
       finished = true;
+      clearTimeout(timer);
       controller?.abort();
       if (err) reject(err);
       else resolve({ events, resourceVersion: rv });

@@ -1,14 +1,18 @@
 // Builds the @kubernetes/client-node clients once per container: typed APIs for core kinds, the custom
-// objects API for CRDs, and Watch for catch-up. The composition root passes a KubeConfig in.
+// objects API for CRDs, and Watch for catch-up. The composition root passes a KubeConfig in. Every
+// typed call goes through the bounded HttpLibrary (http.ts): a time limit and a size limit per request.
 import {
   AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
   PolicyV1Api,
+  ServerConfiguration,
   StorageV1Api,
   Watch,
+  createConfiguration,
 } from '@kubernetes/client-node';
+import { DEFAULT_LIMITS, boundedHttpLibrary, type RequestLimits } from './http.ts';
 
 export interface KubeClients {
   readonly core: CoreV1Api;
@@ -18,17 +22,28 @@ export interface KubeClients {
   readonly custom: CustomObjectsApi;
   readonly watch: Watch;
   readonly config: KubeConfig;
+  /** Time and size limits of every request (DEFAULT_LIMITS when absent). */
+  readonly limits?: RequestLimits;
 }
 
-export function makeClients(kc: KubeConfig): KubeClients {
+export function makeClients(kc: KubeConfig, limits: RequestLimits = DEFAULT_LIMITS): KubeClients {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new Error('the KubeConfig has no current cluster');
+  // What kc.makeApiClient builds, plus our HttpLibrary: the KubeConfig still applies auth and TLS.
+  const configuration = createConfiguration({
+    baseServer: new ServerConfiguration(server, {}),
+    authMethods: { default: kc },
+    httpApi: boundedHttpLibrary(limits),
+  });
   return {
-    core: kc.makeApiClient(CoreV1Api),
-    apps: kc.makeApiClient(AppsV1Api),
-    policy: kc.makeApiClient(PolicyV1Api),
-    storage: kc.makeApiClient(StorageV1Api),
-    custom: kc.makeApiClient(CustomObjectsApi),
+    core: new CoreV1Api(configuration),
+    apps: new AppsV1Api(configuration),
+    policy: new PolicyV1Api(configuration),
+    storage: new StorageV1Api(configuration),
+    custom: new CustomObjectsApi(configuration),
     watch: new Watch(kc),
     config: kc,
+    limits,
   };
 }
 

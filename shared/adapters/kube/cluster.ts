@@ -15,7 +15,7 @@ import type {
   SnapshotRead,
 } from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
-import { statusOf, toClusterError } from './errors.ts';
+import { ContinueExpiredError, RELIST_ATTEMPTS, statusOf, toClusterError } from './errors.ts';
 import { getJson } from './raw-list.ts';
 import { withConflictRetry } from './retry.ts';
 import { SnapshotReader, type SnapshotOptions } from './snapshot.ts';
@@ -47,18 +47,38 @@ export class KubeCluster implements Cluster {
     return this.reader.read();
   }
 
-  /** `spec.nodeName=<node>` is a field selector every API server indexes for pods (the kubelet uses it). */
+  /**
+   * `spec.nodeName=<node>` is a field selector every API server indexes for pods (the kubelet uses it).
+   * An expired continue token (410) restarts the LIST from the first page, a bounded number of times.
+   */
   async listPodsOnNode(node: string): Promise<Pod[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.podsOnNodeOnce(node);
+      } catch (err: unknown) {
+        if (!(err instanceof ContinueExpiredError) || attempt >= RELIST_ATTEMPTS)
+          throw toClusterError(err instanceof ContinueExpiredError ? err.cause : err, {
+            kind: 'Node',
+            name: node,
+          });
+      }
+    }
+  }
+
+  private async podsOnNodeOnce(node: string): Promise<Pod[]> {
     const pods: Pod[] = [];
     let cont: string | undefined;
     do {
-      const page = await getJson(this.c.config, '/api/v1/pods', {
-        fieldSelector: `spec.nodeName=${node}`,
-        limit: 500,
-        continue: cont,
-      }).catch((err: unknown) => Promise.reject(toClusterError(err, { kind: 'Node', name: node })));
-      for (const raw of page.items ?? []) pods.push(toModel('Pod', raw, 'v1'));
-      cont = page.metadata?.continue;
+      const page = await getJson(
+        this.c.config,
+        '/api/v1/pods',
+        { fieldSelector: `spec.nodeName=${node}`, limit: 500, continue: cont },
+        this.c.limits,
+      ).catch((err: unknown) =>
+        Promise.reject(cont && statusOf(err)?.code === 410 ? new ContinueExpiredError('Pod', err) : err),
+      );
+      for (const raw of page.items) pods.push(toModel('Pod', raw, 'v1'));
+      cont = page.metadata.continue;
     } while (cont);
     return pods;
   }
@@ -206,8 +226,12 @@ export class KubeCluster implements Cluster {
     }
   }
 
-  /** Karpenter's drain rule: 429 (a PDB allows no disruption now) is retried later, 404 means already gone. */
-  async evictPod(pod: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
+  /**
+   * Karpenter's drain rule: 429 (a PDB allows no disruption now) is retried later, 404 means already
+   * gone. With the pod's uid the eviction carries it as a precondition; 409 then means the pod of that
+   * name is another one (recreated since), so the pod meant is gone too.
+   */
+  async evictPod(pod: ObjectKey): Promise<EvictionResult> {
     const namespace = pod.namespace ?? 'default';
     try {
       await this.c.core.createNamespacedPodEviction({
@@ -224,8 +248,8 @@ export class KubeCluster implements Cluster {
     } catch (err: unknown) {
       const status = statusOf(err);
       if (status?.code === 429) return { outcome: 'blocked', message: status.message };
-      // 404: already gone; 409 on a UID precondition: the pod of that name is another one now.
-      if (status?.code === 404 || (status?.code === 409 && pod.uid)) return { outcome: 'gone' };
+      if (status?.code === 404) return { outcome: 'gone' };
+      if (status?.code === 409 && pod.uid) return { outcome: 'gone' };
       throw toClusterError(err, { kind: 'Pod', name: pod.name, namespace });
     }
   }

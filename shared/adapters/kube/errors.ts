@@ -70,3 +70,17 @@ export class WatchExpiredError extends Error {
     super(`${kind}: watch from resourceVersion ${resourceVersion} expired (410 Gone)`, options);
   }
 }
+
+/** How many times a LIST restarts after its continue token expired (410) before the 410 is the answer. */
+export const RELIST_ATTEMPTS = 3;
+
+/** 410 Expired on a continue token: the LIST must start again from its first page. */
+export class ContinueExpiredError extends Error {
+  override readonly name = 'ContinueExpiredError';
+  constructor(
+    readonly kind: string,
+    cause: unknown,
+  ) {
+    super(`${kind}: LIST continue token expired (410)`, { cause });
+  }
+}

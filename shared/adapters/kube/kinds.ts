@@ -33,11 +33,11 @@ function spec(kind: SnapshotKind, plural: string): KindSpec {
     plural,
     path,
     listPage: async (c, r) => {
-      const l = await getJson(c.config, path, { limit: r.limit, continue: r._continue });
-      const cont = l.metadata?.continue;
+      const l = await getJson(c.config, path, { limit: r.limit, continue: r._continue }, c.limits);
+      const cont = l.metadata.continue;
       return {
-        items: l.items ?? [],
-        resourceVersion: l.metadata?.resourceVersion ?? '',
+        items: l.items,
+        resourceVersion: l.metadata.resourceVersion,
         ...(cont ? { continue: cont } : {}),
       };
     },

@@ -11,7 +11,13 @@ import {
 import type { Logger } from '../../ports/logger.ts';
 import type { ClusterObjects } from '../../state/objects.ts';
 import type { KubeClients } from './client.ts';
-import { toClusterError, WatchExpiredError } from './errors.ts';
+import {
+  ContinueExpiredError,
+  RELIST_ATTEMPTS,
+  statusOf,
+  toClusterError,
+  WatchExpiredError,
+} from './errors.ts';
 import { catchUp, type RawEvent } from './catchup.ts';
 import { KIND_SPECS } from './kinds.ts';
 import { toModel, type InvalidPolicy } from './validate.ts';
@@ -93,8 +99,24 @@ export class SnapshotReader {
     return this.list(kind, warnings);
   }
 
-  /** Paginated LIST (`limit`/`continue`); the first page's resourceVersion is where a catch-up starts. */
+  /**
+   * Paginated LIST (`limit`/`continue`); the first page's resourceVersion is where a catch-up starts.
+   * A continue token the server has expired (410: etcd compacted its snapshot) restarts the LIST from
+   * the first page, as client-go's pager does: pages from two snapshots must not be mixed.
+   */
   private async list(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.listOnce(kind, warnings);
+      } catch (err: unknown) {
+        if (!(err instanceof ContinueExpiredError)) throw err;
+        if (attempt >= RELIST_ATTEMPTS) throw err.cause;
+        this.options.logger?.info('continue token expired, listing again from the first page', { kind });
+      }
+    }
+  }
+
+  private async listOnce(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
     const spec = KIND_SPECS[kind];
     const objects = new Map<string, unknown>();
     let cont: string | undefined;
@@ -102,7 +124,13 @@ export class SnapshotReader {
     do {
       const page = await spec
         .listPage(this.c, { limit: this.options.pageSize ?? 500, ...(cont ? { _continue: cont } : {}) })
-        .catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+        .catch((err: unknown) =>
+          Promise.reject(
+            cont && statusOf(err)?.code === 410
+              ? new ContinueExpiredError(kind, toClusterError(err, undefined))
+              : toClusterError(err, undefined),
+          ),
+        );
       if (!resourceVersion) resourceVersion = page.resourceVersion;
       for (const raw of page.items)
         this.apply(kind, objects, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);

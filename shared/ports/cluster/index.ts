@@ -48,6 +48,11 @@ export interface SnapshotRead {
 export interface ObjectKey {
   readonly name: string;
   readonly namespace?: string;
+  /**
+   * The uid of the object meant (optional). An eviction carries it as a precondition: a pod of the same
+   * name that its controller created since (a StatefulSet's) is another pod and is not evicted.
+   */
+  readonly uid?: string;
 }
 
 /** Kinds whose metadata kraftsman writes (labels, annotations, taints, deletion). */

@@ -191,14 +191,20 @@ export function clusterContract(name: string, start: () => Promise<World>): void
     });
 
     it('evicts while the PDB allows it, then reports "blocked" (retry later), not an error', async () => {
-      w.seed([pdb('e1', 'web', 1), pod('e1', 'a'), pod('e1', 'b')]);
+      const bound = { spec: { nodeName: 'n-e1', containers: [{ name: 'c' }] } };
+      w.seed([pdb('e1', 'web', 1), pod('e1', 'a', bound), pod('e1', 'b', bound)]);
       const cluster = w.cluster();
       expect(await cluster.evictPod({ namespace: 'e1', name: 'a' })).toEqual({ outcome: 'evicted' });
       const blocked = await cluster.evictPod({ namespace: 'e1', name: 'b' });
       expect(blocked.outcome).toBe('blocked');
       expect(blocked.outcome === 'blocked' && blocked.message).toContain('disruption budget');
-      const pods = (await cluster.readSnapshot()).objects.pods.map((p) => p.metadata.name);
-      expect(pods).toEqual(['b']);
+      // An eviction is a graceful deletion: the pod may stay, terminating, for its grace period.
+      const pods = (await cluster.readSnapshot()).objects.pods;
+      const a = pods.find((p) => p.metadata.name === 'a');
+      expect(a === undefined || a.metadata.deletionTimestamp !== undefined).toBe(true);
+      expect(pods.find((p) => p.metadata.name === 'b')?.metadata.deletionTimestamp).toBeUndefined();
+      // Evicting a pod that is already terminating is not blocked by its budget (nothing more is lost).
+      expect((await cluster.evictPod({ namespace: 'e1', name: 'a' })).outcome).not.toBe('blocked');
     });
 
     it('evicts only the pod whose uid the eviction names (a recreated pod of that name is "gone")', async () => {
@@ -216,6 +222,21 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       const cluster = w.cluster();
       expect(await cluster.evictPod({ namespace: 'e2', name: 'pending' })).toEqual({ outcome: 'evicted' });
       expect(await cluster.evictPod({ namespace: 'e2', name: 'pending' })).toEqual({ outcome: 'gone' });
+    });
+
+    it('evicts with the pod uid as a precondition: a pod recreated under the same name is not evicted', async () => {
+      const bound = { spec: { nodeName: 'n-e4', containers: [{ name: 'c' }] } };
+      w.seed([pod('e4', 'db-0', bound)]);
+      const cluster = w.cluster();
+      const seen = (await cluster.listPodsOnNode('n-e4'))[0];
+      expect(seen?.metadata.uid).toBeTruthy();
+      expect(await cluster.evictPod({ namespace: 'e4', name: 'db-0', uid: 'uid-of-an-older-db-0' })).toEqual({
+        outcome: 'gone',
+      });
+      expect((await cluster.listPodsOnNode('n-e4'))[0]?.metadata.deletionTimestamp).toBeUndefined();
+      expect(
+        await cluster.evictPod({ namespace: 'e4', name: 'db-0', uid: seen?.metadata.uid as string }),
+      ).toEqual({ outcome: 'evicted' });
     });
 
     it('fails with ApiError 500 naming the pod when two PDBs cover it', async () => {

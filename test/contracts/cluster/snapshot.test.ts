@@ -74,7 +74,7 @@ describe('the pass snapshot', () => {
     const cluster = h.cluster({ pageSize: 50 });
     await cluster.readSnapshot();
     const pods = h.emulator.typeOf('Pod');
-    h.emulator.store.delete(pods, 'ml', 'p0');
+    h.emulator.store.delete(pods, 'ml', 'p0', { gracePeriodSeconds: 0 });
     h.emulator.seed([pod('ml', 'fresh')]);
     h.emulator.store.patch(
       h.emulator.typeOf('Node'),

@@ -60,10 +60,21 @@ describe('Compute Engine error classification', () => {
     );
 
   it.each([
-    [http(403, 'quotaExceeded'), 'capacity'],
+    [http(403, 'quotaExceeded'), 'quota'],
     [new OperationError('op', ['ZONE_RESOURCE_POOL_EXHAUSTED']), 'capacity'],
-    [new OperationError('op', ['QUOTA_EXCEEDED']), 'capacity'],
+    [new OperationError('op', ['QUOTA_EXCEEDED']), 'quota'],
     [http(429, 'rateLimitExceeded'), 'throttled'],
+    [
+      Object.assign(
+        new Error(
+          JSON.stringify({
+            error: { code: 429, status: 'RESOURCE_EXHAUSTED', errors: [{ reason: 'rateLimitExceeded' }] },
+          }),
+        ),
+        { code: 429 },
+      ),
+      'throttled',
+    ],
     [http(503, 'backendError'), 'throttled'],
     [http(404, 'notFound'), 'not-found'],
     [http(409, 'alreadyExists'), 'already-exists'],

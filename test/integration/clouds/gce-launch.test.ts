@@ -1,5 +1,5 @@
 // The Compute Engine adapter against the emulator beyond the contract: the instance body it sends,
-// stockout/quota fallbacks, slow operations, throttling, partial bulkInsert cleanup, credentials.
+// stockout fallbacks, slow operations, throttling, partial bulkInsert cleanup, credentials.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BaseExternalAccountClient } from 'google-auth-library';
 import { CredentialConfigError, workloadIdentityClient } from '../../../shared/adapters/gcp-compute/auth.ts';
@@ -161,28 +161,6 @@ describe('Compute Engine adapter launches', () => {
       6,
     );
     expect(book.onDemand('g2-standard-4', 'europe-west4-a')).toBeUndefined();
-  });
-
-  it('records QUOTA_EXCEEDED as an unavailable offering and falls back to the next one', async () => {
-    const types = await rig.provider.instanceTypes(gceNodeClass());
-    rig.emulator.world.faults.failNextOperation = {
-      code: 'QUOTA_EXCEEDED',
-      message: "Quota 'NVIDIA_L4_GPUS' exceeded. Limit: 0.0 in region us-central1.",
-    };
-    const { instance, unavailableOfferings } = await rig.provider.create({
-      claim: claim('quota-1', g2),
-      nodeClass: gceNodeClass(),
-      instanceTypes: types,
-    });
-    expect(unavailableOfferings).toEqual([
-      {
-        instanceType: 'g2-standard-4',
-        zone: 'us-central1-a',
-        capacityType: 'on-demand',
-        reason: 'QUOTA_EXCEEDED',
-      },
-    ]);
-    expect(instance).toMatchObject({ instanceType: 'g2-standard-4', zone: 'us-central1-b' });
   });
 
   it('waits through slow operations with repeated operations.wait calls', async () => {

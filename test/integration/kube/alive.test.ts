@@ -42,7 +42,12 @@ const gpuPod = (name: string, o: Record<string, unknown> = {}) =>
   pod('ml', name, {
     spec: {
       tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }],
-      containers: [{ name: 'w', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }],
+      containers: [
+        {
+          name: 'w',
+          resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
     },
     status: { phase: 'Pending' },
     ...o,
@@ -168,6 +173,12 @@ describe('owners', () => {
       outcome: 'evicted',
     });
     await new Promise((r) => setImmediate(r));
+    // The evicted pod terminates for its grace period; the ReplicaSet replaces it at once.
+    const terminating = h.emulator.store.get(h.emulator.typeOf('Pod'), 'ml', 'web-abcde');
+    expect(terminating.metadata).toMatchObject({ deletionGracePeriodSeconds: 30 });
+    expect(h.emulator.store.all(h.emulator.typeOf('Pod'))).toHaveLength(2);
+    h.emulator.terminatePods();
+    await new Promise((r) => setImmediate(r));
     const pods = h.emulator.store.all(h.emulator.typeOf('Pod'));
     expect(pods).toHaveLength(1);
     expect(pods[0]?.metadata.name).toMatch(/^web-[0-9a-f]{5}$/);
@@ -200,6 +211,7 @@ describe('disruption budgets', () => {
     });
     const cluster = h.cluster();
     expect(await cluster.evictPod({ namespace: 'ml', name: 'a' })).toEqual({ outcome: 'evicted' });
+    h.emulator.terminatePods();
     refreshDisruptionBudgets(h.emulator);
     expect(status()).toMatchObject({
       expectedPods: 3,
@@ -208,6 +220,7 @@ describe('disruption budgets', () => {
       disruptionsAllowed: 1,
     });
     expect(await cluster.evictPod({ namespace: 'ml', name: 'b' })).toEqual({ outcome: 'evicted' });
+    h.emulator.terminatePods();
     refreshDisruptionBudgets(h.emulator);
     expect((await cluster.evictPod({ namespace: 'ml', name: 'c' })).outcome).toBe('blocked');
   });

@@ -59,18 +59,36 @@ describe('patches', () => {
     expect(n.metadata?.labels?.patched).toBe('json');
   });
 
-  it('merges taints by key under a strategic merge patch and deletes with $patch: delete', async () => {
+  it('replaces spec.taints under a strategic merge patch (no patchMergeKey), merges containers by name', async () => {
     const smp = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-    const added = await core.patchNode(
+    const replaced = await core.patchNode(
       { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } } },
       smp,
     );
-    expect(added.spec?.taints?.map((t) => t.key)).toEqual(['team', 'karpenter.sh/disrupted']);
-    const removed = await core.patchNode(
-      { name: 'a', body: { spec: { taints: [{ key: 'karpenter.sh/disrupted', $patch: 'delete' }] } } },
+    expect(replaced.spec?.taints?.map((t) => t.key)).toEqual(['karpenter.sh/disrupted']);
+    const restored = await core.patchNode(
+      { name: 'a', body: { spec: { taints: [{ key: 'team', value: 'x', effect: 'NoSchedule' }] } } },
       smp,
     );
-    expect(removed.spec?.taints?.map((t) => t.key)).toEqual(['team']);
+    expect(restored.spec?.taints?.map((t) => t.key)).toEqual(['team']);
+    const merged = await core.patchNamespacedPod(
+      {
+        name: 'on-a',
+        namespace: 'default',
+        body: { spec: { containers: [{ name: 'sidecar', image: 's' }] } },
+      },
+      smp,
+    );
+    expect(merged.spec?.containers.map((c) => c.name)).toEqual(['c', 'sidecar']);
+    const deleted = await core.patchNamespacedPod(
+      {
+        name: 'on-a',
+        namespace: 'default',
+        body: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } },
+      },
+      smp,
+    );
+    expect(deleted.spec?.containers.map((c) => c.name)).toEqual(['c']);
   });
 
   it('replaces lists and removes null keys under a merge patch', async () => {
@@ -112,6 +130,70 @@ describe('patches', () => {
       .patchNode({ name: 'b', body: { metadata: { resourceVersion: '1' } } }, merge)
       .catch((e: unknown) => e);
     expect(status(err)).toBe(409);
+  });
+});
+
+describe('custom resources are stored as the API server stores them', () => {
+  it('prunes fields the CRD schema does not declare and fills its defaults (NodeClaim expireAfter 720h)', async () => {
+    const claims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' };
+    const created = (await custom.createClusterCustomObject({
+      ...claims,
+      body: {
+        ...nodeClaim('defaulted'),
+        spec: { ...(nodeClaim('x').spec as object), notAField: 'dropped' },
+        alsoUnknown: true,
+      },
+    })) as { spec: Record<string, unknown>; alsoUnknown?: unknown };
+    expect(created.spec.expireAfter).toBe('720h');
+    expect(created.spec).not.toHaveProperty('notAField');
+    expect(created).not.toHaveProperty('alsoUnknown');
+    const read = (await custom.getClusterCustomObject({ ...claims, name: 'defaulted' })) as typeof created;
+    expect(read.spec.expireAfter).toBe('720h');
+    const kept = (await custom.createClusterCustomObject({
+      ...claims,
+      body: { ...nodeClaim('never'), spec: { ...(nodeClaim('x').spec as object), expireAfter: 'Never' } },
+    })) as typeof created;
+    expect(kept.spec.expireAfter).toBe('Never');
+  });
+});
+
+describe('eviction', () => {
+  it('is graceful: the pod stays with deletionTimestamp = now + grace until its kubelet confirms', async () => {
+    h.emulator.seed([
+      pod('default', 'grace', {
+        spec: { nodeName: 'a', terminationGracePeriodSeconds: 45, containers: [{ name: 'c' }] },
+      }),
+      pod('default', 'quick', { spec: { nodeName: 'a', containers: [{ name: 'c' }] } }),
+    ]);
+    await core.createNamespacedPodEviction({
+      name: 'grace',
+      namespace: 'default',
+      body: { metadata: { name: 'grace', namespace: 'default' } },
+    });
+    const terminating = await core.readNamespacedPod({ name: 'grace', namespace: 'default' });
+    expect(terminating.metadata?.deletionGracePeriodSeconds).toBe(45);
+    expect(terminating.metadata?.deletionTimestamp?.toISOString()).toBe('2026-11-30T00:00:45.000Z');
+    // deleteOptions.gracePeriodSeconds 0 ends it at once; a uid that is not the pod's is 409.
+    const wrongUid = await core
+      .createNamespacedPodEviction({
+        name: 'quick',
+        namespace: 'default',
+        body: { metadata: { name: 'quick' }, deleteOptions: { preconditions: { uid: 'other' } } },
+      })
+      .catch((e: unknown) => e);
+    expect(status(wrongUid)).toBe(409);
+    await core.createNamespacedPodEviction({
+      name: 'quick',
+      namespace: 'default',
+      body: { metadata: { name: 'quick' }, deleteOptions: { gracePeriodSeconds: 0 } },
+    });
+    expect(
+      status(await core.readNamespacedPod({ name: 'quick', namespace: 'default' }).catch((e: unknown) => e)),
+    ).toBe(404);
+    h.emulator.terminatePods();
+    expect(
+      status(await core.readNamespacedPod({ name: 'grace', namespace: 'default' }).catch((e: unknown) => e)),
+    ).toBe(404);
   });
 });
 

@@ -229,11 +229,13 @@ function pendingPod(name: string, p: PodShape): Obj {
   const requests: Record<string, string> = { cpu: `${p.cpuMilli}m`, memory: `${p.memMi}Mi` };
   if (p.gpu) requests[GPU] = String(p.gpu);
   if (p.nic) requests[NIC] = String(p.nic);
+  // extended resources (GPU, NIC) need a limit equal to the request, as the API server requires
+  const limits = Object.fromEntries(Object.entries(requests).filter(([k]) => k === GPU || k === NIC));
   const spec: Obj = {
     containers: [
       {
         name: 'c',
-        resources: { requests },
+        resources: Object.keys(limits).length > 0 ? { requests, limits } : { requests },
         ...(p.hostPort ? { ports: [{ containerPort: p.hostPort, hostPort: p.hostPort }] } : {}),
       },
     ],

@@ -150,9 +150,13 @@ describe('pending pods no NodePool can take (verdict exclusion)', () => {
   // A pending pod asking for a GPU no type offers can never be provisioned; it still lands on existing
   // capacity in Karpenter's simulation and crowds out the candidate's pod there.
   const gpuPod = pod('gpu-0', { cpu: '1' });
-  (
-    gpuPod.spec as { containers: { resources: { requests: Record<string, string> } }[] }
-  ).containers[0]!.resources.requests['nvidia.com/gpu'] = '1';
+  const resources = (
+    gpuPod.spec as {
+      containers: { resources: { requests: Record<string, string>; limits?: Record<string, string> } }[];
+    }
+  ).containers[0]!.resources;
+  resources.requests['nvidia.com/gpu'] = '1';
+  resources.limits = { 'nvidia.com/gpu': '1' }; // an extended resource's limit equals its request
   const picky = pod('picky-0', { cpu: '7', nodeSelector: { team: 'x' } });
   const fleet = [
     nodePool('default'),

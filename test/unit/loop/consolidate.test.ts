@@ -47,7 +47,10 @@ describe('consolidate', () => {
     await bringUp(world, cmd.replacements[0]!);
     const cloud = new FakeCloudProvider([]);
     const deps = { ...world.deps(), providers: new Map([['aws' as const, cloud]]) };
-    for (let i = 0; i < 3; i++) await orchestrate(deps, { cluster: 'c1', owner: `orch-${i}` });
+    for (let i = 0; i < 3; i++) {
+      await orchestrate(deps, { cluster: 'c1', owner: `orch-${i}` });
+      world.clock.advance(31_000); // evicted pods terminate within their grace period between runs
+    }
     expect((await world.store.getCommand('c1', cmd.id))?.status).toBe('completed');
     expect((await world.cluster.readSnapshot()).objects.nodes.map((n) => n.metadata.name)).toEqual([
       `node-${cmd.replacements[0]}`,

@@ -117,6 +117,7 @@ describe('a crash after each step of a command recovers', () => {
     await bringUp(world, cmd.replacements[0]!);
     const deps = { ...world.deps(), providers: new Map([['aws' as const, cloud]]) };
     await orchestrate(deps, { cluster: 'c1', owner: 'o1' }); // drains
+    world.clock.advance(31_000); // the evicted pods' grace period ends
     await expect(
       orchestrate(
         { ...deps, cluster: crashing(world.cluster, 'deleteNode') },

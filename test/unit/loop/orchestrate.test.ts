@@ -75,6 +75,11 @@ describe('orchestrate', () => {
     const second = await orchestration(world, cloud);
     expect(second.transitions).toEqual([{ id: cmd.id, to: 'draining' }]);
     expect(second.evictions.evicted).toBe(1);
+    // An eviction is a graceful deletion: the pod terminates for its grace period and the drain waits for it.
+    const terminating = await world.cluster.listPodsOnNode('big');
+    expect(terminating.map((p) => Boolean(p.metadata.deletionTimestamp))).toEqual([true]);
+    expect((await orchestration(world, cloud)).transitions).toEqual([]);
+    world.clock.advance(31_000); // past the default 30 s grace period: the kubelet has finished with the pod
     expect(await world.cluster.listPodsOnNode('big')).toEqual([]);
 
     const third = await orchestration(world, cloud);
@@ -163,6 +168,7 @@ describe('orchestrate', () => {
     ]);
     refreshDisruptionBudgets(world.emulator);
     expect((await orchestration(world, cloud)).evictions.evicted).toBe(1);
+    world.clock.advance(31_000); // the evicted pod's grace period ends
     expect((await orchestration(world, cloud)).transitions.map((t) => t.to)).toEqual(['completed']);
   });
 });

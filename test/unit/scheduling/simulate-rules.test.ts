@@ -335,7 +335,11 @@ describe('topology', () => {
       requirements: [{ key: ZONE, operator: 'In', values: ['us-east-1a'] }],
     });
     const withMin = (when: string) => spread(ZONE, 'w', { whenUnsatisfiable: when, minDomains: 3 });
-    const soft = simulate([pinned, ...apps(2, 'w', withMin('ScheduleAnyway'), '3')]);
+    // minDomains is for DoNotSchedule only (the API server refuses it with ScheduleAnyway)
+    const soft = simulate([
+      pinned,
+      ...apps(2, 'w', spread(ZONE, 'w', { whenUnsatisfiable: 'ScheduleAnyway' }), '3'),
+    ]);
     expect(soft.pods.every((p) => p.result === 'new')).toBe(true);
     const hard = simulate([pinned, ...apps(2, 'w', withMin('DoNotSchedule'), '3')]);
     expect(hard.pods.filter((p) => p.result === 'unschedulable')).toHaveLength(1);

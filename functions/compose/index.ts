@@ -1,0 +1,33 @@
+// Builders the handlers share (docs/architecture.md): each builds one adapter from parsed settings.
+export { oncePerContainer } from './container.ts';
+export { buildCluster, kubeConfigOf, type ClusterSettings } from './cluster.ts';
+export { buildEc2Provider, type Ec2Settings } from './ec2.ts';
+export { buildGceProvider, type GceSettings } from './gce.ts';
+export { buildInvoker, type InvokerSettings } from './invoker.ts';
+export {
+  invocation,
+  parseContext,
+  remainingMs,
+  InvalidContextError,
+  lambdaContextSchema,
+  type FlushableMetrics,
+  type InvocationLogger,
+  type InvocationObservability,
+  type LambdaContext,
+} from './invocation.ts';
+export { Closer, type Credentials } from './local.ts';
+export { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
+export { buildStateStore, type StateStoreSettings } from './state-store.ts';
+export { buildTime, type Time } from './time.ts';
+export {
+  parseEvent,
+  InvalidEventError,
+  scheduledEventSchema,
+  sqsEventSchema,
+  sqsRecordSchema,
+  type ScheduledEvent,
+  type SqsBatchResponse,
+  type SqsEvent,
+  type SqsRecord,
+} from './events.ts';
+export { createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';

@@ -1,0 +1,28 @@
+// Builds the DynamoDB StateStore: one client per container, the adapter's own retries (SDK attempts 1).
+import { createDynamoDbClient, DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts';
+import type { Clock } from '../../shared/ports/clock.ts';
+import type { Closer, Credentials } from './local.ts';
+
+export interface StateStoreSettings {
+  readonly region: string;
+  readonly tableName: string;
+  /** A local endpoint (DynamoDB Local in tests and the local fleet); AWS's own otherwise. */
+  readonly endpoint?: string;
+  readonly requestTimeoutMs?: number;
+}
+
+export function buildStateStore(
+  settings: StateStoreSettings,
+  clock: Clock,
+  credentials?: Credentials,
+  closer?: Closer,
+): DynamoDbStateStore {
+  const client = createDynamoDbClient({
+    region: settings.region,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(credentials ? { credentials } : {}),
+    ...(settings.requestTimeoutMs ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
+  });
+  closer?.add(() => client.destroy());
+  return new DynamoDbStateStore({ client, tableName: settings.tableName, clock });
+}

@@ -1,0 +1,38 @@
+// `kraftsman --help`, `kraftsman help` and `kraftsman --version`: print to stdout and exit 0 (docs/contract.md).
+import { readFileSync } from 'node:fs';
+import { USAGE } from './args.ts';
+
+export const HELP = `kraftsman — a Karpenter-faithful autoscaler for Kubernetes GPU fleets, run against a cluster snapshot
+
+${USAGE}
+
+commands:
+  simulate   what provisioning would do with the pending pods of the snapshot
+  plan       what one consolidation pass would do (dry run)
+  census     simulate every candidate node, act on none
+
+inputs:
+  -f FILE            YAML or JSON (a List, a multi-document stream or one object); - is standard input
+  --catalog FILE     an InstanceTypeCatalog to use instead of the built-in catalog
+  --now RFC3339      the clock (default: the current time)
+  -o json|table      output format (default table)
+  --upstream         turn every kraftsman difference off (Karpenter's answer)
+
+Exit codes: 0 success, 2 bad input or usage, 1 internal error. Input bounds: docs/input-bounds.md.
+`;
+
+/** The version of the installed package (package.json next to bin/). */
+export function version(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const v = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
+  return typeof v === 'string' ? v : 'unknown';
+}
+
+/** The text to print when argv asks for help or the version, else undefined. */
+export function helpOrVersion(argv: readonly string[]): string | undefined {
+  const [first] = argv;
+  if (first === '--version' || first === '-V' || first === 'version') return `kraftsman ${version()}\n`;
+  if (first === '--help' || first === '-h' || first === 'help') return HELP;
+  if (argv.includes('--help') || argv.includes('-h')) return HELP;
+  return undefined;
+}

@@ -1,0 +1,87 @@
+// Garbage collection between the cluster and the clouds (Karpenter's nodeclaim garbage collection): an
+// instance of this cluster that no NodeClaim owns is terminated, and a claim whose instance vanished is
+// deleted. Providers list only instances tagged/labelled with this cluster, so another cluster's instances
+// are never seen, let alone touched.
+import type { Cloud } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import type { ClusterObjects } from '../state/objects.ts';
+import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
+import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
+import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
+
+export interface GcCounts {
+  readonly instances: number;
+  readonly claims: number;
+}
+
+const olderThan = (t: string | Date | undefined, now: Date, ms: number): boolean =>
+  t !== undefined && now.getTime() - new Date(t).getTime() >= ms;
+
+/** `graceMs` protects launches in flight: an instance is not an orphan before its claim's status names it. */
+export async function collectGarbage(
+  deps: TerminationDeps,
+  objects: ClusterObjects,
+  graceMs: number,
+): Promise<GcCounts> {
+  const now = deps.clock.now();
+  const claimNames = new Set(objects.nodeClaims.map((c) => c.metadata.name));
+  const claimed = new Set(objects.nodeClaims.map((c) => c.status?.providerID).filter(Boolean));
+  const nodes = new Map<string, Node>();
+  for (const n of objects.nodes) if (n.spec?.providerID) nodes.set(n.spec.providerID, n);
+  const live = new Set<string>();
+  const listed = new Set<Cloud>();
+  let instances = 0;
+  for (const [cloud, provider] of Object.entries(deps.providers) as [
+    Cloud,
+    NonNullable<(typeof deps.providers)[Cloud]>,
+  ][]) {
+    const all: readonly CloudInstance[] = await provider.list();
+    listed.add(cloud);
+    for (const i of all) {
+      live.add(i.providerId);
+      const owned = claimed.has(i.providerId) || (i.nodeClaim !== undefined && claimNames.has(i.nodeClaim));
+      if (owned || i.state === 'terminating' || !olderThan(i.launchTime, now, graceMs)) continue;
+      await deleteInstance(deps, i.providerId);
+      const node = nodes.get(i.providerId);
+      if (node) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+      deps.metrics.count(M.garbageCollectedTotal, 1, { [L.kind]: 'instance', [L.cloud]: cloud });
+      deps.logger.info('terminated an instance no NodeClaim owns', { providerID: i.providerId });
+      instances += 1;
+    }
+  }
+  let claims = 0;
+  for (const c of objects.nodeClaims) {
+    const pid = c.status?.providerID;
+    const cloud = cloudOfProviderId(pid);
+    if (!pid || !cloud || !listed.has(cloud) || live.has(pid) || c.metadata.deletionTimestamp) continue;
+    if (!olderThan(c.metadata.creationTimestamp, now, graceMs) || !(await vanished(deps, cloud, pid)))
+      continue;
+    await deps.cluster.deleteNodeClaim(c.metadata.name).catch(ignoreMissing);
+    const node = nodes.get(pid);
+    if (node) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+    deps.metrics.count(M.garbageCollectedTotal, 1, { [L.kind]: 'nodeclaim', [L.cloud]: cloud });
+    deps.logger.info('deleted a NodeClaim whose instance is gone', {
+      claim: c.metadata.name,
+      providerID: pid,
+    });
+    claims += 1;
+  }
+  return { instances, claims };
+}
+
+/** A list can lag a launch; a direct read confirms the instance is really gone before its claim goes. */
+async function vanished(deps: TerminationDeps, cloud: Cloud, pid: string): Promise<boolean> {
+  try {
+    const i = await deps.providers[cloud]?.get(providerId(pid));
+    return i === undefined || i.state === 'terminated';
+  } catch (err: unknown) {
+    if (err instanceof InstanceNotFoundError) return true;
+    throw err;
+  }
+}
+
+function ignoreMissing(err: unknown): void {
+  if (!(err instanceof ObjectNotFoundError)) throw err;
+}

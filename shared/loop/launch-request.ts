@@ -1,0 +1,23 @@
+// The payload of an asynchronous launch (launch-aws / launch-gcp): one claim, or one gang's claims, with the
+// node class the provisioner resolved and the fence of the lease the claims were created under. The invoker
+// records each claim's launch (StateStore.recordLaunch, fenced) BEFORE it invokes: the launch runs later,
+// when that lease may be released, and only completes the record.
+import { z } from 'zod';
+import { ec2NodeClassSchema, gceNodeClassSchema } from '../model/nodeclass.ts';
+import { fenceSchema, storeName } from '../ports/state-store/records.ts';
+
+export const launchRequestSchema = z
+  .object({
+    fence: fenceSchema,
+    nodeClass: z.union([ec2NodeClassSchema, gceNodeClassSchema]),
+    claims: z.array(storeName).min(1).max(100),
+    /** Set for a gang: every claim launches, or none does. */
+    gang: storeName.optional(),
+    /** The disruption command whose replacements these are. */
+    commandId: storeName.optional(),
+  })
+  .refine((r) => r.gang !== undefined || r.claims.length === 1, {
+    message: 'more than one claim needs a gang',
+    path: ['claims'],
+  });
+export type LaunchRequestPayload = z.infer<typeof launchRequestSchema>;

@@ -1,0 +1,178 @@
+// The lifecycle use case (scheduled every minute, under the lifecycle lease): registration and initialization,
+// launch / registration / initialization timeouts, expiration, the drain and finish of terminating Nodes,
+// Compute Engine preemptions, and garbage collection. Every step acts on what the API server and the clouds
+// hold now; one failing claim is counted and the rest go on (partial success as counts).
+import { DISRUPTED_TAINT_KEY, NODEPOOL, TERMINATION_CAUSE } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provisioning/lifecycle.ts';
+import type { ClusterObjects } from '../state/objects.ts';
+import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+import { collectGarbage, type GcCounts } from './garbage-collection.ts';
+import { handleInterruptions } from './interruption.ts';
+import { interruptionPorts } from './interruption-ports.ts';
+import { initialize, register } from './registration.ts';
+import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
+import { withLease, type LeaseDeps } from './with-lease.ts';
+
+/** Compute Engine reports preemptions as zonal operations; the GCE provider lists them. */
+export interface PreemptionSource {
+  interruptions(since: Date): Promise<{ signals: InterruptionSignal[]; skipped: number }>;
+}
+
+export interface LifecycleDeps extends TerminationDeps, LeaseDeps {
+  readonly preemptions?: PreemptionSource;
+}
+
+export interface LifecycleSettings {
+  readonly timeouts: LifecycleTimeouts;
+  /** Past this, a drain blocked by PDBs finishes anyway (Karpenter's terminationGracePeriod). */
+  readonly drainTimeoutMs: number;
+  /** Instances and Nodes younger than this are never garbage (their claim's status may be on its way). */
+  readonly gcGraceMs: number;
+  /** How far back each run reads preemption operations (overlapping runs are harmless: causes stick). */
+  readonly preemptionLookbackMs: number;
+}
+
+export interface LifecycleRequest {
+  readonly cluster: string;
+  readonly owner: string;
+  readonly runId?: string;
+  readonly leaseTtlMs: number;
+  readonly settings: LifecycleSettings;
+}
+
+export interface LifecycleCounts {
+  registered: number;
+  initialized: number;
+  terminated: number;
+  drained: number;
+  interruptions: number;
+  garbage: GcCounts;
+  failed: number;
+  errors: string[];
+}
+
+export type LifecycleResult =
+  ({ readonly outcome: 'ran' } & LifecycleCounts) | { readonly outcome: 'held'; readonly holder: string };
+
+export async function lifecycle(deps: LifecycleDeps, request: LifecycleRequest): Promise<LifecycleResult> {
+  const run = await withLease(
+    deps,
+    {
+      cluster: request.cluster,
+      name: 'lifecycle',
+      owner: request.owner,
+      ttlMs: request.leaseTtlMs,
+      ...(request.runId ? { runId: request.runId } : {}),
+    },
+    () => reconcile(deps, request.settings),
+  );
+  return run.outcome === 'held'
+    ? { outcome: 'held', holder: run.holder.owner }
+    : { outcome: 'ran', ...run.value };
+}
+
+async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Promise<LifecycleCounts> {
+  const counts: LifecycleCounts = {
+    registered: 0,
+    initialized: 0,
+    terminated: 0,
+    drained: 0,
+    interruptions: 0,
+    garbage: { instances: 0, claims: 0 },
+    failed: 0,
+    errors: [],
+  };
+  const attempt = async (what: string, step: () => Promise<void>): Promise<void> => {
+    try {
+      await step();
+    } catch (err: unknown) {
+      counts.failed += 1;
+      counts.errors.push(`${what}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      deps.logger.error('lifecycle step failed', { step: what, error: counts.errors.at(-1) });
+    }
+  };
+  let objects = (await deps.cluster.readSnapshot()).objects;
+  if (deps.preemptions) await attempt('preemptions', () => preemptions(deps, settings, objects, counts));
+  for (const action of claimActions(objects, deps.clock.now(), settings.timeouts))
+    await attempt(`${action.kind} ${action.claim.metadata.name}`, () => act(deps, action, objects, counts));
+  objects = (await deps.cluster.readSnapshot()).objects;
+  for (const node of orphanNodes(objects, deps.clock.now(), settings.gcGraceMs))
+    await attempt(`orphan node ${node.metadata.name}`, () => startNodeTermination(deps, node));
+  objects = (await deps.cluster.readSnapshot()).objects;
+  for (const node of objects.nodes.filter((n) => n.metadata.annotations?.[TERMINATION_STARTED]))
+    await attempt(`drain ${node.metadata.name}`, async () => {
+      if ((await drainStep(deps, node, settings.drainTimeoutMs)).finished) counts.drained += 1;
+    });
+  await attempt('garbage collection', async () => {
+    counts.garbage = await collectGarbage(deps, objects, settings.gcGraceMs);
+  });
+  return counts;
+}
+
+async function act(
+  deps: LifecycleDeps,
+  action: ClaimAction,
+  objects: ClusterObjects,
+  counts: LifecycleCounts,
+): Promise<void> {
+  if (action.kind === 'register') {
+    await register(deps, action.claim, action.node);
+    counts.registered += 1;
+  } else if (action.kind === 'initialize') {
+    const pods = objects.pods.filter((p) => p.spec.nodeName === action.node.metadata.name);
+    await initialize(deps, action.claim, action.node, pods);
+    counts.initialized += 1;
+  } else {
+    await startTermination(deps, action.claim, action.node, action.reason);
+    counts.terminated += 1;
+  }
+}
+
+async function preemptions(
+  deps: LifecycleDeps,
+  settings: LifecycleSettings,
+  objects: ClusterObjects,
+  counts: LifecycleCounts,
+): Promise<void> {
+  const since = new Date(deps.clock.now().getTime() - settings.preemptionLookbackMs);
+  const { signals } = (await deps.preemptions?.interruptions(since)) ?? { signals: [] };
+  const outcome = await handleInterruptions(
+    signals,
+    interruptionPorts(deps, objects, settings.drainTimeoutMs),
+  );
+  counts.interruptions += outcome.drained;
+  counts.failed += outcome.failed;
+  counts.errors.push(...outcome.errors.map((e) => `interruption ${e.claim}: ${e.error}`));
+}
+
+/**
+ * Managed Nodes whose claim is gone (deleted by an operator, say) and whose termination has not started:
+ * Karpenter's claim finalizer would drain them; here the lifecycle does.
+ */
+function orphanNodes(objects: ClusterObjects, now: Date, graceMs: number): Node[] {
+  const byProvider = new Set(objects.nodeClaims.map((c) => c.status?.providerID).filter(Boolean));
+  const byName = new Set(objects.nodeClaims.map((c) => c.status?.nodeName).filter(Boolean));
+  return objects.nodes.filter((n) => {
+    const managed = n.metadata.labels?.[NODEPOOL] !== undefined && n.spec?.providerID;
+    const created = Date.parse(n.metadata.creationTimestamp ?? '');
+    return (
+      managed &&
+      !n.metadata.annotations?.[TERMINATION_STARTED] &&
+      !byProvider.has(n.spec?.providerID) &&
+      !byName.has(n.metadata.name) &&
+      Number.isFinite(created) &&
+      now.getTime() - created >= graceMs
+    );
+  });
+}
+
+async function startNodeTermination(deps: LifecycleDeps, node: Node): Promise<void> {
+  await deps.cluster.patchMetadata('Node', node.metadata.name, {
+    annotations: {
+      [TERMINATION_STARTED]: deps.clock.now().toISOString(),
+      [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? 'nodeclaim_deleted',
+    },
+  });
+  await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
+}

@@ -1,0 +1,252 @@
+// One provisioning batch (docs/architecture.md): the live snapshot and the store's memory become NodeClaims — the
+// scheduler runs over pending demand against live nodes and in-flight claims, each new claim is created in the
+// API server, its pods are nominated to it, and its cloud's launcher is invoked (one invocation per claim or
+// per gang). Pods no NodePool could ever take get a verdict that disruption passes read.
+import type { NodeClass } from '../model/nodeclass.ts';
+import { podKey, type Pod } from '../model/pod.ts';
+import type { ClusterObjects } from '../state/objects.ts';
+import { buildInstanceTypes } from '../scheduling/instance-type.ts';
+import type { NewClaim } from '../scheduling/new-claim.ts';
+import { solve } from '../scheduling/scheduler.ts';
+import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
+import { passView } from '../state/scheduling-view.ts';
+import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
+import { pendingDemand } from '../provisioning/demand.ts';
+import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
+import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
+import { mergeSpecs, withoutRefused, type RefusedOffering } from '../provisioning/offerings.ts';
+import { schedulingOptions } from '../provisioning/simulate.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Invoker } from '../ports/invoker.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { Fence, Nomination } from '../ports/state-store/records.ts';
+import type { InstanceTypeCache } from './instance-types.ts';
+import type { LaunchRequestPayload } from './launch-request.ts';
+
+export interface BatchDeps {
+  readonly cluster: Cluster;
+  readonly store: StateStore;
+  readonly invoker: Invoker;
+  readonly instanceTypes: InstanceTypeCache;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly nonce: () => string;
+}
+
+export interface BatchSettings {
+  readonly nominationTtlMs: number;
+  readonly verdictTtlMs: number;
+  /** Every kraftsman difference off (the Volcano fix, cheapest pool among equal weights, reachable domains). */
+  readonly upstream: boolean;
+}
+
+export interface BatchResult {
+  readonly demand: number;
+  readonly claimsCreated: number;
+  readonly launchesInvoked: number;
+  readonly placedOnExisting: number;
+  readonly unschedulable: number;
+  readonly verdicts: number;
+  /** Demand pods (podIdentity) that got no new claim: placed on a node already there, or not placed. */
+  readonly withoutClaim: readonly string[];
+  /** The nominations this batch wrote (to new claims and to existing nodes). */
+  readonly nominations: readonly Nomination[];
+}
+
+/** A pod recreated under the same name is a new pod: its UID changes. */
+export const podIdentity = (p: Pod): string => `${podKey(p)}#${p.metadata.uid ?? ''}`;
+
+export async function runBatch(
+  deps: BatchDeps,
+  settings: BatchSettings,
+  fence: Fence,
+  objects: ClusterObjects,
+): Promise<BatchResult> {
+  const started = deps.clock.now();
+  const state = await deps.store.loadPassState(fence.cluster);
+  const demand = pendingDemand(objects, state.nominations, started, !settings.upstream);
+  const snapshot = await snapshotFor(deps, objects, state.unavailableOfferings, started);
+  const view = passView(snapshot);
+  const options = schedulingOptions(view, settings.upstream);
+  const pending = demand.pods.map((p) => view.pendingPod(p));
+  const result = solve(view.input(pending, demand.reservedClaims), options);
+  deps.metrics.observe(M.schedulingDurationSeconds, (deps.clock.now().getTime() - started.getTime()) / 1000);
+  deps.metrics.gauge(M.batchPods, demand.pods.length);
+  const created = await createClaims(deps, fence, snapshot, result.claims, result.gangClaims);
+  const nominations = nominationsOf(result.placements, created, started, settings.nominationTtlMs);
+  if (nominations.length) await deps.store.putNominations(fence.cluster, nominations);
+  const launches = await invokeLaunchers(deps, fence, created);
+  const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
+  const verdicts = await writeVerdicts(deps, settings, fence.cluster, objects, unplaced, result.errors);
+  observeLatency(deps, created, nominations, objects);
+  return {
+    demand: demand.pods.length,
+    claimsCreated: created.length,
+    launchesInvoked: launches,
+    placedOnExisting: [...result.placements.values()].filter((p) => p.kind === 'existing').length,
+    unschedulable: unplaced.length,
+    verdicts,
+    withoutClaim: demand.pods
+      .filter((p) => result.placements.get(podKey(p))?.kind !== 'new')
+      .map(podIdentity),
+    nominations,
+  };
+}
+
+/** The snapshot with the instance types of every NodePool's node class; refused offerings marked unavailable. */
+async function snapshotFor(
+  deps: BatchDeps,
+  objects: ClusterObjects,
+  refused: readonly RefusedOffering[],
+  now: Date,
+): Promise<ClusterSnapshot> {
+  const bare = buildSnapshot(objects, []);
+  const lists = [];
+  for (const pool of bare.nodePools.values()) {
+    if (!pool.nodeClass) continue;
+    const specs = await deps.instanceTypes.get(pool.cloud, pool.nodeClass);
+    if (specs) lists.push(specs);
+  }
+  const merged = mergeSpecs(lists);
+  return buildSnapshot(objects, buildInstanceTypes(withoutRefused(merged, refused, now)));
+}
+
+interface Created {
+  readonly claim: NewClaim;
+  readonly name: string;
+  readonly nodeClass: NodeClass;
+  readonly gang: string | undefined;
+}
+
+async function createClaims(
+  deps: BatchDeps,
+  fence: Fence,
+  snapshot: ClusterSnapshot,
+  claims: readonly NewClaim[],
+  gangClaims: ReadonlyMap<string, readonly NewClaim[]>,
+): Promise<Created[]> {
+  const gangOf = new Map<NewClaim, string>();
+  for (const [gang, members] of gangClaims) {
+    // One launch id per attempt: a gang that failed and comes back is a new unit, never the old instances.
+    const id = `${gang.replace(/[^a-z0-9-]/gi, '-').toLowerCase()}-${claimName('g', deps.nonce()).slice(2)}`;
+    for (const c of members) gangOf.set(c, id);
+  }
+  const out: Created[] = [];
+  for (const c of claims) {
+    const view = snapshot.nodePools.get(c.template.nodePool);
+    if (!view?.nodeClass) continue;
+    const name = claimName(c.template.nodePool, deps.nonce());
+    const gang = gangOf.get(c);
+    const claim = nodeClaimFor(c, view.pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
+    // The launch record first, under the live lease: the launcher runs later (asynchronously, maybe after
+    // this lease is released) and only completes the record; a claim is never launched without one.
+    await deps.store.recordLaunch(fence, {
+      claimName: name,
+      cloud: c.template.cloud,
+      nodePool: c.template.nodePool,
+    });
+    await deps.cluster.createNodeClaim(claim);
+    deps.metrics.count(M.nodeClaimsCreatedTotal, 1, {
+      [L.nodePool]: c.template.nodePool,
+      [L.reason]: 'provisioning',
+      [L.cloud]: c.template.cloud,
+    });
+    deps.logger.info('created NodeClaim', {
+      claim: name,
+      nodePool: c.template.nodePool,
+      pods: c.pods.length,
+    });
+    out.push({ claim: c, name, nodeClass: view.nodeClass, gang });
+  }
+  return out;
+}
+
+function nominationsOf(
+  placements: ReturnType<typeof solve>['placements'],
+  created: readonly Created[],
+  now: Date,
+  ttlMs: number,
+): Nomination[] {
+  const names = new Map(created.map((c) => [c.claim, c.name]));
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  const out: Nomination[] = [];
+  for (const [key, p] of placements) {
+    if (p.kind === 'existing') out.push({ podKey: key, nodeName: p.node, expiresAt });
+    else {
+      const claimName = names.get(p.claim);
+      if (claimName) out.push({ podKey: key, claimName, expiresAt });
+    }
+  }
+  return out;
+}
+
+/** One invocation per claim, one per gang, to the launcher of the claim's cloud. */
+async function invokeLaunchers(deps: BatchDeps, fence: Fence, created: readonly Created[]): Promise<number> {
+  const units = new Map<string, Created[]>();
+  for (const c of created) {
+    const key = c.gang ?? `claim:${c.name}`;
+    units.set(key, [...(units.get(key) ?? []), c]);
+  }
+  for (const [, members] of units) {
+    const first = members[0] as Created;
+    const payload: LaunchRequestPayload = {
+      fence: { cluster: fence.cluster, name: fence.name, owner: fence.owner, token: fence.token },
+      nodeClass: first.nodeClass,
+      claims: members.map((m) => m.name),
+      ...(first.gang ? { gang: first.gang } : {}),
+    };
+    await deps.invoker.invoke(first.claim.template.cloud === 'aws' ? 'launch-aws' : 'launch-gcp', payload);
+  }
+  return units.size;
+}
+
+/**
+ * Verdicts only for cluster-state-independent rejections: judged against every NodePool with every offering
+ * available and no node, so lack of capacity (cloud state) never becomes a verdict. Keyed by pod UID.
+ */
+async function writeVerdicts(
+  deps: BatchDeps,
+  settings: BatchSettings,
+  cluster: string,
+  objects: ClusterObjects,
+  unplaced: readonly Pod[],
+  errors: ReadonlyMap<string, string>,
+): Promise<number> {
+  deps.metrics.count(M.unschedulablePodsTotal, unplaced.length);
+  if (unplaced.length === 0) return 0;
+  const snapshot = await snapshotFor(deps, objects, [], deps.clock.now());
+  const view = passView(snapshot);
+  const rejected = incompatibleWithEveryPool(view, unplaced, schedulingOptions(view, settings.upstream));
+  const expiresAt = new Date(deps.clock.now().getTime() + settings.verdictTtlMs);
+  const verdicts = unplaced
+    .filter((p) => rejected.has(podKey(p)) && p.metadata.uid)
+    .map((p) => ({
+      podKey: podKey(p),
+      podUid: p.metadata.uid as string,
+      reason: (errors.get(podKey(p)) ?? 'incompatible with every NodePool').slice(0, 1024),
+      expiresAt,
+    }));
+  if (verdicts.length) await deps.store.putVerdicts(cluster, verdicts);
+  deps.metrics.count(M.verdictsWrittenTotal, verdicts.length);
+  return verdicts.length;
+}
+
+/** Pod creation → the claim that will host it: the latency the watch loop exists to keep short. */
+function observeLatency(
+  deps: BatchDeps,
+  created: readonly Created[],
+  nominations: readonly Nomination[],
+  objects: ClusterObjects,
+): void {
+  if (created.length === 0) return;
+  const now = deps.clock.now().getTime();
+  const pods = new Map(objects.pods.map((p) => [podKey(p), p]));
+  for (const n of nominations) {
+    const t = n.claimName ? pods.get(n.podKey)?.metadata.creationTimestamp : undefined;
+    if (t) deps.metrics.observe(M.podClaimLatencySeconds, Math.max(0, now - Date.parse(t)) / 1000);
+  }
+}

@@ -1,0 +1,67 @@
+// Registration and initialization of a claim's Node (Karpenter's nodeclaim lifecycle): the Node gets the
+// claim's labels and taints and loses karpenter.sh/unregistered; once Ready with its startup taints gone and
+// its extended resources registered, it is labelled karpenter.sh/initialized.
+import { INITIALIZED, NODEPOOL, REGISTERED, UNREGISTERED_TAINT_KEY } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { Pod } from '../model/pod.ts';
+import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import { setCondition } from './conditions.ts';
+
+export interface RegistrationDeps {
+  readonly cluster: Cluster;
+  readonly clock: Clock;
+  readonly metrics: Metrics;
+}
+
+/** The claim's labels plus every single-valued In requirement, as Karpenter syncs them onto the Node. */
+function nodeLabels(claim: NodeClaim): Record<string, string> {
+  const labels: Record<string, string> = { ...(claim.metadata.labels ?? {}) };
+  for (const r of claim.spec.requirements)
+    if (r.operator === 'In' && r.values?.length === 1) labels[r.key] ??= r.values[0] as string;
+  return labels;
+}
+
+export async function register(deps: RegistrationDeps, claim: NodeClaim, node: Node): Promise<void> {
+  const name = node.metadata.name;
+  await deps.cluster.patchMetadata('Node', name, { labels: { ...nodeLabels(claim), [REGISTERED]: 'true' } });
+  const present = node.spec?.taints ?? [];
+  for (const t of [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])])
+    if (!present.some((p) => p.key === t.key && p.effect === t.effect)) await deps.cluster.addTaint(name, t);
+  await deps.cluster.removeTaint(name, UNREGISTERED_TAINT_KEY, 'NoExecute');
+  const now = deps.clock.now();
+  await deps.cluster.updateNodeClaimStatus(claim.metadata.name, (s) => ({
+    ...s,
+    nodeName: name,
+    conditions: setCondition(s.conditions, 'Registered', 'True', now),
+  }));
+  deps.metrics.count(M.nodeClaimsRegisteredTotal, 1, {
+    [L.nodePool]: claim.metadata.labels?.[NODEPOOL] ?? 'unknown',
+  });
+}
+
+export async function initialize(
+  deps: RegistrationDeps,
+  claim: NodeClaim,
+  node: Node,
+  podsOnNode: readonly Pod[],
+): Promise<void> {
+  await deps.cluster.patchMetadata('Node', node.metadata.name, { labels: { [INITIALIZED]: 'true' } });
+  const now = deps.clock.now();
+  await deps.cluster.updateNodeClaimStatus(claim.metadata.name, (s) => ({
+    ...s,
+    conditions: setCondition(s.conditions, 'Initialized', 'True', now),
+  }));
+  deps.metrics.count(M.nodeClaimsInitializedTotal, 1, {
+    [L.nodePool]: claim.metadata.labels?.[NODEPOOL] ?? 'unknown',
+  });
+  // Karpenter's pod startup duration: creation until the pod's node can run it.
+  for (const p of podsOnNode) {
+    const created = p.metadata.creationTimestamp;
+    if (created)
+      deps.metrics.observe(M.podsStartupDurationSeconds, (now.getTime() - Date.parse(created)) / 1000);
+  }
+}

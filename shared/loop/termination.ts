@@ -1,0 +1,164 @@
+// Terminating a NodeClaim (Karpenter's termination controller, without a finalizer: kraftsman runs outside
+// the cluster, and a finalizer would block every deletion while it is down):
+//   start: stamp the cause on the claim and the Node, taint the Node karpenter.sh/disrupted:NoSchedule,
+//          delete the claim (it stops counting as capacity; its pods become demand as they are evicted)
+//   drain: evict the Node's pods (PDBs honoured: a 429 waits for the next run)
+//   finish: once drained (or the drain timeout passed), delete the instance, then the Node.
+// Each step reads only what the API server holds, so any lifecycle run continues where another stopped.
+import {
+  CAPACITY_TYPE,
+  DISRUPTED_TAINT_KEY,
+  INSTANCE_TYPE,
+  NODEPOOL,
+  TERMINATION_CAUSE,
+} from '../model/labels.ts';
+import type { Cloud } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { Pod } from '../model/pod.ts';
+import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
+import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
+import { isOwnedByDaemonSet, isOwnedByNode, isTerminal } from '../state/pods.ts';
+import { providerId, type CloudProvider } from '../ports/cloud-provider/index.ts';
+import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import type { Cluster } from '../ports/cluster/index.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
+
+export const TERMINATION_STARTED = 'kraftsman.dev/termination-started';
+
+export interface TerminationDeps {
+  readonly cluster: Cluster;
+  readonly providers: Readonly<Partial<Record<Cloud, CloudProvider>>>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+export function cloudOfProviderId(id: string | undefined): Cloud | undefined {
+  if (id?.startsWith('aws://')) return 'aws';
+  if (id?.startsWith('gce://')) return 'gcp';
+  return undefined;
+}
+
+const ignoreMissing = (err: unknown): void => {
+  if (!(err instanceof ObjectNotFoundError)) throw err;
+};
+
+function claimLabels(claim: NodeClaim, cause: string): Record<string, string> {
+  const l = claim.metadata.labels ?? {};
+  return {
+    [L.nodePool]: l[NODEPOOL] ?? 'unknown',
+    [L.instanceType]: l[INSTANCE_TYPE] ?? 'unknown',
+    [L.capacityType]: l[CAPACITY_TYPE] ?? 'unknown',
+    [L.cause]: cause,
+  };
+}
+
+/** Starts terminating a claim; the first cause stamped wins (a later state change must not overwrite it). */
+export async function startTermination(
+  deps: TerminationDeps,
+  claim: NodeClaim,
+  node: Node | undefined,
+  cause: string,
+): Promise<void> {
+  const name = claim.metadata.name;
+  const stamped = claim.metadata.annotations?.[TERMINATION_CAUSE] ?? cause;
+  const now = deps.clock.now();
+  await deps.cluster
+    .patchMetadata('NodeClaim', name, { annotations: { [TERMINATION_CAUSE]: stamped } })
+    .catch(ignoreMissing);
+  const labels = claimLabels(claim, stamped);
+  deps.metrics.count(M.nodeClaimsDisruptedTotal, 1, { ...labels, [L.reason]: stamped });
+  const created = claim.metadata.creationTimestamp;
+  if (created)
+    deps.metrics.observe(M.nodeClaimLifetimeSeconds, (now.getTime() - Date.parse(created)) / 1000, {
+      ...labels,
+      [L.origin]: claim.metadata.annotations?.[ORIGIN_ANNOTATION] ?? 'provisioning',
+    });
+  if (node) {
+    await deps.cluster.patchMetadata('Node', node.metadata.name, {
+      annotations: {
+        [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? stamped,
+        [TERMINATION_STARTED]: node.metadata.annotations?.[TERMINATION_STARTED] ?? now.toISOString(),
+      },
+    });
+    await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
+  } else if (claim.status?.providerID) {
+    await deleteInstance(deps, claim.status.providerID);
+  }
+  await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
+  if (!node) deps.metrics.count(M.nodeClaimsTerminatedTotal, 1, labels);
+  deps.logger.info('terminating NodeClaim', { claim: name, cause: stamped, node: node?.metadata.name });
+}
+
+export async function deleteInstance(deps: TerminationDeps, id: string): Promise<boolean> {
+  const cloud = cloudOfProviderId(id);
+  const provider = cloud ? deps.providers[cloud] : undefined;
+  if (!provider) return false;
+  try {
+    await provider.delete(providerId(id));
+  } catch (err: unknown) {
+    if (!(err instanceof InstanceNotFoundError)) throw err;
+  }
+  return true;
+}
+
+/** Pods a drain evicts: not DaemonSet-owned, not static (mirror), not finished. */
+export const evictable = (p: Pod): boolean => !isOwnedByDaemonSet(p) && !isOwnedByNode(p) && !isTerminal(p);
+
+export interface DrainOutcome {
+  readonly evicted: number;
+  readonly blocked: number;
+  readonly finished: boolean;
+}
+
+/** One drain step for a Node whose termination started: evict what is left, finish when nothing is. */
+export async function drainStep(
+  deps: TerminationDeps,
+  node: Node,
+  drainTimeoutMs: number,
+): Promise<DrainOutcome> {
+  const pods = (await deps.cluster.listPodsOnNode(node.metadata.name)).filter(evictable);
+  let evicted = 0;
+  let blocked = 0;
+  for (const p of pods) {
+    const r = await deps.cluster.evictPod({
+      name: p.metadata.name,
+      namespace: p.metadata.namespace ?? 'default',
+    });
+    if (r.outcome === 'blocked') blocked += 1;
+    else evicted += 1;
+  }
+  const started = Date.parse(node.metadata.annotations?.[TERMINATION_STARTED] ?? '');
+  const overdue = Number.isFinite(started) && deps.clock.now().getTime() - started >= drainTimeoutMs;
+  if (blocked > 0 && !overdue) return { evicted, blocked, finished: false };
+  await finishTermination(deps, node, Number.isFinite(started) ? started : undefined);
+  return { evicted, blocked, finished: true };
+}
+
+async function finishTermination(
+  deps: TerminationDeps,
+  node: Node,
+  startedMs: number | undefined,
+): Promise<void> {
+  if (node.spec?.providerID) await deleteInstance(deps, node.spec.providerID);
+  await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+  const l = node.metadata.labels ?? {};
+  const labels = {
+    [L.nodePool]: l[NODEPOOL] ?? 'unknown',
+    [L.instanceType]: l[INSTANCE_TYPE] ?? 'unknown',
+    [L.capacityType]: l[CAPACITY_TYPE] ?? 'unknown',
+    [L.cause]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? 'unknown',
+  };
+  deps.metrics.count(M.nodeClaimsTerminatedTotal, 1, labels);
+  if (startedMs !== undefined)
+    deps.metrics.observe(
+      M.nodeClaimTerminationDurationSeconds,
+      (deps.clock.now().getTime() - startedMs) / 1000,
+      labels,
+    );
+  deps.logger.info('terminated node', { node: node.metadata.name, providerID: node.spec?.providerID });
+}

@@ -1,0 +1,159 @@
+// The Compute Engine adapter never mistakes a failure for an answer, against the stricter emulator
+// through the real @google-cloud/compute clients: a 429 RESOURCE_EXHAUSTED is throttling (retried),
+// a quota is not a stockout, an operation with an empty error list failed, labels are checked before
+// the call, and every list reads every page.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FatalCloudError,
+  InsufficientCapacityError,
+  RetryableCloudError,
+} from '../../../shared/ports/cloud-provider/errors.ts';
+import { claim } from '../../contracts/cloud-provider/contract.ts';
+import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
+
+const g2 = [
+  {
+    key: 'node.kubernetes.io/instance-type',
+    operator: 'In' as const,
+    values: ['g2-standard-4', 'g2-standard-8'],
+  },
+];
+
+describe('Compute Engine adapter against the strict emulator', () => {
+  let rig: GceRig;
+  beforeAll(async () => {
+    rig = await startGceRig({ emulator: { waitBudgetMs: 20, pageSize: 1 }, operationTimeoutMs: 60_000 });
+  });
+  afterAll(() => rig.close());
+  beforeEach(() => {
+    const w = rig.emulator.world;
+    w.instances.clear();
+    w.capacity.clear();
+    w.calls.length = 0;
+    Object.assign(w.faults, { throttle: 0, failNextOperation: undefined, quotaNext: undefined });
+  });
+  const launch = async (name: string, nodeClass = gceNodeClass()) =>
+    rig.provider.create({
+      claim: claim(name, g2),
+      nodeClass,
+      instanceTypes: await rig.provider.instanceTypes(gceNodeClass()),
+    });
+
+  it('answers a rate limit with the real 429 body (RESOURCE_EXHAUSTED, rateLimitExceeded) and the adapter retries it', async () => {
+    rig.emulator.world.faults.throttle = 1;
+    const throttled = await fetch(
+      `http://127.0.0.1:${rig.emulator.port}/compute/v1/projects/kraftsman-test/zones/us-central1-a/instances`,
+    );
+    expect(throttled.status).toBe(429);
+    expect(await throttled.json()).toMatchObject({
+      error: { code: 429, status: 'RESOURCE_EXHAUSTED', errors: [{ reason: 'rateLimitExceeded' }] },
+    });
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    rig.emulator.world.faults.throttle = 3;
+    const { instance, unavailableOfferings } = await rig.provider.create({
+      claim: claim('rate-1', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
+    expect(instance.nodeClaim).toBe('rate-1');
+    expect(unavailableOfferings).toEqual([]);
+  });
+
+  it('surfaces a rate limit that outlasts the retries as retryable, never as a stockout', async () => {
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    rig.emulator.world.faults.throttle = 100;
+    const err = await rig.provider
+      .create({ claim: claim('rate-2', g2), nodeClass: gceNodeClass(), instanceTypes: types })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryableCloudError);
+    expect(err).not.toBeInstanceOf(InsufficientCapacityError);
+  });
+
+  it('treats a 403 quotaExceeded as a quota (fatal, naming it), not as capacity to skip', async () => {
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    rig.emulator.world.faults.quotaNext = { metric: 'NVIDIA_L4_GPUS', limit: 1 };
+    const err = await rig.provider
+      .create({ claim: claim('quota-1', g2), nodeClass: gceNodeClass(), instanceTypes: types })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalCloudError);
+    expect((err as Error).message).toContain('NVIDIA_L4_GPUS');
+    expect((err as Error).message).toContain('quota');
+  });
+
+  it('treats an operation error QUOTA_EXCEEDED as a quota, not a stockout', async () => {
+    rig.emulator.world.faults.failNextOperation = {
+      code: 'QUOTA_EXCEEDED',
+      message: "Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1.",
+      errorDetails: [
+        {
+          quotaInfo: {
+            metricName: 'compute.googleapis.com/cpus',
+            limitName: 'CPUS-per-project-region',
+            dimensions: { region: 'us-central1' },
+            limit: 24,
+          },
+        },
+      ],
+    };
+    const err = await launch('quota-2').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalCloudError);
+    expect((err as Error).message).toMatch(/QUOTA_EXCEEDED.*CPUS/);
+  });
+
+  it('still records a stockout as an unavailable offering and launches the next one', async () => {
+    rig.emulator.world.setCapacity('g2-standard-4', 'us-central1-a', 'STANDARD', 0);
+    const { instance, unavailableOfferings } = await launch('stock-1');
+    expect(unavailableOfferings).toEqual([
+      expect.objectContaining({ zone: 'us-central1-a', reason: 'ZONE_RESOURCE_POOL_EXHAUSTED' }),
+    ]);
+    expect(instance.zone).toBe('us-central1-b');
+  });
+
+  it('fails an operation that carries an error with an empty errors list', async () => {
+    rig.emulator.world.faults.failNextOperation = [];
+    const err = await launch('opaque-1').catch((e: unknown) => e);
+    // The emulator gives it HTTP 500: worth another try later, and certainly not a launched instance.
+    expect(err).toBeInstanceOf(RetryableCloudError);
+    expect((err as Error).message).toContain('without error details');
+    expect(await rig.provider.list()).toEqual([]);
+  });
+
+  it('refuses labels Compute Engine would reject before calling it, naming the node class and label', async () => {
+    const nodeClass = gceNodeClass({ labels: { Team: 'ML', ok: 'fine' } });
+    const err = await launch('labels-1', nodeClass).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalCloudError);
+    expect((err as Error).message).toMatch(/GCENodeClass default: label key "Team"/);
+    expect((err as Error).message).toContain('value "ML"');
+    expect(rig.emulator.world.calls.filter((c) => c.startsWith('POST') && c.endsWith('/instances'))).toEqual(
+      [],
+    );
+  });
+
+  it('the emulator itself refuses such labels with 400, as Compute Engine does', async () => {
+    const res = await fetch(
+      `http://127.0.0.1:${rig.emulator.port}/compute/v1/projects/kraftsman-test/zones/us-central1-a/instances`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'direct',
+          machineType: 'zones/us-central1-a/machineTypes/g2-standard-4',
+          labels: { Team: 'x' },
+        }),
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("Label key 'Team' violates format constraints");
+  });
+
+  it('reads every page of the aggregated list and of machine types (one item per page here)', async () => {
+    for (const n of ['page-a', 'page-b', 'page-c']) await launch(n);
+    const listed = await rig.provider.list();
+    expect(listed.map((i) => i.nodeClaim).sort()).toEqual(['page-a', 'page-b', 'page-c']);
+    expect(
+      rig.emulator.world.calls.filter((c) => c.includes('/aggregated/instances')).length,
+    ).toBeGreaterThan(1);
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    expect(types.map((t) => t.name)).toEqual(expect.arrayContaining(['g2-standard-4', 'g2-standard-8']));
+  });
+});

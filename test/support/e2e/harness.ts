@@ -1,0 +1,168 @@
+// The end-to-end world on 127.0.0.1: the Kubernetes, EC2 and Compute Engine emulators, DynamoDB Local with
+// the state table, and builders that make each function's adapters against them through functions/compose —
+// the same builders the Lambda containers use, with local endpoints and credentials. One harness per test file.
+import { OAuth2Client } from 'google-auth-library';
+import { startEc2Emulator, type Ec2Emulator } from '../../../local/ec2/server.ts';
+import { startGceEmulator, type GceEmulator } from '../../../local/gce/server.ts';
+import {
+  KubeApiEmulator,
+  bindPending,
+  defaultCrds,
+  enableOwnerRecreation,
+  type BindResult,
+  type KubeObject,
+} from '../../../local/kube-api/index.ts';
+import type { KubeCluster } from '../../../shared/adapters/kube/index.ts';
+import type { DynamoDbStateStore } from '../../../shared/adapters/dynamodb/index.ts';
+import type { Ec2CloudProvider } from '../../../shared/adapters/aws-ec2/provider.ts';
+import type { GceCloudProvider } from '../../../shared/adapters/gcp-compute/provider.ts';
+import { InProcessInvoker } from '../../../shared/adapters/memory/invoker.ts';
+import { systemTimer } from '../../../shared/adapters/system-timer.ts';
+import type { Timer } from '../../../shared/ports/timer.ts';
+import {
+  Closer,
+  buildCluster,
+  buildEc2Provider,
+  buildGceProvider,
+  buildStateStore,
+  type ClusterSettings,
+  type Ec2Settings,
+  type GceSettings,
+  type StateStoreSettings,
+} from '../../../functions/compose/index.ts';
+import { MemoryLogger } from '../../fakes/memory-logger.ts';
+import { OffsetClock } from '../../fakes/offset-clock.ts';
+import { RecordingMetrics } from '../../fakes/recording-metrics.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
+import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
+import type { LocalDynamo } from '../dynamodb/dynalite.ts';
+import { createTable } from '../dynamodb/tables.ts';
+import { AWS_ZONES, GCE_PROJECT, GCE_ZONES, ec2NodeClass, gceNodeClass } from './fixtures.ts';
+import { registerEc2Node, registerGceNode } from './nodes.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+export interface E2eOptions {
+  readonly clusterName?: string;
+  /** How long an instance stays pending before its Node registers (ms). */
+  readonly bootDelayMs?: number;
+  /** False: booted instances register no Node (registration-timeout tests). */
+  readonly registerNodes?: boolean;
+  /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
+  readonly objects?: readonly KubeObject[];
+}
+
+export interface E2eHarness {
+  readonly clusterName: string;
+  readonly clock: OffsetClock;
+  readonly timer: Timer;
+  readonly logger: MemoryLogger;
+  readonly metrics: RecordingMetrics;
+  readonly kube: KubeApiEmulator;
+  readonly ec2: Ec2Emulator;
+  readonly gce: GceEmulator;
+  readonly dynamo: LocalDynamo;
+  /** Async invocations between functions: register targets, then `await invoker.settled()`. */
+  readonly invoker: InProcessInvoker;
+  readonly settings: {
+    readonly cluster: ClusterSettings;
+    readonly store: StateStoreSettings;
+    readonly ec2: Ec2Settings;
+    readonly gce: GceSettings;
+  };
+  /** Switches Node registration on boot on or off. */
+  registerNodes: boolean;
+  /** Each call is a fresh "container": its own clients and caches. */
+  cluster(): KubeCluster;
+  store(): DynamoDbStateStore;
+  ec2Provider(): Ec2CloudProvider;
+  gceProvider(): GceCloudProvider;
+  seed(objects: readonly KubeObject[]): void;
+  /** Every object of a kind, as the API server holds it now. */
+  list(kind: string): KubeObject[];
+  /** The emulator's binder: pending pods go onto nodes with room (gangs all or nothing). */
+  bind(): BindResult;
+  close(): Promise<void>;
+}
+
+export function fakeGoogleAuth(): OAuth2Client {
+  const auth = new OAuth2Client();
+  auth.setCredentials({ access_token: 'local-fake-token', expiry_date: Date.now() + 3_600_000 });
+  return auth;
+}
+
+export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness> {
+  const clusterName = options.clusterName ?? 'e2e';
+  const clock = new OffsetClock();
+  const closer = new Closer();
+  const kube = new KubeApiEmulator({ crds: defaultCrds(), now: () => clock.now() });
+  const dynamoStart = startDynamoDbLocal();
+  try {
+    const kubeUrl = await kube.start();
+    closer.add(() => kube.close());
+    enableOwnerRecreation(kube);
+    const harness = { registerNodes: options.registerNodes ?? true } as { registerNodes: boolean };
+    const ec2 = await startEc2Emulator({
+      zones: AWS_ZONES,
+      bootDelayMs: options.bootDelayMs ?? 0,
+      onBoot: (b) => {
+        if (harness.registerNodes) registerEc2Node(kube, ec2.world, b);
+      },
+    });
+    closer.add(() => ec2.close());
+    const gce = await startGceEmulator({
+      project: GCE_PROJECT,
+      zones: GCE_ZONES,
+      onBoot: (b) => {
+        if (harness.registerNodes) registerGceNode(kube, gce.world, b);
+      },
+    });
+    closer.add(() => gce.close());
+    const dynamo = await dynamoStart;
+    closer.add(() => dynamo.stop());
+    const tableName = `kraftsman-${clusterName}`;
+    await createTable(dynamo, tableName);
+    const logger = new MemoryLogger();
+    const retry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
+    const settings = {
+      cluster: { server: kubeUrl, token: 'e2e-token' },
+      store: { region: LOCAL_REGION, tableName, endpoint: dynamo.endpoint },
+      ec2: { clusterName, region: 'us-east-1', endpoint: ec2.endpoint, retry },
+      gce: {
+        clusterName,
+        project: GCE_PROJECT,
+        region: 'us-central1',
+        zones: [...GCE_ZONES],
+        endpoint: { host: '127.0.0.1', port: gce.port },
+        operationTimeoutMs: 20_000,
+        retry,
+      },
+    };
+    kube.seed([ec2NodeClass(), gceNodeClass(), ...(options.objects ?? [])]);
+    return Object.assign(harness, {
+      clusterName,
+      clock,
+      timer: systemTimer,
+      logger,
+      metrics: new RecordingMetrics(),
+      kube,
+      ec2,
+      gce,
+      dynamo,
+      invoker: new InProcessInvoker(),
+      settings,
+      cluster: () => buildCluster(settings.cluster, logger),
+      store: () => buildStateStore(settings.store, clock, LOCAL_CREDENTIALS, closer),
+      ec2Provider: () => buildEc2Provider(settings.ec2, clock, logger, LOCAL_CREDENTIALS, closer),
+      gceProvider: () => buildGceProvider(settings.gce, clock, logger, fakeGoogleAuth(), closer),
+      seed: (objects: readonly KubeObject[]) => kube.seed(objects),
+      list: (kind: string) => kube.store.all(kube.typeOf(kind)),
+      bind: () => bindPending(kube),
+      close: () => closer.close(),
+    });
+  } catch (err: unknown) {
+    await closer.close();
+    await dynamoStart.then((d) => d.stop()).catch(() => undefined);
+    throw err;
+  }
+}
