@@ -2,12 +2,11 @@
 // progress on stderr, the summary table on stdout, the HTML report and optionally the JSON summary.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { lambdaFunctions } from '../fleet/functions.ts';
 import { progressLine, summaryTable } from '../fleet/format.ts';
 import { renderReport, type LabelledRun } from '../fleet/report/html.ts';
 import { runFleet } from '../fleet/run.ts';
 import { findScenario, SCENARIOS, scenarioNames } from '../fleet/scenarios/index.ts';
-import { invariantsHold } from '../fleet/summary.ts';
+import { brokenInvariants } from '../fleet/summary.ts';
 import type { Io } from './command-context.ts';
 import { InputError } from './errors.ts';
 
@@ -23,6 +22,10 @@ const OPTIONS = {
   hold: { type: 'boolean', default: false },
   'list-scenarios': { type: 'boolean', default: false },
 } as const;
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** KRAFTSMAN_FLEET_LOG=warn echoes the functions' warnings and errors on stderr. */
+const echoLevel = (v: string | undefined) => LEVELS.find((l) => l === v?.toLowerCase());
 
 const positive = (flag: string, v: string): number => {
   const n = Number(v);
@@ -60,7 +63,14 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
       minutes,
       upstream,
       wallNow: () => Date.now(),
-      registry: lambdaFunctions,
+      ...(echoLevel(process.env.KRAFTSMAN_FLEET_LOG)
+        ? {
+            echo: {
+              level: echoLevel(process.env.KRAFTSMAN_FLEET_LOG)!,
+              write: (l: string) => io.stderr.write(l),
+            },
+          }
+        : {}),
       onStart: (e) =>
         io.stderr.write(`kubeconfig: ${e.kubeconfig}  (kubectl --kubeconfig ${e.kubeconfig} get nodes)\n`),
       onSample: (s, at) =>
@@ -75,12 +85,14 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
     await env.close();
   }
   const summaries = runs.map((r) => r.run.summary);
-  io.stdout.write(summaryTable(summaries));
+  io.stdout.write(summaryTable(runs.map((r) => r.run)));
+  for (const r of runs)
+    for (const line of brokenInvariants(r.run)) io.stderr.write(`invariant broken (${r.label}): ${line}\n`);
   writeFileSync(v.report, renderReport(runs));
   io.stderr.write(`report: ${v.report}\n`);
   if (v.json) {
     const [k, u] = summaries;
     writeFileSync(v.json, `${JSON.stringify(v.compare ? { kraftsman: k, upstream: u } : k, null, 2)}\n`);
   }
-  return summaries.every(invariantsHold) ? 0 : 1;
+  return runs.every((r) => brokenInvariants(r.run).length === 0) ? 0 : 1;
 }

@@ -1,95 +1,108 @@
-// Runs one scenario: starts the environment, seeds the fleet, then minute by simulated minute runs the
-// scenario's load change, every function due (through its handler), the alive binder, and takes a sample.
+// Runs one scenario: starts the environment, seeds the fleet, then simulated minute by minute runs the
+// scenario's load change, every function due (through its handler, with its Lambda event), waits for the
+// async invocations they made, delivers queued interruption events, lets the alive cluster bind pods, and
+// takes a sample. Everything the summary says is counted here or read from the emulators at the end.
 import { bindPending, refreshDisruptionBudgets } from '../kube-api/index.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
+import { FleetClock } from './clock.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
-import { observe, type FleetObservation } from './observe.ts';
+import { budgetOverspends } from './invariants.ts';
+import { Ledger } from './ledger.ts';
+import { FleetLog } from './log.ts';
+import { observe } from './observe.ts';
+import { PodLedger } from './pods.ts';
+import { lambdaContext, scheduledEvent } from './registry.ts';
 import type { FleetSample, FleetRun } from './report/model.ts';
-import { lambdaContext, scheduledEvent, type HandlerRegistry } from './registry.ts';
 import type { Scenario } from './scenarios/index.ts';
-import type { FleetSummary } from './summary.ts';
+import { summarize } from './summarize.ts';
+import { wireFunctions, type Wiring } from './wiring.ts';
 
 export interface RunOptions {
   readonly scenario: Scenario;
   readonly seed: number;
-  /** Simulated seconds per wall second. */
+  /** At most this many simulated seconds per wall second (a minute whose work takes longer takes longer). */
   readonly speed: number;
   readonly minutes: number;
   readonly upstream: boolean;
   readonly wallNow: () => number;
   readonly onStart?: (env: FleetEnvironment) => void;
   readonly onSample?: (sample: FleetSample, at: Date) => void;
-  /** Builds the functions against the running environment (functions/<fn>/handler.ts with deps). */
-  readonly registry: (env: FleetEnvironment, now: () => Date) => Promise<HandlerRegistry>;
+  /** Echo the functions' logs at this level and above (stderr), e.g. for KRAFTSMAN_FLEET_LOG=warn. */
+  readonly echo?: ConstructorParameters<typeof FleetLog>[0];
 }
 
+const MINUTE = 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: FleetEnvironment }> {
   const startedWall = o.wallNow();
-  // Simulated time starts at the wall clock (dates relative to the run) and runs `speed` times faster.
-  const simNow = (): Date => new Date(startedWall + (o.wallNow() - startedWall) * o.speed);
+  const clock = new FleetClock(new Date(startedWall), o.wallNow);
+  const start = clock.now().getTime();
   const catalog = builtinCatalog();
-  const env = await startEnvironment(o.scenario.objects(o.seed), catalog, simNow);
-  o.onStart?.(env);
-  const functions = await o.registry(env, simNow);
-  const samples: FleetSample[] = [];
-  const take = (minute: number, obs: FleetObservation): void => {
-    const s = { minute, ...obs, coverage: 0, commandsInFlight: 0 };
-    samples.push(s);
-    o.onSample?.(s, simNow());
+  const env = await startEnvironment(
+    o.scenario.world,
+    o.scenario.objects(o.seed, new Date(start)),
+    catalog,
+    clock,
+  );
+  const log = new FleetLog(o.echo);
+  const wiring = wireFunctions(env, { clock, log, upstream: o.upstream });
+  const closeAll = async () => {
+    await wiring.close();
+    await env.close();
   };
-  const first = observe(env.kube, catalog);
-  take(0, first);
-  for (let minute = 1; minute <= o.minutes; minute++) {
-    o.scenario.atMinute?.(minute, env.kube);
-    const due = functions.filter((f) => minute % f.everyMinutes === 0);
-    await Promise.all(
-      due.map((f) =>
-        f.handler(
-          scheduledEvent(f.name, simNow(), minute),
-          lambdaContext(f.name, minute, 60_000, () => simNow().getTime()),
-        ),
-      ),
-    );
-    bindPending(env.kube);
-    refreshDisruptionBudgets(env.kube);
-    await sleep(60_000 / o.speed);
-    take(minute, observe(env.kube, catalog));
+  try {
+    o.onStart?.(env);
+    const ledger = new Ledger({ ec2: env.ec2.world, gce: env.gce.world });
+    const pods = new PodLedger(env.kube);
+    const samples: FleetSample[] = [];
+    let overspends = 0;
+    const take = (minute: number): void => {
+      const s: FleetSample = { minute, ...observe(env.kube, catalog), coverage: null, commandsInFlight: 0 };
+      samples.push(s);
+      o.onSample?.(s, clock.now());
+    };
+    take(0);
+    for (let minute = 1; minute <= o.minutes; minute++) {
+      const wallBefore = o.wallNow();
+      clock.advanceTo(new Date(start + minute * MINUTE));
+      o.scenario.atMinute?.(minute, env.kube, pods);
+      await fire(wiring, ledger, clock, minute);
+      bindPending(env.kube);
+      refreshDisruptionBudgets(env.kube);
+      ledger.sampleClouds();
+      overspends += budgetOverspends(env.kube).length;
+      take(minute);
+      await sleep(Math.max(0, MINUTE / o.speed - (o.wallNow() - wallBefore)));
+    }
+    const wallSeconds = (o.wallNow() - startedWall) / 1000;
+    const run = summarize({ ...o, env, samples, ledger, pods, log, wiring, overspends, wallSeconds });
+    return { run, env: { ...env, close: closeAll } };
+  } catch (err: unknown) {
+    await closeAll();
+    throw err;
   }
-  const summary = summarize(o, samples, first, (o.wallNow() - startedWall) / 1000);
-  return { run: { summary, samples, skipReasons: {}, census: [] }, env };
 }
 
-function summarize(
-  o: RunOptions,
-  samples: readonly FleetSample[],
-  first: FleetObservation,
-  wallSeconds: number,
-): FleetSummary {
-  const last = samples[samples.length - 1] ?? { ...first, minute: 0, coverage: 0, commandsInFlight: 0 };
-  const clouds = (n: Readonly<Record<string, number>>) => ({ aws: n.aws ?? 0, gcp: n.gcp ?? 0 });
-  return {
-    scenario: o.scenario.name,
-    seed: String(o.seed),
-    upstream: o.upstream,
-    simulatedMinutes: o.minutes,
-    wallSeconds: Math.round(wallSeconds * 10) / 10,
-    cost: {
-      startPerHour: first.costPerHour,
-      endPerHour: last.costPerHour,
-      lowerBoundPerHour: last.lowerBoundPerHour,
-    },
-    nodes: { start: clouds(first.nodesByCloud), end: clouds(last.nodesByCloud) },
-    pods: {
-      pendingMax: Math.max(...samples.map((s) => s.pending)),
-      pendingEnd: last.pending,
-      unprovisionable: 0,
-      lost: 0,
-    },
-    commands: [],
-    launches: { aws: 0, gcp: 0, failed: 0, gangsLaunched: 0, gangsRefused: 0 },
-    interruptions: [],
-    invariants: { strandedTaints: 0, orphanInstances: 0, lostPods: 0, budgetOverspends: 0 },
-  };
+/** The functions due this minute, concurrently (as EventBridge fires them), then what they set going. */
+async function fire(wiring: Wiring, ledger: Ledger, clock: FleetClock, minute: number): Promise<void> {
+  const due = wiring.functions.filter((f) => minute % f.everyMinutes === 0);
+  const t0 = Date.now();
+  await Promise.all(
+    due.map((f) =>
+      f
+        .handler(
+          scheduledEvent(f.name, clock.now(), minute),
+          lambdaContext(f.name, minute, f.timeoutMs, clock),
+        )
+        .then((r) => ledger.add(f.name, r))
+        .catch((err: unknown) => ledger.fail(f.name, err))
+        .finally(() => ledger.add(`${f.name}.wall`, { ms: Date.now() - t0 })),
+    ),
+  );
+  await wiring.invoker.settled();
+  ledger.add('launches.wall', { ms: Date.now() - t0 });
+  const sqs = await wiring.deliverInterruptions().catch((err: unknown) => ledger.fail('lifecycle-sqs', err));
+  if (sqs) ledger.add('lifecycle-sqs', { failedMessages: sqs.batchItemFailures.length });
+  await wiring.invoker.settled();
 }

@@ -49,5 +49,26 @@ export const fleetSummarySchema = z.object({
 });
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
 
-/** Every invariant counter is zero: otherwise `kraftsman fleet` exits 1. */
-export const invariantsHold = (s: FleetSummary): boolean => Object.values(s.invariants).every((n) => n === 0);
+/** What broke, one line each; `kraftsman fleet` exits 1 unless this is empty. */
+export function brokenInvariants(run: {
+  readonly summary: FleetSummary;
+  readonly details: {
+    readonly doubleBooked: readonly string[];
+    readonly orphans: readonly string[];
+    readonly stranded: readonly string[];
+    readonly lostOwners: readonly string[];
+  };
+}): string[] {
+  const { invariants: i } = run.summary;
+  const d = run.details;
+  const names = (xs: readonly string[]) => xs.slice(0, 5).join(', ') + (xs.length > 5 ? ', ...' : '');
+  return [
+    ...(i.orphanInstances ? [`${i.orphanInstances} instance(s) with no NodeClaim: ${names(d.orphans)}`] : []),
+    ...(i.strandedTaints ? [`${i.strandedTaints} node(s) left tainted disrupted: ${names(d.stranded)}`] : []),
+    ...(i.lostPods ? [`${i.lostPods} pod(s) lost, of ${names(d.lostOwners)}`] : []),
+    ...(i.budgetOverspends ? [`${i.budgetOverspends} NodePool-minute(s) over the disruption budget`] : []),
+    ...(d.doubleBooked.length
+      ? [`${d.doubleBooked.length} node(s) double-booked: ${names(d.doubleBooked)}`]
+      : []),
+  ];
+}

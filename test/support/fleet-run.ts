@@ -20,6 +20,19 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
   const first = samples[0]!;
   const last = samples[samples.length - 1]!;
   return {
+    details: {
+      minCostPerHour: Math.min(...samples.map((s) => s.costPerHour)),
+      claimsCreated: 12,
+      terminated: { aws: 42, gcp: 28 },
+      doubleBooked: [],
+      orphans: [],
+      stranded: [],
+      lostOwners: [],
+      functionsRun: ['provision', 'lifecycle'],
+      invocationFailures: [],
+      logCounts: { debug: 0, info: 10, warn: 0, error: 0 },
+      totals: { 'provision.claimsCreated': 12 },
+    },
     summary: {
       scenario: 'decay',
       seed: '42',

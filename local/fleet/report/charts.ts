@@ -16,7 +16,7 @@ export const chartScript = `
       ...keysOf(samples, 'nodesByPool').map((k) => ({ label: 'pool ' + k, data: series(samples, (s) => s.nodesByPool[k] || 0), borderDash: [3, 3] })),
     ];
     if (kind === 'pending') return [{ label: 'pending pods', data: series(samples, (s) => s.pending) }];
-    return [{ label: 'walk coverage %', data: series(samples, (s) => Math.round(s.coverage * 1000) / 10) }];
+    return [{ label: 'walk coverage %', data: series(samples, (s) => (s.coverage === null ? null : Math.round(s.coverage * 1000) / 10)) }];
   }
   const titles = { cost: 'Fleet cost per hour vs the bin-packing lower bound', nodes: 'Nodes per cloud and NodePool',
     pending: 'Pending pods', coverage: 'Walk coverage (this cycle)' };

@@ -26,9 +26,15 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#f3f3f
 
 function column(r: LabelledRun, i: number): string {
   const s = r.run.summary;
-  const charts = ['cost', 'nodes', 'pending', 'coverage']
-    .map((c) => `<div class="chart"><canvas id="${c}-${i}" data-chart="${c}" data-run="${i}"></canvas></div>`)
-    .join('');
+  // Walk coverage exists only where a disruption function walked: without one the report says so, not 0 %.
+  const walked = r.run.samples.some((x) => x.coverage !== null);
+  const charts =
+    ['cost', 'nodes', 'pending', ...(walked ? ['coverage'] : [])]
+      .map(
+        (c) => `<div class="chart"><canvas id="${c}-${i}" data-chart="${c}" data-run="${i}"></canvas></div>`,
+      )
+      .join('') +
+    (walked ? '' : '<p class="note">Walk coverage: no disruption function ran in this run.</p>');
   return `<section><h2>${esc(r.label)}</h2><p>scenario ${esc(s.scenario)}, seed ${esc(s.seed)},
 ${s.simulatedMinutes} simulated minutes: $${s.cost.startPerHour.toFixed(2)}/h → $${s.cost.endPerHour.toFixed(2)}/h
 (lower bound $${s.cost.lowerBoundPerHour.toFixed(2)}/h)</p>${charts}${tablesOf(r.run)}</section>`;

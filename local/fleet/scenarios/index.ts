@@ -1,15 +1,24 @@
 // The local fleet's scenarios: each seeds a two-cloud fleet from the shared generator and may change the
-// load as simulated minutes pass. Dates are relative to the run (the generator's objects carry none that expire).
+// load as simulated minutes pass. Dates are relative to the run (localize.ts).
 import type { KubeApiEmulator, KubeObject } from '../../kube-api/index.ts';
+import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
 import { generateRamp } from '../../../test/fixtures/fleet/ramp.ts';
+import { CLUSTER } from '../../../test/fixtures/fleet/ramp-classes.ts';
+import { AWS_ZONES, GCP_ZONES } from '../../../test/fixtures/fleet/ramp-pools.ts';
+import type { FleetWorld } from '../environment.ts';
+import type { PodLedger } from '../pods.ts';
+import { localize } from './localize.ts';
 
 export interface Scenario {
   readonly name: string;
   readonly description: string;
   readonly minutes: number;
-  objects(seed: number): unknown[];
+  /** The cluster, GCE project and zones the fleet's objects name. */
+  readonly world: FleetWorld;
+  /** The fleet's objects, their dates relative to `runStart`. */
+  objects(seed: number, runStart: Date): KubeObject[];
   /** Called at the start of every simulated minute, before the functions due then. */
-  atMinute?(minute: number, emulator: KubeApiEmulator): void;
+  atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
 }
 
 type PodFields = { spec?: { nodeName?: string }; metadata: { ownerReferences?: { kind?: string }[] } };
@@ -19,32 +28,69 @@ const boundPods = (e: KubeApiEmulator): KubeObject[] =>
     return f.spec?.nodeName && !f.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet');
   });
 
-/** Deletes `fraction` of the bound, non-DaemonSet pods (every k-th, so the fall is spread over the fleet). */
-function shed(e: KubeApiEmulator, fraction: number): void {
-  const pods = boundPods(e);
+/**
+ * Scales down: deletes `fraction` of the bound, non-DaemonSet pods (every k-th, so the fall is spread over
+ * the fleet). The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
+ */
+function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
+  const t = e.typeOf('Pod');
   const step = Math.max(1, Math.round(1 / fraction));
-  pods.forEach((p, i) => {
-    if (i % step === 0)
-      e.store.delete(e.typeOf('Pod'), String(p.metadata.namespace), String(p.metadata.name));
+  boundPods(e).forEach((p, i) => {
+    if (i % step !== 0) return;
+    const ns = String(p.metadata.namespace);
+    const name = String(p.metadata.name);
+    e.store.patch(
+      t,
+      ns,
+      name,
+      'application/merge-patch+json',
+      { metadata: { ownerReferences: null } },
+      undefined,
+    );
+    e.store.delete(t, ns, name);
+    pods.removed(p);
   });
 }
 
-export const SCENARIOS: readonly Scenario[] = [
-  {
-    name: 'decay',
-    description: 'a capacity ramp (a pending backlog) on a few hundred nodes, then load falls by half',
-    minutes: 30,
-    objects: (seed) => generateRamp({ nodes: 200, pending: 400, seed }).objects,
-    atMinute(minute, e) {
-      // From minute 10, a tenth of the load leaves every 3 minutes, five times.
-      if (minute >= 10 && minute <= 22 && (minute - 10) % 3 === 0) shed(e, 0.1);
+const RAMP_WORLD: FleetWorld = {
+  clusterName: CLUSTER,
+  gcpProject: 'ramp-fleet',
+  awsZones: AWS_ZONES,
+  gcpZones: GCP_ZONES,
+};
+const ramp = (nodes: number, pending: number) => (seed: number, runStart: Date) =>
+  localize(generateRamp({ nodes, pending, seed }).objects, FLEET_NOW, runStart, RAMP_WORLD.gcpProject);
+
+export interface DecayShape {
+  readonly nodes: number;
+  readonly pending: number;
+  readonly minutes: number;
+  /** The load falls by a tenth of the bound pods at each of these minutes. */
+  readonly shedAt: readonly number[];
+}
+
+/** A capacity ramp (the generator's pending backlog) on `nodes` nodes, then the load falls. */
+export function decayScenario(name: string, shape: DecayShape): Scenario {
+  return {
+    name,
+    description: `a capacity ramp (${shape.pending} pending pods) on ${shape.nodes} nodes, then load falls by ${Math.round((1 - 0.9 ** shape.shedAt.length) * 100)}%`,
+    minutes: shape.minutes,
+    world: RAMP_WORLD,
+    objects: ramp(shape.nodes, shape.pending),
+    atMinute(minute, e, pods) {
+      if (shape.shedAt.includes(minute)) shed(e, pods, 0.1);
     },
-  },
+  };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  decayScenario('decay', { nodes: 150, pending: 300, minutes: 24, shedAt: [6, 8, 10, 12, 14] }),
   {
     name: 'ramp-3400',
     description: 'the benchmark ramp: 1,000 nodes and a pending backlog of 3,400 pods',
     minutes: 20,
-    objects: (seed) => generateRamp({ nodes: 1000, pending: 3400, seed }).objects,
+    world: RAMP_WORLD,
+    objects: ramp(1000, 3400),
   },
 ];
 
