@@ -8,7 +8,7 @@ import type { PassOptions } from '../disruption/types.ts';
 import { validateCommand, type Validation } from '../disruption/validation.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Lease } from '../ports/state-store/records.ts';
-import { StaleWriteError } from '../ports/state-store/errors.ts';
+import { LockHeldError, StaleWriteError } from '../ports/state-store/errors.ts';
 import { LOOP_METRICS, type AdmissionStage } from './disruption-metrics.ts';
 import { readLive, type LiveDeps } from './live-state.ts';
 import { startCommand, StartCommandError, type StartDeps } from './start-command.ts';
@@ -17,6 +17,8 @@ export interface AdmitDeps extends LiveDeps, StartDeps {
   readonly metrics: Metrics;
   /** The settling wait (a real sleep in Lambda, an injected clock in tests). */
   sleep(ms: number): Promise<void>;
+  /** Waits between attempts at a held lock; without it a held lock fails at once (LockHeldError). */
+  poll?(ms: number): Promise<void>;
 }
 
 export interface AdmitRequest {
@@ -26,6 +28,11 @@ export interface AdmitRequest {
   readonly proposals: readonly Proposal[];
   readonly options: PassOptions;
   readonly settlingDelayMs?: number;
+  /** Caps the admission budget (the invocation's time left); never raises it. */
+  readonly budgetMs?: number;
+  /** How long a held lock (a crashed or overlapping admitter's) is waited for; 0 = not at all. */
+  readonly lockWaitMs?: number;
+  readonly lockPollMs?: number;
 }
 
 export interface AdmitResult {
@@ -39,20 +46,38 @@ export interface AdmitResult {
   readonly expired: readonly Proposal[];
 }
 
+/** The admission budget with this settling delay: the delay once, plus ~20 s per proposal. */
+export const admissionBudgetFor = (proposals: number, settlingDelayMs = SETTLING_DELAY_MS): number =>
+  admissionBudgetMs(proposals) - SETTLING_DELAY_MS + settlingDelayMs;
+
 export async function admit(deps: AdmitDeps, request: AdmitRequest): Promise<AdmitResult> {
   const settling = request.settlingDelayMs ?? SETTLING_DELAY_MS;
-  const budget = admissionBudgetMs(request.proposals.length) - SETTLING_DELAY_MS + settling;
+  const full = admissionBudgetFor(request.proposals.length, settling);
+  const budget = Math.min(full, request.budgetMs ?? full);
   // The lease outlives the budget by a margin, so every fenced write of a slow last proposal still lands.
-  const lock = await deps.store.acquireLease({
-    cluster: request.cluster,
-    name: 'admission',
-    owner: request.owner,
-    ttlMs: budget + 30_000,
-  });
+  const lock = await acquireLock(deps, request, budget + 30_000);
   try {
     return await admitUnderLock(deps, request, lock, settling, budget);
   } finally {
     await deps.store.releaseLease(lock).catch(() => undefined); // a lost lock has nothing to release
+  }
+}
+
+async function acquireLock(deps: AdmitDeps, request: AdmitRequest, ttlMs: number): Promise<Lease> {
+  const giveUpAt = deps.clock.now().getTime() + (request.lockWaitMs ?? 0);
+  for (;;) {
+    try {
+      return await deps.store.acquireLease({
+        cluster: request.cluster,
+        name: 'admission',
+        owner: request.owner,
+        ttlMs,
+      });
+    } catch (error: unknown) {
+      const waiting = error instanceof LockHeldError && deps.poll && deps.clock.now().getTime() < giveUpAt;
+      if (!waiting) throw error;
+      await deps.poll?.(request.lockPollMs ?? 1_000);
+    }
   }
 }
 
@@ -68,8 +93,12 @@ async function admitUnderLock(
   const admitted: AdmitResult['admitted'][number][] = [];
   const rejected: AdmitResult['rejected'][number][] = [];
   for (const [i, proposal] of request.proposals.entries()) {
-    if (deps.clock.now().getTime() - started > budget)
-      return { admitted, rejected, expired: request.proposals.slice(i) };
+    if (deps.clock.now().getTime() - started > budget) {
+      const expired = request.proposals.slice(i);
+      for (const p of expired)
+        deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, { stage: 'expired', method: p.method });
+      return { admitted, rejected, expired };
+    }
     // Fresh pass caches and live state for every proposal: it must see what the ones before it started.
     const live = await readLive(deps, request.cluster, request.options);
     const validation = validateCommand(live.inputs, {

@@ -5,13 +5,15 @@ import { parseProposals, toProposal, type Proposal } from '../disruption/proposa
 import type { PassResult } from '../disruption/pass.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
+import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { disruptionPass, type DisruptionPassDeps } from './disruption-pass.ts';
 
 export interface ConsolidateDeps extends DisruptionPassDeps {
   readonly cluster: Cluster;
-  instanceTypes(): Promise<readonly InstanceType[]>;
+  /** Instance types with current prices for these objects' NodePools. */
+  instanceTypes(objects: ClusterObjects): Promise<readonly InstanceType[]>;
   /** Starts admission with these proposals (an async invoke of `admit` in Lambda). */
   handOff(proposals: readonly Proposal[]): Promise<void>;
 }
@@ -45,7 +47,8 @@ export async function consolidate(
     ...(request.runId ? { runId: request.runId } : {}),
   });
   try {
-    const [read, types] = await Promise.all([deps.cluster.readSnapshot(), deps.instanceTypes()]);
+    const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
+    const types = await deps.instanceTypes(read.objects);
     const snapshot = buildSnapshot(read.objects, types);
     const pass = await disruptionPass(deps, { cluster: request.cluster, snapshot, options: o });
     if (pass.commands.length === 0) return { pass, handedOff: [] };
@@ -56,4 +59,12 @@ export async function consolidate(
   } finally {
     await deps.store.releaseLease(lease).catch(() => undefined);
   }
+}
+
+/** The walk budgets shrunk, in proportion, to the time an invocation has left (the pass runs them in turn). */
+export function withinInvocation(o: PassOptions, leftMs: number): PassOptions {
+  const walks = o.multiNodeTimeoutMs + o.singleNodeTimeoutMs;
+  if (walks <= leftMs) return o;
+  const multi = Math.floor((leftMs * o.multiNodeTimeoutMs) / walks);
+  return { ...o, multiNodeTimeoutMs: multi, singleNodeTimeoutMs: Math.max(0, leftMs - multi) };
 }

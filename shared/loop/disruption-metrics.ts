@@ -7,7 +7,7 @@ export const LOOP_METRICS = {
   commandsAdmittedTotal: 'kraftsman_disruption_commands_admitted_total',
   /** counter {decision, method, result}: commands orchestration finished (result: completed | rolled-back). */
   commandsExecutedTotal: 'kraftsman_disruption_commands_executed_total',
-  /** counter {nodepool}: $/h saved by completed commands (candidates' price − replacements'), as estimated at admission. */
+  /** counter {decision, method}: $/h saved by completed commands (candidates' price − replacements'), priced by the proposing pass. */
   realizedSavingsPerHour: 'kraftsman_disruption_realized_savings_dollars_per_hour',
   /** counter: disrupted taints removed because no live command owned them. */
   strandedTaintsRemovedTotal: 'kraftsman_disruption_stranded_taints_removed_total',
@@ -32,5 +32,9 @@ export const ADMISSION_STAGES = [
   'claim',
   'launch',
   'confirm',
+  /** Left untried: the admission budget ran out first. */
+  'expired',
+  /** Dropped untried: the admission lock stayed held past the wait (the next pass proposes again). */
+  'lock',
 ] as const;
 export type AdmissionStage = (typeof ADMISSION_STAGES)[number];

@@ -4,6 +4,7 @@
 import type { PassInputs } from '../disruption/pass.ts';
 import type { PassOptions, Stopwatch } from '../disruption/types.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
+import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
@@ -15,7 +16,7 @@ export interface LiveDeps {
   readonly cluster: Cluster;
   readonly clock: Clock;
   /** Instance types with current prices (stored prices, or the catalog as fallback). */
-  instanceTypes(): Promise<readonly InstanceType[]>;
+  instanceTypes(objects: ClusterObjects): Promise<readonly InstanceType[]>;
 }
 
 export interface Live {
@@ -30,11 +31,8 @@ export async function readLive(
   options: PassOptions,
   stopwatch?: Stopwatch,
 ): Promise<Live> {
-  const [read, types, state] = await Promise.all([
-    deps.cluster.readSnapshot(),
-    deps.instanceTypes(),
-    deps.store.loadPassState(cluster),
-  ]);
+  const [read, state] = await Promise.all([deps.cluster.readSnapshot(), deps.store.loadPassState(cluster)]);
+  const types = await deps.instanceTypes(read.objects);
   const snapshot = buildSnapshot(read.objects, types);
   const nominated = new Set([...state.nominations.values()].flatMap((n) => (n.nodeName ? [n.nodeName] : [])));
   return {

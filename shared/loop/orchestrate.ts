@@ -2,10 +2,10 @@
 // the orchestration lease, remove disrupted taints no live command owns, then advance every open command one
 // step further — replacements initialized → drain → terminate → delete; failed or timed-out replacements →
 // roll back. Every step is idempotent and re-derived from live state, so a crash anywhere is finished later.
+// An overlapping start finds the lease held and returns `held`; a lost lease stops before the next command.
 import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
-import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { CommandRecord } from '../ports/state-store/records.ts';
@@ -14,30 +14,47 @@ import { ConditionFailedError } from '../ports/state-store/errors.ts';
 import { removeNode, untaint, type ActionDeps } from './command-actions.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { drainNode, type DrainTally } from './drain.ts';
+import { withLease, type LeaseDeps } from './with-lease.ts';
 
-export interface OrchestrateDeps extends ActionDeps {
+export interface OrchestrateDeps extends ActionDeps, LeaseDeps {
   readonly store: StateStore;
-  readonly clock: Clock;
   readonly metrics: Metrics;
 }
 
 export interface OrchestrateRequest {
   readonly cluster: string;
+  /** Unique per attempt (request id + nonce). */
   readonly owner: string;
+  /** The schedule's event id: a second delivery of the same firing does not run a second pass. */
+  readonly runId?: string;
+  /** Two minutes by default; heartbeats keep a long drain's lease. */
+  readonly leaseTtlMs?: number;
   /** A replacement not initialized this long after admission is given up and the command rolled back. */
   readonly replacementTimeoutMs?: number;
   /** An unconfirmed command this old lost its admitter (crash, lost lock): it is rolled back. */
   readonly admissionGraceMs?: number;
 }
 
-export interface OrchestrateResult {
-  readonly transitions: readonly { readonly id: string; readonly to: CommandRecord['status'] }[];
+export interface Transition {
+  readonly id: string;
+  readonly to: CommandRecord['status'];
+}
+
+export interface OrchestrationPass {
+  readonly transitions: readonly Transition[];
   readonly strandedTaintsRemoved: readonly string[];
   readonly evictions: DrainTally;
+  /** $/h saved by the commands this pass completed, as the pass that proposed them priced them. */
+  readonly realizedSavingsPerHour: number;
 }
+
+export type OrchestrateResult =
+  | ({ readonly outcome: 'ran'; readonly leaseLost: boolean } & OrchestrationPass)
+  | { readonly outcome: 'held'; readonly holder: string };
 
 export const REPLACEMENT_TIMEOUT_MS = 15 * 60_000;
 export const ADMISSION_GRACE_MS = 10 * 60_000;
+export const ORCHESTRATION_LEASE_TTL_MS = 120_000;
 
 export interface World {
   readonly nodes: ReadonlyMap<string, Node>;
@@ -50,27 +67,51 @@ export async function orchestrate(
   deps: OrchestrateDeps,
   request: OrchestrateRequest,
 ): Promise<OrchestrateResult> {
-  const lease = await deps.store.acquireLease({
-    cluster: request.cluster,
-    name: 'orchestration',
-    owner: request.owner,
-    ttlMs: 120_000,
-  });
-  try {
-    const read = await deps.cluster.readSnapshot();
-    const world = worldOf(read.objects.nodes, read.objects.nodeClaims);
-    const open: CommandRecord[] = [];
-    for (const s of OPEN_COMMAND_STATUSES)
-      open.push(...(await deps.store.listCommandsByStatus(request.cluster, s)));
-    open.sort((a, b) => a.seq - b.seq);
-    const strandedTaintsRemoved = await removeStrandedTaints(deps, request.cluster, world, open);
-    const transitions: { id: string; to: CommandRecord['status'] }[] = [];
-    const evictions: DrainTally = { evicted: 0, blocked: 0, gone: 0 };
-    for (const cmd of open) await advance(deps, request, world, cmd, transitions, evictions);
-    return { transitions, strandedTaintsRemoved, evictions };
-  } finally {
-    await deps.store.releaseLease(lease).catch(() => undefined);
+  const run = await withLease(
+    deps,
+    {
+      cluster: request.cluster,
+      name: 'orchestration',
+      owner: request.owner,
+      ttlMs: request.leaseTtlMs ?? ORCHESTRATION_LEASE_TTL_MS,
+      ...(request.runId ? { runId: request.runId } : {}),
+    },
+    (lease) => orchestrationPass(deps, request, lease.signal),
+  );
+  if (run.outcome === 'held') return { outcome: 'held', holder: run.holder.owner };
+  return { outcome: 'ran', leaseLost: run.lost, ...run.value };
+}
+
+async function orchestrationPass(
+  deps: OrchestrateDeps,
+  request: OrchestrateRequest,
+  lost: AbortSignal,
+): Promise<OrchestrationPass> {
+  // The snapshot is read before the commands: a disrupted taint it shows was recorded before it was added.
+  const read = await deps.cluster.readSnapshot();
+  const world = worldOf(read.objects.nodes, read.objects.nodeClaims);
+  const open: CommandRecord[] = [];
+  for (const s of OPEN_COMMAND_STATUSES)
+    open.push(...(await deps.store.listCommandsByStatus(request.cluster, s)));
+  open.sort((a, b) => a.seq - b.seq);
+  const strandedTaintsRemoved = await removeStrandedTaints(deps, request.cluster, world, open);
+  const pass = { transitions: [] as Transition[], evictions: { evicted: 0, blocked: 0, gone: 0 }, saved: 0 };
+  for (const cmd of open) {
+    if (lost.aborted) break; // a newer holder advances the rest from live state of its own
+    await advance(deps, request, world, cmd, pass);
   }
+  return {
+    transitions: pass.transitions,
+    strandedTaintsRemoved,
+    evictions: pass.evictions,
+    realizedSavingsPerHour: pass.saved,
+  };
+}
+
+interface PassTally {
+  readonly transitions: Transition[];
+  readonly evictions: DrainTally;
+  saved: number;
 }
 
 function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[]): World {
@@ -115,8 +156,7 @@ async function advance(
   request: OrchestrateRequest,
   world: World,
   cmd: CommandRecord,
-  transitions: { id: string; to: CommandRecord['status'] }[],
-  evictions: DrainTally,
+  pass: PassTally,
 ): Promise<void> {
   const move = async (from: CommandRecord['status'], to: CommandRecord['status']): Promise<boolean> => {
     try {
@@ -125,13 +165,8 @@ async function advance(
       if (error instanceof ConditionFailedError) return false; // moved by someone else: next invocation
       throw error;
     }
-    transitions.push({ id: cmd.id, to });
-    if (to === 'completed' || to === 'rolled-back')
-      deps.metrics.count(LOOP_METRICS.commandsExecutedTotal, 1, {
-        decision: cmd.decision,
-        method: cmd.method,
-        result: to,
-      });
+    pass.transitions.push({ id: cmd.id, to });
+    if (to === 'completed' || to === 'rolled-back') executed(deps.metrics, cmd, to, pass);
     return true;
   };
   let status = cmd.status;
@@ -156,10 +191,24 @@ async function advance(
   let done = true;
   for (const c of cmd.candidates) {
     // Resolved by candidate name from the command record: a candidate deleted under us is simply done.
-    const finished = await drainNode(deps, world, c, drainingSince, evictions);
+    const finished = await drainNode(deps, world, c, drainingSince, pass.evictions);
     done &&= finished;
   }
   if (done) await move('draining', 'completed');
+}
+
+/** Commands executed by decision; a completed one realizes the savings its proposing pass priced. */
+function executed(
+  metrics: Metrics,
+  cmd: CommandRecord,
+  to: 'completed' | 'rolled-back',
+  pass: PassTally,
+): void {
+  const labels = { decision: cmd.decision, method: cmd.method };
+  metrics.count(LOOP_METRICS.commandsExecutedTotal, 1, { ...labels, result: to });
+  if (to !== 'completed' || cmd.savingsPerHour === undefined) return;
+  metrics.count(LOOP_METRICS.realizedSavingsPerHour, cmd.savingsPerHour, labels);
+  pass.saved += cmd.savingsPerHour;
 }
 
 /** What a launching command does next: drain once every replacement initialized, roll back on failure. */

@@ -1,28 +1,39 @@
 // StartCommand, the only place admission acts (Karpenter's queue.StartCommand), ordered so that a crash
 // after any step leaves something orchestration can finish or undo:
-//   record (fenced) → taint candidates → create replacement NodeClaims → launch them → confirm (fenced)
+//   record (fenced) → taint candidates → create replacement NodeClaims → launch records (fenced) → invoke
+//   the launchers → confirm (fenced)
 // The record comes first, so every disrupted taint and every replacement has a command that names it;
 // orchestration drains only confirmed commands and rolls back an unconfirmed one once admission is over.
 import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
+import type { Cloud } from '../model/labels.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Proposal } from '../disruption/proposal.ts';
 import { replacementClaim, replacementName } from '../disruption/replacement-claim.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { AlreadyExistsError } from '../ports/cluster/errors.ts';
-import type { Fence } from '../ports/state-store/records.ts';
+import type { Fence, LaunchInput } from '../ports/state-store/records.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { AdmissionStage } from './disruption-metrics.ts';
+import type { LaunchRequestPayload } from './launch-request.ts';
 
 export const DISRUPTED_TAINT = { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' } as const;
 
 export interface StartDeps {
   readonly store: StateStore;
   readonly cluster: Cluster;
-  /** Hands a created replacement claim to its cloud's launcher (an async invoke in Lambda). */
-  launch(claim: NodeClaim): Promise<void>;
+  /**
+   * Hands a created replacement claim to its cloud's launcher (an async invoke in Lambda). Its launch record
+   * is written, fenced on the lock, before: the launcher runs later and only completes that record.
+   */
+  launch(claim: NodeClaim, via: LaunchVia): Promise<void>;
   /** A fresh command id: lowercase, [a-z0-9], at least 10 characters. */
   newId(): string;
+}
+
+export interface LaunchVia {
+  readonly cloud: Cloud;
+  readonly request: LaunchRequestPayload;
 }
 
 /** A step of StartCommand failed; `stage` says which, `cause` why. */
@@ -60,6 +71,8 @@ export async function startCommand(
       throw new StartCommandError('claim', id, { cause: new Error(`NodePool ${r.nodePool} is gone`) });
     return replacementClaim(r, replacementName(r.nodePool, id, i), pool, id);
   });
+  // Resolved before anything is written: a pool without a node class refuses the command untouched.
+  const launches = claims.map((claim, i) => launchOf(proposal, i, claim, lock, id, snapshot));
   await step('record', id, () =>
     deps.store.admitCommand(lock, {
       id,
@@ -67,6 +80,7 @@ export async function startCommand(
       decision: claims.length > 0 ? 'replace' : 'delete',
       candidates: [...proposal.candidates],
       replacements: claims.map((c) => c.metadata.name),
+      savingsPerHour: proposal.savingsPerHour,
     }),
   );
   for (const node of proposal.candidates)
@@ -79,8 +93,31 @@ export async function startCommand(
         if (!(error instanceof AlreadyExistsError)) throw error; // a retried admission created it already
       }
     });
-  for (const claim of claims) await step('launch', id, () => deps.launch(claim));
+  for (const l of launches) await step('launch', id, () => deps.store.recordLaunch(lock, l.record));
+  for (const l of launches) await step('launch', id, () => deps.launch(l.claim, l.via));
   // Mark for deletion: the fenced confirmation that every step above happened while the lock was ours.
   await step('confirm', id, () => deps.store.confirmCommand(lock, id));
   return id;
+}
+
+function launchOf(
+  proposal: Proposal,
+  i: number,
+  claim: NodeClaim,
+  lock: Fence,
+  id: string,
+  snapshot: ClusterSnapshot,
+): { claim: NodeClaim; record: LaunchInput; via: LaunchVia } {
+  const r = proposal.replacements[i];
+  const nodeClass = r ? snapshot.nodePools.get(r.nodePool)?.nodeClass : undefined;
+  if (!r || !nodeClass)
+    throw new StartCommandError('launch', id, {
+      cause: new Error(`NodePool ${r?.nodePool ?? '?'} has no node class to launch with`),
+    });
+  const fence = { cluster: lock.cluster, name: lock.name, owner: lock.owner, token: lock.token };
+  return {
+    claim,
+    record: { claimName: claim.metadata.name, cloud: r.cloud, nodePool: r.nodePool, commandId: id },
+    via: { cloud: r.cloud, request: { fence, nodeClass, claims: [claim.metadata.name], commandId: id } },
+  };
 }

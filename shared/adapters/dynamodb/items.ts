@@ -37,6 +37,7 @@ export const commandItem = z.object({
   decision: z.enum(DECISIONS),
   candidates: z.array(z.string()),
   replacements: z.array(z.string()),
+  savingsPerHour: z.number().optional(),
   status: z.enum(COMMAND_STATUSES),
   fencingToken: z.number().int(),
   admittedBy: z.string(),

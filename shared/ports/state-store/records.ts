@@ -140,6 +140,8 @@ export const commandInputSchema = z.object({
   /** Multi-node consolidation considers at most 100 candidates, so a command item stays far below 400 KB. */
   candidates: z.array(storeName).min(1).max(100),
   replacements: z.array(storeName).max(100),
+  /** $/h the proposing pass expected to save (candidates' price − replacements'): realized when it completes. */
+  savingsPerHour: z.number().finite().optional(),
 });
 export type CommandInput = z.infer<typeof commandInputSchema>;
 export interface CommandRecord extends CommandInput {

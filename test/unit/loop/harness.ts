@@ -8,6 +8,8 @@ import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import type { Labels, Metrics } from '../../../shared/ports/metrics.ts';
 import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualTimer } from '../../fakes/manual-timer.ts';
+import { MemoryLogger } from '../../fakes/memory-logger.ts';
 import { catalog, ec2NodeClass } from '../disruption/fixtures.ts';
 
 export interface Recorded {
@@ -51,6 +53,9 @@ export interface World {
     launch: (claim: NodeClaim) => Promise<void>;
     newId: () => string;
     sleep: (ms: number) => Promise<void>;
+    /** For leases: heartbeats never fire on their own (a use case finishes within one TTL here). */
+    timer: ManualTimer;
+    logger: MemoryLogger;
   };
   close(): Promise<void>;
 }
@@ -92,6 +97,8 @@ export async function startWorld(
         slept.push(ms);
         clock.advance(ms);
       },
+      timer: new ManualTimer(),
+      logger: new MemoryLogger(),
     }),
     close: () => emulator.close(),
   };

@@ -56,8 +56,13 @@ async function admitted(w: World, objs: Obj[], name = 'big') {
   return cmd!;
 }
 
-function orchestration(w: World, cloud: FakeCloudProvider, owner = 'orch') {
-  return orchestrate({ ...w.deps(), providers: new Map([['aws', cloud]]) }, { cluster: 'c1', owner });
+async function orchestration(w: World, cloud: FakeCloudProvider, owner = 'orch') {
+  const r = await orchestrate(
+    { ...w.deps(), providers: new Map([['aws', cloud]]) },
+    { cluster: 'c1', owner },
+  );
+  if (r.outcome !== 'ran') throw new Error(`orchestration lease held by ${r.holder}`);
+  return r;
 }
 
 const nodeNames = async (w: World) =>
@@ -90,6 +95,13 @@ describe('orchestrate', () => {
     ]);
     expect((await world.store.loadPassState('c1')).epoch).toBe(epoch + 1);
     expect(world.metrics.total(LOOP_METRICS.commandsExecutedTotal, { result: 'completed' })).toBe(1);
+    // The savings the proposing pass priced (s-16 → a smaller node) are realized once the command completes.
+    const priced = proposal(fleet(), 'big').savingsPerHour;
+    expect(priced).toBeGreaterThan(0);
+    expect(third.realizedSavingsPerHour).toBeCloseTo(priced);
+    expect(world.metrics.total(LOOP_METRICS.realizedSavingsPerHour, { decision: 'replace' })).toBeCloseTo(
+      priced,
+    );
   });
 
   it('rolls back a command whose replacement never initializes: untaint, delete the replacement', async () => {

@@ -1,0 +1,57 @@
+// The consolidate function's dependencies, built once per container: config from process.env, the cluster
+// (whose snapshot reader keeps resourceVersions, so a warm container catches up instead of listing), the
+// store, both clouds' instance types with their prices, the admit invoker, logs and metrics.
+import { consolidateConfig, type ConsolidateConfig } from '../../shared/config/consolidate.ts';
+import type { ConsolidateDeps } from '../../shared/loop/consolidate.ts';
+import { InstanceTypeCache, type InstanceTypeSources } from '../../shared/loop/instance-types.ts';
+import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
+import type { Invoker } from '../../shared/ports/invoker.ts';
+import {
+  buildCluster,
+  buildEc2Provider,
+  buildGceProvider,
+  buildInvoker,
+  buildObservability,
+  buildStateStore,
+  buildTime,
+  oncePerContainer,
+  type InvocationObservability,
+} from '../compose/index.ts';
+
+export interface ConsolidateHandlerDeps {
+  /** Everything but the hand-off, which the handler binds to its invocation's pass id. */
+  readonly loop: Omit<ConsolidateDeps, 'handOff'> & {
+    readonly invoker: Invoker;
+    readonly nonce: () => string;
+  };
+  readonly settings: Pick<ConsolidateConfig, 'clusterName' | 'options' | 'leaseTtlMs'>;
+  readonly obs: InvocationObservability;
+}
+
+export function buildConsolidateDeps(
+  env: Readonly<Record<string, string | undefined>>,
+): ConsolidateHandlerDeps {
+  const config = consolidateConfig(env);
+  const time = buildTime();
+  const obs = buildObservability(config.observability);
+  const sources: InstanceTypeSources = {
+    aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
+    ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
+  };
+  const types = new InstanceTypeCache(sources, time.clock, config.instanceTypesTtlMs);
+  return {
+    loop: {
+      cluster: buildCluster(config.cluster, obs.logger),
+      store: buildStateStore(config.store, time.clock),
+      invoker: buildInvoker(config.invoker),
+      instanceTypes: (objects) => poolInstanceTypes(types, objects),
+      clock: time.clock,
+      nonce: time.nonce,
+      metrics: obs.metrics,
+    },
+    settings: config,
+    obs,
+  };
+}
+
+export const consolidateDeps = oncePerContainer(() => buildConsolidateDeps(process.env));

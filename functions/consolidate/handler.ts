@@ -1,0 +1,53 @@
+// consolidate (scheduled every minute): validates the EventBridge event, then under the consolidation lease
+// reads the cluster, runs one pass and hands its held proposals, in order, to admit (async invoke). An
+// overlapping start finds the lease held and returns `held` at once; the walk never outlives the invocation.
+import { handOffToAdmit } from '../../shared/loop/admit-payload.ts';
+import { consolidate, withinInvocation, type ConsolidateResult } from '../../shared/loop/consolidate.ts';
+import { leaseOwner } from '../../shared/loop/with-lease.ts';
+import { LockHeldError } from '../../shared/ports/state-store/errors.ts';
+import { invocation, parseContext, parseEvent, remainingMs, scheduledEventSchema } from '../compose/index.ts';
+import { consolidateDeps, type ConsolidateHandlerDeps } from './deps.ts';
+
+export type ConsolidateOutcome =
+  | {
+      readonly outcome: 'ran';
+      readonly pass: ConsolidateResult['pass']['outcome'];
+      readonly timedOut: boolean;
+      readonly handedOff: number;
+    }
+  | { readonly outcome: 'held'; readonly holder: string; readonly reason: 'held' | 'same-run' };
+
+export function createConsolidateHandler(deps: () => Promise<ConsolidateHandlerDeps>) {
+  return async (event: unknown, context: unknown): Promise<ConsolidateOutcome> => {
+    const scheduled = parseEvent(scheduledEventSchema, event, 'consolidate event');
+    const ctx = parseContext(context);
+    const d = await deps();
+    const { loop, settings } = d;
+    const walks = settings.options.multiNodeTimeoutMs + settings.options.singleNodeTimeoutMs;
+    return invocation(d.obs, { requestId: ctx.awsRequestId, passId: scheduled.id }, async () => {
+      try {
+        const r = await consolidate(
+          { ...loop, handOff: handOffToAdmit(loop.invoker, settings.clusterName, scheduled.id) },
+          {
+            cluster: settings.clusterName,
+            owner: leaseOwner(ctx.awsRequestId, loop.nonce()),
+            runId: scheduled.id,
+            options: withinInvocation(settings.options, remainingMs(ctx, walks)),
+            ...(settings.leaseTtlMs ? { leaseTtlMs: settings.leaseTtlMs } : {}),
+          },
+        );
+        return {
+          outcome: 'ran',
+          pass: r.pass.outcome,
+          timedOut: r.pass.timedOut,
+          handedOff: r.handedOff.length,
+        };
+      } catch (err: unknown) {
+        if (!(err instanceof LockHeldError)) throw err;
+        return { outcome: 'held', holder: err.holder.owner, reason: err.reason };
+      }
+    });
+  };
+}
+
+export const handler = createConsolidateHandler(consolidateDeps);

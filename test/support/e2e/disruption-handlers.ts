@@ -1,0 +1,129 @@
+// The disruption half's functions as the end-to-end tests run them: consolidate and admit with dependencies
+// built the way their deps.ts build them, against the harness's servers and recording logs and metrics. The
+// settling delay advances the harness's clock instead of sleeping (no real 15 s waits); lock polling sleeps
+// a few real milliseconds. `bringUp` grows a fleet through the provisioning handlers.
+import { randomUUID } from 'node:crypto';
+import { commandIds, launchThrough, type AdmitHandlerDeps } from '../../../functions/admit/deps.ts';
+import { createAdmitHandler } from '../../../functions/admit/handler.ts';
+import type { ConsolidateHandlerDeps } from '../../../functions/consolidate/deps.ts';
+import { createConsolidateHandler } from '../../../functions/consolidate/handler.ts';
+import type { KubeObject } from '../../../local/kube-api/index.ts';
+import { passOptions, type PassOptions } from '../../../shared/disruption/types.ts';
+import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
+import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
+import { systemTimer } from '../../../shared/adapters/system-timer.ts';
+import { launchHandler, lifecycleHandler, provisionHandler } from './functions.ts';
+import type { E2eHarness } from './harness.ts';
+import { lambdaContext, scheduledEvent } from './lambda-events.ts';
+
+const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
+const nonce = () => randomUUID();
+
+/** A fresh container's instance types, read from both emulators. */
+const typesOf = (h: E2eHarness) => {
+  const cache = new InstanceTypeCache({ aws: h.ec2Provider(), gcp: h.gceProvider() }, h.clock, 60_000);
+  return (objects: Parameters<typeof poolInstanceTypes>[1]) => poolInstanceTypes(cache, objects);
+};
+
+export function consolidateHandler(h: E2eHarness, options: Partial<PassOptions> = {}) {
+  const deps: ConsolidateHandlerDeps = {
+    loop: {
+      cluster: h.cluster(),
+      store: h.store(),
+      invoker: h.invoker,
+      instanceTypes: typesOf(h),
+      clock: h.clock,
+      nonce,
+      metrics: h.metrics,
+    },
+    settings: { clusterName: h.clusterName, options: passOptions(options), leaseTtlMs: undefined },
+    obs: obs(h),
+  };
+  return createConsolidateHandler(() => Promise.resolve(deps));
+}
+
+export interface TestAdmitSettings {
+  readonly options?: Partial<PassOptions>;
+  readonly settlingDelayMs?: number;
+  readonly lockWaitMs?: number;
+  /** Real milliseconds between attempts at a held lock. */
+  readonly lockPollMs?: number;
+}
+
+export function admitDepsFor(h: E2eHarness, s: TestAdmitSettings = {}): AdmitHandlerDeps {
+  return {
+    loop: {
+      cluster: h.cluster(),
+      store: h.store(),
+      instanceTypes: typesOf(h),
+      launch: launchThrough(h.invoker),
+      newId: commandIds(nonce),
+      // The settling delay passes on the harness's clock at once; polling waits real (short) time.
+      sleep: async (ms) => {
+        h.clock.advance(ms);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      },
+      poll: (ms) => systemTimer.sleep(ms),
+      clock: h.clock,
+      nonce,
+      metrics: h.metrics,
+    },
+    settings: {
+      clusterName: h.clusterName,
+      options: passOptions(s.options ?? {}),
+      settlingDelayMs: s.settlingDelayMs ?? 15_000,
+      lockWaitMs: s.lockWaitMs ?? 0,
+      lockPollMs: s.lockPollMs ?? 5,
+    },
+    obs: obs(h),
+  };
+}
+
+export function admitHandler(h: E2eHarness, s: TestAdmitSettings = {}) {
+  const deps = admitDepsFor(h, s);
+  return createAdmitHandler(() => Promise.resolve(deps));
+}
+
+/** consolidate → admit → launch-aws / launch-gcp through the in-process invoker. */
+export function wireDisruption(h: E2eHarness, s: TestAdmitSettings = {}): void {
+  const admit = admitHandler(h, s);
+  const aws = launchHandler(h, 'aws');
+  const gcp = launchHandler(h, 'gcp');
+  h.invoker.register('admit', (payload) => admit(payload, lambdaContext('admit')));
+  h.invoker.register('launch-aws', (payload) => aws(payload, lambdaContext('launch-aws')));
+  h.invoker.register('launch-gcp', (payload) => gcp(payload, lambdaContext('launch-gcp')));
+}
+
+export const runConsolidate = async (h: E2eHarness, options: Partial<PassOptions> = {}) => {
+  const r = await consolidateHandler(h, options)(scheduledEvent(h.clock), lambdaContext('consolidate'));
+  await h.invoker.settled();
+  return r;
+};
+
+/** Provision → launch → register → lifecycle (registered, initialized) → bind: nodes for `pods`, running them. */
+export async function bringUp(h: E2eHarness, pods: readonly KubeObject[]): Promise<void> {
+  const before = h.list('Node').length;
+  h.seed(pods);
+  await provisionHandler(h)(scheduledEvent(h.clock), lambdaContext('provision'));
+  await h.invoker.settled();
+  for (let i = 0; i < 200 && h.list('Node').length === before; i++) await systemTimer.sleep(10);
+  const lifecycle = lifecycleHandler(h);
+  await lifecycle(scheduledEvent(h.clock), lambdaContext('lifecycle'));
+  await lifecycle(scheduledEvent(h.clock), lambdaContext('lifecycle'));
+  h.bind();
+}
+
+/** Deletes a pod at once (no grace period), as a finished Job's pod goes. */
+export function removePod(h: E2eHarness, name: string, namespace = 'default'): void {
+  h.kube.store.delete(h.kube.typeOf('Pod'), namespace, name, { gracePeriodSeconds: 0 });
+}
+
+/** The node a pod is bound to. */
+export const nodeOf = (h: E2eHarness, pod: string): string | undefined =>
+  (h.list('Pod').find((p) => p.metadata.name === pod)?.spec as { nodeName?: string } | undefined)?.nodeName;
+
+/** A NodePool fixture with one disruption budget (`nodes`: a count or a percentage). */
+export function withBudget(pool: KubeObject, nodes: string): KubeObject {
+  const spec = pool.spec as { disruption: Record<string, unknown> };
+  return { ...pool, spec: { ...spec, disruption: { ...spec.disruption, budgets: [{ nodes }] } } };
+}

@@ -1,0 +1,63 @@
+// The config schemas of orchestrate, census and pricing: defaults as documented in docs/functions/, the GCP
+// group all or nothing, and every bad variable named at once.
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../shared/config/errors.ts';
+import { orchestrateConfig } from '../../../shared/config/orchestrate.ts';
+
+const common = {
+  KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
+  AWS_REGION: 'us-east-1',
+  KRAFTSMAN_TABLE_NAME: 'kraftsman-state',
+  KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
+  KRAFTSMAN_KUBE_TOKEN: 'token',
+};
+const gcp = {
+  KRAFTSMAN_GCP_PROJECT: 'ml-prod',
+  KRAFTSMAN_GCP_REGION: 'us-central1',
+  KRAFTSMAN_GCP_ZONES: 'us-central1-a',
+  KRAFTSMAN_GCP_CREDENTIALS: '{"type":"external_account"}',
+};
+
+const failure = (run: () => unknown): ConfigError => {
+  try {
+    run();
+  } catch (err: unknown) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('orchestrate config', () => {
+  it('defaults: a 2-minute lease, 15 minutes for replacements, 10 for an admitter to confirm', () => {
+    const c = orchestrateConfig(common);
+    expect(c).toMatchObject({
+      leaseTtlMs: 120_000,
+      replacementTimeoutMs: 900_000,
+      admissionGraceMs: 600_000,
+    });
+    expect(c.gce).toBeUndefined();
+    expect(c.observability.service).toBe('orchestrate');
+    expect(orchestrateConfig({ ...common, ...gcp }).gce?.zones).toEqual(['us-central1-a']);
+  });
+
+  it('names every bad variable at once, including a partial GCP group', () => {
+    const err = failure(() =>
+      orchestrateConfig({
+        ...common,
+        KRAFTSMAN_REPLACEMENT_TIMEOUT: 'a while',
+        KRAFTSMAN_LEASE_TTL: '-',
+        KRAFTSMAN_GCP_PROJECT: 'ml-prod',
+      }),
+    );
+    expect(err.keys).toEqual(
+      expect.arrayContaining([
+        'KRAFTSMAN_REPLACEMENT_TIMEOUT',
+        'KRAFTSMAN_LEASE_TTL',
+        'KRAFTSMAN_GCP_REGION',
+        'KRAFTSMAN_GCP_CREDENTIALS',
+      ]),
+    );
+    expect(err.message).toMatch(/orchestrate function/);
+  });
+});
