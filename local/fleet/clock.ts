@@ -18,6 +18,11 @@ export class FleetClock implements Clock {
     return new Date(this.wallNow() + this.offsetMs);
   }
 
+  /** Moves simulated time forward by `ms` (a wait that passes in simulated time only). */
+  advance(ms: number): void {
+    if (ms > 0) this.offsetMs += ms;
+  }
+
   /** Moves simulated time forward to `at` (never back: a clock that went backwards would break the leases). */
   advanceTo(at: Date): void {
     const ahead = at.getTime() - this.now().getTime();

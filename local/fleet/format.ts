@@ -15,7 +15,9 @@ function commandsCell(r: FleetRun): string {
   const by = new Map<string, number>();
   for (const c of r.summary.commands)
     by.set(`${c.decision} ${c.outcome}`, (by.get(`${c.decision} ${c.outcome}`) ?? 0) + 1);
-  return `${r.summary.commands.length}${by.size ? ` (${[...by].map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`;
+  const open = r.samples[r.samples.length - 1]?.commandsInFlight ?? 0;
+  const detail = [...[...by].map(([k, n]) => `${n} ${k}`), ...(open ? [`${open} in flight at the end`] : [])];
+  return `${r.summary.commands.length} finished${detail.length ? ` (${detail.join(', ')})` : ''}`;
 }
 
 export function summaryTable(runs: readonly FleetRun[]): string {

@@ -57,12 +57,14 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     const pods = new PodLedger(env.kube);
     const samples: FleetSample[] = [];
     let overspends = 0;
-    const take = (minute: number): void => {
-      const s: FleetSample = { minute, ...observe(env.kube, catalog), coverage: null, commandsInFlight: 0 };
+    const take = async (minute: number): Promise<void> => {
+      wiring.commands.noteClaims(env.kube);
+      const commandsInFlight = await wiring.commands.inFlight();
+      const s: FleetSample = { minute, ...observe(env.kube, catalog), coverage: null, commandsInFlight };
       samples.push(s);
       o.onSample?.(s, clock.now());
     };
-    take(0);
+    await take(0);
     for (let minute = 1; minute <= o.minutes; minute++) {
       const wallBefore = o.wallNow();
       clock.advanceTo(new Date(start + minute * MINUTE));
@@ -72,11 +74,23 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       refreshDisruptionBudgets(env.kube);
       ledger.sampleClouds();
       overspends += budgetOverspends(env.kube).length;
-      take(minute);
+      await take(minute);
       await sleep(Math.max(0, MINUTE / o.speed - (o.wallNow() - wallBefore)));
     }
     const wallSeconds = (o.wallNow() - startedWall) / 1000;
-    const run = summarize({ ...o, env, samples, ledger, pods, log, wiring, overspends, wallSeconds });
+    const commands = await wiring.commands.finished();
+    const run = summarize({
+      ...o,
+      env,
+      samples,
+      ledger,
+      pods,
+      log,
+      wiring,
+      overspends,
+      wallSeconds,
+      commands,
+    });
     return { run, env: { ...env, close: closeAll } };
   } catch (err: unknown) {
     await closeAll();

@@ -9,6 +9,7 @@ import type { FleetLog } from './log.ts';
 import type { PodLedger } from './pods.ts';
 import type { FleetRun, FleetSample } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
+import type { FleetCommand } from './summary.ts';
 import type { Wiring } from './wiring.ts';
 
 export interface RunRecord {
@@ -25,6 +26,7 @@ export interface RunRecord {
   /** NodePool-minutes with more nodes disrupting than the pool's budgets allow. */
   readonly overspends: number;
   readonly wallSeconds: number;
+  readonly commands: readonly FleetCommand[];
 }
 
 const round = (n: number, places = 2): number => Math.round(n * 10 ** places) / 10 ** places;
@@ -63,7 +65,7 @@ export function summarize(r: RunRecord): FleetRun {
         unprovisionable: lastProvision,
         lost: lost.count,
       },
-      commands: [],
+      commands: [...r.commands],
       launches: {
         aws: instances.aws.launched,
         gcp: instances.gcp.launched,

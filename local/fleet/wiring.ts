@@ -22,10 +22,12 @@ import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
 import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
-import type { Clock } from '../../shared/ports/clock.ts';
 import { fakeGoogleAuth } from '../../test/support/e2e/harness.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../test/support/dynamodb/credentials.ts';
+import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
+import { disruptionFunctions } from './wiring-disruption.ts';
+import { CommandLedger } from './commands.ts';
 import { FleetMetrics, type FleetLog } from './log.ts';
 import { lambdaContext, sqsBatch, type FleetFunction } from './registry.ts';
 
@@ -35,6 +37,8 @@ export interface Wiring {
   readonly metrics: FleetMetrics;
   /** Every launch invocation that returned: its cloud, its gang (if any) and the launch use case's counts. */
   readonly launches: LaunchOutcome[];
+  /** The fleet's own reader of the state table (commands), not any function's. */
+  readonly commands: CommandLedger;
   /** Delivers the EC2 events queued since the last call to lifecycle, as one SQS batch. */
   deliverInterruptions(): Promise<SqsBatchResponse | undefined>;
   close(): Promise<void>;
@@ -46,8 +50,17 @@ export interface LaunchOutcome {
   readonly counts: LaunchCounts;
 }
 
+export interface Adapters {
+  readonly logger: ReturnType<FleetLog['logger']>;
+  readonly obs: { readonly logger: ReturnType<FleetLog['logger']>; readonly metrics: FleetMetrics };
+  cluster(c: { server: string; token: string }): ReturnType<typeof buildCluster>;
+  store(s: Parameters<typeof buildStateStore>[0]): ReturnType<typeof buildStateStore>;
+  ec2(s: Parameters<typeof buildEc2Provider>[0]): ReturnType<typeof buildEc2Provider>;
+  gce(s: Parameters<typeof buildGceProvider>[0]): ReturnType<typeof buildGceProvider>;
+}
+
 export interface WiringOptions {
-  readonly clock: Clock;
+  readonly clock: FleetClock;
   readonly log: FleetLog;
   readonly upstream: boolean;
 }
@@ -68,14 +81,15 @@ function lambdaEnv(env: FleetEnvironment, upstream: boolean): Record<string, str
       '{"type":"external_account","note":"unused: the local fleet injects its auth"}',
     KRAFTSMAN_LAUNCH_AWS_FUNCTION: 'launch-aws',
     KRAFTSMAN_LAUNCH_GCP_FUNCTION: 'launch-gcp',
+    KRAFTSMAN_ADMIT_FUNCTION: 'admit',
     KRAFTSMAN_UPSTREAM: String(upstream),
   };
 }
 
 /**
- * The one departure from Lambda's settings: provision watches for a single batch per firing (Karpenter's
+ * A departure from Lambda's settings: provision watches for a single batch per firing (Karpenter's
  * 1 s idle / 10 s max batching scaled down) instead of 14 minutes, because the fleet steps its schedule a
- * simulated minute at a time and a long watch would hold the step (docs/fleet.md).
+ * simulated minute at a time and a long watch would hold the step (docs/fleet.md, "Departures from a deployment").
  */
 const FLEET_WATCH = { windowMs: 0, idleMs: 200, maxMs: 2_000, pollMs: 50 } as const;
 
@@ -87,7 +101,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const launches: LaunchOutcome[] = [];
   const { clock } = o;
   const nonce = () => randomUUID();
-  const adapters = (fn: string) => {
+  const adapters = (fn: string): Adapters => {
     const logger = o.log.logger(fn);
     return {
       logger,
@@ -177,11 +191,13 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   return {
     functions: [
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
+      ...disruptionFunctions(vars, adapters, clock, invoker, nonce),
       { name: 'lifecycle', everyMinutes: 1, timeoutMs: 900_000, handler: lifecycle },
     ],
     invoker,
     metrics,
     launches,
+    commands: new CommandLedger(adapters('fleet').store(provisionConfig(vars).store), env.clusterName),
     async deliverInterruptions() {
       const events = env.ec2Events.splice(0);
       if (events.length === 0) return undefined;

@@ -39,19 +39,16 @@ describe('the local fleet', () => {
     });
     try {
       const s = fleetSummarySchema.strict().parse(run.summary);
-      expect(run.details.functionsRun).toEqual(expect.arrayContaining(['provision', 'lifecycle']));
-      // The backlog made NodeClaims, each launched on its cloud: claims, kube objects and instances agree.
-      const claims = env.kube.store.all(env.kube.typeOf('NodeClaim'));
-      const adopted = s.nodes.start.aws + s.nodes.start.gcp;
+      expect(run.details.functionsRun).toEqual(['provision', 'consolidate', 'orchestrate', 'lifecycle']);
+      // The backlog made NodeClaims, each launched on its cloud (admit may launch replacements on top).
       expect(run.details.claimsCreated).toBeGreaterThan(0);
-      expect(claims.length - adopted).toBe(
-        run.details.claimsCreated - run.details.terminated.aws - run.details.terminated.gcp,
-      );
-      expect(s.launches.aws + s.launches.gcp).toBe(run.details.claimsCreated);
-      const ec2Ids = [...env.ec2.world.instances.values()].filter((i) => i.state === 'running');
-      expect(s.nodes.end.aws).toBe(ec2Ids.length);
-      expect(s.nodes.end.aws - s.nodes.start.aws).toBe(s.launches.aws - run.details.terminated.aws);
-      expect(s.nodes.end.gcp - s.nodes.start.gcp).toBe(s.launches.gcp - run.details.terminated.gcp);
+      expect(s.launches.aws + s.launches.gcp).toBeGreaterThanOrEqual(run.details.claimsCreated);
+      expect(s.launches.failed).toBe(0);
+      // Every running EC2 instance is a Node (a Node may outlive its instance while it is finalized).
+      const running = [...env.ec2.world.instances.values()].filter((i) => i.state === 'running');
+      expect(s.nodes.end.aws).toBeGreaterThanOrEqual(running.length);
+      expect(s.nodes.end.aws).toBeLessThanOrEqual(s.nodes.start.aws + s.launches.aws);
+      expect(s.nodes.end.gcp).toBeLessThanOrEqual(s.nodes.start.gcp + s.launches.gcp);
       expect(s.pods.pendingEnd).toBeLessThan(s.pods.pendingMax);
       expect(s.cost.endPerHour).toBeGreaterThan(s.cost.startPerHour);
       expect(s.cost.lowerBoundPerHour).toBeLessThanOrEqual(s.cost.endPerHour);
@@ -84,8 +81,8 @@ describe('the local fleet', () => {
     expect(summary.nodes.start.gcp).toBeGreaterThan(0);
     expect(summary.launches.aws + summary.launches.gcp).toBeGreaterThan(0);
     expect(r.out).toContain('NodeClaims created');
-    // No disruption function ran: the table says so rather than printing 0 commands.
-    expect(r.out).toMatch(/commands\s+n\/a/);
+    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, lifecycle/);
+    expect(r.out).toMatch(/commands\s+\d+ finished/);
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('data-chart="cost"');
     expect(html).not.toMatch(/<script[^>]+src=/);
