@@ -98,11 +98,7 @@ function validateObject(value: Record<string, unknown>, schema: JsonSchema, path
     if (child) issues.push(...validateSchema(value[key], child, sub));
     else if (typeof schema.additionalProperties === 'object')
       issues.push(...validateSchema(value[key], schema.additionalProperties, sub));
-    else if (
-      schema.properties &&
-      !schema['x-kubernetes-preserve-unknown-fields'] &&
-      schema.additionalProperties !== true
-    )
+    else if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true)
       issues.push({ path: sub, message: 'unknown field', unknownField: true });
   }
   return issues;
@@ -111,37 +107,39 @@ function validateObject(value: Record<string, unknown>, schema: JsonSchema, path
 /** The root of a custom resource: apiVersion, kind and metadata are the server's, not the schema's. */
 export function validateCustomResource(obj: Record<string, unknown>, schema: JsonSchema): SchemaIssue[] {
   const props = { ...schema.properties };
-  for (const k of ['apiVersion', 'kind', 'metadata'])
-    props[k] ??= {
-      type: k === 'metadata' ? 'object' : 'string',
-      'x-kubernetes-preserve-unknown-fields': true,
-    };
+  for (const k of ['apiVersion', 'kind']) props[k] ??= { type: 'string' };
+  // CRDs declare the root metadata as a bare `type: object`; it is ObjectMeta, which the server checks itself.
+  props.metadata = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   return validateSchema(obj, { ...schema, properties: props });
 }
 
 /**
- * What the API server does to a custom resource before it stores it: structural pruning (fields the
- * schema does not declare are dropped, unless x-kubernetes-preserve-unknown-fields or
- * additionalProperties keep them) and defaulting (a declared `default` fills an absent field of an
- * object that is present, e.g. NodeClaim `spec.expireAfter: 720h`). Mutates and returns `value`.
+ * What the API server does to a custom resource before it stores it: structural pruning and defaulting.
+ * Pruning follows apiextensions-apiserver's algorithm (pkg/apiserver/schema/pruning): a field of an object is
+ * kept only if the schema declares it in `properties` or has `additionalProperties` (a schema, or true);
+ * otherwise it is dropped — also inside a `type: object` with no `properties` at all, which keeps nothing — unless
+ * x-kubernetes-preserve-unknown-fields is set on that object (then undeclared fields stay, declared ones are
+ * still pruned inside). A value with no schema (array items without `items`) keeps no object fields either.
+ * Defaulting: a declared `default` fills an absent field of an object that is present (e.g. NodeClaim
+ * `spec.expireAfter: 720h`). Mutates and returns `value`.
  */
-export function pruneAndDefault(value: unknown, schema: JsonSchema): unknown {
+export function pruneAndDefault(value: unknown, schema: JsonSchema | undefined): unknown {
   if (Array.isArray(value)) {
-    if (schema.items) for (const item of value) pruneAndDefault(item, schema.items);
+    for (const item of value) pruneAndDefault(item, schema?.items);
     return value;
   }
-  if (value === null || typeof value !== 'object' || schema['x-kubernetes-int-or-string']) return value;
+  if (value === null || typeof value !== 'object' || schema?.['x-kubernetes-int-or-string']) return value;
   const obj = value as Record<string, unknown>;
   const keep =
-    schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
+    schema?.['x-kubernetes-preserve-unknown-fields'] === true || schema?.additionalProperties === true;
   for (const key of Object.keys(obj)) {
     const child =
-      schema.properties?.[key] ??
-      (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      schema?.properties?.[key] ??
+      (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
     if (child) pruneAndDefault(obj[key], child);
-    else if (!keep && (schema.properties || schema.additionalProperties === false)) delete obj[key];
+    else if (!keep) delete obj[key];
   }
-  for (const [key, child] of Object.entries(schema.properties ?? {}))
+  for (const [key, child] of Object.entries(schema?.properties ?? {}))
     if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
   return obj;
 }

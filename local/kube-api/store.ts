@@ -1,14 +1,18 @@
 // The emulator's storage: objects by resource (group/plural), one global resourceVersion counter like
 // etcd's, optimistic concurrency, finalizers, status subresources, and a bounded event log per resource.
+// Pod termination (grace periods) is bookkept in termination.ts.
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type ResourceType } from './resources.ts';
-import { pruneCustomResource, validateCustomResource } from './schema.ts';
+import { admitCustomResource } from './validation.ts';
+import { decodeContinue, encodeContinue, expiredContinue, lowerBound } from './pages.ts';
 import { EventLog, type WatchEvent, type Watcher } from './events.ts';
 import { alreadyExists, conflict, notFound, statusError } from './status.ts';
 import { applyPatch } from './patch.ts';
+import { rfc3339, Terminations, type PodTermination } from './termination.ts';
 import type { KubeObject, Matcher } from './selectors.ts';
 
 export type { KubeObject } from './selectors.ts';
+export { POD_TERMINATION, type PodTermination } from './termination.ts';
 export interface ListOptions {
   readonly match?: Matcher;
   readonly limit?: number;
@@ -20,18 +24,11 @@ export interface ListResult {
   readonly continue?: string;
 }
 export type Subresource = 'status' | undefined;
-/** How a pod deletion ends: after its grace period, as a kubelet confirms it, or at once (no kubelet). */
-export const POD_TERMINATION = ['graceful', 'immediate'] as const;
-export type PodTermination = (typeof POD_TERMINATION)[number];
 export interface DeleteOptions {
   readonly uid?: string;
   readonly resourceVersion?: string;
   readonly gracePeriodSeconds?: number;
 }
-/** The API server's default `terminationGracePeriodSeconds` for a pod. */
-const DEFAULT_GRACE_SECONDS = 30;
-const isPods = (t: ResourceType): boolean => t.group === '' && t.plural === 'pods';
-const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const meta = (o: KubeObject): Record<string, unknown> => o.metadata;
 const objKey = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
@@ -58,16 +55,27 @@ export class Store {
   private compactedRv = 0;
   private readonly tables = new Map<string, Table>();
   private readonly deleteHooks: ((type: ResourceType, obj: KubeObject) => void)[] = [];
-  private readonly terminateHooks: ((type: ResourceType, obj: KubeObject) => void)[] = [];
-  /** Pods marked for graceful deletion, by key: removed once their deletionTimestamp has passed. */
-  private readonly terminating = new Map<string, ResourceType>();
-  /** Set by the server: wakes it up when a grace period ends, so watchers see the DELETED event. */
-  schedule: (ms: number) => void = () => {};
+  private readonly terminations: Terminations;
   constructor(
     private readonly now: () => Date = () => new Date(),
     readonly historyLimit = 50_000,
     readonly podTermination: PodTermination = 'graceful',
-  ) {}
+  ) {
+    this.terminations = new Terminations(
+      {
+        now: () => this.now(),
+        current: (t, key) => this.table(t).objects.get(key),
+        mark: (t, key, current, fields) => this.mark(t, key, current, fields),
+        remove: (t, key, last) => this.remove(t, key, last),
+      },
+      podTermination,
+    );
+  }
+
+  /** Set by the server: wakes it up when a grace period ends, so watchers see the DELETED event. */
+  set schedule(wake: (ms: number) => void) {
+    this.terminations.schedule = wake;
+  }
 
   get resourceVersion(): string {
     return String(this.rv);
@@ -86,7 +94,7 @@ export class Store {
 
   /** Called when a pod starts its graceful termination (a ReplicaSet replaces it from then on). */
   onTerminate(hook: (type: ResourceType, obj: KubeObject) => void): void {
-    this.terminateHooks.push(hook);
+    this.terminations.onTerminate(hook);
   }
 
   private record(t: ResourceType, type: WatchEvent['type'], obj: KubeObject): void {
@@ -100,25 +108,9 @@ export class Store {
     return obj;
   }
 
-  /** Prunes undeclared fields, fills defaults, then validates: what the API server stores is what a read returns. */
+  /** Custom resources are pruned, defaulted and validated by their CRD's schema before they are stored. */
   private check(t: ResourceType, obj: KubeObject): void {
-    if (!t.schema) return;
-    pruneCustomResource(obj, t.schema);
-    const issues = validateCustomResource(obj, t.schema).filter((i) => !i.unknownField);
-    if (issues.length > 0) {
-      const name = String(meta(obj).name ?? '');
-      const causes = issues.map((i) => ({
-        reason: 'FieldValueInvalid',
-        field: i.path.replace(/^\./, ''),
-        message: i.message,
-      }));
-      throw statusError(
-        422,
-        'Invalid',
-        `${t.kind}.${t.group} "${name}" is invalid: ${issues.map((i) => `${i.path.replace(/^\./, '')}: ${i.message}`).join(', ')}`,
-        { name, group: t.group, kind: t.kind, causes },
-      );
-    }
+    if (t.schema) admitCustomResource(t, t.schema, obj);
   }
 
   create(t: ResourceType, ns: string | undefined, input: KubeObject): KubeObject {
@@ -268,39 +260,13 @@ export class Store {
         `Precondition failed for ${t.plural} "${name}": UID in precondition: ${options.uid ?? ''}, UID in object meta: ${String(m.uid)}`,
       );
     const key = objKey(m.namespace as string | undefined, name);
-    const grace = this.graceOf(t, current, options.gracePeriodSeconds);
-    if (grace > 0) return this.startTermination(t, key, current, grace);
+    const grace = this.terminations.graceOf(t, current, options.gracePeriodSeconds);
+    if (grace > 0) return this.terminations.start(t, key, current, grace);
     if (((m.finalizers as string[] | undefined) ?? []).length > 0) {
       if (m.deletionTimestamp) return current;
       return this.mark(t, key, current, { deletionTimestamp: rfc3339(this.now()) });
     }
     return this.remove(t, key, structuredClone(current));
-  }
-
-  /** The grace period a deletion gets: pods not bound to a node, or terminal, go at once (as in the API server). */
-  private graceOf(t: ResourceType, pod: KubeObject, requested: number | undefined): number {
-    if (!isPods(t) || this.podTermination === 'immediate') return 0;
-    const spec = (pod.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
-    const phase = (pod.status as { phase?: string } | undefined)?.phase;
-    if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
-    const grace = requested ?? spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
-    const running = meta(pod).deletionGracePeriodSeconds;
-    // A second deletion may shorten a running grace period, never lengthen it.
-    return typeof running === 'number' ? Math.min(running, grace) : grace;
-  }
-
-  private startTermination(t: ResourceType, key: string, pod: KubeObject, grace: number): KubeObject {
-    const m = meta(pod);
-    if (m.deletionGracePeriodSeconds === grace) return pod;
-    const at = new Date(this.now().getTime() + grace * 1000);
-    const marked = this.mark(t, key, pod, {
-      deletionTimestamp: rfc3339(at),
-      deletionGracePeriodSeconds: grace,
-    });
-    this.terminating.set(key, t);
-    this.schedule(grace * 1000);
-    for (const hook of this.terminateHooks) hook(t, marked);
-    return marked;
   }
 
   private mark(
@@ -321,29 +287,16 @@ export class Store {
 
   /** Removes every pod whose grace period has ended (the server calls this before each request). */
   reap(): void {
-    const now = this.now().getTime();
-    for (const [key, t] of this.terminating) {
-      const pod = this.table(t).objects.get(key);
-      if (pod && Date.parse(String(meta(pod).deletionTimestamp)) > now) continue;
-      this.finish(key, t);
-    }
+    this.terminations.reap();
   }
 
   /** The kubelet stand-in: every terminating pod finishes now, whatever is left of its grace period. */
   terminatePods(): void {
-    for (const [key, t] of this.terminating) this.finish(key, t);
-  }
-
-  private finish(key: string, t: ResourceType): void {
-    this.terminating.delete(key);
-    const pod = this.table(t).objects.get(key);
-    if (!pod) return;
-    if (((meta(pod).finalizers as string[] | undefined) ?? []).length === 0)
-      this.remove(t, key, structuredClone(pod));
+    this.terminations.finishAll();
   }
 
   private remove(t: ResourceType, key: string, last: KubeObject): KubeObject {
-    this.terminating.delete(key);
+    this.terminations.forget(key);
     const table = this.table(t);
     table.objects.delete(key);
     table.invalidate();
@@ -374,40 +327,4 @@ export class Store {
     const table = this.table(t);
     return table.keys().map((k) => table.objects.get(k) as KubeObject);
   }
-}
-
-/** kube-apiserver's answer to a continue token whose snapshot etcd has compacted away. */
-const expiredContinue = () =>
-  statusError(
-    410,
-    'Expired',
-    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-  );
-
-const encodeContinue = (rv: string, after: string): string =>
-  Buffer.from(JSON.stringify({ rv, after })).toString('base64url');
-function decodeContinue(token: string): { rv: string; after: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as {
-      rv?: unknown;
-      after?: unknown;
-    };
-    if (typeof parsed.rv === 'string' && typeof parsed.after === 'string')
-      return { rv: parsed.rv, after: parsed.after };
-  } catch {
-    // fall through to the error below
-  }
-  throw statusError(400, 'BadRequest', 'continue key is not valid');
-}
-
-/** First index whose key sorts after `after`. */
-function lowerBound(keys: string[], after: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((keys[mid] as string) <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,6 +1,7 @@
 // The consolidation pass use case (docs/architecture.md, "One consolidation pass", steps 3–6) against the
-// ports: read the pass state in one round trip, run the pure pass with the coverage cycle, negative cache,
-// verdicts, nominations and open commands it holds, persist what the pass learned, and emit the pass metrics.
+// ports: read the pass state in one round trip, run the pure pass with the coverage cycle, unseen pools,
+// negative cache, verdicts, nominations and open commands it holds, persist what the pass learned, and emit
+// the pass metrics.
 // Admission is a separate use case.
 import { coverageDelta } from '../disruption/coverage-cycle.ts';
 import {
@@ -20,6 +21,7 @@ import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
+import type { UnseenPools } from '../ports/state-store/records.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -51,12 +53,13 @@ export async function disruptionPass(
     now: start,
     options: request.options,
     stopwatch,
-    hints: { coverage: state.coverage, negativeCache: cache },
+    hints: { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools.pools },
     claimedByCommands: claimed,
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
   });
   await persist(store, request.cluster, state.coverage, cache, result);
+  await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
   emit(deps.metrics, result);
   return result;
 }
@@ -86,6 +89,22 @@ async function persist(
       );
     if (delta.remove.length) await store.deleteNegativeEntries(cluster, delta.remove);
   }
+}
+
+/**
+ * Karpenter keeps PreviouslyUnseenNodePools on its SingleNodeConsolidation object, so the pools a timed-out walk
+ * never reached go first in the next walk (docs/mechanisms/coverage-cycle.md); a Lambda forgets between
+ * invocations, so the set lives in the store. Fenced by the version read with the pass state, as the coverage
+ * cycle is by its cycle number: a pass that raced a newer one fails with ConditionFailedError, writing nothing.
+ */
+async function persistUnseenPools(
+  store: StateStore,
+  cluster: string,
+  before: UnseenPools,
+  after: readonly string[],
+): Promise<void> {
+  const same = before.pools.length === after.length && before.pools.every((p, i) => p === after[i]);
+  if (!same) await store.putUnseenPools(cluster, before.version, after);
 }
 
 function emit(metrics: Metrics, r: PassResult): void {

@@ -76,6 +76,11 @@ export const cycleItem = z.object({
   cycle: z.number().int(),
   lastStartId: z.string().optional(),
 });
+export const unseenItem = z.object({
+  version: z.number().int(),
+  pools: z.array(z.string()),
+  lastWriteId: z.string().optional(),
+});
 export const memberItem = z.object({ nodePool: z.string(), candidate: z.string(), cycle: z.number().int() });
 export const negativeItem = z.object({
   candidate: z.string(),

@@ -13,6 +13,7 @@ export const passPk = (cluster: string): string => `C#${cluster}#PASS`;
 export const PASS_SK = {
   epoch: 'EPOCH',
   cycle: 'COV#',
+  unseen: 'UNSEEN',
   member: 'COVM#',
   negative: 'NEG#',
   verdict: 'VERDICT#',
@@ -24,6 +25,7 @@ export const cycleKey = (cluster: string, pool: string): Key => ({
   pk: passPk(cluster),
   sk: `${PASS_SK.cycle}${pool}`,
 });
+export const unseenKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.unseen });
 export const memberKey = (cluster: string, pool: string, candidate: string): Key => ({
   pk: passPk(cluster),
   sk: `${PASS_SK.member}${pool}#${candidate}`,

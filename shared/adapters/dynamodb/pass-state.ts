@@ -1,4 +1,4 @@
-// Pass state on DynamoDB: one partition per cluster holding the epoch, coverage cycles, negative cache,
+// Pass state on DynamoDB: one partition per cluster holding the epoch, coverage cycles, unseen pools, negative cache,
 // verdicts, nominations and unavailable offerings, so a pass reads all of it with one paginated Query.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import {
   podVerdictSchema,
   storeName,
   unavailableOfferingSchema,
+  unseenPoolsSchema,
 } from '../../ports/state-store/records.ts';
 import type {
   CommandRecord,
@@ -18,7 +19,9 @@ import type {
   PassState,
   PodVerdict,
   UnavailableOfferingRecord,
+  UnseenPools,
 } from '../../ports/state-store/records.ts';
+import { NO_UNSEEN_POOLS } from '../../ports/state-store/records.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import {
   cycleItem,
@@ -28,6 +31,7 @@ import {
   nominationItem,
   parseItem,
   unavailableItem,
+  unseenItem,
   verdictItem,
 } from './items.ts';
 import {
@@ -40,6 +44,7 @@ import {
   nominationKey,
   passPk,
   unavailableKey,
+  unseenKey,
   verdictKey,
 } from './keys.ts';
 import type { Table } from './table.ts';
@@ -57,7 +62,9 @@ import type { Table } from './table.ts';
 export const PASS_CONDITIONS = {
   NOT_SAME_CLEAR: '(attribute_not_exists(#lastClearId) OR #lastClearId <> :nonce)',
   CYCLE_IS: '#cycle = :expected',
+  UNSEEN_VERSION_IS: '#version = :expected',
   NO_CYCLE_YET: 'attribute_not_exists(#pk)',
+  NO_UNSEEN_YET: 'attribute_not_exists(#pk)',
 } as const;
 
 const names = z.array(storeName);
@@ -80,6 +87,7 @@ export class PassStateStore {
     const now = this.clock.now().getTime();
     const live = (expiresAt: Date): boolean => expiresAt.getTime() > now;
     let epoch = 0;
+    let unseenPools: UnseenPools = NO_UNSEEN_POOLS;
     const cycles = new Map<string, number>();
     const members: z.output<typeof memberItem>[] = [];
     const negatives: z.output<typeof negativeItem>[] = [];
@@ -89,7 +97,10 @@ export class PassStateStore {
     for (const item of items) {
       const sk = String(item.sk);
       if (sk === PASS_SK.epoch) epoch = parseItem(epochItem, item).epoch;
-      else if (sk.startsWith(PASS_SK.cycle)) {
+      else if (sk === PASS_SK.unseen) {
+        const u = parseItem(unseenItem, item);
+        unseenPools = { version: u.version, pools: u.pools };
+      } else if (sk.startsWith(PASS_SK.cycle)) {
         const c = parseItem(cycleItem, item);
         cycles.set(c.nodePool, c.cycle);
       } else if (sk.startsWith(PASS_SK.member)) members.push(parseItem(memberItem, item));
@@ -123,6 +134,7 @@ export class PassStateStore {
     return {
       epoch,
       coverage,
+      unseenPools,
       negativeCache,
       verdicts,
       nominations,
@@ -145,6 +157,26 @@ export class PassStateStore {
     const current = out.old ? parseItem(cycleItem, out.old).cycle : 0;
     throw new ConditionFailedError(
       `coverage cycle of ${cluster}/${nodePool} is ${current}, not ${expected}`,
+      current,
+      { cause: out.cause },
+    );
+  }
+
+  /** One conditional write of the whole (small) set; the nonce recognises a retry of a write that applied. */
+  async putUnseenPools(cluster: string, expected: number, pools: readonly string[]): Promise<number> {
+    const parsed = parseInput(unseenPoolsSchema, pools, 'putUnseenPools.pools');
+    parseInput(z.number().int().min(0), expected, 'putUnseenPools.expected');
+    const nonce = randomUUID();
+    const out = await this.table.update(unseenKey(cluster), {
+      update: 'SET #version = :next, #pools = :pools, #lastWriteId = :nonce',
+      condition: expected === 0 ? PASS_CONDITIONS.NO_UNSEEN_YET : PASS_CONDITIONS.UNSEEN_VERSION_IS,
+      names: { '#pk': 'pk', '#version': 'version', '#pools': 'pools', '#lastWriteId': 'lastWriteId' },
+      values: { ':next': expected + 1, ':pools': parsed, ':expected': expected, ':nonce': nonce },
+    });
+    if (out.ok || out.old?.lastWriteId === nonce) return expected + 1;
+    const current = out.old ? parseItem(unseenItem, out.old).version : 0;
+    throw new ConditionFailedError(
+      `unseen pools of ${cluster} are at version ${current}, not ${expected}`,
       current,
       { cause: out.cause },
     );

@@ -106,6 +106,9 @@ export class DynamoDbStateStore implements StateStore {
   async startCoverageCycle(c: string, nodePool: string, expected: number): Promise<number> {
     return this.pass.startCycle(cluster(c, 'startCoverageCycle'), nodePool, expected);
   }
+  async putUnseenPools(c: string, expected: number, pools: readonly string[]): Promise<number> {
+    return this.pass.putUnseenPools(cluster(c, 'putUnseenPools'), expected, pools);
+  }
   async markEvaluated(
     c: string,
     nodePool: string,

@@ -10,6 +10,8 @@ import {
 /**
  * Stockouts: this offering has no capacity now (the caller records it with a TTL and tries the next).
  * Not `RESOURCE_EXHAUSTED`: that is the google.rpc status of a 429 rate limit, which is throttling.
+ * `MACHINE_TYPE_UNSUPPORTED` (the zone does not offer the machine type) is an unavailable offering too, as
+ * Karpenter's GCP provider reads it: the same type in another zone, or another type, may well launch.
  */
 export const CAPACITY_CODES: ReadonlySet<string> = new Set([
   'ZONE_RESOURCE_POOL_EXHAUSTED',
@@ -17,6 +19,7 @@ export const CAPACITY_CODES: ReadonlySet<string> = new Set([
   'RESOURCE_POOL_EXHAUSTED',
   'STOCKOUT',
   'INSUFFICIENT_CAPACITY',
+  'MACHINE_TYPE_UNSUPPORTED',
 ]);
 /**
  * A resource quota of the project (CPUs, GPUs of a model in a region): 403 `quotaExceeded`, or an

@@ -2,11 +2,13 @@
 // events up to the first BOOKMARK (everything before it has been delivered) or the watch's end. A
 // real API server bookmarks late (about once a minute, 2 s before the timeout, none for a timeout of
 // 2 s or less), so the end of the stream is as good an end as a bookmark: the resourceVersion to resume
-// from is then the last event's. If the server never ends the stream, a client timer ends it.
+// from is then the last event's. If the server never ends the stream, a client timer ends it; an event line
+// longer than the cap, or one that is not JSON, fails the catch-up (watch-stream.ts) and the kind is re-listed.
 import { ApiError } from '../../ports/cluster/errors.ts';
 import type { KubeClients } from './client.ts';
 import { statusOf, WatchExpiredError } from './errors.ts';
 import type { KindSpec } from './kinds.ts';
+import { DEFAULT_MAX_WATCH_EVENT_BYTES, openWatch } from './watch-stream.ts';
 
 export interface RawEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -36,14 +38,14 @@ export function catchUp(
     const events: RawEvent[] = [];
     let rv = fromRv;
     let finished = false;
-    let controller: AbortController | undefined;
+    let stop: (() => void) | undefined;
     // Events seen so far are a prefix of the kind's history: ending here is stale, never wrong.
     const timer = setTimeout(() => finish(), timeoutSeconds * 1000 + CLIENT_SLACK_MS);
     const finish = (err?: unknown): void => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      controller?.abort();
+      stop?.();
       if (err) reject(err);
       else resolve({ events, resourceVersion: rv });
     };
@@ -80,16 +82,16 @@ export function catchUp(
           : err,
       );
     };
-    c.watch
-      .watch(
-        spec.path,
-        { resourceVersion: fromRv, allowWatchBookmarks: true, timeoutSeconds },
-        onEvent,
-        onDone,
-      )
-      .then((ctl) => {
-        controller = ctl;
-        if (finished) ctl.abort();
-      }, finish);
+    openWatch(c.config, {
+      what: `watch ${spec.path} (${spec.kind})`,
+      path: spec.path,
+      query: { resourceVersion: fromRv, allowWatchBookmarks: true, timeoutSeconds },
+      maxEventBytes: c.limits?.maxWatchEventBytes ?? DEFAULT_MAX_WATCH_EVENT_BYTES,
+      onEvent,
+      onDone,
+    }).then((abort) => {
+      stop = abort;
+      if (finished) abort();
+    }, finish);
   });
 }

@@ -1,6 +1,7 @@
 // Builds the @kubernetes/client-node clients once per container: typed APIs for core kinds, the custom
-// objects API for CRDs, and Watch for catch-up. The composition root passes a KubeConfig in. Every
-// typed call goes through the bounded HttpLibrary (http.ts): a time limit and a size limit per request.
+// objects API for CRDs; catch-up watches are opened on the KubeConfig itself (watch-stream.ts). The composition
+// root passes a KubeConfig in. Every typed call goes through the bounded HttpLibrary (http.ts): a time limit and
+// a size limit per request.
 import {
   AppsV1Api,
   CoreV1Api,
@@ -9,7 +10,6 @@ import {
   PolicyV1Api,
   ServerConfiguration,
   StorageV1Api,
-  Watch,
   createConfiguration,
 } from '@kubernetes/client-node';
 import { DEFAULT_LIMITS, boundedHttpLibrary, type RequestLimits } from './http.ts';
@@ -20,7 +20,6 @@ export interface KubeClients {
   readonly policy: PolicyV1Api;
   readonly storage: StorageV1Api;
   readonly custom: CustomObjectsApi;
-  readonly watch: Watch;
   readonly config: KubeConfig;
   /** Time and size limits of every request (DEFAULT_LIMITS when absent). */
   readonly limits?: RequestLimits;
@@ -41,7 +40,6 @@ export function makeClients(kc: KubeConfig, limits: RequestLimits = DEFAULT_LIMI
     policy: new PolicyV1Api(configuration),
     storage: new StorageV1Api(configuration),
     custom: new CustomObjectsApi(configuration),
-    watch: new Watch(kc),
     config: kc,
     limits,
   };

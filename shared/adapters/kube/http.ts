@@ -1,7 +1,7 @@
 // Every request to the API server is bounded in time and in size: a server (or a proxy in front of it)
 // that never answers, or answers without end, fails the call with a typed error instead of hanging a
 // pass or filling the heap. Used for the raw LIST pages and, as client-node's HttpLibrary, for every
-// typed call; watches are bounded by their own timer (catchup.ts).
+// typed call; watches are bounded by their own timer (catchup.ts) and a cap on each event line (watch-stream.ts).
 import { request as httpRequest, type Agent, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import {
@@ -17,6 +17,8 @@ export interface RequestLimits {
   readonly timeoutMs: number;
   /** Largest response body accepted (bytes); a LIST page of 500 pods is a few MB. */
   readonly maxResponseBytes: number;
+  /** Largest watch event line accepted (bytes); DEFAULT_MAX_WATCH_EVENT_BYTES (watch-stream.ts) when absent. */
+  readonly maxWatchEventBytes?: number;
 }
 export const DEFAULT_LIMITS: RequestLimits = { timeoutMs: 30_000, maxResponseBytes: 64 * 1024 * 1024 };
 

@@ -1,5 +1,6 @@
 // The pass snapshot: every kind LISTed in pages the first time (cold), then caught up by WATCH from
-// each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone.
+// each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone or streams an
+// event line over the cap or not JSON.
 import type { ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
@@ -20,6 +21,7 @@ import {
 } from './errors.ts';
 import { catchUp, type RawEvent } from './catchup.ts';
 import { KIND_SPECS } from './kinds.ts';
+import { MalformedWatchEventError, WatchEventTooLargeError } from './watch-stream.ts';
 import { toModel, type InvalidPolicy } from './validate.ts';
 
 export interface SnapshotOptions {
@@ -39,6 +41,13 @@ interface KindState {
   objects: Map<string, unknown>;
   resourceVersion: string;
 }
+
+const mustRelist = (
+  err: unknown,
+): err is WatchExpiredError | WatchEventTooLargeError | MalformedWatchEventError =>
+  err instanceof WatchExpiredError ||
+  err instanceof WatchEventTooLargeError ||
+  err instanceof MalformedWatchEventError;
 
 const keyOf = (o: unknown): string => {
   const m = (o as { metadata?: { namespace?: string; name?: string } }).metadata ?? {};
@@ -88,10 +97,13 @@ export class SnapshotReader {
           resourceVersion: caught.resourceVersion,
         };
       } catch (err: unknown) {
-        if (!(err instanceof WatchExpiredError)) throw err;
-        this.options.logger?.info('watch expired, re-listing', {
+        if (!mustRelist(err)) throw err;
+        // An expired resourceVersion, or a stream that cannot be trusted (an event line over the cap, a line
+        // that is not JSON): the events before it are not the kind's whole history, so a fresh LIST is.
+        this.options.logger?.info('watch ended unusable, re-listing', {
           kind,
           resourceVersion: prev.resourceVersion,
+          error: err.message,
         });
         return { ...(await this.list(kind, warnings)), mode: 'relist' };
       }

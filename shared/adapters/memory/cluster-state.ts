@@ -12,7 +12,9 @@ import type {
   Nomination,
   PodVerdict,
   UnavailableOfferingRecord,
+  UnseenPools,
 } from '../../ports/state-store/records.ts';
+import { NO_UNSEEN_POOLS } from '../../ports/state-store/records.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -22,6 +24,7 @@ export interface ClusterState {
   leases: Map<LeaseName, StoredLease>;
   epoch: number;
   cycles: Map<string, number>;
+  unseen: UnseenPools;
   evaluated: Map<string, Map<string, number>>;
   negative: Map<string, NegativeEntry & { epoch: number }>;
   verdicts: Map<string, PodVerdict>;
@@ -39,6 +42,7 @@ export const newClusterState = (): ClusterState => ({
   leases: new Map(),
   epoch: 0,
   cycles: new Map(),
+  unseen: NO_UNSEEN_POOLS,
   evaluated: new Map(),
   negative: new Map(),
   verdicts: new Map(),

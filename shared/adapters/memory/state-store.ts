@@ -24,6 +24,7 @@ import {
   podVerdictSchema,
   storeName,
   unavailableOfferingSchema,
+  unseenPoolsSchema,
 } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
@@ -121,6 +122,7 @@ export class MemoryStateStore implements StateStore {
     return {
       epoch: s.epoch,
       coverage,
+      unseenPools: { version: s.unseen.version, pools: [...s.unseen.pools] },
       negativeCache,
       verdicts: live(s.verdicts),
       nominations: live(s.nominations),
@@ -156,6 +158,19 @@ export class MemoryStateStore implements StateStore {
     const m = s.evaluated.get(nodePool) ?? new Map<string, number>();
     for (const c of candidates) m.set(c, cycle);
     s.evaluated.set(nodePool, m);
+  }
+
+  async putUnseenPools(cluster: string, expected: number, pools: readonly string[]): Promise<number> {
+    const parsed = parseInput(unseenPoolsSchema, pools, 'putUnseenPools.pools');
+    parseInput(z.number().int().min(0), expected, 'putUnseenPools.expected');
+    const s = this.state(cluster, 'putUnseenPools');
+    if (s.unseen.version !== expected)
+      throw new ConditionFailedError(
+        `unseen pools of ${cluster} are at version ${s.unseen.version}, not ${expected}`,
+        s.unseen.version,
+      );
+    s.unseen = { version: expected + 1, pools: parsed };
+    return expected + 1;
   }
 
   async putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {

@@ -41,6 +41,11 @@ export interface StateStore {
     cycle: number,
     candidates: readonly string[],
   ): Promise<void>;
+  /**
+   * Replaces the unseen-pools memory iff its stored version is still `expected` (ConditionFailedError carrying
+   * the current version otherwise); returns the new version. Retrying a write that already applied is safe.
+   */
+  putUnseenPools(cluster: string, expected: number, pools: readonly string[]): Promise<number>;
   /** Entries are stamped with the epoch the pass read, so a clear that raced the pass wins. */
   putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void>;
   deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void>;

@@ -121,10 +121,25 @@ export interface UnavailableOfferingRecord extends UnavailableOffering {
   readonly expiresAt: Date;
 }
 
+/**
+ * Karpenter's PreviouslyUnseenNodePools (the pools a walk never reached, tried first by the next walk;
+ * docs/mechanisms/coverage-cycle.md), which Karpenter keeps in process memory and kraftsman must keep here.
+ * `version` fences writes as the cycle number fences the coverage cycle: 0 until the first write.
+ */
+export interface UnseenPools {
+  readonly version: number;
+  readonly pools: readonly string[];
+}
+/** A fleet has far fewer NodePools than this; the bound keeps the one item well below DynamoDB's 400 KB. */
+export const MAX_UNSEEN_POOLS = 1000;
+export const unseenPoolsSchema = z.array(storeName).max(MAX_UNSEEN_POOLS);
+export const NO_UNSEEN_POOLS: UnseenPools = { version: 0, pools: [] };
+
 /** Everything one consolidation pass reads from the store, already filtered by the reader's clock. */
 export interface PassState {
   readonly epoch: number;
   readonly coverage: ReadonlyMap<string, CoverageCycle>;
+  readonly unseenPools: UnseenPools;
   readonly negativeCache: ReadonlyMap<string, NegativeEntry>;
   readonly verdicts: ReadonlyMap<string, PodVerdict>;
   readonly nominations: ReadonlyMap<string, Nomination>;

@@ -11,6 +11,7 @@ export function passStateContract(ctx: ContractContext): void {
     it('starts empty', async () => {
       const s = await ctx.store.loadPassState(ctx.cluster);
       expect(s.epoch).toBe(0);
+      expect(s.unseenPools).toEqual({ version: 0, pools: [] });
       expect([
         s.coverage.size,
         s.negativeCache.size,
@@ -42,6 +43,22 @@ export function passStateContract(ctx: ContractContext): void {
       await expect(ctx.other.startCoverageCycle(ctx.cluster, 'gpu', 5)).rejects.toBeInstanceOf(
         ConditionFailedError,
       );
+    });
+
+    it('replaces the unseen pools whole under their version, keeping their order, and refuses a stale version', async () => {
+      expect(await ctx.store.putUnseenPools(ctx.cluster, 0, ['gpu', 'cpu'])).toBe(1);
+      expect((await ctx.other.loadPassState(ctx.cluster)).unseenPools).toEqual({
+        version: 1,
+        pools: ['gpu', 'cpu'],
+      });
+      const err = await ctx.other.putUnseenPools(ctx.cluster, 0, ['x']).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConditionFailedError);
+      expect((err as ConditionFailedError<number>).current).toBe(1);
+      await expect(ctx.other.putUnseenPools(ctx.cluster, 7, ['x'])).rejects.toBeInstanceOf(
+        ConditionFailedError,
+      );
+      expect(await ctx.other.putUnseenPools(ctx.cluster, 1, [])).toBe(2);
+      expect((await ctx.store.loadPassState(ctx.cluster)).unseenPools).toEqual({ version: 2, pools: [] });
     });
 
     it('returns live negative entries and drops expired ones by the reader clock', async () => {
@@ -167,6 +184,10 @@ export function passStateContract(ctx: ContractContext): void {
         ctx.store.putNominations(ctx.cluster, [{ podKey: 'ns/p', expiresAt: inMs(1) }]),
       ).rejects.toThrow(/needs nodeName or claimName/);
       await expect(ctx.store.loadPassState('has space')).rejects.toThrow(/loadPassState\.cluster/);
+      await expect(ctx.store.putUnseenPools(ctx.cluster, 0, ['gpu', 'a#b'])).rejects.toThrow(
+        /putUnseenPools\.pools\[1\]/,
+      );
+      await expect(ctx.store.putUnseenPools(ctx.cluster, -1, [])).rejects.toThrow(/putUnseenPools\.expected/);
       await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(
         /markEvaluated\.candidates\[0\]/,
       );

@@ -109,6 +109,18 @@ describe('Compute Engine adapter against the strict emulator', () => {
     expect(instance.zone).toBe('us-central1-b');
   });
 
+  it('records a machine type the zone does not offer as an unavailable offering and launches the next one', async () => {
+    rig.emulator.world.faults.failNextOperation = {
+      code: 'MACHINE_TYPE_UNSUPPORTED',
+      message: "Machine type 'g2-standard-4' is not supported in zone 'us-central1-a'.",
+    };
+    const { instance, unavailableOfferings } = await launch('unsupported-1');
+    expect(unavailableOfferings).toEqual([
+      expect.objectContaining({ zone: 'us-central1-a', reason: 'MACHINE_TYPE_UNSUPPORTED' }),
+    ]);
+    expect(instance.zone).not.toBe('us-central1-a');
+  });
+
   it('fails an operation that carries an error with an empty errors list', async () => {
     rig.emulator.world.faults.failNextOperation = [];
     const err = await launch('opaque-1').catch((e: unknown) => e);

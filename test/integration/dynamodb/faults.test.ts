@@ -130,7 +130,7 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
     expect(proxy.log.filter((l) => l.fault === 'withhold-response')).toHaveLength(2);
   });
 
-  it('acquires, clears, transitions and records a launch exactly once when each first response is lost', async () => {
+  it('acquires, clears, writes unseen pools, transitions and records a launch exactly once when each first response is lost', async () => {
     const clock = new ManualClock();
     const store = faultyStore(clock, 500);
     const cluster = freshCluster();
@@ -141,6 +141,10 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
     proxy.inject('UpdateItem', { kind: 'withhold-response' });
     expect(await store.clearNegativeCache(cluster)).toBe(1);
     expect((await store.loadPassState(cluster)).epoch).toBe(1);
+
+    proxy.inject('UpdateItem', { kind: 'withhold-response' });
+    expect(await store.putUnseenPools(cluster, 0, ['gpu'])).toBe(1);
+    expect((await store.loadPassState(cluster)).unseenPools).toEqual({ version: 1, pools: ['gpu'] });
 
     await store.admitCommand(lock, {
       id: 'c',
