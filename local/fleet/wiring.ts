@@ -10,6 +10,7 @@ import {
   buildGceProvider,
   buildStateStore,
   createLaunchHandler,
+  type ClusterSettings,
   type SqsBatchResponse,
 } from '../../functions/compose/index.ts';
 import { createLifecycleHandler } from '../../functions/lifecycle/handler.ts';
@@ -53,7 +54,7 @@ export interface LaunchOutcome {
 export interface Adapters {
   readonly logger: ReturnType<FleetLog['logger']>;
   readonly obs: { readonly logger: ReturnType<FleetLog['logger']>; readonly metrics: FleetMetrics };
-  cluster(c: { server: string; token: string }): ReturnType<typeof buildCluster>;
+  cluster(c: ClusterSettings): ReturnType<typeof buildCluster>;
   store(s: Parameters<typeof buildStateStore>[0]): ReturnType<typeof buildStateStore>;
   ec2(s: Parameters<typeof buildEc2Provider>[0]): ReturnType<typeof buildEc2Provider>;
   gce(s: Parameters<typeof buildGceProvider>[0]): ReturnType<typeof buildGceProvider>;
@@ -106,7 +107,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     return {
       logger,
       obs: { logger, metrics },
-      cluster: (c: { server: string; token: string }) => buildCluster(c, logger),
+      cluster: (c: ClusterSettings) => buildCluster(c, logger),
       store: (s: Parameters<typeof buildStateStore>[0]) =>
         buildStateStore(s, clock, LOCAL_CREDENTIALS, closer),
       ec2: (s: Parameters<typeof buildEc2Provider>[0]) =>
