@@ -131,7 +131,7 @@ const pureGlobals = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.serverless/**', '.esbuild/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.serverless/**', '.esbuild/**', 'coverage/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,5 +1,6 @@
-// Builds the Kubernetes Cluster adapter from the API server address, a bearer token and the CA bundle: the
-// functions run outside the cluster, so there is no in-cluster service account to fall back on.
+// Builds the Kubernetes Cluster adapter from the API server address and either the kubeconfig secret
+// (deployed: the cluster's CA and a token or client certificate, cluster-access.ts) or a bearer token (tests):
+// the functions run outside the cluster, so there is no in-cluster service account to fall back on.
 import {
   KubeCluster,
   kubeConfigFor,
@@ -7,15 +8,16 @@ import {
   type KubeClusterOptions,
 } from '../../shared/adapters/kube/index.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
+import { secretKubeConfig, type KubeSecretSettings } from './cluster-access.ts';
 
-export interface ClusterSettings {
+export type ClusterSettings = {
   readonly server: string;
-  readonly token: string;
   readonly pageSize?: number;
-}
+} & ({ readonly token: string } | { readonly secret: KubeSecretSettings });
 
-/** The KubeConfig of the adapter: https verifies against the system roots (a private CA is not supported yet). */
+/** The KubeConfig of the adapter: from the secret when deployed, from a token against a local server. */
 export function kubeConfigOf(settings: ClusterSettings): ReturnType<typeof kubeConfigFor> {
+  if ('secret' in settings) return secretKubeConfig(settings.server, settings.secret);
   return kubeConfigFor(settings.server, settings.token);
 }
 

@@ -30,6 +30,8 @@ export const disruptionEnv = {
   /** Proposals one single-node walk may hold; 1 is Karpenter's, at most what one admit event carries. */
   KRAFTSMAN_MAX_COMMANDS: intInRange(1, 1, MAX_PROPOSALS),
   KRAFTSMAN_SPOT_TO_SPOT: flag(false),
+  /** Off: the negative cache only observes (docs/mechanisms/negative-cache.md); on, a hit skips the simulation. */
+  KRAFTSMAN_SKIP_UNCHANGED_NEGATIVES: flag(false),
   KRAFTSMAN_INSTANCE_TYPES_TTL: durationMs('5m'),
 };
 
@@ -44,5 +46,6 @@ export function disruptionOptions(e: DisruptionEnv): PassOptions {
     negativeCacheTtlMs: e.KRAFTSMAN_NEGATIVE_CACHE_TTL,
     maxCommands: e.KRAFTSMAN_MAX_COMMANDS,
     spotToSpot: e.KRAFTSMAN_SPOT_TO_SPOT,
+    skipUnchangedNegatives: e.KRAFTSMAN_SKIP_UNCHANGED_NEGATIVES,
   });
 }

@@ -3,6 +3,7 @@
 // The variable names are the keys a ConfigError names.
 import { z } from 'zod';
 import { commaList, required, url } from './env.ts';
+import { ConfigError } from './errors.ts';
 
 export const commonEnv = {
   KRAFTSMAN_CLUSTER_NAME: required('KRAFTSMAN_CLUSTER_NAME').regex(
@@ -13,8 +14,12 @@ export const commonEnv = {
   KRAFTSMAN_TABLE_NAME: required('KRAFTSMAN_TABLE_NAME'),
   KRAFTSMAN_DYNAMODB_ENDPOINT: url('KRAFTSMAN_DYNAMODB_ENDPOINT').optional(),
   KRAFTSMAN_KUBE_SERVER: url('KRAFTSMAN_KUBE_SERVER'),
-  /** Deployed from a secret; never logged. */
-  KRAFTSMAN_KUBE_TOKEN: required('KRAFTSMAN_KUBE_TOKEN'),
+  /** Deployed: the Secrets Manager secret holding the kubeconfig (with the cluster's CA), read at cold start. */
+  KRAFTSMAN_KUBE_SECRET: z.string().trim().min(1).optional(),
+  /** A local Secrets Manager endpoint (tests); AWS's own otherwise. */
+  KRAFTSMAN_SECRETS_ENDPOINT: url('KRAFTSMAN_SECRETS_ENDPOINT').optional(),
+  /** Tests and the local fleet only (the emulated API server): a bearer token in the environment. */
+  KRAFTSMAN_KUBE_TOKEN: z.string().trim().min(1).optional(),
   KRAFTSMAN_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   KRAFTSMAN_METRICS_NAMESPACE: z.string().min(1).default('kraftsman'),
 };
@@ -46,10 +51,7 @@ export function commonSettings(env: Common, service: string) {
       tableName: env.KRAFTSMAN_TABLE_NAME,
       ...(env.KRAFTSMAN_DYNAMODB_ENDPOINT ? { endpoint: env.KRAFTSMAN_DYNAMODB_ENDPOINT } : {}),
     },
-    cluster: {
-      server: env.KRAFTSMAN_KUBE_SERVER,
-      token: env.KRAFTSMAN_KUBE_TOKEN,
-    },
+    cluster: clusterAccess(env, service),
     observability: {
       service,
       clusterName: env.KRAFTSMAN_CLUSTER_NAME,
@@ -58,6 +60,26 @@ export function commonSettings(env: Common, service: string) {
     },
     ec2: { clusterName: env.KRAFTSMAN_CLUSTER_NAME, region: env.AWS_REGION },
   };
+}
+
+/** Exactly one way in: the kubeconfig secret (deployed) or a token (tests); never both, never neither. */
+function clusterAccess(env: Common, service: string) {
+  const server = env.KRAFTSMAN_KUBE_SERVER;
+  if (env.KRAFTSMAN_KUBE_SECRET && !env.KRAFTSMAN_KUBE_TOKEN)
+    return {
+      server,
+      secret: {
+        secretId: env.KRAFTSMAN_KUBE_SECRET,
+        region: env.AWS_REGION,
+        ...(env.KRAFTSMAN_SECRETS_ENDPOINT ? { endpoint: env.KRAFTSMAN_SECRETS_ENDPOINT } : {}),
+      },
+    };
+  if (env.KRAFTSMAN_KUBE_TOKEN && !env.KRAFTSMAN_KUBE_SECRET)
+    return { server, token: env.KRAFTSMAN_KUBE_TOKEN };
+  throw new ConfigError(
+    `invalid ${service} function config: KRAFTSMAN_KUBE_SECRET: set exactly one of KRAFTSMAN_KUBE_SECRET (the kubeconfig secret, deployed) and KRAFTSMAN_KUBE_TOKEN (tests only)`,
+    ['KRAFTSMAN_KUBE_SECRET', 'KRAFTSMAN_KUBE_TOKEN'],
+  );
 }
 
 export function gcpSettings(env: Common & Gcp) {

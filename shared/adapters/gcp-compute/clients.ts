@@ -1,11 +1,11 @@
 // The Compute Engine SDK clients the adapter uses, built once per container from one auth client.
 // Transport is REST (fallback) so that the same clients talk to the emulator in tests.
-import {
-  AcceleratorTypesClient,
-  InstancesClient,
-  MachineTypesClient,
-  ZoneOperationsClient,
-} from '@google-cloud/compute';
+// One file per client: the package index loads every API version's clients (~70 MB once bundled), these four
+// load one (npm run bench:bundle).
+import { AcceleratorTypesClient } from '@google-cloud/compute/build/src/v1/accelerator_types_client.js';
+import { InstancesClient } from '@google-cloud/compute/build/src/v1/instances_client.js';
+import { MachineTypesClient } from '@google-cloud/compute/build/src/v1/machine_types_client.js';
+import { ZoneOperationsClient } from '@google-cloud/compute/build/src/v1/zone_operations_client.js';
 import type { AuthClient } from 'google-auth-library';
 
 export interface ComputeClients {

@@ -2,6 +2,7 @@
 // the way their deps.ts build them but against the harness's servers, clock, logs and metrics; and a way to
 // start a command without the admit function: the StartCommand use case, called as admission would call it.
 import { randomUUID } from 'node:crypto';
+import { commandIds, launchThrough } from '../../../functions/admit/deps.ts';
 import { createOrchestrateHandler } from '../../../functions/orchestrate/handler.ts';
 import type { OrchestrateHandlerDeps } from '../../../functions/orchestrate/deps.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
@@ -11,16 +12,12 @@ import { toProposal, type Proposal } from '../../../shared/disruption/proposal.t
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
 import { readLive, type LiveDeps } from '../../../shared/loop/live-state.ts';
-import { fleetInstanceTypes } from '../../../shared/loop/prices.ts';
+import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
 import { startCommand, type StartDeps } from '../../../shared/loop/start-command.ts';
-import type { LaunchRequestPayload } from '../../../shared/loop/launch-request.ts';
-import { ec2NodeClassSchema, gceNodeClassSchema } from '../../../shared/model/nodeclass.ts';
-import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import type { Cloud } from '../../../shared/model/labels.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import type { Cluster } from '../../../shared/ports/cluster/index.ts';
 import type { StateStore } from '../../../shared/ports/state-store/index.ts';
-import type { Fence } from '../../../shared/ports/state-store/records.ts';
 import type { E2eHarness } from './harness.ts';
 
 const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
@@ -59,15 +56,22 @@ export function orchestrateHandler(h: E2eHarness, o: OrchestrateOverrides = {}) 
   return createOrchestrateHandler(() => Promise.resolve(deps));
 }
 
-/** Live state as a pass reads it, priced by both clouds' providers. */
+const warmLive = new WeakMap<E2eHarness, LiveDeps>();
+
+/** Live state as a pass reads it, priced by both clouds' providers (one warm container per harness). */
 export function liveDeps(h: E2eHarness): LiveDeps {
+  const found = warmLive.get(h) ?? coldLiveDeps(h);
+  warmLive.set(h, found);
+  return found;
+}
+
+function coldLiveDeps(h: E2eHarness): LiveDeps {
   const cache = new InstanceTypeCache({ aws: h.ec2Provider(), gcp: h.gceProvider() }, h.clock, 60_000);
-  const cluster = h.cluster();
   return {
     store: h.store(),
-    cluster,
+    cluster: h.cluster(),
     clock: h.clock,
-    instanceTypes: () => fleetInstanceTypes({ cluster, instanceTypes: cache }),
+    instanceTypes: (objects) => poolInstanceTypes(cache, objects),
   };
 }
 
@@ -83,23 +87,6 @@ export async function proposalFor(h: E2eHarness, candidate: string): Promise<Pro
   return toProposal(outcome.command);
 }
 
-/** What admission's launch step does: record the launch under the admission fence, invoke the launcher. */
-function launcher(h: E2eHarness, fence: () => Fence, commandId: () => string) {
-  return async (claim: NodeClaim): Promise<void> => {
-    const cloud = claim.metadata.labels?.['kraftsman.dev/cloud'] === 'gcp' ? 'gcp' : 'aws';
-    const ref = claim.spec.nodeClassRef;
-    const raw = h.list(ref.kind).find((c) => c.metadata.name === ref.name);
-    const nodeClass = (cloud === 'aws' ? ec2NodeClassSchema : gceNodeClassSchema).parse(raw);
-    const payload: LaunchRequestPayload = {
-      fence: fence(),
-      nodeClass,
-      claims: [claim.metadata.name],
-      commandId: commandId(),
-    };
-    await h.invoker.invoke(cloud === 'aws' ? 'launch-aws' : 'launch-gcp', payload);
-  };
-}
-
 export interface Started {
   readonly id: string;
   readonly proposal: Proposal;
@@ -111,7 +98,7 @@ export async function startCommandNow(
   proposal: Proposal,
   override: Partial<Pick<StartDeps, 'store' | 'cluster'>> = {},
 ): Promise<Started> {
-  const store = h.store();
+  const store = override.store ?? h.store();
   const lock = await store.acquireLease({
     cluster: h.clusterName,
     name: 'admission',
@@ -119,17 +106,11 @@ export async function startCommandNow(
     ttlMs: 60_000,
   });
   const live = await readLive(liveDeps(h), h.clusterName, E2E_PASS_OPTIONS);
-  let id = '';
   const deps: StartDeps = {
     store,
-    cluster: h.cluster(),
-    ...override,
-    launch: launcher(
-      h,
-      () => lock,
-      () => id,
-    ),
-    newId: () => (id = randomUUID().replace(/-/g, '').slice(0, 20)),
+    cluster: override.cluster ?? h.cluster(),
+    launch: launchThrough(h.invoker),
+    newId: commandIds(() => randomUUID()),
   };
   try {
     return { id: await startCommand(deps, lock, proposal, live.snapshot), proposal };

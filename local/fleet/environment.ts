@@ -1,0 +1,91 @@
+// The servers a local fleet runs against, all on 127.0.0.1: the Kubernetes API emulator (alive: booted
+// instances register as Nodes), the EC2 and Compute Engine emulators (their worlds from the catalog, the
+// seeded fleet's instances in them), and DynamoDB Local with the state table (the store's fenced writes are
+// DynamoDB transactions, which dynalite lacks).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Ec2Event } from '../ec2/events.ts';
+import { startEc2Emulator, type Ec2Emulator } from '../ec2/server.ts';
+import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
+import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
+import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
+import type { Clock } from '../../shared/ports/clock.ts';
+import type { LocalDynamo } from '../../test/support/dynamodb/dynalite.ts';
+import { startDynamoDbLocal } from '../../test/support/dynamodb/dynamodb-local.ts';
+import { createTable } from '../../test/support/dynamodb/tables.ts';
+import { registerEc2Node, registerGceNode } from '../../test/support/e2e/nodes.ts';
+import { adoptNodes } from './adopt.ts';
+import { seedEc2, seedGce } from './clouds.ts';
+
+export interface FleetWorld {
+  readonly clusterName: string;
+  readonly gcpProject: string;
+  readonly awsZones: readonly string[];
+  readonly gcpZones: readonly string[];
+}
+
+export interface FleetEnvironment extends FleetWorld {
+  readonly kube: KubeApiEmulator;
+  readonly kubeUrl: string;
+  readonly kubeconfig: string;
+  readonly ec2: Ec2Emulator;
+  readonly gce: GceEmulator;
+  readonly dynamo: LocalDynamo;
+  readonly tableName: string;
+  /** EC2 events EventBridge would forward to the interruption queue, not yet delivered. */
+  readonly ec2Events: Ec2Event[];
+  close(): Promise<void>;
+}
+
+const kubeconfigYaml = (server: string): string =>
+  `apiVersion: v1\nkind: Config\nclusters:\n- name: kraftsman-local\n  cluster:\n    server: ${server}\n` +
+  `users:\n- name: local\n  user:\n    token: local\ncontexts:\n- name: kraftsman-local\n  context:\n` +
+  `    cluster: kraftsman-local\n    user: local\ncurrent-context: kraftsman-local\n`;
+
+export async function startEnvironment(
+  world: FleetWorld,
+  objects: readonly KubeObject[],
+  catalog: InstanceTypeCatalog,
+  clock: Clock,
+): Promise<FleetEnvironment> {
+  const closes: (() => Promise<unknown> | void)[] = [];
+  const close = async () => {
+    for (const c of closes.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
+  };
+  try {
+    const dynamoStart = startDynamoDbLocal();
+    closes.push(() => dynamoStart.then((d) => d.stop()));
+    const kube = new KubeApiEmulator({ now: () => clock.now(), crds: defaultCrds() });
+    const kubeUrl = await kube.start();
+    closes.push(() => kube.close());
+    enableOwnerRecreation(kube);
+    const ec2Events: Ec2Event[] = [];
+    const ec2: Ec2Emulator = await startEc2Emulator({
+      zones: world.awsZones,
+      onBoot: (b) => registerEc2Node(kube, ec2.world, b),
+      onEvent: (e) => ec2Events.push(e),
+    });
+    closes.push(() => ec2.close());
+    const gce: GceEmulator = await startGceEmulator({
+      project: world.gcpProject,
+      zones: world.gcpZones,
+      onBoot: (b) => registerGceNode(kube, gce.world, b),
+    });
+    closes.push(() => gce.close());
+    seedEc2(ec2.world, catalog, world.clusterName);
+    seedGce(gce.world, catalog, world.gcpZones);
+    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
+    const dynamo = await dynamoStart;
+    const tableName = `kraftsman-${world.clusterName}`;
+    await createTable(dynamo, tableName);
+    const dir = mkdtempSync(join(tmpdir(), 'kraftsman-fleet-'));
+    closes.push(() => rmSync(dir, { recursive: true, force: true }));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, kubeconfigYaml(kubeUrl));
+    return { ...world, kube, kubeUrl, kubeconfig, ec2, gce, dynamo, tableName, ec2Events, close };
+  } catch (err: unknown) {
+    await close();
+    throw err;
+  }
+}

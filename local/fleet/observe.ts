@@ -1,0 +1,61 @@
+// Samples the fleet from the Kubernetes emulator's store: nodes per cloud and NodePool, pending pods, the
+// cost of the running nodes at the catalog's prices, and the LP lower bound of the bound pods.
+import type { KubeApiEmulator, KubeObject } from '../kube-api/index.ts';
+import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
+import { addInto, fromQuantities, type MutableResourceList } from '../../shared/model/resources.ts';
+import { lowerBoundPerHour } from './report/lower-bound.ts';
+
+export interface FleetObservation {
+  readonly nodesByCloud: Record<string, number>;
+  readonly nodesByPool: Record<string, number>;
+  readonly pending: number;
+  readonly bound: number;
+  readonly costPerHour: number;
+  readonly lowerBoundPerHour: number;
+}
+
+const labels = (o: KubeObject): Record<string, string> => (o.metadata.labels ?? {}) as Record<string, string>;
+type PodShape = {
+  spec?: { nodeName?: string; containers?: { resources?: { requests?: Record<string, string> } }[] };
+};
+
+function priceOf(node: KubeObject, catalog: InstanceTypeCatalog): { cloud: string; price: number } {
+  const l = labels(node);
+  const type = catalog.instanceTypes.find((t) => t.name === l['node.kubernetes.io/instance-type']);
+  if (!type) return { cloud: 'unknown', price: 0 };
+  const zone = l['topology.kubernetes.io/zone'];
+  const capacityType = l['karpenter.sh/capacity-type'];
+  const offer =
+    type.offerings.find((o) => o.zone === zone && o.capacityType === capacityType) ?? type.offerings[0];
+  return { cloud: type.cloud, price: offer?.price ?? 0 };
+}
+
+const phase = (p: KubeObject): string | undefined => (p.status as { phase?: string } | undefined)?.phase;
+
+export function observe(emulator: KubeApiEmulator, catalog: InstanceTypeCatalog): FleetObservation {
+  const nodesByCloud: Record<string, number> = { aws: 0, gcp: 0 };
+  const nodesByPool: Record<string, number> = {};
+  let costPerHour = 0;
+  for (const n of emulator.store.all(emulator.typeOf('Node'))) {
+    const { cloud, price } = priceOf(n, catalog);
+    nodesByCloud[cloud] = (nodesByCloud[cloud] ?? 0) + 1;
+    const pool = labels(n)['karpenter.sh/nodepool'] ?? 'unmanaged';
+    nodesByPool[pool] = (nodesByPool[pool] ?? 0) + 1;
+    costPerHour += price;
+  }
+  const demand: MutableResourceList = {};
+  let pending = 0;
+  let bound = 0;
+  for (const p of emulator.store.all(emulator.typeOf('Pod'))) {
+    if (['Succeeded', 'Failed'].includes(phase(p) ?? '') || p.metadata.deletionTimestamp) continue;
+    const spec = (p as PodShape).spec;
+    if (!spec?.nodeName) {
+      pending++;
+      continue;
+    }
+    bound++;
+    for (const c of spec.containers ?? []) addInto(demand, fromQuantities(c.resources?.requests));
+  }
+  const lb = lowerBoundPerHour(demand, catalog).perHour;
+  return { nodesByCloud, nodesByPool, pending, bound, costPerHour, lowerBoundPerHour: lb };
+}

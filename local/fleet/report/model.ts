@@ -1,0 +1,48 @@
+// What one fleet run hands the report: the contract summary plus the time series and tables behind it.
+import type { FleetSummary } from '../summary.ts';
+
+/** One sample of the fleet, taken every simulated minute. */
+export interface FleetSample {
+  readonly minute: number;
+  readonly costPerHour: number;
+  readonly lowerBoundPerHour: number;
+  readonly nodesByCloud: Readonly<Record<string, number>>;
+  readonly nodesByPool: Readonly<Record<string, number>>;
+  readonly pending: number;
+  /** Fraction of the disruption candidates evaluated at least once in the current coverage cycle (0–1); null
+   *  while no disruption function runs. */
+  readonly coverage: number | null;
+  readonly commandsInFlight: number;
+}
+
+export interface CensusRow {
+  readonly node: string;
+  readonly pool: string;
+  readonly cloud: string;
+  readonly verdict: string;
+}
+
+/** What the run knows beyond the contract summary: for the table, the report and the exit code. */
+export interface RunDetails {
+  readonly minCostPerHour: number;
+  readonly claimsCreated: number;
+  readonly terminated: { readonly aws: number; readonly gcp: number };
+  /** Nodes whose bound pods ask for more than their allocatable (an invariant the JSON has no key for). */
+  readonly doubleBooked: readonly string[];
+  readonly orphans: readonly string[];
+  readonly stranded: readonly string[];
+  readonly lostOwners: readonly string[];
+  readonly functionsRun: readonly string[];
+  readonly invocationFailures: readonly { readonly fn: string; readonly error: string }[];
+  readonly logCounts: Readonly<Record<string, number>>;
+  /** Every handler result field summed over the run (provision.claimsCreated, lifecycle.registered, ...). */
+  readonly totals: Readonly<Record<string, number>>;
+}
+
+export interface FleetRun {
+  readonly summary: FleetSummary;
+  readonly details: RunDetails;
+  readonly samples: readonly FleetSample[];
+  readonly skipReasons: Readonly<Record<string, number>>;
+  readonly census: readonly CensusRow[];
+}

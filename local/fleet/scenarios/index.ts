@@ -1,0 +1,108 @@
+// The local fleet's scenarios: each seeds a two-cloud fleet from the shared generator and may change the
+// load as simulated minutes pass. Dates are relative to the run (localize.ts).
+import type { KubeApiEmulator, KubeObject } from '../../kube-api/index.ts';
+import { StatusError } from '../../kube-api/status.ts';
+import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
+import { generateRamp } from '../../../test/fixtures/fleet/ramp.ts';
+import { CLUSTER } from '../../../test/fixtures/fleet/ramp-classes.ts';
+import { AWS_ZONES, GCP_ZONES } from '../../../test/fixtures/fleet/ramp-pools.ts';
+import type { FleetWorld } from '../environment.ts';
+import type { PodLedger } from '../pods.ts';
+import { localize } from './localize.ts';
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly minutes: number;
+  /** The cluster, GCE project and zones the fleet's objects name. */
+  readonly world: FleetWorld;
+  /** The fleet's objects, their dates relative to `runStart`. */
+  objects(seed: number, runStart: Date): KubeObject[];
+  /** Called at the start of every simulated minute, before the functions due then. */
+  atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
+}
+
+type PodFields = { spec?: { nodeName?: string }; metadata: { ownerReferences?: { kind?: string }[] } };
+const boundPods = (e: KubeApiEmulator): KubeObject[] =>
+  e.store.all(e.typeOf('Pod')).filter((p) => {
+    const f = p as PodFields;
+    return (
+      f.spec?.nodeName &&
+      !p.metadata.deletionTimestamp &&
+      !f.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')
+    );
+  });
+
+/**
+ * Scales down: deletes `fraction` of the bound, non-DaemonSet pods (every k-th, so the fall is spread over
+ * the fleet). The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
+ */
+function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
+  const t = e.typeOf('Pod');
+  const step = Math.max(1, Math.round(1 / fraction));
+  boundPods(e).forEach((p, i) => {
+    if (i % step !== 0) return;
+    const ns = String(p.metadata.namespace);
+    const name = String(p.metadata.name);
+    e.store.patch(
+      t,
+      ns,
+      name,
+      'application/merge-patch+json',
+      { metadata: { ownerReferences: null } },
+      undefined,
+    );
+    try {
+      e.store.delete(t, ns, name);
+    } catch (err: unknown) {
+      // The write may have let a terminating pod go already: then it is gone all the same.
+      if (!(err instanceof StatusError && err.code === 404)) throw err;
+    }
+    pods.removed(p);
+  });
+}
+
+const RAMP_WORLD: FleetWorld = {
+  clusterName: CLUSTER,
+  gcpProject: 'ramp-fleet',
+  awsZones: AWS_ZONES,
+  gcpZones: GCP_ZONES,
+};
+const ramp = (nodes: number, pending: number) => (seed: number, runStart: Date) =>
+  localize(generateRamp({ nodes, pending, seed }).objects, FLEET_NOW, runStart, RAMP_WORLD.gcpProject);
+
+export interface DecayShape {
+  readonly nodes: number;
+  readonly pending: number;
+  readonly minutes: number;
+  /** The load falls by a tenth of the bound pods at each of these minutes. */
+  readonly shedAt: readonly number[];
+}
+
+/** A capacity ramp (the generator's pending backlog) on `nodes` nodes, then the load falls. */
+export function decayScenario(name: string, shape: DecayShape): Scenario {
+  return {
+    name,
+    description: `a capacity ramp (${shape.pending} pending pods) on ${shape.nodes} nodes, then load falls by ${Math.round((1 - 0.9 ** shape.shedAt.length) * 100)}%`,
+    minutes: shape.minutes,
+    world: RAMP_WORLD,
+    objects: ramp(shape.nodes, shape.pending),
+    atMinute(minute, e, pods) {
+      if (shape.shedAt.includes(minute)) shed(e, pods, 0.1);
+    },
+  };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  decayScenario('decay', { nodes: 100, pending: 200, minutes: 20, shedAt: [5, 7, 9, 11, 13] }),
+  {
+    name: 'ramp-3400',
+    description: 'the benchmark ramp: 1,000 nodes and a pending backlog of 3,400 pods',
+    minutes: 20,
+    world: RAMP_WORLD,
+    objects: ramp(1000, 3400),
+  },
+];
+
+export const scenarioNames = (): string[] => SCENARIOS.map((s) => s.name);
+export const findScenario = (name: string): Scenario | undefined => SCENARIOS.find((s) => s.name === name);

@@ -1,0 +1,101 @@
+// The contract summary of a run (docs/contract.md, "kraftsman fleet"), every figure counted from what
+// happened: samples of the cluster, the handlers' results, the launch invocations, the clouds' worlds, and
+// the invariants read from the emulators at the end.
+import type { FleetEnvironment } from './environment.ts';
+import { doubleBooked, orphanInstances, strandedTaints } from './invariants.ts';
+import type { Ledger } from './ledger.ts';
+import { Ledger as LedgerClass } from './ledger.ts';
+import type { FleetLog } from './log.ts';
+import type { PodLedger } from './pods.ts';
+import type { FleetRun, FleetSample } from './report/model.ts';
+import type { Scenario } from './scenarios/index.ts';
+import type { FleetCommand } from './summary.ts';
+import type { Wiring } from './wiring.ts';
+
+export interface RunRecord {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly minutes: number;
+  readonly upstream: boolean;
+  readonly env: FleetEnvironment;
+  readonly samples: readonly FleetSample[];
+  readonly ledger: Ledger;
+  readonly pods: PodLedger;
+  readonly log: FleetLog;
+  readonly wiring: Wiring;
+  /** NodePool-minutes with more nodes disrupting than the pool's budgets allow. */
+  readonly overspends: number;
+  readonly wallSeconds: number;
+  readonly commands: readonly FleetCommand[];
+}
+
+const round = (n: number, places = 2): number => Math.round(n * 10 ** places) / 10 ** places;
+const clouds = (n: Readonly<Record<string, number>>) => ({ aws: n.aws ?? 0, gcp: n.gcp ?? 0 });
+
+export function summarize(r: RunRecord): FleetRun {
+  const first = r.samples[0];
+  const last = r.samples[r.samples.length - 1];
+  if (!first || !last) throw new Error('summarize: a run has at least its minute-0 sample');
+  const instances = r.ledger.instances();
+  const lost = r.pods.lost();
+  const gangs = r.wiring.launches.filter((l) => l.gang !== undefined);
+  // The pods the last provisioning batch could not place on any offering (its verdicts say why).
+  const lastProvision = r.ledger.lastOf('provision', 'unschedulable') ?? 0;
+  const checks = {
+    orphans: orphanInstances(r.env.kube, r.env.ec2.world, r.env.gce.world, r.env.clusterName),
+    stranded: strandedTaints(r.env.kube, last.commandsInFlight),
+    doubleBooked: doubleBooked(r.env.kube),
+  };
+  return {
+    summary: {
+      scenario: r.scenario.name,
+      seed: String(r.seed),
+      upstream: r.upstream,
+      simulatedMinutes: r.minutes,
+      wallSeconds: round(r.wallSeconds, 1),
+      cost: {
+        startPerHour: round(first.costPerHour),
+        endPerHour: round(last.costPerHour),
+        lowerBoundPerHour: round(last.lowerBoundPerHour),
+      },
+      nodes: { start: clouds(first.nodesByCloud), end: clouds(last.nodesByCloud) },
+      pods: {
+        pendingMax: Math.max(...r.samples.map((s) => s.pending)),
+        pendingEnd: last.pending,
+        unprovisionable: lastProvision,
+        lost: lost.count,
+      },
+      commands: [...r.commands],
+      launches: {
+        aws: instances.aws.launched,
+        gcp: instances.gcp.launched,
+        failed: LedgerClass.failedLaunches(r.wiring.invoker),
+        gangsLaunched: gangs.filter((g) => g.counts.launched + g.counts.alreadyLaunched > 0).length,
+        gangsRefused: gangs.filter((g) => g.counts.insufficientCapacity > 0).length,
+      },
+      interruptions: [],
+      invariants: {
+        strandedTaints: checks.stranded.length,
+        orphanInstances: checks.orphans.length,
+        lostPods: lost.count,
+        budgetOverspends: r.overspends,
+      },
+    },
+    samples: r.samples,
+    skipReasons: {},
+    census: [],
+    details: {
+      minCostPerHour: round(Math.min(...r.samples.map((s) => s.costPerHour))),
+      claimsCreated: r.ledger.get('provision.claimsCreated'),
+      terminated: { aws: instances.aws.terminated, gcp: instances.gcp.terminated },
+      doubleBooked: checks.doubleBooked,
+      orphans: checks.orphans,
+      stranded: checks.stranded,
+      lostOwners: lost.owners.slice(0, 20),
+      functionsRun: r.wiring.functions.map((f) => f.name),
+      invocationFailures: r.ledger.failures.slice(0, 20),
+      logCounts: { ...r.log.counts },
+      totals: Object.fromEntries(r.ledger.totals),
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The disruption functions of a local fleet — consolidate (scheduled) → admit (async invoke) → launch-*, and
+// orchestrate (scheduled) driving each command to its end — built as their deps.ts build them, against the
+// local servers. admit's settling delay passes on the fleet clock (it jumps ahead) rather than in real time.
+import { commandIds, launchThrough, timerWaits, type AdmitHandlerDeps } from '../../functions/admit/deps.ts';
+import { createAdmitHandler } from '../../functions/admit/handler.ts';
+import type { ConsolidateHandlerDeps } from '../../functions/consolidate/deps.ts';
+import { createConsolidateHandler } from '../../functions/consolidate/handler.ts';
+import type { OrchestrateHandlerDeps } from '../../functions/orchestrate/deps.ts';
+import { createOrchestrateHandler } from '../../functions/orchestrate/handler.ts';
+import type { InProcessInvoker } from '../../shared/adapters/memory/invoker.ts';
+import { systemTimer } from '../../shared/adapters/system-timer.ts';
+import { admitConfig } from '../../shared/config/admit.ts';
+import { consolidateConfig } from '../../shared/config/consolidate.ts';
+import { orchestrateConfig } from '../../shared/config/orchestrate.ts';
+import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
+import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
+import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
+import type { FleetClock } from './clock.ts';
+import { lambdaContext, type FleetFunction } from './registry.ts';
+import type { Adapters } from './wiring.ts';
+
+export function disruptionFunctions(
+  vars: Readonly<Record<string, string>>,
+  adapters: (fn: string) => Adapters,
+  clock: FleetClock,
+  invoker: InProcessInvoker,
+  nonce: () => string,
+): FleetFunction[] {
+  const typesFor = (a: Adapters, cfg: ReturnType<typeof consolidateConfig>) => {
+    const cache = new InstanceTypeCache(
+      { aws: a.ec2(cfg.ec2), ...(cfg.gce ? { gcp: a.gce(cfg.gce) } : {}) },
+      clock,
+      cfg.instanceTypesTtlMs,
+    );
+    return (objects: Parameters<typeof poolInstanceTypes>[1]) => poolInstanceTypes(cache, objects);
+  };
+
+  const c = adapters('consolidate');
+  const cc = consolidateConfig(vars);
+  const consolidateDeps: ConsolidateHandlerDeps = {
+    loop: {
+      cluster: c.cluster(cc.cluster),
+      store: c.store(cc.store),
+      invoker,
+      instanceTypes: typesFor(c, cc),
+      clock,
+      nonce,
+      metrics: c.obs.metrics,
+    },
+    settings: cc,
+    obs: c.obs,
+  };
+
+  const a = adapters('admit');
+  const ac = admitConfig(vars);
+  const admitDeps: AdmitHandlerDeps = {
+    loop: {
+      cluster: a.cluster(ac.cluster),
+      store: a.store(ac.store),
+      instanceTypes: typesFor(a, {
+        ...cc,
+        ec2: ac.ec2,
+        gce: ac.gce,
+        instanceTypesTtlMs: ac.instanceTypesTtlMs,
+      }),
+      launch: launchThrough(invoker),
+      newId: commandIds(nonce),
+      ...timerWaits(systemTimer),
+      // The settling delay is simulated time: the clock moves ahead at once (a real 15 s wait would hold the step).
+      sleep: async (ms) => {
+        clock.advance(ms);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      },
+      clock,
+      nonce,
+      metrics: a.obs.metrics,
+    },
+    settings: ac,
+    obs: a.obs,
+  };
+  const admit = createAdmitHandler(() => Promise.resolve(admitDeps));
+  let seq = 0;
+  invoker.register('admit', (payload) => admit(payload, lambdaContext('admit', ++seq, 900_000, clock)));
+
+  const o = adapters('orchestrate');
+  const oc = orchestrateConfig(vars);
+  const providers: CloudProvider[] = [o.ec2(oc.ec2), ...(oc.gce ? [o.gce(oc.gce)] : [])];
+  const orchestrateDeps: OrchestrateHandlerDeps = {
+    loop: {
+      cluster: o.cluster(oc.cluster),
+      store: o.store(oc.store),
+      providers: new Map(providers.map((p) => [p.cloud, p])),
+      clock,
+      timer: systemTimer,
+      nonce,
+      logger: o.logger,
+      metrics: o.obs.metrics,
+    },
+    settings: oc,
+    obs: o.obs,
+  };
+  return [
+    {
+      name: 'consolidate',
+      everyMinutes: 1,
+      timeoutMs: 900_000,
+      handler: createConsolidateHandler(() => Promise.resolve(consolidateDeps)),
+    },
+    {
+      name: 'orchestrate',
+      everyMinutes: 1,
+      timeoutMs: 900_000,
+      handler: createOrchestrateHandler(() => Promise.resolve(orchestrateDeps)),
+    },
+  ];
+}

@@ -1,0 +1,211 @@
+// The Lambda functions of a local fleet, each built the way its functions/<fn>/deps.ts builds it — its config
+// parsed from the environment the deployment would give it, its adapters from functions/compose — but pointed
+// at the local servers, on the fleet's simulated clock, with in-memory logs and metrics. Async invokes go
+// through the in-process invoker; the EC2 events EventBridge would forward reach lifecycle as SQS batches.
+import { randomUUID } from 'node:crypto';
+import {
+  Closer,
+  buildCluster,
+  buildEc2Provider,
+  buildGceProvider,
+  buildStateStore,
+  createLaunchHandler,
+  type ClusterSettings,
+  type SqsBatchResponse,
+} from '../../functions/compose/index.ts';
+import { createLifecycleHandler } from '../../functions/lifecycle/handler.ts';
+import { createProvisionHandler } from '../../functions/provision/handler.ts';
+import { InProcessInvoker } from '../../shared/adapters/memory/invoker.ts';
+import { systemTimer } from '../../shared/adapters/system-timer.ts';
+import { launchAwsConfig } from '../../shared/config/launch-aws.ts';
+import { launchGcpConfig } from '../../shared/config/launch-gcp.ts';
+import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
+import { provisionConfig } from '../../shared/config/provision.ts';
+import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
+import type { LaunchCounts } from '../../shared/loop/launch.ts';
+import { fakeGoogleAuth } from '../../test/support/e2e/harness.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../test/support/dynamodb/credentials.ts';
+import type { FleetClock } from './clock.ts';
+import type { FleetEnvironment } from './environment.ts';
+import { disruptionFunctions } from './wiring-disruption.ts';
+import { CommandLedger } from './commands.ts';
+import { FleetMetrics, type FleetLog } from './log.ts';
+import { lambdaContext, sqsBatch, type FleetFunction } from './registry.ts';
+
+export interface Wiring {
+  readonly functions: readonly FleetFunction[];
+  readonly invoker: InProcessInvoker;
+  readonly metrics: FleetMetrics;
+  /** Every launch invocation that returned: its cloud, its gang (if any) and the launch use case's counts. */
+  readonly launches: LaunchOutcome[];
+  /** The fleet's own reader of the state table (commands), not any function's. */
+  readonly commands: CommandLedger;
+  /** Delivers the EC2 events queued since the last call to lifecycle, as one SQS batch. */
+  deliverInterruptions(): Promise<SqsBatchResponse | undefined>;
+  close(): Promise<void>;
+}
+
+export interface LaunchOutcome {
+  readonly cloud: 'aws' | 'gcp';
+  readonly gang?: string;
+  readonly counts: LaunchCounts;
+}
+
+export interface Adapters {
+  readonly logger: ReturnType<FleetLog['logger']>;
+  readonly obs: { readonly logger: ReturnType<FleetLog['logger']>; readonly metrics: FleetMetrics };
+  cluster(c: ClusterSettings): ReturnType<typeof buildCluster>;
+  store(s: Parameters<typeof buildStateStore>[0]): ReturnType<typeof buildStateStore>;
+  ec2(s: Parameters<typeof buildEc2Provider>[0]): ReturnType<typeof buildEc2Provider>;
+  gce(s: Parameters<typeof buildGceProvider>[0]): ReturnType<typeof buildGceProvider>;
+}
+
+export interface WiringOptions {
+  readonly clock: FleetClock;
+  readonly log: FleetLog;
+  readonly upstream: boolean;
+}
+
+/** The environment variables a deployment gives every function (docs/deploy.md), for the local servers. */
+function lambdaEnv(env: FleetEnvironment, upstream: boolean): Record<string, string> {
+  return {
+    KRAFTSMAN_CLUSTER_NAME: env.clusterName,
+    AWS_REGION: LOCAL_REGION,
+    KRAFTSMAN_TABLE_NAME: env.tableName,
+    KRAFTSMAN_DYNAMODB_ENDPOINT: env.dynamo.endpoint,
+    KRAFTSMAN_KUBE_SERVER: env.kubeUrl,
+    KRAFTSMAN_KUBE_TOKEN: 'local',
+    KRAFTSMAN_GCP_PROJECT: env.gce.world.project,
+    KRAFTSMAN_GCP_REGION: env.gce.world.region,
+    KRAFTSMAN_GCP_ZONES: env.gcpZones.join(','),
+    KRAFTSMAN_GCP_CREDENTIALS:
+      '{"type":"external_account","note":"unused: the local fleet injects its auth"}',
+    KRAFTSMAN_LAUNCH_AWS_FUNCTION: 'launch-aws',
+    KRAFTSMAN_LAUNCH_GCP_FUNCTION: 'launch-gcp',
+    KRAFTSMAN_ADMIT_FUNCTION: 'admit',
+    KRAFTSMAN_UPSTREAM: String(upstream),
+  };
+}
+
+/**
+ * A departure from Lambda's settings: provision watches for a single batch per firing (Karpenter's
+ * 1 s idle / 10 s max batching scaled down) instead of 14 minutes, because the fleet steps its schedule a
+ * simulated minute at a time and a long watch would hold the step (docs/fleet.md, "Departures from a deployment").
+ */
+const FLEET_WATCH = { windowMs: 0, idleMs: 200, maxMs: 2_000, pollMs: 50 } as const;
+
+export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
+  const vars = lambdaEnv(env, o.upstream);
+  const closer = new Closer();
+  const metrics = new FleetMetrics();
+  const invoker = new InProcessInvoker();
+  const launches: LaunchOutcome[] = [];
+  const { clock } = o;
+  const nonce = () => randomUUID();
+  const adapters = (fn: string): Adapters => {
+    const logger = o.log.logger(fn);
+    return {
+      logger,
+      obs: { logger, metrics },
+      cluster: (c: ClusterSettings) => buildCluster(c, logger),
+      store: (s: Parameters<typeof buildStateStore>[0]) =>
+        buildStateStore(s, clock, LOCAL_CREDENTIALS, closer),
+      ec2: (s: Parameters<typeof buildEc2Provider>[0]) =>
+        buildEc2Provider({ ...s, endpoint: env.ec2.endpoint }, clock, logger, LOCAL_CREDENTIALS, closer),
+      gce: (s: Parameters<typeof buildGceProvider>[0]) =>
+        buildGceProvider(
+          { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
+          clock,
+          logger,
+          fakeGoogleAuth(),
+          closer,
+        ),
+    };
+  };
+
+  for (const cloud of ['aws', 'gcp'] as const) {
+    const fn = `launch-${cloud}` as const;
+    const a = adapters(fn);
+    const config = cloud === 'aws' ? launchAwsConfig(vars) : launchGcpConfig(vars);
+    const provider = cloud === 'aws' ? a.ec2(config.ec2) : a.gce(launchGcpConfig(vars).gce);
+    const deps = {
+      loop: { cluster: a.cluster(config.cluster), store: a.store(config.store), provider, clock, ...a.obs },
+      settings: config,
+      obs: a.obs,
+    };
+    const handler = createLaunchHandler(fn, () => Promise.resolve(deps));
+    invoker.register(fn, async (payload, attempt) => {
+      const counts = await handler(payload, lambdaContext(fn, attempt, 900_000, clock));
+      const gang = (payload as { gang?: unknown }).gang;
+      launches.push({ cloud, ...(typeof gang === 'string' ? { gang } : {}), counts });
+      return counts;
+    });
+  }
+
+  const provision = (() => {
+    const a = adapters('provision');
+    const config = provisionConfig(vars);
+    const gce = config.gce ? { gcp: a.gce(config.gce) } : {};
+    const deps = {
+      loop: {
+        cluster: a.cluster(config.cluster),
+        store: a.store(config.store),
+        invoker,
+        instanceTypes: new InstanceTypeCache(
+          { aws: a.ec2(config.ec2), ...gce },
+          clock,
+          config.instanceTypesTtlMs,
+        ),
+        clock,
+        timer: systemTimer,
+        nonce,
+        ...a.obs,
+      },
+      settings: { ...config, watch: { ...config.watch, ...FLEET_WATCH } },
+      obs: a.obs,
+    };
+    return createProvisionHandler(() => Promise.resolve(deps));
+  })();
+
+  const lifecycle = (() => {
+    const a = adapters('lifecycle');
+    const config = lifecycleConfig(vars);
+    const gce = config.gce ? a.gce(config.gce) : undefined;
+    const deps = {
+      loop: {
+        cluster: a.cluster(config.cluster),
+        store: a.store(config.store),
+        providers: { aws: a.ec2(config.ec2), ...(gce ? { gcp: gce } : {}) },
+        ...(gce ? { preemptions: gce } : {}),
+        clock,
+        timer: systemTimer,
+        nonce,
+        ...a.obs,
+      },
+      settings: config,
+      obs: a.obs,
+    };
+    return createLifecycleHandler(() => Promise.resolve(deps));
+  })();
+
+  let seq = 0;
+  return {
+    functions: [
+      { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
+      ...disruptionFunctions(vars, adapters, clock, invoker, nonce),
+      { name: 'lifecycle', everyMinutes: 1, timeoutMs: 900_000, handler: lifecycle },
+    ],
+    invoker,
+    metrics,
+    launches,
+    commands: new CommandLedger(adapters('fleet').store(provisionConfig(vars).store), env.clusterName),
+    async deliverInterruptions() {
+      const events = env.ec2Events.splice(0);
+      if (events.length === 0) return undefined;
+      seq += 1;
+      const out = await lifecycle(sqsBatch(events), lambdaContext('lifecycle', seq, 900_000, clock));
+      return out as SqsBatchResponse;
+    },
+    close: () => closer.close(),
+  };
+}

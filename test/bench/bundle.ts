@@ -1,0 +1,108 @@
+// bench:bundle — each function in serverless.yml bundled with serverless.yml's own esbuild settings: bundle
+// size, the SDKs it carries, and the cold import time of the bundle in a fresh Node process (median of runs).
+// A function must carry only the SDKs its code uses (launch-gcp no EC2 client, launch-aws no Compute Engine).
+// Usage: npm run bench:bundle -- [--runs 3] [--only provision,launch-aws] [--json FILE]
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build, type BuildOptions } from 'esbuild';
+import { parse } from 'yaml';
+import { ROOT } from '../infra/support/derive.ts';
+import { serviceFunctions } from '../infra/support/package.ts';
+
+const run = promisify(execFile);
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const runs = Math.max(1, Number(flag('runs') ?? 3));
+if (!Number.isInteger(runs)) throw new Error(`--runs must be a whole number, got "${flag('runs')}"`);
+const only = flag('only')?.split(',');
+const jsonPath = flag('json');
+const SDK =
+  /node_modules\/((?:@aws-sdk\/client-[a-z0-9-]+)|(?:@google-cloud\/[a-z-]+)|@kubernetes\/client-node)\//;
+
+/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written). */
+function esbuildOptions(): BuildOptions {
+  const doc = parse(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')) as {
+    custom: { esbuild: Record<string, unknown> };
+  };
+  const e = doc.custom.esbuild;
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: String(e.target),
+    minify: Boolean(e.minify),
+    keepNames: Boolean(e.keepNames),
+    sourcemap: Boolean(e.sourcemap),
+    mainFields: e.mainFields as string[],
+    banner: e.banner as Record<string, string>,
+    outExtension: { '.js': String(e.outputFileExtension) },
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+interface Row {
+  readonly fn: string;
+  readonly bytes: number;
+  readonly sdks: readonly string[];
+  readonly importMs: number;
+}
+
+async function coldImportMs(file: string): Promise<number> {
+  const probe = `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe], {
+      env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    samples.push(Number(stdout.trim()));
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+async function measure(fn: string, handlerFile: string, out: string): Promise<Row> {
+  const dir = join(out, fn);
+  const result = await build({
+    ...esbuildOptions(),
+    entryPoints: { handler: join(ROOT, handlerFile) },
+    outdir: dir,
+  });
+  const meta = result.metafile ?? { inputs: {}, outputs: {} };
+  const sdks = new Set<string>();
+  for (const o of Object.values(meta.outputs))
+    for (const [input, use] of Object.entries(o.inputs)) {
+      const m = SDK.exec(input);
+      if (m?.[1] && use.bytesInOutput > 0) sdks.add(m[1]);
+    }
+  const file = join(dir, 'handler.mjs');
+  return { fn, bytes: statSync(file).size, sdks: [...sdks].sort(), importMs: await coldImportMs(file) };
+}
+
+async function main(): Promise<void> {
+  const out = join(ROOT, '.tmp', 'bench-bundle');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const rows: Row[] = [];
+  for (const f of serviceFunctions()) {
+    if (only && !only.includes(f.name)) continue;
+    if (!existsSync(join(ROOT, f.handlerFile))) {
+      console.log(`${f.name.padEnd(12)} (no handler: ${f.handlerFile} is missing)`);
+      continue;
+    }
+    const row = await measure(f.name, f.handlerFile, out);
+    rows.push(row);
+    console.log(
+      `${row.fn.padEnd(12)} ${(row.bytes / 1e6).toFixed(2).padStart(6)} MB  import ${row.importMs.toFixed(0).padStart(5)} ms  ${row.sdks.join(' ')}`,
+    );
+  }
+  console.log(
+    `node ${process.version}, median of ${runs} cold imports, esbuild settings from serverless.yml`,
+  );
+  if (jsonPath) writeFileSync(jsonPath, JSON.stringify(rows, null, 2));
+}
+
+await main();

@@ -1,0 +1,276 @@
+// The deployable as CloudFormation: `osls package` runs offline once, then every function in serverless.yml is
+// checked (handler present, trigger, timeout against the budget its own config parses to, concurrency, own
+// role) and every role is held to least privilege. A function whose handler does not exist fails alone.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
+import { admissionBudgetMs } from '../../shared/disruption/admission-budget.ts';
+import { MAX_PROPOSALS } from '../../shared/disruption/proposal.ts';
+import { DEFAULT_OPTIONS } from '../../shared/disruption/types.ts';
+import {
+  ROOT,
+  bundledSources,
+  deriveActions,
+  portCallsIn,
+  readCallTable,
+  readEc2Permissions,
+} from './support/derive.ts';
+import { CI_PARAMS, packageService, serviceFunctions, type Packaged } from './support/package.ts';
+import {
+  actionsOf,
+  environmentOf,
+  lambdaOf,
+  resourcesOf,
+  roleIdOf,
+  schedulesOf,
+  sqsMappingsOf,
+  allowedActions,
+  statementsOf,
+} from './support/template.ts';
+
+const FUNCTIONS = serviceFunctions();
+/** Invoked by another function (asynchronously), never on a schedule. */
+const INVOKED = new Set(['launch-aws', 'launch-gcp', 'admit']);
+/** Overlap must not happen: admission is strictly sequential (docs/mechanisms/batched-admission.md). */
+const SINGLE = new Set(['admit']);
+/** EC2 and Price List actions with no resource-level permissions: the only ones that may name Resource '*'. */
+const NO_RESOURCE_LEVEL = /^(ec2:Describe[A-Za-z]+|pricing:GetProducts)$/;
+/** The time a hand-off to admit (one async Lambda invoke, retried) may take. */
+const HAND_OFF_MS = 30_000;
+
+let packaged: Packaged;
+beforeAll(async () => {
+  packaged = await packageService();
+}, 300_000);
+
+/** Parses the function's own config from the environment the template deploys it with (plus Lambda's own). */
+async function configOf(fn: string): Promise<unknown> {
+  const file = join(ROOT, 'shared/config', `${fn}.ts`);
+  if (!existsSync(file))
+    throw new Error(`shared/config/${fn}.ts is missing: the ${fn} function has no config schema`);
+  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const name = `${fn.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Config`;
+  const parse = mod[name];
+  if (typeof parse !== 'function') throw new Error(`shared/config/${fn}.ts exports no ${name}(env)`);
+  return parse({ ...environmentOf(packaged.template, fn), AWS_REGION: 'us-east-1' }) as unknown;
+}
+
+/** The first numeric value under `key` anywhere in a parsed config (budgets nest differently per function). */
+function findMs(config: unknown, key: string): number | undefined {
+  if (!config || typeof config !== 'object') return undefined;
+  for (const [k, v] of Object.entries(config)) {
+    if (k === key && typeof v === 'number') return v;
+    const inner = findMs(v, key);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** What each function's timeout must cover, from the defaults its config schema parses to. */
+const BUDGETS: Record<string, (config: unknown) => number> = {
+  provision: (c) => findMs(c, 'windowMs') ?? Number.NaN,
+  consolidate: (c) =>
+    (findMs(c, 'singleNodeTimeoutMs') ?? DEFAULT_OPTIONS.singleNodeTimeoutMs) +
+    (findMs(c, 'multiNodeTimeoutMs') ?? DEFAULT_OPTIONS.multiNodeTimeoutMs) +
+    HAND_OFF_MS,
+  // A lingering lock is waited out first; then the settling delay and ~20 s per proposal.
+  admit: (c) =>
+    (findMs(c, 'lockWaitMs') ?? 0) +
+    admissionBudgetMs(MAX_PROPOSALS) -
+    admissionBudgetMs(0) +
+    (findMs(c, 'settlingDelayMs') ?? admissionBudgetMs(0)),
+};
+
+describe.each(FUNCTIONS)('function $name', ({ name, handlerFile }) => {
+  const present = () => {
+    if (!existsSync(join(ROOT, handlerFile)))
+      throw new Error(
+        `${handlerFile} is missing: serverless.yml names ${name}, but it has no handler to package`,
+      );
+  };
+
+  it('has its handler, packaged into its own artifact', () => {
+    present();
+    expect(packaged.missing.map((f) => f.name)).not.toContain(name);
+    expect(lambdaOf(packaged.template, name), `${name} in the template`).toBeDefined();
+    expect(existsSync(join(packaged.artifacts, `${name}.zip`))).toBe(true);
+  });
+
+  it('is triggered: a schedule, an SQS queue, or an invoke by another function', () => {
+    present();
+    const t = packaged.template;
+    if (INVOKED.has(name)) {
+      expect(schedulesOf(t, name)).toEqual([]);
+      const invokers = FUNCTIONS.filter((f) => f.name !== name).filter((f) =>
+        statementsOf(t, roleIdOf(t, f.name) ?? '').some(
+          (s) =>
+            actionsOf(s).includes('lambda:InvokeFunction') &&
+            JSON.stringify(s.Resource).includes(`:function:kraftsman-dev-${name}"`),
+        ),
+      );
+      expect(invokers.length, `some role may invoke ${name}`).toBeGreaterThan(0);
+    } else expect(schedulesOf(t, name).length).toBeGreaterThan(0);
+  });
+
+  it("has a timeout that covers its budget, read from its config's defaults", async () => {
+    present();
+    const config = await configOf(name); // the deployed environment parses
+    const timeoutMs = Number(lambdaOf(packaged.template, name)?.Properties.Timeout) * 1000;
+    expect(timeoutMs).toBeLessThanOrEqual(900_000);
+    const budget = BUDGETS[name]?.(config);
+    if (budget !== undefined)
+      expect(timeoutMs, `${name} timeout vs budget ${budget} ms`).toBeGreaterThanOrEqual(budget);
+  });
+
+  it('runs alone where overlap must not happen', () => {
+    present();
+    const reserved = lambdaOf(packaged.template, name)?.Properties.ReservedConcurrentExecutions;
+    if (SINGLE.has(name)) expect(reserved).toBe(1);
+    else expect(reserved).toBeUndefined();
+  });
+
+  it('runs under its own fixed-name role, shared with no other function', () => {
+    present();
+    const t = packaged.template;
+    const role = roleIdOf(t, name);
+    expect(role).toBeDefined();
+    const sharing = FUNCTIONS.filter((f) => f.name !== name && roleIdOf(t, f.name) === role);
+    expect(sharing).toEqual([]);
+    expect(t.Resources[role ?? '']?.Properties.RoleName).toBe(`kraftsman-dev-${name}`);
+  });
+});
+
+describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
+  it('allows exactly what its bundled code calls (infra/iam/calls.yml, aws-ec2/PERMISSIONS.md)', async () => {
+    if (!existsSync(join(ROOT, handlerFile)))
+      throw new Error(`${handlerFile} is missing: no code to derive ${name}'s role from`);
+    const t = packaged.template;
+    const files = await bundledSources(handlerFile);
+    const table = readCallTable();
+    const calls = portCallsIn(files, table);
+    const derived = deriveActions(calls, table, readEc2Permissions());
+    expect(derived.unknown).toEqual([]);
+    const launches = calls.ec2 && (calls.cloud.has('create') || calls.cloud.has('createGang'));
+    const expected = new Set([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      ...derived.dynamodb,
+      ...derived.ec2,
+      ...(files.includes('shared/adapters/kube/cluster.ts') ? ['secretsmanager:GetSecretValue'] : []),
+      ...(calls.invokes ? ['lambda:InvokeFunction'] : []),
+      ...(sqsMappingsOf(t, name).length > 0
+        ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']
+        : []),
+      // PERMISSIONS.md, "Also needed": the node role for the launch template, the Spot service-linked role.
+      ...(launches ? ['iam:PassRole', 'iam:CreateServiceLinkedRole'] : []),
+    ]);
+    expect([...allowedActions(t, roleIdOf(t, name) ?? '')].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('roles', () => {
+  const roles = () =>
+    Object.entries(packaged.template.Resources).filter(([, r]) => r.Type === 'AWS::IAM::Role');
+
+  it('grant no wildcard action, and Resource "*" only to actions without resource-level permissions', () => {
+    for (const [id] of roles())
+      for (const s of statementsOf(packaged.template, id)) {
+        for (const a of actionsOf(s)) expect(a, `${id} ${s.Sid}`).not.toContain('*');
+        if (resourcesOf(s).includes('*'))
+          for (const a of actionsOf(s)) expect(a, `${id} ${s.Sid}: '*'`).toMatch(NO_RESOURCE_LEVEL);
+      }
+  });
+
+  it("terminate and tag only this cluster's instances; tag new resources only as they are created", () => {
+    for (const [id] of roles())
+      for (const s of statementsOf(packaged.template, id)) {
+        const acts = actionsOf(s);
+        if (!acts.includes('ec2:TerminateInstances') && !acts.includes('ec2:CreateTags')) continue;
+        const eq = s.Condition?.StringEquals ?? {};
+        const scoped =
+          eq['aws:ResourceTag/kraftsman.dev/cluster'] === CI_PARAMS.cluster ||
+          (eq['aws:RequestTag/kraftsman.dev/cluster'] === CI_PARAMS.cluster &&
+            JSON.stringify(eq['ec2:CreateAction']) ===
+              JSON.stringify(['CreateFleet', 'RunInstances', 'CreateLaunchTemplate']));
+        expect(scoped, `${id} ${s.Sid}`).toBe(true);
+        if (acts.includes('ec2:TerminateInstances'))
+          expect(eq['aws:ResourceTag/kraftsman.dev/cluster'], `${id} ${s.Sid}`).toBe(CI_PARAMS.cluster);
+      }
+  });
+
+  it('never read the secrets of another deployment: only the kubeconfig secret of this stage', () => {
+    for (const [id] of roles())
+      for (const s of statementsOf(packaged.template, id).filter((x) =>
+        actionsOf(x).includes('secretsmanager:GetSecretValue'),
+      ))
+        expect(JSON.stringify(s.Resource), id).toContain(':secret:kraftsman/dev/kubeconfig-??????');
+  });
+});
+
+describe('environment', () => {
+  it('holds no secret: the kubeconfig is a secret name, Google credentials a federation config', () => {
+    for (const { name } of FUNCTIONS.filter((f) => lambdaOf(packaged.template, f.name))) {
+      const env = environmentOf(packaged.template, name);
+      expect(env.KRAFTSMAN_KUBE_TOKEN, name).toBeUndefined();
+      expect(env.KRAFTSMAN_KUBE_SECRET, name).toBe('kraftsman/dev/kubeconfig');
+      expect(env.KRAFTSMAN_KUBE_SERVER, name).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('pins the workload identity token exchange to Google STS and IAM credentials', () => {
+    const env = environmentOf(packaged.template, 'provision');
+    const creds = JSON.parse(env.KRAFTSMAN_GCP_CREDENTIALS ?? '{}') as Record<string, unknown>;
+    expect(creds.token_url).toBe('https://sts.googleapis.com/v1/token');
+    expect(creds.service_account_impersonation_url).toBe(
+      `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/${CI_PARAMS.gcpServiceAccount}:generateAccessToken`,
+    );
+    expect(creds.audience).toBe(
+      `//iam.googleapis.com/projects/${CI_PARAMS.gcpProjectNumber}/locations/global/workloadIdentityPools/kraftsman/providers/aws`,
+    );
+    expect(() => workloadIdentityClient(env.KRAFTSMAN_GCP_CREDENTIALS)).not.toThrow();
+  });
+});
+
+describe('interruption events', () => {
+  const r = () => packaged.template.Resources;
+
+  it('route Spot warnings, rebalance, state changes and Health scheduled changes to one queue with a DLQ', () => {
+    const rules = Object.values(r()).filter(
+      (x) => x.Type === 'AWS::Events::Rule' && x.Properties.EventPattern,
+    );
+    const kinds = rules.map((x) => JSON.stringify(x.Properties.EventPattern));
+    for (const kind of [
+      'EC2 Spot Instance Interruption Warning',
+      'EC2 Instance Rebalance Recommendation',
+      'EC2 Instance State-change Notification',
+      'AWS Health Event',
+    ])
+      expect(
+        kinds.some((k) => k.includes(kind)),
+        kind,
+      ).toBe(true);
+    for (const rule of rules) expect(JSON.stringify(rule.Properties.Targets)).toContain('InterruptionQueue');
+    const redrive = r().InterruptionQueue?.Properties.RedrivePolicy as Record<string, unknown>;
+    expect(JSON.stringify(redrive.deadLetterTargetArn)).toContain('InterruptionDeadLetterQueue');
+    const policy = JSON.stringify(r().InterruptionQueuePolicy?.Properties.PolicyDocument);
+    for (const id of [
+      'SpotInterruptionRule',
+      'RebalanceRecommendationRule',
+      'InstanceStateChangeRule',
+      'ScheduledChangeRule',
+    ])
+      expect(policy).toContain(id);
+  });
+
+  it('are read by lifecycle with partial-batch failures, its visibility timeout above lifecycle’s timeout', () => {
+    const [mapping, ...more] = sqsMappingsOf(packaged.template, 'lifecycle');
+    expect(more).toEqual([]);
+    expect(mapping?.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const visibility = Number(r().InterruptionQueue?.Properties.VisibilityTimeout);
+    expect(visibility).toBeGreaterThanOrEqual(
+      Number(lambdaOf(packaged.template, 'lifecycle')?.Properties.Timeout) * 6,
+    );
+  });
+});
