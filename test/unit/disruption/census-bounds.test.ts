@@ -23,10 +23,18 @@ describe('the census budget', () => {
   });
 
   it('stops simulating when the budget runs out and says so in the result and its metrics', () => {
-    let t = 0;
-    const stopwatch = { elapsedMs: () => (t += 1) };
-    // one tick per stopwatch read: a budget of 8 ends the census after a few candidates, delta or full simulation
-    const r = runCensus(snapshotOf(fleet), NOW, passOptions({}), stopwatch, { timeoutMs: 8 });
+    // A clock that ticks once per read. How often a candidate's simulation reads it is the simulation's business
+    // (the delta and the full one differ), so the budget is half the ticks an unbounded census of this fleet takes:
+    // it runs out part-way through the sweep, whatever a candidate costs.
+    const ticking = () => {
+      let t = 0;
+      return { elapsedMs: () => (t += 1), ticks: () => t };
+    };
+    const whole = ticking();
+    runCensus(snapshotOf(fleet), NOW, passOptions({}), whole);
+    const r = runCensus(snapshotOf(fleet), NOW, passOptions({}), ticking(), {
+      timeoutMs: Math.floor(whole.ticks() / 2),
+    });
     expect(r.truncated).toBe(true);
     expect(r.reached).toBeGreaterThan(0);
     expect(r.reached).toBeLessThan(6);
