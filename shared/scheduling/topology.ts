@@ -4,6 +4,7 @@
 import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
+import { boundIn } from './bound-index.ts';
 import type { Journal } from './journal.ts';
 import { canUse, type DomainUniverse } from './domains.ts';
 import type { PodState } from './pod-state.ts';
@@ -294,7 +295,8 @@ export class Topology {
 
   private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {
     const out = new Map<string, number>();
-    for (const b of pods) {
+    // only the group's owners (inverse) or pods of its namespaces can count: read just those
+    for (const b of boundIn(pods, inverse ? { keys: g.owners } : g.spec)) {
       const domain = b.nodeLabels[g.key];
       if (domain === undefined) continue;
       if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
