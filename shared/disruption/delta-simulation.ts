@@ -24,7 +24,9 @@ export const DELTA_FALLBACKS = [
   'no-backlog',
   'gang',
   'needs-claim',
+  'crowded-window',
   'arrival-conflict',
+  'queue-tie',
   'topology',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
@@ -117,6 +119,8 @@ function simulateDelta(
     if (run.result.timedOut) return decided(TIMED_OUT);
     // a moved pod headed for a claim would meet the base's claims in the full simulation: that needs the full one
     const landed = landedOnNodes(run.result, [...moved.map((m) => m.pod), ...replayed]);
+    // in the second round this is mostly a pinned backlog pod the delta displaced from its base node: the full
+    // simulation would send it elsewhere, which pinning cannot express (docs/mechanisms/delta-simulation.md)
     if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
     const inputs = new Map(run.input.existing.map((e) => [e.name, e]));
     const skip = new Set([...movedKeys, ...replayed.map((p) => p.key)]);
@@ -124,10 +128,11 @@ function simulateDelta(
       return certify(base, view, c, moved, skip, landed, inputs, window.until);
     const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
     const pins = replayable(base, window, skip, reach, moved);
-    if (!pins) return fallback('gang');
+    // a replayed gang member would share its queue place with another pod: the order between them is the name's
+    if (!pins) return fallback('queue-tie');
     // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
     // average and fails every time), and running it only delays the full simulation
-    if (pins.length > MAX_REPLAYED) return fallback('arrival-conflict');
+    if (pins.length > MAX_REPLAYED) return fallback('crowded-window');
     replayed = pins;
   }
   return fallback('arrival-conflict');
