@@ -16,14 +16,24 @@ export interface DomainSupplier {
 
 export class DomainUniverse {
   private readonly byKey = new Map<string, Map<string, DomainSupplier[]>>();
+  // Who is already listed per domain: a zone of a 1,000-node cluster has hundreds of node suppliers, and every
+  // simulation builds its universe anew, so a linear duplicate check made that quadratic per simulation.
+  private readonly listed = new Map<DomainSupplier[], Set<DomainSupplier>>();
 
   add(key: string, domain: string, supplier: DomainSupplier): void {
     let domains = this.byKey.get(key);
     if (!domains) this.byKey.set(key, (domains = new Map()));
     const list = domains.get(domain);
-    if (list) {
-      if (!list.includes(supplier)) list.push(supplier);
-    } else domains.set(domain, [supplier]);
+    if (!list) {
+      const fresh = [supplier];
+      domains.set(domain, fresh);
+      this.listed.set(fresh, new Set(fresh));
+      return;
+    }
+    const seen = this.listed.get(list);
+    if (seen?.has(supplier)) return;
+    seen?.add(supplier);
+    list.push(supplier);
   }
 
   domains(key: string): IterableIterator<string> {
