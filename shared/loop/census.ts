@@ -4,7 +4,7 @@
 // the budget cut short says so: truncated, and how many candidates it left unsimulated, in the result and
 // in the metrics. An overlapping start finds the lease held and returns `held` at once.
 import { censusMetrics, runCensus, type CensusResult as Sweep } from '../disruption/census.ts';
-import { KRAFTSMAN_METRICS } from '../disruption/metric-names.ts';
+import { KRAFTSMAN_METRICS, LABELS } from '../disruption/metric-names.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { CensusResult } from '../ports/state-store/records.ts';
@@ -89,8 +89,10 @@ function publish(metrics: Metrics, result: Sweep, unreached: number, durationMs:
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     metrics.gauge(KRAFTSMAN_METRICS.censusCandidates, total - counts.unreached, { nodepool });
   }
-  // Every count by pool and decision (unreached among them), and whether the sweep was truncated.
-  for (const m of censusMetrics(result)) metrics.gauge(m.name, m.value, m.labels);
+  // Every count by pool and decision (unreached among them), and whether the sweep was truncated. Nodes of
+  // no NodePool are left out: an empty dimension value would drop the label from the EMF document.
+  for (const m of censusMetrics(result))
+    if (m.labels[LABELS.nodePool] !== '') metrics.gauge(m.name, m.value, m.labels);
   metrics.gauge(LOOP_METRICS.censusUnreached, unreached);
   if (result.truncated) metrics.count(LOOP_METRICS.censusTruncatedTotal, 1);
   metrics.observe(LOOP_METRICS.censusDurationSeconds, durationMs / 1000);
