@@ -15,7 +15,7 @@ import type { LocalDynamo } from '../../test/support/dynamodb/dynalite.ts';
 import { startDynamoDbLocal } from '../../test/support/dynamodb/dynamodb-local.ts';
 import { createTable } from '../../test/support/dynamodb/tables.ts';
 import { registerEc2Node, registerGceNode } from '../../test/support/e2e/nodes.ts';
-import { adoptNodes } from './adopt.ts';
+import { adoptNodes, withoutKarpenterFinalizer } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
 
 export interface FleetWorld {
@@ -75,7 +75,8 @@ export async function startEnvironment(
     closes.push(() => gce.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
-    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
+    const seeded = objects.map(withoutKarpenterFinalizer);
+    kube.seed([...seeded, ...adoptNodes(seeded, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
     const dynamo = await dynamoStart;
     const tableName = `kraftsman-${world.clusterName}`;
     await createTable(dynamo, tableName);

@@ -2,7 +2,7 @@
 // happened: samples of the cluster, the handlers' results, the launch invocations, the clouds' worlds, and
 // the invariants read from the emulators at the end.
 import type { FleetEnvironment } from './environment.ts';
-import { doubleBooked, orphanInstances, strandedTaints } from './invariants.ts';
+import { doubleBooked, nodesWithoutInstance, orphanInstances, strandedTaints } from './invariants.ts';
 import type { Ledger } from './ledger.ts';
 import { Ledger as LedgerClass } from './ledger.ts';
 import type { FleetLog } from './log.ts';
@@ -45,6 +45,13 @@ export function summarize(r: RunRecord): FleetRun {
     orphans: orphanInstances(r.env.kube, r.env.ec2.world, r.env.gce.world, r.env.clusterName),
     stranded: strandedTaints(r.env.kube, last.commandsInFlight),
     doubleBooked: doubleBooked(r.env.kube),
+    // Instances gone in the last two minutes may still have their Node: lifecycle's next run (after its
+    // 1-minute GC grace) deletes it.
+    nodesWithoutInstance: nodesWithoutInstance(
+      r.env.kube,
+      { ec2: r.env.ec2.world, gce: r.env.gce.world },
+      r.ledger.goneWithin(2),
+    ),
   };
   return {
     summary: {
@@ -89,6 +96,7 @@ export function summarize(r: RunRecord): FleetRun {
       claimsCreated: r.ledger.get('provision.claimsCreated'),
       terminated: { aws: instances.aws.terminated, gcp: instances.gcp.terminated },
       doubleBooked: checks.doubleBooked,
+      nodesWithoutInstance: checks.nodesWithoutInstance,
       orphans: checks.orphans,
       stranded: checks.stranded,
       lostOwners: lost.owners.slice(0, 20),

@@ -25,6 +25,7 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
       claimsCreated: 12,
       terminated: { aws: 42, gcp: 28 },
       doubleBooked: [],
+      nodesWithoutInstance: [],
       orphans: [],
       stranded: [],
       lostOwners: [],

@@ -29,6 +29,8 @@ export interface RunDetails {
   readonly terminated: { readonly aws: number; readonly gcp: number };
   /** Nodes whose bound pods ask for more than their allocatable (an invariant the JSON has no key for). */
   readonly doubleBooked: readonly string[];
+  /** Nodes whose instance is not live (and was not live lately either): capacity that does not exist. */
+  readonly nodesWithoutInstance: readonly string[];
   readonly orphans: readonly string[];
   readonly stranded: readonly string[];
   readonly lostOwners: readonly string[];
