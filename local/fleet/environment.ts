@@ -11,10 +11,10 @@ import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
-import type { LocalDynamo } from '../../test/support/dynamodb/dynalite.ts';
-import { startDynamoDbLocal } from '../../test/support/dynamodb/dynamodb-local.ts';
-import { createTable } from '../../test/support/dynamodb/tables.ts';
-import { registerEc2Node, registerGceNode } from '../../test/support/e2e/nodes.ts';
+import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
+import type { LocalDynamo } from '../dynamodb/server.ts';
+import { createTable } from '../dynamodb/tables.ts';
+import { registerEc2Node, registerGceNode } from '../kubelet.ts';
 import { adoptNodes, withoutKarpenterFinalizer } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
 

@@ -23,8 +23,8 @@ import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
 import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
-import { fakeGoogleAuth } from '../../test/support/e2e/harness.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../test/support/dynamodb/credentials.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
+import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
@@ -117,7 +117,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
           { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
           clock,
           logger,
-          fakeGoogleAuth(),
+          localGoogleAuth(),
           closer,
         ),
     };
