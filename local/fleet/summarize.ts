@@ -7,9 +7,10 @@ import type { Ledger } from './ledger.ts';
 import { Ledger as LedgerClass } from './ledger.ts';
 import type { FleetLog } from './log.ts';
 import type { PodLedger } from './pods.ts';
-import type { FleetRun, FleetSample } from './report/model.ts';
+import { skipReasons } from './recorded.ts';
+import type { CensusRow, FleetRun, FleetSample } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
-import type { FleetCommand } from './summary.ts';
+import type { FleetCommand, FleetSummary } from './summary.ts';
 import type { Wiring } from './wiring.ts';
 
 export interface RunRecord {
@@ -27,6 +28,9 @@ export interface RunRecord {
   readonly overspends: number;
   readonly wallSeconds: number;
   readonly commands: readonly FleetCommand[];
+  /** As lifecycle stamped them on the Nodes and claims it took down (interruptions.ts). */
+  readonly interruptions: FleetSummary['interruptions'];
+  readonly census: readonly CensusRow[];
 }
 
 const round = (n: number, places = 2): number => Math.round(n * 10 ** places) / 10 ** places;
@@ -80,7 +84,7 @@ export function summarize(r: RunRecord): FleetRun {
         gangsLaunched: gangs.filter((g) => g.counts.launched + g.counts.alreadyLaunched > 0).length,
         gangsRefused: gangs.filter((g) => g.counts.insufficientCapacity > 0).length,
       },
-      interruptions: [],
+      interruptions: [...r.interruptions],
       invariants: {
         strandedTaints: checks.stranded.length,
         orphanInstances: checks.orphans.length,
@@ -89,8 +93,8 @@ export function summarize(r: RunRecord): FleetRun {
       },
     },
     samples: r.samples,
-    skipReasons: {},
-    census: [],
+    skipReasons: skipReasons(r.wiring.metrics),
+    census: r.census,
     details: {
       minCostPerHour: round(Math.min(...r.samples.map((s) => s.costPerHour))),
       claimsCreated: r.ledger.get('provision.claimsCreated'),

@@ -38,7 +38,8 @@ export interface Wiring {
   readonly metrics: FleetMetrics;
   /** Every launch invocation that returned: its cloud, its gang (if any) and the launch use case's counts. */
   readonly launches: LaunchOutcome[];
-  /** The fleet's own reader of the state table (commands), not any function's. */
+  /** The fleet's own reader of the state table (commands, census), not any function's. */
+  readonly store: ReturnType<typeof buildStateStore>;
   readonly commands: CommandLedger;
   /** Delivers the EC2 events queued since the last call to lifecycle, as one SQS batch. */
   deliverInterruptions(): Promise<SqsBatchResponse | undefined>;
@@ -189,6 +190,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   })();
 
   let seq = 0;
+  const store = adapters('fleet').store(provisionConfig(vars).store);
   return {
     functions: [
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
@@ -198,7 +200,8 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     invoker,
     metrics,
     launches,
-    commands: new CommandLedger(adapters('fleet').store(provisionConfig(vars).store), env.clusterName),
+    store,
+    commands: new CommandLedger(store, env.clusterName),
     async deliverInterruptions() {
       const events = env.ec2Events.splice(0);
       if (events.length === 0) return undefined;

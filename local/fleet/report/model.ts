@@ -15,11 +15,13 @@ export interface FleetSample {
   readonly commandsInFlight: number;
 }
 
+/** One NodePool's last census (what census wrote to the state table): its candidates and their verdicts. */
 export interface CensusRow {
-  readonly node: string;
   readonly pool: string;
-  readonly cloud: string;
-  readonly verdict: string;
+  readonly candidates: number;
+  /** Candidates per verdict: delete, replace, none, empty, drifted, unreached. */
+  readonly counts: Readonly<Record<string, number>>;
+  readonly at: string;
 }
 
 /** What the run knows beyond the contract summary: for the table, the report and the exit code. */
