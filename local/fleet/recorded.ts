@@ -26,16 +26,19 @@ function byPool(metrics: FleetMetrics, name: string): Map<string, number> {
 /**
  * The coverage cycle's reach over every pool's candidates, weighted by the pool's candidates (the last pass's
  * gauges); null while no pass has reported coverage (no disruption function, or upstream mode's plain walk).
+ * A pass whose walk reached every candidate of a pool closed that pool's cycle, and the cycle gauge then
+ * reads the new, empty cycle (0): that pool counts as fully covered.
  */
 export function walkCoverage(metrics: FleetMetrics): number | null {
   const coverage = byPool(metrics, KRAFTSMAN_METRICS.walkCycleCoverage);
   if (coverage.size === 0) return null;
   const candidates = byPool(metrics, KRAFTSMAN_METRICS.walkCandidates);
+  const depth = byPool(metrics, KRAFTSMAN_METRICS.walkDepth);
   let reached = 0;
   let total = 0;
   for (const [pool, c] of coverage) {
     const n = candidates.get(pool) ?? 0;
-    reached += c * n;
+    reached += ((depth.get(pool) ?? 0) >= n ? 1 : c) * n;
     total += n;
   }
   return total > 0 ? reached / total : null;

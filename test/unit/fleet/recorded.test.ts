@@ -82,6 +82,12 @@ describe('coverage and skip reasons from the disruption metrics', () => {
     m.gauge(KRAFTSMAN_METRICS.walkCandidates, 30, { nodepool: 'gpu' });
     m.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, 0.5, { nodepool: 'cpu' });
     m.gauge(KRAFTSMAN_METRICS.walkCandidates, 10, { nodepool: 'cpu' });
+    m.gauge(KRAFTSMAN_METRICS.walkDepth, 12, { nodepool: 'gpu' });
+    m.gauge(KRAFTSMAN_METRICS.walkDepth, 4, { nodepool: 'cpu' });
+    expect(walkCoverage(m)).toBeCloseTo((30 + 5) / 40);
+    // The walk reached every gpu candidate: that closed its cycle, whose gauge now reads the next one (0).
+    m.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, 0, { nodepool: 'gpu' });
+    m.gauge(KRAFTSMAN_METRICS.walkDepth, 30, { nodepool: 'gpu' });
     expect(walkCoverage(m)).toBeCloseTo((30 + 5) / 40);
     m.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 2, { reason: 'pdb', method: 'emptiness' });
     m.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 3, { reason: 'pdb', method: 'single-node' });
