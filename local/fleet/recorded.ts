@@ -1,10 +1,8 @@
 // What the disruption functions recorded, read back the way an operator would: walk coverage and skip
-// reasons from the metrics they emitted (docs/mechanisms/coverage-cycle.md), the census from the state
-// table census wrote (docs/mechanisms/census.md).
+// reasons from the metrics they emitted (docs/mechanisms/coverage-cycle.md). The census table is read from
+// the state table census writes (wiring-census.ts).
 import { KRAFTSMAN_METRICS, LABELS } from '../../shared/disruption/metric-names.ts';
-import type { StateStore } from '../../shared/ports/state-store/index.ts';
 import type { FleetMetrics } from './log.ts';
-import type { CensusRow } from './report/model.ts';
 
 /** `name{k=v,...}` → the labels (FleetMetrics' key). */
 function labelsOf(key: string, name: string): Record<string, string> | undefined {
@@ -26,8 +24,9 @@ function byPool(metrics: FleetMetrics, name: string): Map<string, number> {
 /**
  * The coverage cycle's reach over every pool's candidates, weighted by the pool's candidates (the last pass's
  * gauges); null while no pass has reported coverage (no disruption function, or upstream mode's plain walk).
- * A pass whose walk reached every candidate of a pool closed that pool's cycle, and the cycle gauge then
- * reads the new, empty cycle (0): that pool counts as fully covered.
+ * A walk that does not time out restarts the cycle (docs/mechanisms/coverage-cycle.md), so the cycle gauge
+ * then reads the new, empty cycle (0) however far the walk got: a pool counts the larger of the cycle's reach
+ * and the share of its candidates this pass's walk reached (`walk_depth`).
  */
 export function walkCoverage(metrics: FleetMetrics): number | null {
   const coverage = byPool(metrics, KRAFTSMAN_METRICS.walkCycleCoverage);
@@ -38,7 +37,7 @@ export function walkCoverage(metrics: FleetMetrics): number | null {
   let total = 0;
   for (const [pool, c] of coverage) {
     const n = candidates.get(pool) ?? 0;
-    reached += ((depth.get(pool) ?? 0) >= n ? 1 : c) * n;
+    reached += Math.max(c, n > 0 ? Math.min(1, (depth.get(pool) ?? 0) / n) : 0) * n;
     total += n;
   }
   return total > 0 ? reached / total : null;
@@ -52,20 +51,4 @@ export function skipReasons(metrics: FleetMetrics): Record<string, number> {
     if (reason !== undefined) out[reason] = (out[reason] ?? 0) + v;
   }
   return out;
-}
-
-/** The last census of every NodePool, as census wrote it to the state table (none when census did not run). */
-export async function censusRows(
-  store: Pick<StateStore, 'listCensus'>,
-  cluster: string,
-): Promise<CensusRow[]> {
-  const rows = await store.listCensus(cluster);
-  return rows
-    .map((r) => ({
-      pool: r.nodePool,
-      candidates: r.candidates,
-      counts: { ...r.counts },
-      at: r.at.toISOString(),
-    }))
-    .sort((a, b) => a.pool.localeCompare(b.pool));
 }

@@ -12,11 +12,12 @@ import { Ledger } from './ledger.ts';
 import { FleetLog } from './log.ts';
 import { observe } from './observe.ts';
 import { PodLedger } from './pods.ts';
-import { censusRows, walkCoverage } from './recorded.ts';
+import { walkCoverage } from './recorded.ts';
 import { lambdaContext, scheduledEvent } from './registry.ts';
 import type { FleetSample, FleetRun } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
 import { summarize } from './summarize.ts';
+import { censusTable } from './wiring-census.ts';
 import { wireFunctions, type Wiring } from './wiring.ts';
 
 export interface RunOptions {
@@ -84,7 +85,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     }
     const wallSeconds = (o.wallNow() - startedWall) / 1000;
     const commands = await wiring.commands.finished();
-    const census = await censusRows(wiring.store, env.clusterName);
+    const census = await censusTable(wiring.store, env.clusterName);
     const run = summarize({
       ...o,
       env,

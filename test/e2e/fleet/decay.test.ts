@@ -45,6 +45,10 @@ describe('the decay scenario', () => {
       expect(s.nodes.end.aws + s.nodes.end.gcp).toBeLessThan(s.nodes.start.aws + s.nodes.start.gcp);
       // The walk was charted: the disruption pass reported its coverage cycle.
       expect(run.samples.some((x) => x.coverage !== null)).toBe(true);
+      // census ran at minute 10: the table is what it stored, one row per NodePool it judged.
+      expect(run.census.length).toBeGreaterThan(0);
+      for (const row of run.census)
+        expect(Object.values(row.counts).reduce((a, b) => a + b, 0)).toBe(row.candidates);
     } finally {
       await env.close();
     }

@@ -98,7 +98,7 @@ describe('the local fleet', () => {
     expect(both.upstream.nodes.start).toEqual(both.kraftsman.nodes.start);
     expect(r.out).toMatch(/^mode\s+kraftsman\s+upstream$/m);
     expect(r.out).toContain('NodeClaims created');
-    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, lifecycle/);
+    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, census, lifecycle/);
     expect(r.out).toMatch(/commands\s+\d+ finished/);
     expect(r.out).toMatch(/interruptions \(replaced\)\s+0 \(0\)/);
     const html = readFileSync(report, 'utf8');

@@ -85,7 +85,7 @@ describe('coverage and skip reasons from the disruption metrics', () => {
     m.gauge(KRAFTSMAN_METRICS.walkDepth, 12, { nodepool: 'gpu' });
     m.gauge(KRAFTSMAN_METRICS.walkDepth, 4, { nodepool: 'cpu' });
     expect(walkCoverage(m)).toBeCloseTo((30 + 5) / 40);
-    // The walk reached every gpu candidate: that closed its cycle, whose gauge now reads the next one (0).
+    // A walk that ran to the end of the gpu list restarted its cycle (gauge 0): it reached all 30.
     m.gauge(KRAFTSMAN_METRICS.walkCycleCoverage, 0, { nodepool: 'gpu' });
     m.gauge(KRAFTSMAN_METRICS.walkDepth, 30, { nodepool: 'gpu' });
     expect(walkCoverage(m)).toBeCloseTo((30 + 5) / 40);
