@@ -1,7 +1,8 @@
 // The seeded fleet as kraftsman would have left it: every Node the generator made gets the cloud instance
 // behind its providerID (tagged/labelled for the cluster, its NodePool and NodeClaim) and a registered,
 // initialized NodeClaim — so lifecycle's garbage collection finds nothing orphaned and disruption sees
-// managed candidates (docs/architecture.md).
+// managed candidates (docs/architecture.md). kraftsman sets no finalizers (docs/functions/lifecycle.md), so
+// neither do the adopted objects: a Node or claim left holding Karpenter's would never go once deleted.
 import type { Ec2World, Lifecycle } from '../ec2/world.ts';
 import type { GceWorld } from '../gce/world.ts';
 import type { KubeObject } from '../kube-api/index.ts';
@@ -18,6 +19,7 @@ type PoolFields = {
 };
 
 const CT = 'karpenter.sh/capacity-type';
+const KARPENTER_FINALIZER = 'karpenter.sh/termination';
 const HASH_KEYS = ['karpenter.sh/nodepool-hash', 'karpenter.sh/nodepool-hash-version'];
 
 function claimFor(node: NodeFields, pool: PoolFields): KubeObject {
@@ -41,7 +43,6 @@ function claimFor(node: NodeFields, pool: PoolFields): KubeObject {
       labels: { ...l },
       annotations,
       ...(at ? { creationTimestamp: at } : {}),
-      finalizers: ['karpenter.sh/termination'],
       ownerReferences: [
         {
           apiVersion: 'karpenter.sh/v1',
@@ -113,6 +114,20 @@ function gceInstance(world: GceWorld, node: NodeFields, cluster: string, launchT
     creationTimestamp: launchTime.toISOString(),
   });
 }
+
+/**
+ * The generator writes Nodes as upstream Karpenter leaves them, holding its `karpenter.sh/termination`
+ * finalizer. kraftsman's termination runs without one, so nothing would ever remove it: a Node deleted after
+ * its instance was terminated would stay in the API server (and in the fleet's cost) for good.
+ */
+export const withoutKarpenterFinalizer = (o: KubeObject): KubeObject => {
+  const finalizers = (o.metadata.finalizers as string[] | undefined)?.filter(
+    (f) => f !== KARPENTER_FINALIZER,
+  );
+  if (o.kind !== 'Node' || finalizers === undefined) return o;
+  const { finalizers: _dropped, ...metadata } = o.metadata;
+  return { ...o, metadata: finalizers.length ? { ...metadata, finalizers } : metadata } as KubeObject;
+};
 
 /** The NodeClaims to seed next to the objects, after putting each Node's instance into its cloud's world. */
 export function adoptNodes(

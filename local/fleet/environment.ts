@@ -11,11 +11,11 @@ import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
-import type { LocalDynamo } from '../../test/support/dynamodb/dynalite.ts';
-import { startDynamoDbLocal } from '../../test/support/dynamodb/dynamodb-local.ts';
-import { createTable } from '../../test/support/dynamodb/tables.ts';
-import { registerEc2Node, registerGceNode } from '../../test/support/e2e/nodes.ts';
-import { adoptNodes } from './adopt.ts';
+import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
+import type { LocalDynamo } from '../dynamodb/server.ts';
+import { createTable } from '../dynamodb/tables.ts';
+import { registerEc2Node, registerGceNode } from '../kubelet.ts';
+import { adoptNodes, withoutKarpenterFinalizer } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
 
 export interface FleetWorld {
@@ -75,7 +75,8 @@ export async function startEnvironment(
     closes.push(() => gce.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
-    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
+    const seeded = objects.map(withoutKarpenterFinalizer);
+    kube.seed([...seeded, ...adoptNodes(seeded, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
     const dynamo = await dynamoStart;
     const tableName = `kraftsman-${world.clusterName}`;
     await createTable(dynamo, tableName);

@@ -20,6 +20,16 @@ function commandsCell(r: FleetRun): string {
   return `${r.summary.commands.length} finished${detail.length ? ` (${detail.join(', ')})` : ''}`;
 }
 
+function interruptionsCell(r: FleetRun): string {
+  const i = r.summary.interruptions;
+  return `${i.length} (${i.filter((x) => x.replaced).length})`;
+}
+
+function coverageCell(r: FleetRun): string {
+  const c = r.samples[r.samples.length - 1]?.coverage;
+  return c === null || c === undefined ? 'n/a (no coverage cycle reported)' : `${(c * 100).toFixed(1)}%`;
+}
+
 export function summaryTable(runs: readonly FleetRun[]): string {
   const rows: [string, (r: FleetRun) => string][] = [
     ['mode', (r) => (r.summary.upstream ? 'upstream' : 'kraftsman')],
@@ -42,6 +52,9 @@ export function summaryTable(runs: readonly FleetRun[]): string {
     ['instances terminated aws / gcp', (r) => `${r.details.terminated.aws} / ${r.details.terminated.gcp}`],
     ['launch invocations failed', (r) => String(r.summary.launches.failed)],
     ['commands', commandsCell],
+    ['interruptions (replaced)', interruptionsCell],
+    ['walk coverage at end', coverageCell],
+    ['census (NodePools)', (r) => (r.census.length ? String(r.census.length) : 'n/a (census did not run)')],
     ['invariants broken', (r) => String(brokenInvariants(r).length)],
   ];
   const cells = rows.map(([k, f]) => [k, ...runs.map(f)]);

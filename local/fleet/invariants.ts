@@ -1,7 +1,7 @@
 // The invariants a run must keep, checked from the emulators' own state (not from what kraftsman believes):
-// no instance of the cluster without a NodeClaim, no node left tainted `karpenter.sh/disrupted` with no
-// command behind it, no pod lost, no NodePool with more nodes disrupting than its budget allows, and no node
-// whose bound pods ask for more than it has.
+// no instance of the cluster without a NodeClaim, no Node without a live instance, no node left tainted
+// `karpenter.sh/disrupted` with no command behind it, no pod lost, no NodePool with more nodes disrupting than
+// its budget allows, and no node whose bound pods ask for more than it has.
 import type { Ec2World } from '../ec2/world.ts';
 import type { GceWorld } from '../gce/world.ts';
 import type { KubeApiEmulator, KubeObject } from '../kube-api/index.ts';
@@ -47,6 +47,33 @@ export function orphanInstances(
     )
     .map((i) => `gce://${gce.project}/${i.zone}/${i.name}`);
   return [...aws, ...gcp].filter((id) => !held.has(id));
+}
+
+const liveAws = (ec2: Ec2World): string[] =>
+  [...ec2.instances.values()]
+    .filter((i) => i.state === 'pending' || i.state === 'running')
+    .map((i) => `aws:///${i.zone}/${i.instanceId}`);
+const liveGcp = (gce: GceWorld): string[] =>
+  [...gce.instances.values()]
+    .filter((i) => i.status !== 'STOPPING' && i.status !== 'TERMINATED')
+    .map((i) => `gce://${gce.project}/${i.zone}/${i.name}`);
+
+/**
+ * Nodes whose instance is not live (terminated, or never in the cloud): a Node outliving its instance is
+ * capacity the scheduler and the cost count but that does not exist. Termination deletes the instance and
+ * then the Node in one step, and garbage collection deletes a Node whose instance vanished, so none is left
+ * at the end of a run unless its instance went within the last `graceMs` (lifecycle's GC grace) — those are
+ * still on their way out. `goneSince` says when the fleet last saw each instance live.
+ */
+export function nodesWithoutInstance(
+  kube: KubeApiEmulator,
+  clouds: { ec2: Ec2World; gce: GceWorld },
+  recentlyGone: ReadonlySet<string> = new Set(),
+): string[] {
+  const live = new Set([...liveAws(clouds.ec2), ...liveGcp(clouds.gce)]);
+  return all<Node>(kube, 'Node')
+    .filter((n) => n.spec?.providerID && !live.has(n.spec.providerID) && !recentlyGone.has(n.spec.providerID))
+    .map((n) => String(n.metadata.name));
 }
 
 /** Nodes tainted disrupted whose NodeClaim is not being deleted, when no command is in flight. */

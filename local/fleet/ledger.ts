@@ -12,6 +12,9 @@ export class Ledger {
   readonly failures: { fn: string; error: string }[] = [];
   private readonly initial: Record<Cloud, Set<string>>;
   private readonly seen: Record<Cloud, Set<string>> = { aws: new Set(), gcp: new Set() };
+  /** The providerID of every instance seen live, with the last sample (minute) it was live at. */
+  private readonly lastLive = new Map<string, number>();
+  private samples = 0;
 
   constructor(private readonly clouds: { ec2: Ec2World; gce: GceWorld }) {
     this.initial = { aws: new Set(this.live('aws')), gcp: new Set(this.live('gcp')) };
@@ -48,12 +51,27 @@ export class Ledger {
 
   /** Called every simulated minute: instances are noted while they live, so a terminated one still counts. */
   sampleClouds(): void {
-    for (const c of ['aws', 'gcp'] as const) for (const id of this.live(c)) this.seen[c].add(id);
+    this.samples += 1;
+    for (const c of ['aws', 'gcp'] as const)
+      for (const id of this.live(c)) {
+        this.seen[c].add(id);
+        this.lastLive.set(this.providerId(c, id), this.samples);
+      }
+  }
+
+  /** providerIDs of instances live at one of the last `samples` samples but not now: still on their way out. */
+  goneWithin(samples: number): Set<string> {
+    const live = new Set([
+      ...this.live('aws').map((id) => this.providerId('aws', id)),
+      ...this.live('gcp').map((id) => this.providerId('gcp', id)),
+    ]);
+    const recent = [...this.lastLive].filter(([id, at]) => !live.has(id) && at > this.samples - samples);
+    return new Set(recent.map(([id]) => id));
   }
 
   /** Instances launched during the run and instances of the run's start or its launches that are gone. */
   instances(): Record<Cloud, { launched: number; terminated: number; live: number }> {
-    this.sampleClouds();
+    for (const c of ['aws', 'gcp'] as const) for (const id of this.live(c)) this.seen[c].add(id);
     const out = {} as Record<Cloud, { launched: number; terminated: number; live: number }>;
     for (const c of ['aws', 'gcp'] as const) {
       const live = new Set(this.live(c));
@@ -77,6 +95,12 @@ export class Ledger {
     return [...this.clouds.gce.instances.values()]
       .filter((i) => i.status !== 'STOPPING' && i.status !== 'TERMINATED')
       .map((i) => `${i.zone}/${i.name}`);
+  }
+
+  private providerId(c: Cloud, id: string): string {
+    if (c === 'gcp') return `gce://${this.clouds.gce.project}/${id}`;
+    const zone = this.clouds.ec2.instances.get(id)?.zone ?? '';
+    return `aws:///${zone}/${id}`;
   }
 
   private bump(key: string, n: number): void {

@@ -3,7 +3,7 @@
 import type { KubeApiEmulator, KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { addInto, fromQuantities, type MutableResourceList } from '../../shared/model/resources.ts';
-import { lowerBoundPerHour } from './report/lower-bound.ts';
+import { GPU_MODEL_LABEL, lowerBoundPerHour, modelRow } from './report/lower-bound.ts';
 
 export interface FleetObservation {
   readonly nodesByCloud: Record<string, number>;
@@ -16,8 +16,13 @@ export interface FleetObservation {
 
 const labels = (o: KubeObject): Record<string, string> => (o.metadata.labels ?? {}) as Record<string, string>;
 type PodShape = {
-  spec?: { nodeName?: string; containers?: { resources?: { requests?: Record<string, string> } }[] };
+  spec?: {
+    nodeName?: string;
+    nodeSelector?: Record<string, string>;
+    containers?: { resources?: { requests?: Record<string, string> } }[];
+  };
 };
+const GPU = 'nvidia.com/gpu';
 
 function priceOf(node: KubeObject, catalog: InstanceTypeCatalog): { cloud: string; price: number } {
   const l = labels(node);
@@ -54,7 +59,12 @@ export function observe(emulator: KubeApiEmulator, catalog: InstanceTypeCatalog)
       continue;
     }
     bound++;
-    for (const c of spec.containers ?? []) addInto(demand, fromQuantities(c.resources?.requests));
+    const asked: MutableResourceList = {};
+    for (const c of spec.containers ?? []) addInto(asked, fromQuantities(c.resources?.requests));
+    addInto(demand, asked);
+    // A pod that names its GPU model can only use that model's GPUs (lower-bound.ts, the model rows).
+    const model = spec.nodeSelector?.[GPU_MODEL_LABEL];
+    if (model && asked[GPU]) addInto(demand, { [modelRow(GPU, model)]: asked[GPU] });
   }
   const lb = lowerBoundPerHour(demand, catalog).perHour;
   return { nodesByCloud, nodesByPool, pending, bound, costPerHour, lowerBoundPerHour: lb };

@@ -7,14 +7,17 @@ import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import { FleetClock } from './clock.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
 import { budgetOverspends } from './invariants.ts';
+import { InterruptionRecorder } from './interruptions.ts';
 import { Ledger } from './ledger.ts';
 import { FleetLog } from './log.ts';
 import { observe } from './observe.ts';
 import { PodLedger } from './pods.ts';
+import { walkCoverage } from './recorded.ts';
 import { lambdaContext, scheduledEvent } from './registry.ts';
 import type { FleetSample, FleetRun } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
 import { summarize } from './summarize.ts';
+import { censusTable } from './wiring-census.ts';
 import { wireFunctions, type Wiring } from './wiring.ts';
 
 export interface RunOptions {
@@ -55,12 +58,15 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     o.onStart?.(env);
     const ledger = new Ledger({ ec2: env.ec2.world, gce: env.gce.world });
     const pods = new PodLedger(env.kube);
+    const interruptions = new InterruptionRecorder(env.kube);
     const samples: FleetSample[] = [];
     let overspends = 0;
     const take = async (minute: number): Promise<void> => {
       wiring.commands.noteClaims(env.kube);
+      interruptions.sample(minute);
       const commandsInFlight = await wiring.commands.inFlight();
-      const s: FleetSample = { minute, ...observe(env.kube, catalog), coverage: null, commandsInFlight };
+      const coverage = walkCoverage(wiring.metrics);
+      const s: FleetSample = { minute, ...observe(env.kube, catalog), coverage, commandsInFlight };
       samples.push(s);
       o.onSample?.(s, clock.now());
     };
@@ -79,6 +85,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     }
     const wallSeconds = (o.wallNow() - startedWall) / 1000;
     const commands = await wiring.commands.finished();
+    const census = await censusTable(wiring.store, env.clusterName);
     const run = summarize({
       ...o,
       env,
@@ -90,6 +97,8 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       overspends,
       wallSeconds,
       commands,
+      interruptions: interruptions.interruptions(commands),
+      census,
     });
     return { run, env: { ...env, close: closeAll } };
   } catch (err: unknown) {

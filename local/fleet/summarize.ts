@@ -2,14 +2,15 @@
 // happened: samples of the cluster, the handlers' results, the launch invocations, the clouds' worlds, and
 // the invariants read from the emulators at the end.
 import type { FleetEnvironment } from './environment.ts';
-import { doubleBooked, orphanInstances, strandedTaints } from './invariants.ts';
+import { doubleBooked, nodesWithoutInstance, orphanInstances, strandedTaints } from './invariants.ts';
 import type { Ledger } from './ledger.ts';
 import { Ledger as LedgerClass } from './ledger.ts';
 import type { FleetLog } from './log.ts';
 import type { PodLedger } from './pods.ts';
-import type { FleetRun, FleetSample } from './report/model.ts';
+import { skipReasons } from './recorded.ts';
+import type { CensusRow, FleetRun, FleetSample } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
-import type { FleetCommand } from './summary.ts';
+import type { FleetCommand, FleetSummary } from './summary.ts';
 import type { Wiring } from './wiring.ts';
 
 export interface RunRecord {
@@ -27,6 +28,9 @@ export interface RunRecord {
   readonly overspends: number;
   readonly wallSeconds: number;
   readonly commands: readonly FleetCommand[];
+  /** As lifecycle stamped them on the Nodes and claims it took down (interruptions.ts). */
+  readonly interruptions: FleetSummary['interruptions'];
+  readonly census: readonly CensusRow[];
 }
 
 const round = (n: number, places = 2): number => Math.round(n * 10 ** places) / 10 ** places;
@@ -45,6 +49,13 @@ export function summarize(r: RunRecord): FleetRun {
     orphans: orphanInstances(r.env.kube, r.env.ec2.world, r.env.gce.world, r.env.clusterName),
     stranded: strandedTaints(r.env.kube, last.commandsInFlight),
     doubleBooked: doubleBooked(r.env.kube),
+    // Instances gone in the last two minutes may still have their Node: lifecycle's next run (after its
+    // 1-minute GC grace) deletes it.
+    nodesWithoutInstance: nodesWithoutInstance(
+      r.env.kube,
+      { ec2: r.env.ec2.world, gce: r.env.gce.world },
+      r.ledger.goneWithin(2),
+    ),
   };
   return {
     summary: {
@@ -73,7 +84,7 @@ export function summarize(r: RunRecord): FleetRun {
         gangsLaunched: gangs.filter((g) => g.counts.launched + g.counts.alreadyLaunched > 0).length,
         gangsRefused: gangs.filter((g) => g.counts.insufficientCapacity > 0).length,
       },
-      interruptions: [],
+      interruptions: [...r.interruptions],
       invariants: {
         strandedTaints: checks.stranded.length,
         orphanInstances: checks.orphans.length,
@@ -82,13 +93,14 @@ export function summarize(r: RunRecord): FleetRun {
       },
     },
     samples: r.samples,
-    skipReasons: {},
-    census: [],
+    skipReasons: skipReasons(r.wiring.metrics),
+    census: r.census,
     details: {
       minCostPerHour: round(Math.min(...r.samples.map((s) => s.costPerHour))),
       claimsCreated: r.ledger.get('provision.claimsCreated'),
       terminated: { aws: instances.aws.terminated, gcp: instances.gcp.terminated },
       doubleBooked: checks.doubleBooked,
+      nodesWithoutInstance: checks.nodesWithoutInstance,
       orphans: checks.orphans,
       stranded: checks.stranded,
       lostOwners: lost.owners.slice(0, 20),

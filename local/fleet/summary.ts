@@ -54,6 +54,7 @@ export function brokenInvariants(run: {
   readonly summary: FleetSummary;
   readonly details: {
     readonly doubleBooked: readonly string[];
+    readonly nodesWithoutInstance: readonly string[];
     readonly orphans: readonly string[];
     readonly stranded: readonly string[];
     readonly lostOwners: readonly string[];
@@ -67,6 +68,9 @@ export function brokenInvariants(run: {
     ...(i.strandedTaints ? [`${i.strandedTaints} node(s) left tainted disrupted: ${names(d.stranded)}`] : []),
     ...(i.lostPods ? [`${i.lostPods} pod(s) lost, of ${names(d.lostOwners)}`] : []),
     ...(i.budgetOverspends ? [`${i.budgetOverspends} NodePool-minute(s) over the disruption budget`] : []),
+    ...(d.nodesWithoutInstance.length
+      ? [`${d.nodesWithoutInstance.length} Node(s) without a live instance: ${names(d.nodesWithoutInstance)}`]
+      : []),
     ...(d.doubleBooked.length
       ? [`${d.doubleBooked.length} node(s) double-booked: ${names(d.doubleBooked)}`]
       : []),

@@ -23,8 +23,8 @@ import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
 import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
-import { fakeGoogleAuth } from '../../test/support/e2e/harness.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../test/support/dynamodb/credentials.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
+import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
@@ -39,7 +39,8 @@ export interface Wiring {
   readonly metrics: FleetMetrics;
   /** Every launch invocation that returned: its cloud, its gang (if any) and the launch use case's counts. */
   readonly launches: LaunchOutcome[];
-  /** The fleet's own reader of the state table (commands), not any function's. */
+  /** The fleet's own reader of the state table (commands, census), not any function's. */
+  readonly store: ReturnType<typeof buildStateStore>;
   readonly commands: CommandLedger;
   /** Delivers the EC2 events queued since the last call to lifecycle, as one SQS batch. */
   deliverInterruptions(): Promise<SqsBatchResponse | undefined>;
@@ -118,7 +119,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
           { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
           clock,
           logger,
-          fakeGoogleAuth(),
+          localGoogleAuth(),
           closer,
         ),
     };
@@ -190,6 +191,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   })();
 
   let seq = 0;
+  const store = adapters('fleet').store(provisionConfig(vars).store);
   return {
     functions: [
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
@@ -200,7 +202,8 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     invoker,
     metrics,
     launches,
-    commands: new CommandLedger(adapters('fleet').store(provisionConfig(vars).store), env.clusterName),
+    store,
+    commands: new CommandLedger(store, env.clusterName),
     async deliverInterruptions() {
       const events = env.ec2Events.splice(0);
       if (events.length === 0) return undefined;

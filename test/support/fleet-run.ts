@@ -25,6 +25,7 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
       claimsCreated: 12,
       terminated: { aws: 42, gcp: 28 },
       doubleBooked: [],
+      nodesWithoutInstance: [],
       orphans: [],
       stranded: [],
       lostOwners: [],
@@ -74,6 +75,13 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
     },
     samples,
     skipReasons: { multiple_replacements_required: 4, pdb_blocked: 2 },
-    census: [{ node: 'ip-10-0-1-7', pool: 'training', cloud: 'aws', verdict: 'consolidatable' }],
+    census: [
+      {
+        pool: 'training',
+        candidates: 12,
+        counts: { delete: 2, replace: 1, none: 9 },
+        at: '2026-12-01T12:10:00.000Z',
+      },
+    ],
   };
 }

@@ -3,7 +3,10 @@
 // Relaxation computed: the cost-minimal packing of the pods onto the catalog's instance types, with
 // (1) pods made divisible (only the total request per resource counts, not which pod sits where),
 // (2) node counts made fractional, and (3) placement rules dropped (selectors, taints, zones, spread,
-// reservation caps). What is left is the covering LP
+// reservation caps) — except the GPU model a pod's nodeSelector names: its GPUs count twice, in the
+// resource's total row and in a row of that model only (`nvidia.com/gpu@h100-80gb`), which only types of
+// that model supply. Every real packing keeps both rows, so the bound stays a bound; without the model rows
+// an H100 pod would be priced at the cheapest T4's $/GPU. What is left is the covering LP
 //     minimise  sum_t price_t x_t   subject to   sum_t alloc_{t,r} x_t >= demand_r  (every resource r),  x >= 0
 // where price_t is the type's cheapest available offering and alloc_t its capacity less overhead. Every
 // real packing is a feasible point of it, so its optimum never exceeds a real fleet's cost. We solve its
@@ -26,10 +29,20 @@ const cheapest = (t: InstanceTypeSpec): number | undefined => {
   return prices.length ? Math.min(...prices) : undefined;
 };
 
-const allocatable = (t: InstanceTypeSpec, r: string): number =>
-  Math.max(0, (fromQuantities(t.capacity)[r] ?? 0) - (fromQuantities(t.overhead)[r] ?? 0));
+/** The label naming a type's GPU model, and the one a pod's nodeSelector asks for. */
+export const GPU_MODEL_LABEL = 'kraftsman.dev/gpu-model';
+/** The demand row of one GPU model: `<resource>@<model>`. */
+export const modelRow = (resource: string, model: string): string => `${resource}@${model}`;
 
-/** demand: the summed requests of the pods to pack, in milli-units (as shared/model/resources.ts). */
+function allocatable(t: InstanceTypeSpec, row: string): number {
+  const at = row.indexOf('@');
+  const r = at < 0 ? row : row.slice(0, at);
+  if (at >= 0 && t.labels?.[GPU_MODEL_LABEL] !== row.slice(at + 1)) return 0;
+  return Math.max(0, (fromQuantities(t.capacity)[r] ?? 0) - (fromQuantities(t.overhead)[r] ?? 0));
+}
+
+/** demand: the summed requests of the pods to pack, in milli-units (as shared/model/resources.ts), plus the
+ *  GPU-model rows (`modelRow`) of the pods that name a model. */
 export function lowerBoundPerHour(demand: ResourceList, catalog: InstanceTypeCatalog): LowerBound {
   const types = catalog.instanceTypes
     .map((t) => ({ t, price: cheapest(t) }))

@@ -15,11 +15,13 @@ export interface FleetSample {
   readonly commandsInFlight: number;
 }
 
+/** One NodePool's last census (what census wrote to the state table): its candidates and their verdicts. */
 export interface CensusRow {
-  readonly node: string;
   readonly pool: string;
-  readonly cloud: string;
-  readonly verdict: string;
+  readonly candidates: number;
+  /** Candidates per verdict: delete, replace, none, empty, drifted, unreached. */
+  readonly counts: Readonly<Record<string, number>>;
+  readonly at: string;
 }
 
 /** What the run knows beyond the contract summary: for the table, the report and the exit code. */
@@ -29,6 +31,8 @@ export interface RunDetails {
   readonly terminated: { readonly aws: number; readonly gcp: number };
   /** Nodes whose bound pods ask for more than their allocatable (an invariant the JSON has no key for). */
   readonly doubleBooked: readonly string[];
+  /** Nodes whose instance is not live (and was not live lately either): capacity that does not exist. */
+  readonly nodesWithoutInstance: readonly string[];
   readonly orphans: readonly string[];
   readonly stranded: readonly string[];
   readonly lostOwners: readonly string[];

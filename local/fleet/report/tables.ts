@@ -28,7 +28,13 @@ export function tablesOf(run: FleetRun): string {
   const skips = Object.entries(run.skipReasons)
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => [reason, String(n)]);
-  const census = run.census.map((r) => [r.node, r.pool, r.cloud, r.verdict]);
+  const verdicts = [...new Set(run.census.flatMap((r) => Object.keys(r.counts)))].sort();
+  const census = run.census.map((r) => [
+    r.pool,
+    String(r.candidates),
+    ...verdicts.map((v) => String(r.counts[v] ?? 0)),
+    r.at,
+  ]);
   return [
     table(
       `Commands (${commands.length})`,
@@ -36,6 +42,6 @@ export function tablesOf(run: FleetRun): string {
       commands,
     ),
     table('Skip reasons', ['reason', 'count'], skips),
-    table(`Census (${census.length} nodes)`, ['node', 'pool', 'cloud', 'verdict'], census),
+    table(`Census (${census.length} NodePools)`, ['NodePool', 'candidates', ...verdicts, 'at'], census),
   ].join('');
 }

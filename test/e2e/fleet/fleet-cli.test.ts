@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { main } from '../../../local/cli/main.ts';
 import { runFleet } from '../../../local/fleet/run.ts';
 import { decayScenario } from '../../../local/fleet/scenarios/index.ts';
@@ -64,7 +65,7 @@ describe('the local fleet', () => {
     }
   }, 240_000);
 
-  it('runs the default scenario from the CLI to its table, report and contract JSON', async () => {
+  it('runs the default scenario from the CLI, with --compare, to its table, report and contract JSON', async () => {
     const report = join(dir, 'report.html');
     const json = join(dir, 'summary.json');
     const r = await cli([
@@ -73,6 +74,7 @@ describe('the local fleet', () => {
       '1',
       '--speed',
       '1000000',
+      '--compare',
       '--report',
       report,
       '--json',
@@ -80,19 +82,30 @@ describe('the local fleet', () => {
     ]);
     expect(r.err).toMatch(/kubeconfig: \S+kubeconfig/);
     expect(r.code).toBe(0);
-    const summary = fleetSummarySchema.strict().parse(JSON.parse(readFileSync(json, 'utf8')));
-    expect(summary.scenario).toBe('decay');
-    expect(summary.simulatedMinutes).toBe(1);
-    expect(summary.nodes.start.aws).toBeGreaterThan(0);
-    expect(summary.nodes.start.gcp).toBeGreaterThan(0);
-    expect(summary.launches.aws + summary.launches.gcp).toBeGreaterThan(0);
+    const both = z
+      .object({ kraftsman: fleetSummarySchema.strict(), upstream: fleetSummarySchema.strict() })
+      .strict()
+      .parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect([both.kraftsman.upstream, both.upstream.upstream]).toEqual([false, true]);
+    for (const summary of [both.kraftsman, both.upstream]) {
+      expect(summary.scenario).toBe('decay');
+      expect(summary.simulatedMinutes).toBe(1);
+      expect(summary.nodes.start.aws).toBeGreaterThan(0);
+      expect(summary.nodes.start.gcp).toBeGreaterThan(0);
+      expect(summary.launches.aws + summary.launches.gcp).toBeGreaterThan(0);
+    }
+    // The same seed seeds the same fleet in both modes.
+    expect(both.upstream.nodes.start).toEqual(both.kraftsman.nodes.start);
+    expect(r.out).toMatch(/^mode\s+kraftsman\s+upstream$/m);
     expect(r.out).toContain('NodeClaims created');
-    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, lifecycle/);
+    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, census, lifecycle/);
     expect(r.out).toMatch(/commands\s+\d+ finished/);
+    expect(r.out).toMatch(/interruptions \(replaced\)\s+0 \(0\)/);
     const html = readFileSync(report, 'utf8');
-    expect(html).toContain('data-chart="cost"');
+    expect(html.match(/data-chart="cost"/g)).toHaveLength(2);
+    expect(html).toContain('<h2>upstream</h2>');
     expect(html).not.toMatch(/<script[^>]+src=/);
-  }, 240_000);
+  }, 300_000);
 
   it('lists the scenarios, and refuses an unknown one with exit 2 naming them', async () => {
     const list = await cli(['fleet', '--list-scenarios']);

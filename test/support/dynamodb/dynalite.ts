@@ -2,6 +2,9 @@
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LocalDynamo } from '../../../local/dynamodb/server.ts';
+
+export type { LocalDynamo };
 
 type DynaliteFactory = (options: {
   createTableMs: number;
@@ -9,14 +12,6 @@ type DynaliteFactory = (options: {
   updateTableMs: number;
 }) => Server;
 const dynalite = createRequire(import.meta.url)('dynalite') as DynaliteFactory;
-
-export interface LocalDynamo {
-  readonly endpoint: string;
-  readonly kind: 'dynalite' | 'dynamodb-local';
-  /** True where UpdateTimeToLive and ReturnValuesOnConditionCheckFailure exist (DynamoDB Local). */
-  readonly full: boolean;
-  stop(): Promise<void>;
-}
 
 export async function startDynalite(): Promise<LocalDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });

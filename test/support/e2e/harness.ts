@@ -1,7 +1,7 @@
 // The end-to-end world on 127.0.0.1: the Kubernetes, EC2 and Compute Engine emulators, DynamoDB Local with
 // the state table, and builders that make each function's adapters against them through functions/compose —
 // the same builders the Lambda containers use, with local endpoints and credentials. One harness per test file.
-import { OAuth2Client } from 'google-auth-library';
+import { localGoogleAuth } from '../../../local/gce/auth.ts';
 import { startEc2Emulator, type Ec2Emulator } from '../../../local/ec2/server.ts';
 import { startGceEmulator, type GceEmulator } from '../../../local/gce/server.ts';
 import {
@@ -85,11 +85,8 @@ export interface E2eHarness {
   close(): Promise<void>;
 }
 
-export function fakeGoogleAuth(): OAuth2Client {
-  const auth = new OAuth2Client();
-  auth.setCredentials({ access_token: 'local-fake-token', expiry_date: Date.now() + 3_600_000 });
-  return auth;
-}
+/** The local servers' fixed-token auth (local/gce/auth.ts). */
+export const fakeGoogleAuth = localGoogleAuth;
 
 export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness> {
   const clusterName = options.clusterName ?? 'e2e';

@@ -11,6 +11,7 @@ type T = {
   price: number;
   overhead?: Record<string, string>;
   available?: boolean;
+  labels?: Record<string, string>;
 };
 const catalog = (types: T[]) =>
   catalogSchema.parse({
@@ -20,6 +21,7 @@ const catalog = (types: T[]) =>
       name: t.name,
       cloud: 'aws',
       capacity: t.capacity,
+      ...(t.labels ? { labels: t.labels } : {}),
       ...(t.overhead ? { overhead: t.overhead } : {}),
       offerings: [{ zone: 'z1', capacityType: 'on-demand', price: t.price, available: t.available ?? true }],
     })),
@@ -49,6 +51,28 @@ describe('lowerBoundPerHour', () => {
     expect(8 * yc).toBeLessThanOrEqual(1 + 1e-9);
     expect(4 * yc + yg).toBeLessThanOrEqual(3 + 1e-9);
     expect(8 * yc + 2 * yg).toBeCloseTo(6, 9);
+  });
+
+  it('prices a pod’s GPUs at the model it names, not the cheapest GPU', () => {
+    const c = catalog([
+      {
+        name: 't4',
+        capacity: { cpu: '8', 'nvidia.com/gpu': '1' },
+        price: 0.5,
+        labels: { 'kraftsman.dev/gpu-model': 't4' },
+      },
+      {
+        name: 'h100',
+        capacity: { cpu: '96', 'nvidia.com/gpu': '8' },
+        price: 40,
+        labels: { 'kraftsman.dev/gpu-model': 'h100' },
+      },
+    ]);
+    const gpus = { cpu: 8_000, 'nvidia.com/gpu': 8_000 };
+    // Without a model: eight T4s at 0.5.
+    expect(lowerBoundPerHour(gpus, c).perHour).toBeCloseTo(4, 9);
+    // Eight H100 GPUs asked for by model: one H100 node, whatever the T4s cost.
+    expect(lowerBoundPerHour({ ...gpus, 'nvidia.com/gpu@h100': 8_000 }, c).perHour).toBeCloseTo(40, 9);
   });
 
   it('two resources force a fractional mix of two shapes', () => {

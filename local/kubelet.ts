@@ -1,0 +1,47 @@
+// What a booting instance does in the local world (the fleet and the end-to-end tests): its kubelet registers a Node with the labels and taints
+// of the bootstrap script kraftsman rendered, and the capacity of its machine type in the emulator's world.
+import type { BootedInstance, Ec2World } from './ec2/world.ts';
+import type { BootedGceInstance, GceWorld } from './gce/world.ts';
+import { parseBootstrap, registerNode, type KubeApiEmulator } from './kube-api/index.ts';
+
+/** The kubelet reserves a little of every node; what is left is what pods may request. */
+const allocatable = (cpu: number, memoryMiB: number, gpus: number, pods: number): Record<string, string> => ({
+  cpu: `${cpu * 1000 - 100}m`,
+  memory: `${memoryMiB - 512}Mi`,
+  pods: String(pods),
+  ...(gpus ? { 'nvidia.com/gpu': String(gpus) } : {}),
+});
+
+export function registerEc2Node(kube: KubeApiEmulator, world: Ec2World, b: BootedInstance): void {
+  const t = world.types.get(b.instanceType);
+  const { labels, taints } = parseBootstrap(b.userData);
+  const capacity = allocatable(t?.vcpu ?? 2, t?.memoryMiB ?? 4096, t?.gpu?.count ?? 0, t?.maxPods ?? 58);
+  registerNode(kube, {
+    nodeName: `ip-${b.instanceId}`,
+    providerId: b.providerId,
+    labels: {
+      ...labels,
+      'node.kubernetes.io/instance-type': b.instanceType,
+      'topology.kubernetes.io/zone': b.zone,
+    },
+    taints,
+    capacity,
+  });
+}
+
+export function registerGceNode(kube: KubeApiEmulator, world: GceWorld, b: BootedGceInstance): void {
+  const t = world.machineTypes.get(b.machineType);
+  const gpus = (t?.accelerators ?? []).reduce((n, a) => n + a.guestAcceleratorCount, 0);
+  const { labels, taints } = parseBootstrap(b.startupScript);
+  registerNode(kube, {
+    nodeName: b.name,
+    providerId: b.providerId,
+    labels: {
+      ...labels,
+      'node.kubernetes.io/instance-type': b.machineType,
+      'topology.kubernetes.io/zone': b.zone,
+    },
+    taints,
+    capacity: allocatable(t?.guestCpus ?? 2, t?.memoryMb ?? 4096, gpus, 110),
+  });
+}

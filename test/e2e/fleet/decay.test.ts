@@ -1,0 +1,56 @@
+// The decay scenario end to end (issue 16, scenarios): the load falls and the fleet consolidates through the
+// real handlers — consolidate → admit → orchestrate → lifecycle — so its cost falls below where it started,
+// every completed command's candidates leave the API server with their instances, and no Node outlives its
+// instance (the adopted Nodes once kept Karpenter's finalizer, and the decay's cost rose instead).
+import { describe, expect, it } from 'vitest';
+import { runFleet } from '../../../local/fleet/run.ts';
+import { decayScenario } from '../../../local/fleet/scenarios/index.ts';
+import { brokenInvariants } from '../../../local/fleet/summary.ts';
+
+// A scenario, not a property: one fleet, its seed fixed (KRAFTSMAN_SEED picks another).
+const seed = Number(process.env.KRAFTSMAN_SEED ?? 42);
+
+describe('the decay scenario', () => {
+  it(`consolidates as the load falls (seed ${seed})`, async () => {
+    console.log(`decay: KRAFTSMAN_SEED=${seed}`);
+    // The ramp's GPU pools wait consolidateAfter (10 minutes) after a node's last pod change; CPU pools 1 minute.
+    const scenario = decayScenario('decay-test', { nodes: 30, pending: 30, minutes: 14, shedAt: [2, 3] });
+    const { run, env } = await runFleet({
+      scenario,
+      seed,
+      speed: 1e6,
+      minutes: 14,
+      upstream: false,
+      wallNow: Date.now,
+    });
+    try {
+      const s = run.summary;
+      expect(brokenInvariants(run)).toEqual([]);
+      expect(run.details.nodesWithoutInstance).toEqual([]);
+      const completed = s.commands.filter((c) => c.outcome === 'completed');
+      expect(completed.length).toBeGreaterThan(0);
+      // A completed command's candidates are gone: Node, NodeClaim and instance.
+      const names = (kind: string) =>
+        new Set(env.kube.store.all(env.kube.typeOf(kind)).map((o) => o.metadata.name));
+      const nodes = names('Node');
+      const claims = names('NodeClaim');
+      for (const c of completed.flatMap((x) => x.candidates)) {
+        expect(nodes.has(c), c).toBe(false);
+        expect(claims.has(c), c).toBe(false);
+      }
+      const peak = Math.max(...run.samples.map((x) => x.costPerHour));
+      expect(s.cost.endPerHour).toBeLessThan(s.cost.startPerHour);
+      expect(s.cost.endPerHour).toBeLessThan(peak);
+      expect(s.cost.lowerBoundPerHour).toBeLessThanOrEqual(s.cost.endPerHour);
+      expect(s.nodes.end.aws + s.nodes.end.gcp).toBeLessThan(s.nodes.start.aws + s.nodes.start.gcp);
+      // The walk was charted: the disruption pass reported its coverage cycle.
+      expect(run.samples.some((x) => x.coverage !== null)).toBe(true);
+      // census ran at minute 10: the table is what it stored, one row per NodePool it judged.
+      expect(run.census.length).toBeGreaterThan(0);
+      for (const row of run.census)
+        expect(Object.values(row.counts).reduce((a, b) => a + b, 0)).toBe(row.candidates);
+    } finally {
+      await env.close();
+    }
+  }, 400_000);
+});
