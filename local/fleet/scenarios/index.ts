@@ -6,9 +6,13 @@ import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
 import { generateRamp } from '../../../test/fixtures/fleet/ramp.ts';
 import { CLUSTER } from '../../../test/fixtures/fleet/ramp-classes.ts';
 import { AWS_ZONES, GCP_ZONES } from '../../../test/fixtures/fleet/ramp-pools.ts';
-import type { FleetWorld } from '../environment.ts';
+import type { FleetEnvironment, FleetWorld } from '../environment.ts';
 import type { PodLedger } from '../pods.ts';
+import { candidateDeleted } from './candidate-deleted.ts';
+import { crossCloud } from './cross-cloud.ts';
+import { gangRefused } from './gang-refused.ts';
 import { localize } from './localize.ts';
+import { spotInterruption } from './spot-interruption.ts';
 
 export interface Scenario {
   readonly name: string;
@@ -20,6 +24,8 @@ export interface Scenario {
   objects(seed: number, runStart: Date): KubeObject[];
   /** Called at the start of every simulated minute, before the functions due then. */
   atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
+  /** Called right after atMinute: the scenario's timeline of cloud and operator events (local/fleet/events.ts). */
+  inject?(minute: number, env: FleetEnvironment, now: Date): Promise<void>;
 }
 
 type PodFields = { spec?: { nodeName?: string }; metadata: { ownerReferences?: { kind?: string }[] } };
@@ -102,6 +108,10 @@ export const SCENARIOS: readonly Scenario[] = [
     world: RAMP_WORLD,
     objects: ramp(1000, 3400),
   },
+  gangRefused(),
+  spotInterruption(),
+  candidateDeleted(),
+  crossCloud(),
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((s) => s.name);
