@@ -14,8 +14,8 @@ export type Injection =
   | { readonly kind: 'terminate-candidate'; readonly cloud: Cloud }
   /** Every offering of these types, in every zone and capacity type, has only `left` instances left. */
   | { readonly kind: 'capacity'; readonly types: readonly string[]; readonly left: number }
-  /** An operator edits a NodePool so `type` is no longer allowed: its nodes drift. */
-  | { readonly kind: 'drop-type'; readonly pool: string; readonly type: string };
+  /** An operator edits a NodePool so `type` (default: its least-loaded node's) is no longer allowed: its nodes drift. */
+  | { readonly kind: 'drop-type'; readonly pool: string; readonly type?: string };
 
 export interface TimelineEntry {
   /** The simulated minute from which the injection happens (a conditional one waits for its condition). */
@@ -32,6 +32,8 @@ export interface Injected {
   /** The NodeClaim that held the node's instance then. */
   readonly claim?: string;
   readonly providerID?: string;
+  /** The instance type a NodePool edit dropped. */
+  readonly type?: string;
   /** The non-DaemonSet pods bound to the node at that moment. */
   readonly pods?: readonly string[];
 }
@@ -142,8 +144,10 @@ async function apply(
     return base;
   }
   if (inj.kind === 'drop-type') {
-    dropType(env.kube, inj.pool, inj.type);
-    return base;
+    const type = inj.type ?? leastLoadedType(env.kube, inj.pool);
+    if (!type) return undefined;
+    dropType(env.kube, inj.pool, type);
+    return { ...base, type };
   }
   const node = inj.kind === 'spot-interruption' ? spotTarget(env.kube, inj) : candidate(env.kube, inj.cloud);
   if (!node) return undefined;
@@ -239,6 +243,18 @@ function limitCapacity(env: FleetEnvironment, types: readonly string[], left: nu
     for (const zone of env.gcpZones)
       for (const model of ['STANDARD', 'SPOT'] as const) env.gce.world.setCapacity(type, zone, model, left);
   }
+}
+
+/** The instance type of the pool's node with the fewest pods (a drift that moves few pods). */
+function leastLoadedType(kube: KubeApiEmulator, pool: string): string | undefined {
+  const nodes = all(kube, 'Node').filter(
+    (n) => n.metadata.labels?.['karpenter.sh/nodepool'] === pool && !n.metadata.deletionTimestamp,
+  );
+  const load = (n: NodeFields) => podsOn(kube, String(n.metadata.name)).length;
+  const [node] = nodes.sort(
+    (a, b) => load(a) - load(b) || String(a.metadata.name).localeCompare(String(b.metadata.name)),
+  );
+  return node?.metadata.labels?.['node.kubernetes.io/instance-type'];
 }
 
 /** `kubectl edit nodepool`: the type leaves the pool's instance-type requirement (or one is added without it). */
