@@ -245,10 +245,41 @@ function limitCapacity(env: FleetEnvironment, types: readonly string[], left: nu
   }
 }
 
-/** The instance type of the pool's node with the fewest pods (a drift that moves few pods). */
+type Pdb = KubeObject & {
+  spec?: { selector?: { matchLabels?: Record<string, string> } };
+  status?: { disruptionsAllowed?: number };
+};
+
+/** Pods on the node that graceful disruption may not move now: do-not-disrupt, or a PDB allowing no disruption. */
+function blockedPods(kube: KubeApiEmulator, node: string): number {
+  const pdbs = kube.store.all(kube.typeOf('PodDisruptionBudget')) as Pdb[];
+  const pods = (kube.store.all(kube.typeOf('Pod')) as PodFields[]).filter((p) => p.spec?.nodeName === node);
+  return pods.filter((p) => {
+    const labels = (p.metadata.labels ?? {}) as Record<string, string>;
+    if (
+      (p.metadata.annotations as Record<string, string> | undefined)?.['karpenter.sh/do-not-disrupt'] ===
+      'true'
+    )
+      return true;
+    return pdbs.some(
+      (b) =>
+        b.metadata.namespace === p.metadata.namespace &&
+        (b.status?.disruptionsAllowed ?? 0) === 0 &&
+        Object.entries(b.spec?.selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v),
+    );
+  }).length;
+}
+
+/**
+ * The instance type of the pool's node with the fewest pods, among nodes nothing blocks (drift is graceful: a
+ * PDB allowing no disruption or a do-not-disrupt pod holds it back, docs/mechanisms/candidate-budget.md).
+ */
 function leastLoadedType(kube: KubeApiEmulator, pool: string): string | undefined {
   const nodes = all(kube, 'Node').filter(
-    (n) => n.metadata.labels?.['karpenter.sh/nodepool'] === pool && !n.metadata.deletionTimestamp,
+    (n) =>
+      n.metadata.labels?.['karpenter.sh/nodepool'] === pool &&
+      !n.metadata.deletionTimestamp &&
+      blockedPods(kube, String(n.metadata.name)) === 0,
   );
   const load = (n: NodeFields) => podsOn(kube, String(n.metadata.name)).length;
   const [node] = nodes.sort(
