@@ -1,7 +1,8 @@
 // The census through its handler against the kube emulator, the EC2 and GCE emulators and DynamoDB Local:
 // every candidate simulated and none acted on, one stored result per NodePool, the per-pool/decision counts
 // read back from the EMF documents the handler flushed, an overlapping start held, a sweep its budget cut
-// short saying how many it left unsimulated, and a malformed event refused naming its field.
+// short (by its own budget or by the invocation's remaining time) saying how many it left unsimulated, and a
+// malformed event refused naming its field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
@@ -127,6 +128,20 @@ describe('census through its handler', () => {
     expect(emfValue(c.emf, LOOP_METRICS.censusTruncatedTotal)).toBe(1);
     const stored = await h.store().listCensus(h.clusterName);
     expect(stored.reduce((n, s) => n + (s.counts.unreached ?? 0), 0)).toBe(r.unreached);
+  });
+
+  it('cuts its budget to what the invocation has left (less 30 s to store and flush)', async () => {
+    await grow();
+    const c = censusContainer(h, { clock: tickingClock(h.clock) }); // the 5-minute default budget
+    const context = { ...lambdaContext('census'), getRemainingTimeInMillis: () => 30_003 };
+    const r = await c.handler(scheduledEvent(h.clock), context);
+    if (r.outcome !== 'ran') throw new Error(`census held by ${r.holder}`);
+    expect(r).toMatchObject({ truncated: true, candidates: 3 });
+    expect(r.unreached).toBeGreaterThan(0);
+    expect(emfValue(c.emf, LOOP_METRICS.censusUnreached)).toBe(r.unreached);
+    // With the time to spare, the same container sweeps everything.
+    const full = await c.handler(scheduledEvent(h.clock), lambdaContext('census'));
+    expect(full).toMatchObject({ outcome: 'ran', truncated: false, unreached: 0 });
   });
 
   it('refuses a malformed event naming its field, before it builds anything', async () => {
