@@ -75,6 +75,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       const wallBefore = o.wallNow();
       clock.advanceTo(new Date(start + minute * MINUTE));
       o.scenario.atMinute?.(minute, env.kube, pods);
+      await o.scenario.inject?.(minute, env, clock.now());
       await fire(wiring, ledger, clock, minute);
       bindPending(env.kube);
       refreshDisruptionBudgets(env.kube);

@@ -4,11 +4,16 @@ import type { KubeApiEmulator, KubeObject } from '../../kube-api/index.ts';
 import { StatusError } from '../../kube-api/status.ts';
 import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
 import { generateRamp } from '../../../test/fixtures/fleet/ramp.ts';
-import { CLUSTER } from '../../../test/fixtures/fleet/ramp-classes.ts';
-import { AWS_ZONES, GCP_ZONES } from '../../../test/fixtures/fleet/ramp-pools.ts';
-import type { FleetWorld } from '../environment.ts';
+import type { FleetEnvironment, FleetWorld } from '../environment.ts';
 import type { PodLedger } from '../pods.ts';
+import { candidateDeleted } from './candidate-deleted.ts';
+import { crossCloud } from './cross-cloud.ts';
+import { gangRefused } from './gang-refused.ts';
+import { Timeline } from '../events.ts';
 import { localize } from './localize.ts';
+import { RAMP_WORLD } from './small-fleet.ts';
+import { spotInterruption } from './spot-interruption.ts';
+import type { TimedScenario } from './timed.ts';
 
 export interface Scenario {
   readonly name: string;
@@ -20,6 +25,8 @@ export interface Scenario {
   objects(seed: number, runStart: Date): KubeObject[];
   /** Called at the start of every simulated minute, before the functions due then. */
   atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
+  /** Called right after atMinute: the scenario's timeline of cloud and operator events (local/fleet/events.ts). */
+  inject?(minute: number, env: FleetEnvironment, now: Date): Promise<void>;
 }
 
 type PodFields = { spec?: { nodeName?: string }; metadata: { ownerReferences?: { kind?: string }[] } };
@@ -62,12 +69,6 @@ function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
   });
 }
 
-const RAMP_WORLD: FleetWorld = {
-  clusterName: CLUSTER,
-  gcpProject: 'ramp-fleet',
-  awsZones: AWS_ZONES,
-  gcpZones: GCP_ZONES,
-};
 const ramp = (nodes: number, pending: number) => (seed: number, runStart: Date) =>
   localize(generateRamp({ nodes, pending, seed }).objects, FLEET_NOW, runStart, RAMP_WORLD.gcpProject);
 
@@ -93,15 +94,36 @@ export function decayScenario(name: string, shape: DecayShape): Scenario {
   };
 }
 
+export interface RampShape {
+  readonly nodes: number;
+  readonly pending: number;
+  readonly minutes: number;
+}
+
+/**
+ * The benchmark ramp (docs/benchmarks.md): `nodes` nodes and a backlog of `pending` pods; at minute 1 an operator
+ * drops an instance type from the cpu-aws NodePool, so its nodes drift while the backlog is provisioned.
+ */
+export function rampScenario(name: string, shape: RampShape): TimedScenario {
+  const timeline = new Timeline([{ at: 1, inject: { kind: 'drop-type', pool: 'cpu-aws' } }]);
+  return {
+    name,
+    description: `the benchmark ramp: ${shape.nodes.toLocaleString('en-US')} nodes, a pending backlog of ${shape.pending.toLocaleString('en-US')} pods, and a NodePool edit that drifts nodes`,
+    minutes: shape.minutes,
+    world: RAMP_WORLD,
+    objects: ramp(shape.nodes, shape.pending),
+    inject: (minute, env, now) => timeline.inject(minute, env, now),
+    timeline,
+  };
+}
+
 export const SCENARIOS: readonly Scenario[] = [
   decayScenario('decay', { nodes: 100, pending: 200, minutes: 20, shedAt: [5, 7, 9, 11, 13] }),
-  {
-    name: 'ramp-3400',
-    description: 'the benchmark ramp: 1,000 nodes and a pending backlog of 3,400 pods',
-    minutes: 20,
-    world: RAMP_WORLD,
-    objects: ramp(1000, 3400),
-  },
+  rampScenario('ramp-3400', { nodes: 1000, pending: 3400, minutes: 20 }),
+  gangRefused(),
+  spotInterruption(),
+  candidateDeleted(),
+  crossCloud(),
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((s) => s.name);

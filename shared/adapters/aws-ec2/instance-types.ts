@@ -15,6 +15,13 @@ export function eniLimitedPods(info: InstanceTypeInfo): number {
   return enis * (ips - 1) + 2;
 }
 
+/** GPUs sold in several memory sizes are told apart by it, as the built-in catalog and Compute Engine name them. */
+const SIZED_GPUS = new Set(['a100', 'h100', 'h200', 'b200']);
+
+/** The cloud-neutral model label: `a100-40gb`, `h100-80gb`, `h200-141gb`; `l4`, `a10g`, `l40s` as they are. */
+export const gpuModel = (name: string, memoryMiB: number): string =>
+  SIZED_GPUS.has(name) && memoryMiB > 0 ? `${name}-${Math.round(memoryMiB / 1024)}gb` : name;
+
 function labelsOf(
   info: InstanceTypeInfo,
   name: string,
@@ -32,13 +39,14 @@ function labelsOf(
   };
   const gpu = info.GpuInfo?.Gpus?.[0];
   if (gpu) {
-    const model = (gpu.Name ?? '').toLowerCase();
+    const name = (gpu.Name ?? '').toLowerCase();
+    const memoryMiB = gpu.MemoryInfo?.SizeInMiB ?? 0;
     Object.assign(labels, {
-      'karpenter.k8s.aws/instance-gpu-name': model,
+      'karpenter.k8s.aws/instance-gpu-name': name,
       'karpenter.k8s.aws/instance-gpu-manufacturer': (gpu.Manufacturer ?? '').toLowerCase(),
       'karpenter.k8s.aws/instance-gpu-count': String(gpu.Count ?? 0),
-      'karpenter.k8s.aws/instance-gpu-memory': String(gpu.MemoryInfo?.SizeInMiB ?? 0),
-      'kraftsman.dev/gpu-model': model,
+      'karpenter.k8s.aws/instance-gpu-memory': String(memoryMiB),
+      'kraftsman.dev/gpu-model': gpuModel(name, memoryMiB),
       'kraftsman.dev/gpu-count': String(gpu.Count ?? 0),
     });
   }
