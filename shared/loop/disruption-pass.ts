@@ -22,6 +22,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
+import { commandExclusions } from './command-exclusions.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -46,15 +47,14 @@ export async function disruptionPass(
   const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
   const state = await store.loadPassState(request.cluster);
   const cache = negativeCache(state.epoch, state.negativeCache.values());
-  const nominated = new Set([...state.nominations.values()].flatMap((n) => (n.nodeName ? [n.nodeName] : [])));
-  const claimed = new Set(state.openCommands.flatMap((c) => c.candidates));
+  const { claimedByCommands, nominated } = commandExclusions(state, request.snapshot);
   const result = runPass({
     snapshot: request.snapshot,
     now: start,
     options: request.options,
     stopwatch,
     hints: { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools.pools },
-    claimedByCommands: claimed,
+    claimedByCommands,
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
   });

@@ -10,6 +10,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import type { PassState } from '../ports/state-store/records.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
+import { commandExclusions } from './command-exclusions.ts';
 
 export interface LiveDeps {
   readonly store: StateStore;
@@ -34,7 +35,7 @@ export async function readLive(
   const [read, state] = await Promise.all([deps.cluster.readSnapshot(), deps.store.loadPassState(cluster)]);
   const types = await deps.instanceTypes(read.objects);
   const snapshot = buildSnapshot(read.objects, types);
-  const nominated = new Set([...state.nominations.values()].flatMap((n) => (n.nodeName ? [n.nodeName] : [])));
+  const { claimedByCommands, nominated } = commandExclusions(state, snapshot);
   return {
     snapshot,
     state,
@@ -43,7 +44,7 @@ export async function readLive(
       now: deps.clock.now(),
       options,
       stopwatch,
-      claimedByCommands: new Set(state.openCommands.flatMap((c) => c.candidates)),
+      claimedByCommands,
       nominated,
       verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
     },

@@ -98,6 +98,29 @@ describe('the disruption pass through the StateStore port', () => {
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
 
+  it("counts an open command's replacement as nominated, so it is not deleted before the pods move", async () => {
+    const { store, deps } = setup();
+    const fence = await store.acquireLease({
+      cluster: 'test',
+      name: 'admission',
+      owner: 'tester',
+      ttlMs: 60_000,
+    });
+    await store.admitCommand(fence, {
+      id: 'cmd-1',
+      method: 'single-node-consolidation',
+      decision: 'replace',
+      candidates: ['n0'],
+      replacements: ['claim-n1'],
+    });
+    const r = await disruptionPass(deps, request(stuck(3)));
+    expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
+    expect(r.skipped).toContainEqual({ node: 'n1', reason: 'nominated' });
+    const n2 = r.skipped.filter((s) => s.node === 'n2').map((s) => s.reason);
+    expect(n2).not.toContain('nominated');
+    expect(n2).not.toContain('claimed-by-pending-command');
+  });
+
   it('labels each skip reason with the NodePool of the node it passed over', async () => {
     const { deps, recorded } = setup();
     const batch = nodePool('batch');
