@@ -84,3 +84,36 @@ export function parseBookInput(book: unknown, where: string): PriceBookInput {
     throw new PriceStoreError(`invalid price book for ${where}: ${formatZodIssues(parsed.error)}`);
   return parsed.data;
 }
+
+/** $/h of one cloud's offerings, as the providers price instance types; undefined: no price, not offered. */
+export interface PriceLookup {
+  onDemand(instanceType: string, zone: string): number | undefined;
+  spot(instanceType: string, zone: string): number | undefined;
+}
+
+/** Where a provider's instance-type read takes its prices from instead of the cloud's price APIs. */
+export interface InstanceTypeReadOptions {
+  readonly prices?: () => Promise<PriceLookup>;
+}
+
+/** One cloud's current prices, read from its price APIs by the pricing function. */
+export interface PriceSource {
+  readonly cloud: Cloud;
+  prices(): Promise<PriceRow[]>;
+}
+
+/** A price API call that failed: names the cloud and the call, keeps the SDK error as `cause`. */
+export class PriceReadError extends Error {
+  override readonly name = 'PriceReadError';
+  constructor(
+    readonly cloud: Cloud,
+    readonly call: string,
+    options?: { cause?: unknown },
+  ) {
+    const cause = options?.cause;
+    super(
+      `${cloud} ${call} failed: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`,
+      options,
+    );
+  }
+}
