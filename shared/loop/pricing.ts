@@ -46,7 +46,7 @@ export async function pricing(
   request: { readonly cluster: string },
 ): Promise<PricingResult> {
   const readAt = deps.clock.now().getTime();
-  const settled = await Promise.allSettled(deps.sources.map((s) => s.prices()));
+  const settled = await Promise.allSettled(deps.sources.map((source) => source.prices()));
   const failures: string[] = [];
   let cause: unknown;
   const prices: PriceRow[] = [];
