@@ -40,6 +40,7 @@ describe('the local fleet', () => {
     try {
       const s = fleetSummarySchema.strict().parse(run.summary);
       expect(run.details.functionsRun).toEqual([
+        'pricing',
         'provision',
         'consolidate',
         'orchestrate',
@@ -87,7 +88,7 @@ describe('the local fleet', () => {
     expect(summary.nodes.start.gcp).toBeGreaterThan(0);
     expect(summary.launches.aws + summary.launches.gcp).toBeGreaterThan(0);
     expect(r.out).toContain('NodeClaims created');
-    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, lifecycle/);
+    expect(r.out).toMatch(/functions\s+pricing, provision, consolidate, orchestrate, census, lifecycle/);
     expect(r.out).toMatch(/commands\s+\d+ finished/);
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('data-chart="cost"');
