@@ -1,7 +1,7 @@
 // The pricing function of a local fleet (every twelve simulated hours, first in the list so that minute 0
 // stores a book before any pass reads prices), built as functions/pricing/deps.ts builds it but pointed at the
 // EC2 and GCE emulators' price APIs and the local DynamoDB, on the fleet clock.
-import type { Closer} from '../../functions/compose/index.ts';
+import type { Closer } from '../../functions/compose/index.ts';
 import { buildPriceStore } from '../../functions/compose/index.ts';
 import { buildEc2PriceSource, buildGcePriceSourceFrom } from '../../functions/compose/price-sources.ts';
 import type { PricingHandlerDeps } from '../../functions/pricing/deps.ts';
