@@ -5,6 +5,10 @@ import { MemoryPriceStore } from '../../../shared/adapters/memory/prices.ts';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { PRICE_BOOK_MAX_AGE_MS, StoredPrices, catalogLookup } from '../../../shared/loop/prices.ts';
+import { PricedInstanceTypes } from '../../../shared/loop/priced-instance-types.ts';
+import type { NodeClass } from '../../../shared/model/nodeclass.ts';
+import type { InstanceTypeReadOptions } from '../../../shared/ports/price-store.ts';
+import { ec2NodeClass } from '../../support/e2e/fixtures.ts';
 import { ManualClock } from '../../fakes/manual-clock.ts';
 import { RecordingMetrics } from '../../fakes/recording-metrics.ts';
 
@@ -80,5 +84,36 @@ describe('stored prices over the catalog', () => {
       catalogLookup(catalog, 'aws').onDemand(aws.name, zone),
     );
     expect(fallbacks('unreadable')).toBe(1);
+  });
+});
+
+describe('instance types priced from the stored book', () => {
+  it('prices a provider read with the book, and reads again when a new book is stored', async () => {
+    const { store, clock, prices } = setup();
+    const reads: number[] = [];
+    const provider = {
+      instanceTypes: async (_nc: unknown, o?: InstanceTypeReadOptions) => {
+        const lookup = await o!.prices!();
+        reads.push(lookup.spot(aws.name, zone) ?? -1);
+        return [aws];
+      },
+    };
+    const types = new PricedInstanceTypes({ aws: provider }, prices, clock, 3_600_000);
+    const nc = ec2NodeClass() as unknown as NodeClass;
+    const write = (price: number) =>
+      store.write('c1', {
+        readAt: clock.now().getTime(),
+        clouds: ['aws'],
+        prices: [{ cloud: 'aws', instanceType: aws.name, zone, capacityType: 'spot', price }],
+      });
+    await write(0.5);
+    await types.get('aws', nc);
+    await types.get('aws', nc);
+    expect(reads).toEqual([0.5]);
+    clock.advance(1_000);
+    await write(0.25);
+    await types.get('aws', nc);
+    expect(reads).toEqual([0.5, 0.25]);
+    expect(await types.get('gcp', nc)).toBeUndefined();
   });
 });
