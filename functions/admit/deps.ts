@@ -3,8 +3,6 @@
 // lock polling), command ids, logs and metrics.
 import { admitConfig, type AdmitConfig } from '../../shared/config/admit.ts';
 import type { AdmitDeps } from '../../shared/loop/admit.ts';
-import { InstanceTypeCache, type InstanceTypeSources } from '../../shared/loop/instance-types.ts';
-import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
 import type { LaunchVia } from '../../shared/loop/start-command.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import type { Timer } from '../../shared/ports/timer.ts';
@@ -12,8 +10,10 @@ import {
   buildCluster,
   buildEc2Provider,
   buildGceProvider,
+  buildInstanceTypes,
   buildInvoker,
   buildObservability,
+  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -51,16 +51,23 @@ export function buildAdmitDeps(env: Readonly<Record<string, string | undefined>>
   const config = admitConfig(env);
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const sources: InstanceTypeSources = {
-    aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-    ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-  };
-  const types = new InstanceTypeCache(sources, time.clock, config.instanceTypesTtlMs);
+  const types = buildInstanceTypes({
+    clusterName: config.clusterName,
+    providers: {
+      aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
+      ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
+    },
+    prices: buildPriceStore(config.store),
+    ttlMs: config.instanceTypesTtlMs,
+    clock: time.clock,
+    metrics: obs.metrics,
+    logger: obs.logger,
+  });
   return {
     loop: {
       cluster: buildCluster(config.cluster, obs.logger),
       store: buildStateStore(config.store, time.clock),
-      instanceTypes: (objects) => poolInstanceTypes(types, objects),
+      instanceTypes: types.forPools,
       launch: launchThrough(buildInvoker(config.invoker)),
       newId: commandIds(time.nonce),
       ...timerWaits(time.timer),

@@ -3,15 +3,15 @@
 // store, both clouds' instance types with their prices, the admit invoker, logs and metrics.
 import { consolidateConfig, type ConsolidateConfig } from '../../shared/config/consolidate.ts';
 import type { ConsolidateDeps } from '../../shared/loop/consolidate.ts';
-import { InstanceTypeCache, type InstanceTypeSources } from '../../shared/loop/instance-types.ts';
-import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import {
   buildCluster,
   buildEc2Provider,
   buildGceProvider,
+  buildInstanceTypes,
   buildInvoker,
   buildObservability,
+  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -34,17 +34,24 @@ export function buildConsolidateDeps(
   const config = consolidateConfig(env);
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const sources: InstanceTypeSources = {
-    aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-    ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-  };
-  const types = new InstanceTypeCache(sources, time.clock, config.instanceTypesTtlMs);
+  const types = buildInstanceTypes({
+    clusterName: config.clusterName,
+    providers: {
+      aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
+      ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
+    },
+    prices: buildPriceStore(config.store),
+    ttlMs: config.instanceTypesTtlMs,
+    clock: time.clock,
+    metrics: obs.metrics,
+    logger: obs.logger,
+  });
   return {
     loop: {
       cluster: buildCluster(config.cluster, obs.logger),
       store: buildStateStore(config.store, time.clock),
       invoker: buildInvoker(config.invoker),
-      instanceTypes: (objects) => poolInstanceTypes(types, objects),
+      instanceTypes: types.forPools,
       clock: time.clock,
       nonce: time.nonce,
       metrics: obs.metrics,

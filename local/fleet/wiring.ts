@@ -28,6 +28,7 @@ import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
+import { pricingFunction } from './wiring-pricing.ts';
 import { censusFunction } from './wiring-census.ts';
 import { CommandLedger } from './commands.ts';
 import { FleetMetrics, type FleetLog } from './log.ts';
@@ -194,6 +195,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const store = adapters('fleet').store(provisionConfig(vars).store);
   return {
     functions: [
+      pricingFunction(vars, env, adapters, clock, closer),
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
       ...disruptionFunctions(vars, adapters, clock, invoker, nonce),
       censusFunction(vars, adapters, clock, nonce),

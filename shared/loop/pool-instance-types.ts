@@ -6,8 +6,11 @@ import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 
+/** Anything that hands out a node class's instance types as the cache does. */
+export type InstanceTypeLookup = Pick<InstanceTypeCache, 'get'>;
+
 export async function poolInstanceTypes(
-  cache: InstanceTypeCache,
+  cache: InstanceTypeLookup,
   objects: ClusterObjects,
 ): Promise<InstanceType[]> {
   const bare = buildSnapshot(objects, []);

@@ -34,7 +34,7 @@ export interface BatchDeps {
   readonly cluster: Cluster;
   readonly store: StateStore;
   readonly invoker: Invoker;
-  readonly instanceTypes: InstanceTypeCache;
+  readonly instanceTypes: Pick<InstanceTypeCache, 'get'>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;

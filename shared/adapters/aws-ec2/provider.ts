@@ -13,6 +13,7 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
+import type { InstanceTypeReadOptions } from '../../ports/price-store.ts';
 import {
   FatalCloudError,
   InsufficientCapacityError,
@@ -187,7 +188,11 @@ export class Ec2CloudProvider implements CloudProvider {
     await terminateInstances(this.ctx, [instanceIdOf(id)]);
   }
 
-  async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
+  /** With `options.prices` (the stored price book, shared/loop/prices.ts) no price API is called. */
+  async instanceTypes(
+    nodeClass: NodeClass,
+    options: InstanceTypeReadOptions = {},
+  ): Promise<readonly InstanceTypeSpec[]> {
     const nc = this.ec2Class(nodeClass);
     const resolved = await this.resolve(nc);
     const infos: InstanceTypeInfo[] = await allPages(
@@ -212,7 +217,10 @@ export class Ec2CloudProvider implements CloudProvider {
         o.Location ?? '',
       ]);
     const subnetZones = new Set(resolved.subnets.map((s) => s.zone));
-    const book = await this.priceBook(infos.map((i) => String(i.InstanceType)));
+    const stored = options.prices ? await options.prices() : undefined;
+    const book: PriceBook = stored
+      ? { onDemand: (t, z) => stored.onDemand(t, z), spot: (t, z) => stored.spot(t, z), source: 'stored' }
+      : await this.priceBook(infos.map((i) => String(i.InstanceType)));
     return infos
       .map((info) =>
         toInstanceTypeSpec({

@@ -40,6 +40,7 @@ import {
 } from './instances.ts';
 import { HOST_MAINTENANCE_FILTER, PREEMPTION_FILTER, gceInterruptionSignals } from './interruption.ts';
 import type { GcePriceBook, TypeShape } from './machine-types.ts';
+import type { InstanceTypeReadOptions } from '../../ports/price-store.ts';
 import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
 import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
@@ -200,8 +201,17 @@ export class GceCloudProvider implements CloudProvider {
     await deleteInstance(this.ctx, zone, name, ['delete', id]);
   }
 
-  async instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]> {
-    return readInstanceTypes(this.ctx, this.gceClass(nodeClass), this.deps);
+  /** With `options.prices` (the stored price book, shared/loop/prices.ts) the billing catalog is not read. */
+  async instanceTypes(
+    nodeClass: NodeClass,
+    options: InstanceTypeReadOptions = {},
+  ): Promise<readonly InstanceTypeSpec[]> {
+    const stored = options.prices;
+    return readInstanceTypes(
+      this.ctx,
+      this.gceClass(nodeClass),
+      stored ? { ...this.deps, readPrices: () => stored() } : this.deps,
+    );
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {

@@ -41,6 +41,7 @@ describe('the local fleet', () => {
     try {
       const s = fleetSummarySchema.strict().parse(run.summary);
       expect(run.details.functionsRun).toEqual([
+        'pricing',
         'provision',
         'consolidate',
         'orchestrate',
@@ -98,7 +99,7 @@ describe('the local fleet', () => {
     expect(both.upstream.nodes.start).toEqual(both.kraftsman.nodes.start);
     expect(r.out).toMatch(/^mode\s+kraftsman\s+upstream$/m);
     expect(r.out).toContain('NodeClaims created');
-    expect(r.out).toMatch(/functions\s+provision, consolidate, orchestrate, census, lifecycle/);
+    expect(r.out).toMatch(/functions\s+pricing, provision, consolidate, orchestrate, census, lifecycle/);
     expect(r.out).toMatch(/commands\s+\d+ finished/);
     expect(r.out).toMatch(/interruptions \(replaced\)\s+0 \(0\)/);
     const html = readFileSync(report, 'utf8');

@@ -82,7 +82,8 @@ export function portCallsIn(files: readonly string[], table: CallTable): PortCal
     for (const m of text.matchAll(CLOUD_CALL)) if (m[1] && m[1] in table.cloud) cloud.add(m[1]);
     if (/\binvoker\??\.invoke\(/.test(text)) invokes = true;
   }
-  return { store, cloud, invokes, ec2: files.includes('shared/adapters/aws-ec2/provider.ts') };
+  const ec2 = ['provider.ts', 'price-source.ts'].some((f) => files.includes(`shared/adapters/aws-ec2/${f}`));
+  return { store, cloud, invokes, ec2 };
 }
 
 export interface DerivedActions {
