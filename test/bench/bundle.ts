@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { parse } from 'yaml';
 import { ROOT } from '../infra/support/derive.ts';
 import { serviceFunctions } from '../infra/support/package.ts';
@@ -23,13 +23,15 @@ const jsonPath = flag('json');
 const SDK =
   /node_modules\/((?:@aws-sdk\/client-[a-z0-9-]+)|(?:@google-cloud\/[a-z-]+)|@kubernetes\/client-node)\//;
 
-/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written). */
-function esbuildOptions(): BuildOptions {
+/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written), plugins included. */
+async function esbuildOptions(): Promise<BuildOptions> {
   const doc = parse(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')) as {
     custom: { esbuild: Record<string, unknown> };
   };
   const e = doc.custom.esbuild;
+  const plugins = typeof e.plugins === 'string' ? await import(join(ROOT, e.plugins)) : undefined;
   return {
+    plugins: (plugins as { default?: Plugin[] } | undefined)?.default ?? [],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -67,7 +69,7 @@ async function coldImportMs(file: string): Promise<number> {
 async function measure(fn: string, handlerFile: string, out: string): Promise<Row> {
   const dir = join(out, fn);
   const result = await build({
-    ...esbuildOptions(),
+    ...(await esbuildOptions()),
     entryPoints: { handler: join(ROOT, handlerFile) },
     outdir: dir,
   });
