@@ -53,65 +53,73 @@ function attributesOf(r: Resource, arnOf: (id: string) => string): Record<string
   return out;
 }
 
+/** The queue the function's one event source mapping reads, and that queue's dead-letter queue. */
+function queuesOf(t: CfnTemplate, fn: string) {
+  const [mapping, ...more] = sqsMappingsOf(t, fn);
+  if (!mapping || more.length > 0) throw new Error(`${fn} must have exactly one SQS event source mapping`);
+  const queueId = getAtt(mapping.Properties.EventSourceArn);
+  if (!queueId) throw new Error('the event source mapping must name its queue by Fn::GetAtt');
+  const redrive = resource(t, queueId).Properties.RedrivePolicy as
+    { deadLetterTargetArn?: unknown } | undefined;
+  const dlqId = getAtt(redrive?.deadLetterTargetArn);
+  if (!dlqId) throw new Error(`${queueId} has no dead-letter queue`);
+  return { mapping, queueId, dlqId };
+}
+
+/** The EventBridge rules with a target that is the queue. */
+const rulesTargeting = (t: CfnTemplate, queueId: string): Rule[] =>
+  Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === 'AWS::Events::Rule')
+    .filter(([, r]) => (r.Properties.Targets as { Arn: unknown }[]).some((x) => getAtt(x.Arn) === queueId))
+    .map(([id, r]) => ({ id, pattern: r.Properties.EventPattern }));
+
+/** CreateQueue with the template's name and properties; a queue it refers to must exist already. */
+async function createQueue(client: SQSClient, sqs: SqsEmulator, t: CfnTemplate, id: string): Promise<string> {
+  const arnOf = (ref: string) => {
+    const q = sqs.queues.get(String(resource(t, ref).Properties.QueueName));
+    if (!q) throw new Error(`${ref} must be created before ${id}`);
+    return q.arn;
+  };
+  const r = resource(t, id);
+  const out = await client.send(
+    new CreateQueueCommand({ QueueName: String(r.Properties.QueueName), Attributes: attributesOf(r, arnOf) }),
+  );
+  return String(out.QueueUrl);
+}
+
 export async function interruptionQueue(
   t: CfnTemplate,
   sqs: SqsEmulator,
   fn = 'lifecycle',
 ): Promise<InterruptionQueue> {
-  const [mapping, ...more] = sqsMappingsOf(t, fn);
-  if (!mapping || more.length > 0) throw new Error(`${fn} must have exactly one SQS event source mapping`);
-  const queueId = getAtt(mapping.Properties.EventSourceArn);
-  if (!queueId) throw new Error('the event source mapping must name its queue by Fn::GetAtt');
+  const { mapping, queueId, dlqId } = queuesOf(t, fn);
   const queue = resource(t, queueId);
-  const dlqId = getAtt(
-    (queue.Properties.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined)?.deadLetterTargetArn,
-  );
-  if (!dlqId) throw new Error(`${queueId} has no dead-letter queue`);
   const client = new SQSClient({
     endpoint: sqs.endpoint,
     region: sqs.region,
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
-  const create = async (id: string) => {
-    const out = await client.send(
-      new CreateQueueCommand({
-        QueueName: String(resource(t, id).Properties.QueueName),
-        Attributes: attributesOf(resource(t, id), (ref) => {
-          const q = sqs.queues.get(String(resource(t, ref).Properties.QueueName));
-          if (!q) throw new Error(`${ref} must be created before ${id}`);
-          return q.arn;
-        }),
-      }),
-    );
-    return String(out.QueueUrl);
-  };
-  const dlqUrl = await create(dlqId);
-  const queueUrl = await create(queueId);
-  const queueArn = String(sqs.queues.get(String(queue.Properties.QueueName))?.arn);
-  const rules = Object.entries(t.Resources)
-    .filter(([, r]) => r.Type === 'AWS::Events::Rule')
-    .filter(([, r]) => (r.Properties.Targets as { Arn: unknown }[]).some((x) => getAtt(x.Arn) === queueId))
-    .map(([id, r]) => ({ id, pattern: r.Properties.EventPattern }));
-  const redrive = JSON.parse(attributesOf(queue, () => 'unused').RedrivePolicy ?? '{}') as {
-    maxReceiveCount: number;
-  };
+  const dlqUrl = await createQueue(client, sqs, t, dlqId);
+  const queueUrl = await createQueue(client, sqs, t, queueId);
+  const rules = rulesTargeting(t, queueId);
+  const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: unknown };
+  const responseTypes = (mapping.Properties.FunctionResponseTypes ?? []) as string[];
   return {
     client,
     queueUrl,
     dlqUrl,
-    maxReceiveCount: redrive.maxReceiveCount,
+    maxReceiveCount: Number(redrive.maxReceiveCount),
     visibilityTimeoutS: Number(queue.Properties.VisibilityTimeout),
     rules,
     mapping: {
       client,
       queueUrl,
-      queueArn,
+      queueArn: String(sqs.queues.get(String(queue.Properties.QueueName))?.arn),
       region: sqs.region,
       batchSize: Number(mapping.Properties.BatchSize),
-      reportBatchItemFailures: JSON.stringify(mapping.Properties.FunctionResponseTypes ?? []).includes(
-        'ReportBatchItemFailures',
-      ),
+      reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
     },
+    // EventBridge delivers once per matching rule: each rule is its own target.
     async publish(event) {
       const matched = rules.filter((r) => matchesPattern(r.pattern, event)).map((r) => r.id);
       for (const _ of matched)
