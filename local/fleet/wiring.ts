@@ -28,6 +28,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../test/support/dynamodb/cre
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
+import { censusFunction } from './wiring-census.ts';
 import { CommandLedger } from './commands.ts';
 import { FleetMetrics, type FleetLog } from './log.ts';
 import { lambdaContext, sqsBatch, type FleetFunction } from './registry.ts';
@@ -193,6 +194,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     functions: [
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
       ...disruptionFunctions(vars, adapters, clock, invoker, nonce),
+      censusFunction(vars, adapters, clock, nonce),
       { name: 'lifecycle', everyMinutes: 1, timeoutMs: 900_000, handler: lifecycle },
     ],
     invoker,

@@ -19,6 +19,8 @@ export const LOOP_METRICS = {
   censusDurationSeconds: 'kraftsman_disruption_census_duration_seconds',
   /** counter: census sweeps cut off by their bound (truncated: the counts cover only part of the fleet). */
   censusTruncatedTotal: 'kraftsman_disruption_census_truncated_total',
+  /** gauge: candidates the last sweep left unsimulated because its budget ran out (0 when it finished). */
+  censusUnreached: 'kraftsman_disruption_census_unreached',
   /** counter {cloud}: passes that priced with the built-in catalog because no stored prices were fresh. */
   pricingFallbackTotal: 'kraftsman_pricing_catalog_fallback_total',
 } as const;

@@ -60,7 +60,7 @@ export async function disruptionPass(
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
-  emit(deps.metrics, result);
+  emit(deps.metrics, result, request.snapshot);
   return result;
 }
 
@@ -107,8 +107,10 @@ async function persistUnseenPools(
   if (!same) await store.putUnseenPools(cluster, before.version, after);
 }
 
-function emit(metrics: Metrics, r: PassResult): void {
+function emit(metrics: Metrics, r: PassResult, snapshot: ClusterSnapshot): void {
   metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: r.outcome });
+  // A skip names its node; the NodePool label is the node's pool in the snapshot the pass judged.
+  const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
   for (const stage of STAGES)
     metrics.observe(KRAFTSMAN_METRICS.passStageDurationSeconds, r.timings[stage] / 1000, {
       [LABELS.stage]: STAGE_LABELS[stage],
@@ -117,6 +119,7 @@ function emit(metrics: Metrics, r: PassResult): void {
     metrics.count(KRAFTSMAN_METRICS.candidateSkipsTotal, 1, {
       [LABELS.reason]: s.reason,
       [LABELS.method]: s.method ?? 'none',
+      [LABELS.nodePool]: poolOf.get(s.node) || 'none',
     });
   for (const [pool, d] of r.depth ?? []) {
     metrics.gauge(KRAFTSMAN_METRICS.walkDepth, d.reached, { [LABELS.nodePool]: pool });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
+import { CENSUS_MARGIN_MS } from '../../shared/config/census.ts';
 import { admissionBudgetMs } from '../../shared/disruption/admission-budget.ts';
 import { MAX_PROPOSALS } from '../../shared/disruption/proposal.ts';
 import { DEFAULT_OPTIONS } from '../../shared/disruption/types.ts';
@@ -82,6 +83,8 @@ const BUDGETS: Record<string, (config: unknown) => number> = {
     admissionBudgetMs(MAX_PROPOSALS) -
     admissionBudgetMs(0) +
     (findMs(c, 'settlingDelayMs') ?? admissionBudgetMs(0)),
+  // The sweep budget, then reading the cluster and prices and storing the results.
+  census: (c) => (findMs(c, 'sweepBudgetMs') ?? Number.NaN) + CENSUS_MARGIN_MS,
 };
 
 describe.each(FUNCTIONS)('function $name', ({ name, handlerFile }) => {

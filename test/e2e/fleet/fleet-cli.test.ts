@@ -39,7 +39,13 @@ describe('the local fleet', () => {
     });
     try {
       const s = fleetSummarySchema.strict().parse(run.summary);
-      expect(run.details.functionsRun).toEqual(['provision', 'consolidate', 'orchestrate', 'lifecycle']);
+      expect(run.details.functionsRun).toEqual([
+        'provision',
+        'consolidate',
+        'orchestrate',
+        'census',
+        'lifecycle',
+      ]);
       // The backlog made NodeClaims, each launched on its cloud (admit may launch replacements on top).
       expect(run.details.claimsCreated).toBeGreaterThan(0);
       expect(s.launches.aws + s.launches.gcp).toBeGreaterThanOrEqual(run.details.claimsCreated);

@@ -2,6 +2,7 @@
 // group all or nothing, and every bad variable named at once.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../shared/config/errors.ts';
+import { censusConfig } from '../../../shared/config/census.ts';
 import { orchestrateConfig } from '../../../shared/config/orchestrate.ts';
 
 const common = {
@@ -59,5 +60,45 @@ describe('orchestrate config', () => {
       ]),
     );
     expect(err.message).toMatch(/orchestrate function/);
+  });
+});
+
+describe('census config', () => {
+  it('defaults: a five-minute sweep, a lease that outlives it, the pass options consolidate reads', () => {
+    const c = censusConfig(common);
+    expect(c).toMatchObject({ sweepBudgetMs: 300_000, leaseTtlMs: 420_000, instanceTypesTtlMs: 300_000 });
+    expect(c.options).toMatchObject({ upstream: false, candidateTimeoutMs: 10_000 });
+    expect(c.gce).toBeUndefined();
+    expect(c.observability.service).toBe('census');
+    const tuned = censusConfig({
+      ...common,
+      ...gcp,
+      KRAFTSMAN_CENSUS_BUDGET: '90s',
+      KRAFTSMAN_UPSTREAM: 'true',
+    });
+    expect(tuned).toMatchObject({ sweepBudgetMs: 90_000, leaseTtlMs: 210_000, options: { upstream: true } });
+    expect(tuned.gce?.project).toBe('ml-prod');
+    expect(censusConfig({ ...common, KRAFTSMAN_LEASE_TTL: '15m' }).leaseTtlMs).toBe(900_000);
+  });
+
+  it('names every bad variable at once, including a partial GCP group', () => {
+    const err = failure(() =>
+      censusConfig({
+        ...common,
+        KRAFTSMAN_CENSUS_BUDGET: 'five minutes',
+        KRAFTSMAN_MAX_COMMANDS: '0',
+        KRAFTSMAN_GCP_ZONES: 'us-central1-a',
+      }),
+    );
+    expect(err.keys).toEqual(
+      expect.arrayContaining([
+        'KRAFTSMAN_CENSUS_BUDGET',
+        'KRAFTSMAN_MAX_COMMANDS',
+        'KRAFTSMAN_GCP_PROJECT',
+        'KRAFTSMAN_GCP_CREDENTIALS',
+      ]),
+    );
+    expect(err.message).toMatch(/census function/);
+    expect(err.message).toMatch(/KRAFTSMAN_CENSUS_BUDGET: "five minutes" is not a duration/);
   });
 });

@@ -1,6 +1,7 @@
 // The disruption pass use case against the StateStore port (memory adapter): what one pass learns — coverage
 // and no-op verdicts — is persisted and read back by the next; open commands and nominations protect their
-// nodes; a cleared cache (a completed command) stops skipping; metrics name the outcome.
+// nodes; a cleared cache (a completed command) stops skipping; metrics name the outcome, and each skip its
+// method and NodePool.
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
@@ -97,6 +98,26 @@ describe('the disruption pass through the StateStore port', () => {
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
 
+  it('labels each skip reason with the NodePool of the node it passed over', async () => {
+    const { deps, recorded } = setup();
+    const batch = nodePool('batch');
+    const pinned = node('pinned', { type: 's-4', pool: 'batch' });
+    (pinned.metadata as Obj).annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    // Full, so the default pool's pod has nowhere else to go and its node stays a no-op.
+    const full = pod('pinned-app', { node: 'pinned', cpu: '3' });
+    await disruptionPass(deps, request([...stuck(1), batch, pinned, full]));
+    const skips = recorded.filter((r) => r.name === 'kraftsman_disruption_candidate_skips_total');
+    expect(skips).toContainEqual({
+      name: 'kraftsman_disruption_candidate_skips_total',
+      labels: { reason: 'no-cheaper-replacement', method: 'single-node-consolidation', nodepool: 'default' },
+    });
+    expect(skips).toContainEqual({
+      name: 'kraftsman_disruption_candidate_skips_total',
+      labels: { reason: 'do-not-disrupt', method: 'none', nodepool: 'batch' },
+    });
+    expect(skips.every((r) => r.labels?.nodepool === 'default' || r.labels?.nodepool === 'batch')).toBe(true);
+  });
+
   it('emits the pass outcome, stage timings and skip reasons, each labelled with the method that skipped', async () => {
     const { deps, recorded } = setup();
     await disruptionPass(deps, request(stuck(1)));
@@ -107,7 +128,7 @@ describe('the disruption pass through the StateStore port', () => {
     expect(names).toContain('kraftsman_disruption_walk_cycle_coverage');
     expect(recorded).toContainEqual({
       name: 'kraftsman_disruption_candidate_skips_total',
-      labels: { reason: 'no-cheaper-replacement', method: 'single-node-consolidation' },
+      labels: { reason: 'no-cheaper-replacement', method: 'single-node-consolidation', nodepool: 'default' },
     });
   });
 });

@@ -1,0 +1,48 @@
+// The census function's dependencies, built once per container: the cluster, the store (its lease, the pass
+// state it reads, the census results it writes), both clouds' instance types with their prices, logs and
+// metrics. It launches and terminates nothing, so it holds no provider beyond the instance-type reads.
+import { censusConfig, type CensusConfig } from '../../shared/config/census.ts';
+import type { CensusDeps } from '../../shared/loop/census.ts';
+import { InstanceTypeCache, type InstanceTypeSources } from '../../shared/loop/instance-types.ts';
+import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
+import {
+  buildCluster,
+  buildEc2Provider,
+  buildGceProvider,
+  buildObservability,
+  buildStateStore,
+  buildTime,
+  oncePerContainer,
+  type InvocationObservability,
+} from '../compose/index.ts';
+
+export interface CensusHandlerDeps {
+  readonly loop: CensusDeps & { readonly nonce: () => string };
+  readonly settings: Pick<CensusConfig, 'clusterName' | 'options' | 'sweepBudgetMs' | 'leaseTtlMs'>;
+  readonly obs: InvocationObservability;
+}
+
+export function buildCensusDeps(env: Readonly<Record<string, string | undefined>>): CensusHandlerDeps {
+  const config = censusConfig(env);
+  const time = buildTime();
+  const obs = buildObservability(config.observability);
+  const sources: InstanceTypeSources = {
+    aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
+    ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
+  };
+  const types = new InstanceTypeCache(sources, time.clock, config.instanceTypesTtlMs);
+  return {
+    loop: {
+      cluster: buildCluster(config.cluster, obs.logger),
+      store: buildStateStore(config.store, time.clock),
+      instanceTypes: (objects) => poolInstanceTypes(types, objects),
+      ...time,
+      logger: obs.logger,
+      metrics: obs.metrics,
+    },
+    settings: config,
+    obs,
+  };
+}
+
+export const censusDeps = oncePerContainer(() => buildCensusDeps(process.env));
