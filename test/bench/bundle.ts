@@ -2,6 +2,7 @@
 // size, the SDKs it carries, and the cold import time of the bundle in a fresh Node process (median of runs; wall
 // and CPU time, the latter the figure a loaded machine distorts least).
 // A function must carry only the SDKs its code uses (launch-gcp no EC2 client, launch-aws no Compute Engine).
+// Last, the CPU time of building the Compute Engine clients, bundled with and without serverless.yml's plugins.
 // Usage: npm run bench:bundle -- [--runs 3] [--only provision,launch-aws] [--json FILE]
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -92,6 +93,31 @@ async function measure(fn: string, handlerFile: string, out: string): Promise<Ro
   return { fn, bytes: statSync(file).size, sdks: [...sdks].sort(), importMs: wallMs, importCpuMs: cpuMs };
 }
 
+/** CPU time of constructing the adapter's Compute Engine clients (where the REST transport loads its protos),
+ *  bundled with and without serverless.yml's plugins: what a GCP function's first invocation pays. */
+async function computeClientsCpuMs(out: string, plugins: boolean): Promise<number> {
+  const entry = join(out, 'compute-clients-entry.ts');
+  writeFileSync(
+    entry,
+    `import { OAuth2Client } from 'google-auth-library';
+import { createComputeClients } from ${JSON.stringify(join(ROOT, 'shared/adapters/gcp-compute/clients.ts'))};
+const c = process.cpuUsage();
+createComputeClients(new OAuth2Client());
+const u = process.cpuUsage(c);
+console.log((u.user + u.system) / 1000);
+`,
+  );
+  const options = await esbuildOptions();
+  const file = join(out, `compute-clients-${plugins ? 'pruned' : 'full'}.mjs`);
+  await build({ ...options, ...(plugins ? {} : { plugins: [] }), entryPoints: [entry], outfile: file });
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH } });
+    samples.push(Number(stdout.trim().split('\n').at(-1)));
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
 async function main(): Promise<void> {
   const out = join(ROOT, '.tmp', 'bench-bundle');
   rmSync(out, { recursive: true, force: true });
@@ -112,7 +138,12 @@ async function main(): Promise<void> {
   console.log(
     `node ${process.version}, median of ${runs} cold imports (wall, and the process's CPU time), esbuild settings from serverless.yml`,
   );
-  if (jsonPath) writeFileSync(jsonPath, JSON.stringify(rows, null, 2));
+  const [full, pruned] = [await computeClientsCpuMs(out, false), await computeClientsCpuMs(out, true)];
+  console.log(
+    `Compute Engine clients, first construction: ${full.toFixed(0)} ms CPU with the whole protos.json, ${pruned.toFixed(0)} ms with serverless.yml's plugins`,
+  );
+  if (jsonPath)
+    writeFileSync(jsonPath, JSON.stringify({ rows, computeClientsCpuMs: { full, pruned } }, null, 2));
 }
 
 await main();
