@@ -31,6 +31,12 @@ export const gcpEnv = {
   KRAFTSMAN_GCP_ZONES: commaList,
   /** The workload identity federation config (external_account JSON); service-account keys are refused. */
   KRAFTSMAN_GCP_CREDENTIALS: required('KRAFTSMAN_GCP_CREDENTIALS'),
+  /** Tests only: the Compute Engine emulator, plain http on the loopback (the bundle smoke tests). */
+  KRAFTSMAN_GCE_ENDPOINT: url('KRAFTSMAN_GCE_ENDPOINT')
+    .refine((u) => /^http:\/\/(127\.0\.0\.1|localhost):\d+\/?$/.test(u), {
+      message: 'must be http://127.0.0.1:PORT (a local emulator; Google is reached over https by default)',
+    })
+    .optional(),
 };
 
 /** True when any KRAFTSMAN_GCP_* variable is set: then all of them are required (and each missing one named). */
@@ -89,5 +95,11 @@ export function gcpSettings(env: Common & Gcp) {
     region: env.KRAFTSMAN_GCP_REGION,
     zones: env.KRAFTSMAN_GCP_ZONES,
     credentials: env.KRAFTSMAN_GCP_CREDENTIALS,
+    ...(env.KRAFTSMAN_GCE_ENDPOINT ? { endpoint: loopback(env.KRAFTSMAN_GCE_ENDPOINT) } : {}),
   };
 }
+
+const loopback = (u: string) => {
+  const { hostname, port } = new URL(u);
+  return { host: hostname, port: Number(port) };
+};

@@ -1,12 +1,14 @@
 // bench:bundle — each function in serverless.yml bundled with serverless.yml's own esbuild settings: bundle
-// size, the SDKs it carries, and the cold import time of the bundle in a fresh Node process (median of runs).
+// size, the SDKs it carries, and the cold import time of the bundle in a fresh Node process (median of runs; wall
+// and CPU time, the latter the figure a loaded machine distorts least).
 // A function must carry only the SDKs its code uses (launch-gcp no EC2 client, launch-aws no Compute Engine).
+// Last, the CPU time of building the Compute Engine clients, bundled with and without serverless.yml's plugins.
 // Usage: npm run bench:bundle -- [--runs 3] [--only provision,launch-aws] [--json FILE]
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { parse } from 'yaml';
 import { ROOT } from '../infra/support/derive.ts';
 import { serviceFunctions } from '../infra/support/package.ts';
@@ -23,13 +25,15 @@ const jsonPath = flag('json');
 const SDK =
   /node_modules\/((?:@aws-sdk\/client-[a-z0-9-]+)|(?:@google-cloud\/[a-z-]+)|@kubernetes\/client-node)\//;
 
-/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written). */
-function esbuildOptions(): BuildOptions {
+/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written), plugins included. */
+async function esbuildOptions(): Promise<BuildOptions> {
   const doc = parse(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')) as {
     custom: { esbuild: Record<string, unknown> };
   };
   const e = doc.custom.esbuild;
+  const plugins = typeof e.plugins === 'string' ? await import(join(ROOT, e.plugins)) : undefined;
   return {
+    plugins: (plugins as { default?: Plugin[] } | undefined)?.default ?? [],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -50,24 +54,30 @@ interface Row {
   readonly bytes: number;
   readonly sdks: readonly string[];
   readonly importMs: number;
+  readonly importCpuMs: number;
 }
 
-async function coldImportMs(file: string): Promise<number> {
-  const probe = `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`;
-  const samples: number[] = [];
+/** Wall and CPU time of importing the bundle in a fresh process: CPU time is what a loaded machine distorts least. */
+async function coldImport(file: string): Promise<{ wallMs: number; cpuMs: number }> {
+  const probe = `const c=process.cpuUsage();const t=performance.now();await import(${JSON.stringify(file)});const u=process.cpuUsage(c);console.log(JSON.stringify([performance.now()-t,(u.user+u.system)/1000]))`;
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe], {
       env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     });
-    samples.push(Number(stdout.trim()));
+    const [w, c] = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as [number, number];
+    wall.push(w);
+    cpu.push(c);
   }
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  return { wallMs: median(wall), cpuMs: median(cpu) };
 }
 
 async function measure(fn: string, handlerFile: string, out: string): Promise<Row> {
   const dir = join(out, fn);
   const result = await build({
-    ...esbuildOptions(),
+    ...(await esbuildOptions()),
     entryPoints: { handler: join(ROOT, handlerFile) },
     outdir: dir,
   });
@@ -79,7 +89,33 @@ async function measure(fn: string, handlerFile: string, out: string): Promise<Ro
       if (m?.[1] && use.bytesInOutput > 0) sdks.add(m[1]);
     }
   const file = join(dir, 'handler.mjs');
-  return { fn, bytes: statSync(file).size, sdks: [...sdks].sort(), importMs: await coldImportMs(file) };
+  const { wallMs, cpuMs } = await coldImport(file);
+  return { fn, bytes: statSync(file).size, sdks: [...sdks].sort(), importMs: wallMs, importCpuMs: cpuMs };
+}
+
+/** CPU time of constructing the adapter's Compute Engine clients (where the REST transport loads its protos),
+ *  bundled with and without serverless.yml's plugins: what a GCP function's first invocation pays. */
+async function computeClientsCpuMs(out: string, plugins: boolean): Promise<number> {
+  const entry = join(out, 'compute-clients-entry.ts');
+  writeFileSync(
+    entry,
+    `import { OAuth2Client } from 'google-auth-library';
+import { createComputeClients } from ${JSON.stringify(join(ROOT, 'shared/adapters/gcp-compute/clients.ts'))};
+const c = process.cpuUsage();
+createComputeClients(new OAuth2Client());
+const u = process.cpuUsage(c);
+console.log((u.user + u.system) / 1000);
+`,
+  );
+  const options = await esbuildOptions();
+  const file = join(out, `compute-clients-${plugins ? 'pruned' : 'full'}.mjs`);
+  await build({ ...options, ...(plugins ? {} : { plugins: [] }), entryPoints: [entry], outfile: file });
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH } });
+    samples.push(Number(stdout.trim().split('\n').at(-1)));
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
 async function main(): Promise<void> {
@@ -96,13 +132,18 @@ async function main(): Promise<void> {
     const row = await measure(f.name, f.handlerFile, out);
     rows.push(row);
     console.log(
-      `${row.fn.padEnd(12)} ${(row.bytes / 1e6).toFixed(2).padStart(6)} MB  import ${row.importMs.toFixed(0).padStart(5)} ms  ${row.sdks.join(' ')}`,
+      `${row.fn.padEnd(12)} ${(row.bytes / 1e6).toFixed(2).padStart(6)} MB  import ${row.importMs.toFixed(0).padStart(5)} ms (cpu ${row.importCpuMs.toFixed(0).padStart(5)} ms)  ${row.sdks.join(' ')}`,
     );
   }
   console.log(
-    `node ${process.version}, median of ${runs} cold imports, esbuild settings from serverless.yml`,
+    `node ${process.version}, median of ${runs} cold imports (wall, and the process's CPU time), esbuild settings from serverless.yml`,
   );
-  if (jsonPath) writeFileSync(jsonPath, JSON.stringify(rows, null, 2));
+  const [full, pruned] = [await computeClientsCpuMs(out, false), await computeClientsCpuMs(out, true)];
+  console.log(
+    `Compute Engine clients, first construction: ${full.toFixed(0)} ms CPU with the whole protos.json, ${pruned.toFixed(0)} ms with serverless.yml's plugins`,
+  );
+  if (jsonPath)
+    writeFileSync(jsonPath, JSON.stringify({ rows, computeClientsCpuMs: { full, pruned } }, null, 2));
 }
 
 await main();

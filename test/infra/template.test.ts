@@ -18,7 +18,8 @@ import {
   readCallTable,
   readEc2Permissions,
 } from './support/derive.ts';
-import { CI_PARAMS, packageService, serviceFunctions, type Packaged } from './support/package.ts';
+import { CI_PARAMS, serviceFunctions, type Packaged } from './support/package.ts';
+import { packagedService } from './support/packaged.ts';
 import {
   actionsOf,
   environmentOf,
@@ -43,7 +44,7 @@ const HAND_OFF_MS = 30_000;
 
 let packaged: Packaged;
 beforeAll(async () => {
-  packaged = await packageService();
+  packaged = await packagedService();
 }, 300_000);
 
 /** Parses the function's own config from the environment the template deploys it with (plus Lambda's own). */

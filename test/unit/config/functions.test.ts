@@ -80,4 +80,14 @@ describe('function config', () => {
     );
     expect(launchGcpConfig({ ...common, ...gcp }).gce.project).toBe('ml-prod');
   });
+
+  it('points Compute Engine at a loopback emulator only (KRAFTSMAN_GCE_ENDPOINT, tests)', () => {
+    expect(launchGcpConfig({ ...common, ...gcp }).gce).not.toHaveProperty('endpoint');
+    const local = { ...common, ...gcp, KRAFTSMAN_GCE_ENDPOINT: 'http://127.0.0.1:8089' };
+    expect(launchGcpConfig(local).gce.endpoint).toEqual({ host: '127.0.0.1', port: 8089 });
+    for (const remote of ['http://compute.example.com:80', 'https://127.0.0.1:8089', 'http://127.0.0.1'])
+      expect(failure(() => launchGcpConfig({ ...local, KRAFTSMAN_GCE_ENDPOINT: remote })).keys).toEqual([
+        'KRAFTSMAN_GCE_ENDPOINT',
+      ]);
+  });
 });
