@@ -8,12 +8,9 @@ import type { Invoker } from '../../shared/ports/invoker.ts';
 import type { Timer } from '../../shared/ports/timer.ts';
 import {
   buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildInstanceTypes,
+  passInstanceTypes,
   buildInvoker,
   buildObservability,
-  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -51,18 +48,7 @@ export function buildAdmitDeps(env: Readonly<Record<string, string | undefined>>
   const config = admitConfig(env);
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const types = buildInstanceTypes({
-    clusterName: config.clusterName,
-    providers: {
-      aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-      ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-    },
-    prices: buildPriceStore(config.store),
-    ttlMs: config.instanceTypesTtlMs,
-    clock: time.clock,
-    metrics: obs.metrics,
-    logger: obs.logger,
-  });
+  const types = passInstanceTypes(config, time.clock, obs);
   return {
     loop: {
       cluster: buildCluster(config.cluster, obs.logger),

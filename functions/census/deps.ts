@@ -5,11 +5,8 @@ import { censusConfig, type CensusConfig } from '../../shared/config/census.ts';
 import type { CensusDeps } from '../../shared/loop/census.ts';
 import {
   buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildInstanceTypes,
+  passInstanceTypes,
   buildObservability,
-  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -26,18 +23,7 @@ export function buildCensusDeps(env: Readonly<Record<string, string | undefined>
   const config = censusConfig(env);
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const types = buildInstanceTypes({
-    clusterName: config.clusterName,
-    providers: {
-      aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-      ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-    },
-    prices: buildPriceStore(config.store),
-    ttlMs: config.instanceTypesTtlMs,
-    clock: time.clock,
-    metrics: obs.metrics,
-    logger: obs.logger,
-  });
+  const types = passInstanceTypes(config, time.clock, obs);
   return {
     loop: {
       cluster: buildCluster(config.cluster, obs.logger),

@@ -18,7 +18,13 @@ export {
 export { Closer, type Credentials } from './local.ts';
 export { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
 export { buildStateStore, type StateStoreSettings } from './state-store.ts';
-export { buildInstanceTypes, type InstanceTypesArgs } from './instance-types.ts';
+export {
+  buildInstanceTypes,
+  passInstanceTypes,
+  type InstanceTypesArgs,
+  type PassTypesConfig,
+  type PassTypesParts,
+} from './instance-types.ts';
 export { buildPriceStore } from './price-store.ts';
 export { buildTime, type Time } from './time.ts';
 export {

@@ -1,11 +1,19 @@
 // The one builder of instance types for every pass (provision, consolidate, admit, census): the clouds'
 // providers, the per-container InstanceTypeCache and the stored price book over the catalog, built together.
-import { PricedInstanceTypes, type PricedProviders } from '../../shared/loop/priced-instance-types.ts';
+import {
+  PricedInstanceTypes,
+  type PricedProvider,
+  type PricedProviders,
+} from '../../shared/loop/priced-instance-types.ts';
 import { StoredPrices, type StoredPricesDeps } from '../../shared/loop/prices.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Metrics } from '../../shared/ports/metrics.ts';
 import type { PriceStore } from '../../shared/ports/price-store.ts';
+import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
+import { buildGceProvider, type GceSettings } from './gce.ts';
+import { buildPriceStore } from './price-store.ts';
+import type { StateStoreSettings } from './state-store.ts';
 
 export interface InstanceTypesArgs {
   readonly clusterName: string;
@@ -35,4 +43,42 @@ export function buildInstanceTypes(args: InstanceTypesArgs): PricedInstanceTypes
     ...(args.logger ? { logger: args.logger } : {}),
   });
   return new PricedInstanceTypes(args.providers, prices, args.clock, args.ttlMs);
+}
+
+/** What every pass function's config carries for its instance types (provision, consolidate, admit, census). */
+export interface PassTypesConfig {
+  readonly clusterName: string;
+  readonly ec2: Ec2Settings;
+  readonly gce?: GceSettings | undefined;
+  readonly store: StateStoreSettings;
+  readonly instanceTypesTtlMs: number;
+}
+
+/** How the parts are built: the deployed SDK clients by default; a local fleet points them at its servers. */
+export interface PassTypesParts {
+  ec2(settings: Ec2Settings): PricedProvider;
+  gce(settings: GceSettings): PricedProvider;
+  prices(settings: StateStoreSettings): PriceStore;
+}
+
+/** A pass function's instance types from its config, as its deps.ts builds them once per container. */
+export function passInstanceTypes(
+  config: PassTypesConfig,
+  clock: Clock,
+  obs: { readonly metrics: Metrics; readonly logger: Logger },
+  parts: PassTypesParts = {
+    ec2: (s) => buildEc2Provider(s, clock, obs.logger),
+    gce: (s) => buildGceProvider(s, clock, obs.logger),
+    prices: (s) => buildPriceStore(s),
+  },
+): PricedInstanceTypes {
+  return buildInstanceTypes({
+    clusterName: config.clusterName,
+    providers: { aws: parts.ec2(config.ec2), ...(config.gce ? { gcp: parts.gce(config.gce) } : {}) },
+    prices: parts.prices(config.store),
+    ttlMs: config.instanceTypesTtlMs,
+    clock,
+    metrics: obs.metrics,
+    logger: obs.logger,
+  });
 }

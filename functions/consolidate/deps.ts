@@ -6,12 +6,9 @@ import type { ConsolidateDeps } from '../../shared/loop/consolidate.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import {
   buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildInstanceTypes,
+  passInstanceTypes,
   buildInvoker,
   buildObservability,
-  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -34,18 +31,7 @@ export function buildConsolidateDeps(
   const config = consolidateConfig(env);
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const types = buildInstanceTypes({
-    clusterName: config.clusterName,
-    providers: {
-      aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-      ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-    },
-    prices: buildPriceStore(config.store),
-    ttlMs: config.instanceTypesTtlMs,
-    clock: time.clock,
-    metrics: obs.metrics,
-    logger: obs.logger,
-  });
+  const types = passInstanceTypes(config, time.clock, obs);
   return {
     loop: {
       cluster: buildCluster(config.cluster, obs.logger),

@@ -4,12 +4,9 @@ import type { ProvisionDeps } from '../../shared/loop/provision.ts';
 import { provisionConfig, type ProvisionConfig } from '../../shared/config/provision.ts';
 import {
   buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildInstanceTypes,
+  passInstanceTypes,
   buildInvoker,
   buildObservability,
-  buildPriceStore,
   buildStateStore,
   buildTime,
   oncePerContainer,
@@ -31,18 +28,7 @@ export function buildProvisionDeps(env: Readonly<Record<string, string | undefin
       cluster: buildCluster(config.cluster, obs.logger),
       store: buildStateStore(config.store, time.clock),
       invoker: buildInvoker(config.invoker),
-      instanceTypes: buildInstanceTypes({
-        clusterName: config.clusterName,
-        providers: {
-          aws: buildEc2Provider(config.ec2, time.clock, obs.logger),
-          ...(config.gce ? { gcp: buildGceProvider(config.gce, time.clock, obs.logger) } : {}),
-        },
-        prices: buildPriceStore(config.store),
-        ttlMs: config.instanceTypesTtlMs,
-        clock: time.clock,
-        metrics: obs.metrics,
-        logger: obs.logger,
-      }),
+      instanceTypes: passInstanceTypes(config, time.clock, obs),
       ...time,
       logger: obs.logger,
       metrics: obs.metrics,

@@ -70,6 +70,15 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       samples.push(s);
       o.onSample?.(s, clock.now());
     };
+    // As the deploy guide's last step: pricing runs once right after the deploy, so the first passes price
+    // from a stored book rather than the catalog (docs/deploy.md, "Deploy").
+    await fire(
+      wiring,
+      ledger,
+      clock,
+      0,
+      wiring.functions.filter((f) => f.name === 'pricing'),
+    );
     await take(0);
     for (let minute = 1; minute <= o.minutes; minute++) {
       const wallBefore = o.wallNow();
@@ -109,8 +118,13 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
 }
 
 /** The functions due this minute, concurrently (as EventBridge fires them), then what they set going. */
-async function fire(wiring: Wiring, ledger: Ledger, clock: FleetClock, minute: number): Promise<void> {
-  const due = wiring.functions.filter((f) => minute % f.everyMinutes === 0);
+async function fire(
+  wiring: Wiring,
+  ledger: Ledger,
+  clock: FleetClock,
+  minute: number,
+  due = wiring.functions.filter((f) => minute % f.everyMinutes === 0),
+): Promise<void> {
   const t0 = Date.now();
   await Promise.all(
     due.map((f) =>

@@ -5,8 +5,6 @@ import type { CensusHandlerDeps } from '../../functions/census/deps.ts';
 import { createCensusHandler } from '../../functions/census/handler.ts';
 import { systemTimer } from '../../shared/adapters/system-timer.ts';
 import { censusConfig } from '../../shared/config/census.ts';
-import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
-import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
 import type { StateStore } from '../../shared/ports/state-store/index.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetFunction } from './registry.ts';
@@ -20,16 +18,11 @@ export function censusFunction(
 ): FleetFunction {
   const a = adapters('census');
   const config = censusConfig(vars);
-  const types = new InstanceTypeCache(
-    { aws: a.ec2(config.ec2), ...(config.gce ? { gcp: a.gce(config.gce) } : {}) },
-    clock,
-    config.instanceTypesTtlMs,
-  );
   const deps: CensusHandlerDeps = {
     loop: {
       cluster: a.cluster(config.cluster),
       store: a.store(config.store),
-      instanceTypes: (objects) => poolInstanceTypes(types, objects),
+      instanceTypes: a.types(config).forPools,
       clock,
       timer: systemTimer,
       nonce,

@@ -12,8 +12,6 @@ import { systemTimer } from '../../shared/adapters/system-timer.ts';
 import { admitConfig } from '../../shared/config/admit.ts';
 import { consolidateConfig } from '../../shared/config/consolidate.ts';
 import { orchestrateConfig } from '../../shared/config/orchestrate.ts';
-import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
-import { poolInstanceTypes } from '../../shared/loop/pool-instance-types.ts';
 import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import type { FleetClock } from './clock.ts';
 import { lambdaContext, type FleetFunction } from './registry.ts';
@@ -26,15 +24,6 @@ export function disruptionFunctions(
   invoker: InProcessInvoker,
   nonce: () => string,
 ): FleetFunction[] {
-  const typesFor = (a: Adapters, cfg: ReturnType<typeof consolidateConfig>) => {
-    const cache = new InstanceTypeCache(
-      { aws: a.ec2(cfg.ec2), ...(cfg.gce ? { gcp: a.gce(cfg.gce) } : {}) },
-      clock,
-      cfg.instanceTypesTtlMs,
-    );
-    return (objects: Parameters<typeof poolInstanceTypes>[1]) => poolInstanceTypes(cache, objects);
-  };
-
   const c = adapters('consolidate');
   const cc = consolidateConfig(vars);
   const consolidateDeps: ConsolidateHandlerDeps = {
@@ -42,7 +31,7 @@ export function disruptionFunctions(
       cluster: c.cluster(cc.cluster),
       store: c.store(cc.store),
       invoker,
-      instanceTypes: typesFor(c, cc),
+      instanceTypes: c.types(cc).forPools,
       clock,
       nonce,
       metrics: c.obs.metrics,
@@ -57,12 +46,7 @@ export function disruptionFunctions(
     loop: {
       cluster: a.cluster(ac.cluster),
       store: a.store(ac.store),
-      instanceTypes: typesFor(a, {
-        ...cc,
-        ec2: ac.ec2,
-        gce: ac.gce,
-        instanceTypesTtlMs: ac.instanceTypesTtlMs,
-      }),
+      instanceTypes: a.types(ac).forPools,
       launch: launchThrough(invoker),
       newId: commandIds(nonce),
       ...timerWaits(systemTimer),

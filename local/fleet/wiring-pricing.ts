@@ -1,5 +1,5 @@
-// The pricing function of a local fleet (every twelve simulated hours, first in the list so that minute 0
-// stores a book before any pass reads prices), built as functions/pricing/deps.ts builds it but pointed at the
+// The pricing function of a local fleet (every twelve simulated hours, and once before minute 0 as a deploy
+// runs it, so the first passes read a stored book), built as functions/pricing/deps.ts builds it but pointed at the
 // EC2 and GCE emulators' price APIs and the local DynamoDB, on the fleet clock.
 import type { Closer } from '../../functions/compose/index.ts';
 import { buildPriceStore } from '../../functions/compose/index.ts';
@@ -7,8 +7,8 @@ import { buildEc2PriceSource, buildGcePriceSourceFrom } from '../../functions/co
 import type { PricingHandlerDeps } from '../../functions/pricing/deps.ts';
 import { createPricingHandler } from '../../functions/pricing/handler.ts';
 import { pricingConfig } from '../../shared/config/pricing.ts';
-import { fakeGoogleAuth } from '../../test/support/e2e/harness.ts';
-import { LOCAL_CREDENTIALS } from '../../test/support/dynamodb/credentials.ts';
+import { LOCAL_CREDENTIALS } from '../dynamodb/credentials.ts';
+import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import type { FleetFunction } from './registry.ts';
@@ -27,7 +27,7 @@ export function pricingFunction(
     ? [
         buildGcePriceSourceFrom(
           { ...config.gce, endpoint: { host: '127.0.0.1', port: env.gce.port } },
-          fakeGoogleAuth(),
+          localGoogleAuth(),
           closer,
         ),
       ]

@@ -8,9 +8,14 @@ import {
   buildCluster,
   buildEc2Provider,
   buildGceProvider,
+  buildPriceStore,
   buildStateStore,
   createLaunchHandler,
+  passInstanceTypes,
   type ClusterSettings,
+  type Ec2Settings,
+  type GceSettings,
+  type PassTypesConfig,
   type SqsBatchResponse,
 } from '../../functions/compose/index.ts';
 import { createLifecycleHandler } from '../../functions/lifecycle/handler.ts';
@@ -21,7 +26,6 @@ import { launchAwsConfig } from '../../shared/config/launch-aws.ts';
 import { launchGcpConfig } from '../../shared/config/launch-gcp.ts';
 import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
-import { InstanceTypeCache } from '../../shared/loop/instance-types.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { localGoogleAuth } from '../gce/auth.ts';
@@ -61,6 +65,8 @@ export interface Adapters {
   store(s: Parameters<typeof buildStateStore>[0]): ReturnType<typeof buildStateStore>;
   ec2(s: Parameters<typeof buildEc2Provider>[0]): ReturnType<typeof buildEc2Provider>;
   gce(s: Parameters<typeof buildGceProvider>[0]): ReturnType<typeof buildGceProvider>;
+  /** A pass function's instance types, priced from the stored book as its deps.ts prices them. */
+  types(c: PassTypesConfig): ReturnType<typeof passInstanceTypes>;
 }
 
 export interface WiringOptions {
@@ -107,21 +113,30 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const nonce = () => randomUUID();
   const adapters = (fn: string): Adapters => {
     const logger = o.log.logger(fn);
+    const ec2 = (s: Ec2Settings) =>
+      buildEc2Provider({ ...s, endpoint: env.ec2.endpoint }, clock, logger, LOCAL_CREDENTIALS, closer);
+    const gce = (s: GceSettings) =>
+      buildGceProvider(
+        { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
+        clock,
+        logger,
+        localGoogleAuth(),
+        closer,
+      );
     return {
       logger,
       obs: { logger, metrics },
       cluster: (c: ClusterSettings) => buildCluster(c, logger),
       store: (s: Parameters<typeof buildStateStore>[0]) =>
         buildStateStore(s, clock, LOCAL_CREDENTIALS, closer),
-      ec2: (s: Parameters<typeof buildEc2Provider>[0]) =>
-        buildEc2Provider({ ...s, endpoint: env.ec2.endpoint }, clock, logger, LOCAL_CREDENTIALS, closer),
-      gce: (s: Parameters<typeof buildGceProvider>[0]) =>
-        buildGceProvider(
-          { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
+      ec2,
+      gce,
+      types: (c: PassTypesConfig) =>
+        passInstanceTypes(
+          c,
           clock,
-          logger,
-          localGoogleAuth(),
-          closer,
+          { metrics, logger },
+          { ec2, gce, prices: (s) => buildPriceStore(s, LOCAL_CREDENTIALS, closer) },
         ),
     };
   };
@@ -148,17 +163,12 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const provision = (() => {
     const a = adapters('provision');
     const config = provisionConfig(vars);
-    const gce = config.gce ? { gcp: a.gce(config.gce) } : {};
     const deps = {
       loop: {
         cluster: a.cluster(config.cluster),
         store: a.store(config.store),
         invoker,
-        instanceTypes: new InstanceTypeCache(
-          { aws: a.ec2(config.ec2), ...gce },
-          clock,
-          config.instanceTypesTtlMs,
-        ),
+        instanceTypes: a.types(config),
         clock,
         timer: systemTimer,
         nonce,
