@@ -9,7 +9,8 @@ export function candidateDeleted(): TimedScenario {
     name: 'candidate-deleted',
     description:
       "a consolidation candidate's instance terminated out of band on each cloud while its command runs",
-    minutes: 7,
+    // Long enough for the commands consolidation starts after the injected ones to finish too.
+    minutes: 12,
     objects: (seed) =>
       smallFleet(
         seed,

@@ -28,6 +28,13 @@ describe('cross-cloud', () => {
     expect(c?.savingsPerHour).toBeGreaterThan(1.4);
   });
 
+  it('launches the replacement once: no pass deletes it as empty before the pods move onto it', () => {
+    const [c] = r.summary.commands.filter((x) => x.candidates.includes(ec2Node));
+    const replacement = c?.replacements[0] ?? '';
+    expect(r.summary.commands.filter((x) => x.candidates.includes(replacement))).toEqual([]);
+    expect(r.summary.launches.gcp).toBe(1);
+  });
+
   it('runs the pods on Compute Engine and takes the EC2 instance away', () => {
     const owner = String(
       objects(r.kube, 'Pod').find((p) => String(p.metadata.name).startsWith('web-'))?.metadata
