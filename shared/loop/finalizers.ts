@@ -1,6 +1,6 @@
-// Karpenter's `karpenter.sh/termination` finalizer on the Nodes and NodeClaims kraftsman deletes. kraftsman
-// sets no finalizer (termination.ts), but a cluster migrated from Karpenter carries Karpenter's on every
-// object it made; nothing else would ever remove it, so a deletion would hang at its deletionTimestamp.
+// Karpenter's `karpenter.sh/termination` finalizer on the Nodes and NodeClaims kraftsman deletes
+// (docs/functions/lifecycle.md#karpenters-finalizer). kraftsman sets no finalizer (termination.ts), but a
+// cluster migrated from Karpenter holds it on every object Karpenter made, and nothing else would remove it.
 import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
