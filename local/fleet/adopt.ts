@@ -1,8 +1,9 @@
 // The seeded fleet as kraftsman would have left it: every Node the generator made gets the cloud instance
 // behind its providerID (tagged/labelled for the cluster, its NodePool and NodeClaim) and a registered,
 // initialized NodeClaim — so lifecycle's garbage collection finds nothing orphaned and disruption sees
-// managed candidates (docs/architecture.md). kraftsman sets no finalizers (docs/functions/lifecycle.md), so
-// neither do the adopted objects: a Node or claim left holding Karpenter's would never go once deleted.
+// managed candidates (docs/architecture.md). As in a cluster migrated from Karpenter, Nodes and claims hold
+// its `karpenter.sh/termination` finalizer; kraftsman releases it once an instance is gone
+// (docs/functions/lifecycle.md), so the fleet runs that product path.
 import type { Ec2World, Lifecycle } from '../ec2/world.ts';
 import type { GceWorld } from '../gce/world.ts';
 import type { KubeObject } from '../kube-api/index.ts';
@@ -42,6 +43,7 @@ function claimFor(node: NodeFields, pool: PoolFields): KubeObject {
       name: node.metadata.name,
       labels: { ...l },
       annotations,
+      finalizers: [KARPENTER_FINALIZER],
       ...(at ? { creationTimestamp: at } : {}),
       ownerReferences: [
         {
@@ -114,20 +116,6 @@ function gceInstance(world: GceWorld, node: NodeFields, cluster: string, launchT
     creationTimestamp: launchTime.toISOString(),
   });
 }
-
-/**
- * The generator writes Nodes as upstream Karpenter leaves them, holding its `karpenter.sh/termination`
- * finalizer. kraftsman's termination runs without one, so nothing would ever remove it: a Node deleted after
- * its instance was terminated would stay in the API server (and in the fleet's cost) for good.
- */
-export const withoutKarpenterFinalizer = (o: KubeObject): KubeObject => {
-  const finalizers = (o.metadata.finalizers as string[] | undefined)?.filter(
-    (f) => f !== KARPENTER_FINALIZER,
-  );
-  if (o.kind !== 'Node' || finalizers === undefined) return o;
-  const { finalizers: _dropped, ...metadata } = o.metadata;
-  return { ...o, metadata: finalizers.length ? { ...metadata, finalizers } : metadata } as KubeObject;
-};
 
 /** The NodeClaims to seed next to the objects, after putting each Node's instance into its cloud's world. */
 export function adoptNodes(

@@ -15,7 +15,7 @@ import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
 import type { LocalDynamo } from '../dynamodb/server.ts';
 import { createTable } from '../dynamodb/tables.ts';
 import { registerEc2Node, registerGceNode } from '../kubelet.ts';
-import { adoptNodes, withoutKarpenterFinalizer } from './adopt.ts';
+import { adoptNodes } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
 
 export interface FleetWorld {
@@ -75,8 +75,7 @@ export async function startEnvironment(
     closes.push(() => gce.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
-    const seeded = objects.map(withoutKarpenterFinalizer);
-    kube.seed([...seeded, ...adoptNodes(seeded, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
+    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
     const dynamo = await dynamoStart;
     const tableName = `kraftsman-${world.clusterName}`;
     await createTable(dynamo, tableName);

@@ -234,6 +234,7 @@ export class Store {
     if (obj.status === undefined) delete obj.status;
     this.stamp(t, obj);
     this.check(t, obj);
+    noNewFinalizers(t, current, obj);
     const key = objKey(meta(obj).namespace as string | undefined, meta(obj).name as string);
     const finalizers = meta(obj).finalizers as string[] | undefined;
     if (meta(obj).deletionTimestamp && (finalizers ?? []).length === 0) return this.remove(t, key, obj);
@@ -264,7 +265,11 @@ export class Store {
     if (grace > 0) return this.terminations.start(t, key, current, grace);
     if (((m.finalizers as string[] | undefined) ?? []).length > 0) {
       if (m.deletionTimestamp) return current;
-      return this.mark(t, key, current, { deletionTimestamp: rfc3339(this.now()) });
+      // The API server's graceful deletion of an object other than a pod: grace 0, held by its finalizers.
+      return this.mark(t, key, current, {
+        deletionTimestamp: rfc3339(this.now()),
+        deletionGracePeriodSeconds: 0,
+      });
     }
     return this.remove(t, key, structuredClone(current));
   }
@@ -327,4 +332,20 @@ export class Store {
     const table = this.table(t);
     return table.keys().map((k) => table.objects.get(k) as KubeObject);
   }
+}
+
+/**
+ * The API server's metadata validation on update: an object being deleted may lose finalizers, never gain
+ * one ("no new finalizers can be added if the object is being deleted"), so its deletion can complete.
+ */
+function noNewFinalizers(t: ResourceType, current: KubeObject, next: KubeObject): void {
+  if (!meta(current).deletionTimestamp) return;
+  const had = new Set((meta(current).finalizers as string[] | undefined) ?? []);
+  const added = ((meta(next).finalizers as string[] | undefined) ?? []).filter((f) => !had.has(f));
+  if (added.length === 0) return;
+  throw statusError(
+    422,
+    'Invalid',
+    `${t.kind} "${String(meta(current).name)}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+  );
 }

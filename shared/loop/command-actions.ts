@@ -10,6 +10,7 @@ import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { DISRUPTED_TAINT } from './start-command.ts';
+import { deleteTerminated } from './finalizers.ts';
 
 export interface ActionDeps {
   readonly cluster: Cluster;
@@ -55,6 +56,7 @@ export async function removeNode(
 ): Promise<void> {
   const id = claim?.status?.providerID ?? node?.spec?.providerID;
   await terminate(deps, id, { ...(claim?.metadata.labels ?? {}), ...(node?.metadata.labels ?? {}) });
-  if (claim) await deps.cluster.deleteNodeClaim(claim.metadata.name).catch(ignoreNotFound);
-  if (node) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreNotFound);
+  // The instance is gone (terminate throws otherwise), so Karpenter's finalizer may go too.
+  if (claim) await deleteTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
+  if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
 }

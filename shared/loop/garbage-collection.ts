@@ -8,7 +8,7 @@ import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
-import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import { deleteTerminated } from './finalizers.ts';
 import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
 
 export interface GcCounts {
@@ -45,7 +45,7 @@ export async function collectGarbage(
       if (owned || i.state === 'terminating' || !olderThan(i.launchTime, now, graceMs)) continue;
       await deleteInstance(deps, i.providerId);
       const node = nodes.get(i.providerId);
-      if (node) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+      if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
       deps.metrics.count(M.garbageCollectedTotal, 1, { [L.kind]: 'instance', [L.cloud]: cloud });
       deps.logger.info('terminated an instance no NodeClaim owns', { providerID: i.providerId });
       instances += 1;
@@ -58,9 +58,9 @@ export async function collectGarbage(
     if (!pid || !cloud || !listed.has(cloud) || live.has(pid) || c.metadata.deletionTimestamp) continue;
     if (!olderThan(c.metadata.creationTimestamp, now, graceMs) || !(await vanished(deps, cloud, pid)))
       continue;
-    await deps.cluster.deleteNodeClaim(c.metadata.name).catch(ignoreMissing);
+    await deleteTerminated(deps.cluster, 'NodeClaim', c.metadata.name);
     const node = nodes.get(pid);
-    if (node) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+    if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
     deps.metrics.count(M.garbageCollectedTotal, 1, { [L.kind]: 'nodeclaim', [L.cloud]: cloud });
     deps.logger.info('deleted a NodeClaim whose instance is gone', {
       claim: c.metadata.name,
@@ -80,8 +80,4 @@ async function vanished(deps: TerminationDeps, cloud: Cloud, pid: string): Promi
     if (err instanceof InstanceNotFoundError) return true;
     throw err;
   }
-}
-
-function ignoreMissing(err: unknown): void {
-  if (!(err instanceof ObjectNotFoundError)) throw err;
 }

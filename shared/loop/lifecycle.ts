@@ -9,6 +9,7 @@ import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
 import { handleInterruptions } from './interruption.ts';
+import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { initialize, register } from './registration.ts';
 import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
@@ -100,15 +101,28 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   for (const node of orphanNodes(objects, deps.clock.now(), settings.gcGraceMs))
     await attempt(`orphan node ${node.metadata.name}`, () => startNodeTermination(deps, node));
   objects = (await deps.cluster.readSnapshot()).objects;
-  for (const node of objects.nodes.filter((n) => n.metadata.annotations?.[TERMINATION_STARTED]))
+  for (const node of objects.nodes.filter(draining))
     await attempt(`drain ${node.metadata.name}`, async () => {
       if ((await drainStep(deps, node, settings.drainTimeoutMs)).finished) counts.drained += 1;
     });
   await attempt('garbage collection', async () => {
     counts.garbage = await collectGarbage(deps, objects, settings.gcGraceMs);
   });
+  await attempt('finalizers', async () => {
+    const released = await releaseHeld(deps.cluster, deps.providers, objects);
+    if (released) deps.logger.info('released Karpenter finalizers of deleted objects', { released });
+  });
   return counts;
 }
+
+/**
+ * Nodes whose termination started and is not finished. One being deleted that no longer holds Karpenter's
+ * finalizer was finished already (the instance terminated, the Node deleted, the finalizer released): only
+ * another controller's finalizer keeps it, and finishing again would count its termination twice.
+ */
+const draining = (n: Node): boolean =>
+  n.metadata.annotations?.[TERMINATION_STARTED] !== undefined &&
+  !(n.metadata.deletionTimestamp && !n.metadata.finalizers?.includes(KARPENTER_TERMINATION_FINALIZER));
 
 async function act(
   deps: LifecycleDeps,
@@ -147,19 +161,22 @@ async function preemptions(
 }
 
 /**
- * Managed Nodes whose claim is gone (deleted by an operator, say) and whose termination has not started:
- * Karpenter's claim finalizer would drain them; here the lifecycle does.
+ * Managed Nodes whose termination has not started and whose claim is gone (deleted by an operator, say):
+ * Karpenter's claim finalizer would drain them; here the lifecycle does. Also a Node deleted by someone else
+ * (`kubectl delete node`) that holds Karpenter's finalizer, at any age: Karpenter's termination controller
+ * drains it and terminates its instance; kraftsman does the same, then releases it (finalizers.ts).
  */
 function orphanNodes(objects: ClusterObjects, now: Date, graceMs: number): Node[] {
   const byProvider = new Set(objects.nodeClaims.map((c) => c.status?.providerID).filter(Boolean));
   const byName = new Set(objects.nodeClaims.map((c) => c.status?.nodeName).filter(Boolean));
   return objects.nodes.filter((n) => {
-    const managed = n.metadata.labels?.[NODEPOOL] !== undefined && n.spec?.providerID;
+    if (n.metadata.labels?.[NODEPOOL] === undefined || !n.spec?.providerID) return false;
+    if (n.metadata.annotations?.[TERMINATION_STARTED]) return false;
+    const held = n.metadata.finalizers?.includes(KARPENTER_TERMINATION_FINALIZER) ?? false;
+    if (held && n.metadata.deletionTimestamp) return true;
     const created = Date.parse(n.metadata.creationTimestamp ?? '');
     return (
-      managed &&
-      !n.metadata.annotations?.[TERMINATION_STARTED] &&
-      !byProvider.has(n.spec?.providerID) &&
+      !byProvider.has(n.spec.providerID) &&
       !byName.has(n.metadata.name) &&
       Number.isFinite(created) &&
       now.getTime() - created >= graceMs

@@ -3,7 +3,8 @@
 //   start: stamp the cause on the claim and the Node, taint the Node karpenter.sh/disrupted:NoSchedule,
 //          delete the claim (it stops counting as capacity; its pods become demand as they are evicted)
 //   drain: evict the Node's pods (PDBs honoured: a 429 waits for the next run)
-//   finish: once drained (or the drain timeout passed), delete the instance, then the Node.
+//   finish: once drained (or the drain timeout passed), delete the instance, then the Node; with the instance
+//          gone, Karpenter's finalizer is released from the Node and its claim (finalizers.ts).
 // Each step reads only what the API server holds, so any lifecycle run continues where another stopped.
 import {
   CAPACITY_TYPE,
@@ -23,6 +24,7 @@ import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
+import { deleteTerminated } from './finalizers.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 
@@ -85,10 +87,10 @@ export async function startTermination(
       },
     });
     await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
-  } else if (claim.status?.providerID) {
-    await deleteInstance(deps, claim.status.providerID);
-  }
-  await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
+    await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
+  } else if (!claim.status?.providerID || (await deleteInstance(deps, claim.status.providerID))) {
+    await deleteTerminated(deps.cluster, 'NodeClaim', name);
+  } else await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
   if (!node) deps.metrics.count(M.nodeClaimsTerminatedTotal, 1, labels);
   deps.logger.info('terminating NodeClaim', { claim: name, cause: stamped, node: node?.metadata.name });
 }
@@ -147,8 +149,15 @@ async function finishTermination(
   node: Node,
   startedMs: number | undefined,
 ): Promise<void> {
-  if (node.spec?.providerID) await deleteInstance(deps, node.spec.providerID);
-  await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+  const id = node.spec?.providerID;
+  const gone = !id || (await deleteInstance(deps, id));
+  if (!gone) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
+  else {
+    await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
+    // The claim was deleted when termination started; its instance is gone only now.
+    for (const c of id ? await deps.cluster.listNodeClaims() : [])
+      if (c.status?.providerID === id) await deleteTerminated(deps.cluster, 'NodeClaim', c.metadata.name);
+  }
   const l = node.metadata.labels ?? {};
   const labels = {
     [L.nodePool]: l[NODEPOOL] ?? 'unknown',

@@ -226,6 +226,18 @@ export class FakeCluster implements Cluster {
     this.remove('Node', name, precondition.uid);
   }
 
+  async removeFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<void> {
+    await this.retry(kind, name, (read) => {
+      const obj = read();
+      const finalizers = obj.metadata.finalizers ?? [];
+      if (!finalizers.includes(finalizer)) return;
+      const kept = finalizers.filter((f) => f !== finalizer);
+      // As in the API server: an object being deleted goes once its last finalizer does.
+      if (obj.metadata.deletionTimestamp && kept.length === 0) this.objects.get(kind)?.delete(name);
+      else this.put(kind, { ...obj, metadata: { ...obj.metadata, finalizers: kept } });
+    });
+  }
+
   async evictPod(key: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
     const namespace = key.namespace ?? 'default';
     const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;

@@ -1,5 +1,6 @@
 // KubeCluster: the Cluster port over @kubernetes/client-node — snapshot reads, taints and metadata by
-// JSON merge patch, NodeClaim create/status/delete, Node delete, and pod eviction through the Eviction API.
+// JSON merge patch, NodeClaim create/status/delete, Node delete, finalizer removal (finalizers.ts), and
+// pod eviction through the Eviction API.
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { KINDS } from '../../model/objects.ts';
 import type { Node } from '../../model/node.ts';
@@ -17,6 +18,7 @@ import type {
 import type { KubeClients } from './client.ts';
 import { ContinueExpiredError, RELIST_ATTEMPTS, statusOf, toClusterError } from './errors.ts';
 import { getJson } from './raw-list.ts';
+import { removeFinalizer, type FinalizerTarget } from './finalizers.ts';
 import { withConflictRetry } from './retry.ts';
 import { SnapshotReader, type SnapshotOptions } from './snapshot.ts';
 import { plain, toModel } from './validate.ts';
@@ -29,6 +31,7 @@ export interface KubeClusterOptions extends SnapshotOptions {
 const [CLAIM_GROUP, CLAIM_VERSION] = KINDS.NodeClaim.apiVersion.split('/') as [string, string];
 const CLAIMS = { group: CLAIM_GROUP, version: CLAIM_VERSION, plural: 'nodeclaims' };
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };
 
 export class KubeCluster implements Cluster {
@@ -224,6 +227,23 @@ export class KubeCluster implements Cluster {
     } catch (err: unknown) {
       throw toClusterError(err, { kind: 'Node', name });
     }
+  }
+
+  removeFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<void> {
+    const read = async (): Promise<{ finalizers: string[]; resourceVersion: string }> => {
+      const m = (kind === 'Node' ? await this.rawNode(name) : await this.rawClaim(name)).metadata;
+      const finalizers = Array.isArray(m.finalizers) ? m.finalizers.map(String) : [];
+      return { finalizers, resourceVersion: String(m.resourceVersion ?? '') };
+    };
+    const target: FinalizerTarget = {
+      ref: { kind, name },
+      read,
+      patch: (body) =>
+        kind === 'Node'
+          ? this.c.core.patchNode({ name, body }, jsonPatch)
+          : this.c.custom.patchClusterCustomObject({ ...CLAIMS, name, body }, jsonPatch),
+    };
+    return removeFinalizer(target, finalizer, this.attempts);
   }
 
   /**

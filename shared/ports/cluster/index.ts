@@ -97,6 +97,11 @@ export interface Cluster {
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
   /**
+   * Removes one finalizer — only that one — from a Node or NodeClaim; a no-op when it is not there. A
+   * concurrent writer's finalizers are never dropped (the write is pinned to the version it was computed from).
+   */
+  removeFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<void>;
+  /**
    * The Eviction API. With `uid` the eviction carries a UID precondition, so a pod recreated under the same
    * name is never evicted by mistake: a mismatch answers `gone` (the pod meant is no longer there).
    */

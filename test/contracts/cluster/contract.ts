@@ -169,6 +169,40 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       await expect(cluster.deleteNodeClaim('c4')).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
+    it('removes only the finalizer named, and a deleted object goes with its last one', async () => {
+      const both = ['karpenter.sh/termination', 'example.com/keep'];
+      w.seed([
+        node('f1', { metadata: { name: 'f1', finalizers: both } }),
+        nodeClaim('f2', { metadata: { name: 'f2', finalizers: ['karpenter.sh/termination'] } }),
+        node('f3'),
+      ]);
+      const cluster = w.cluster();
+      await cluster.deleteNode('f1');
+      await cluster.removeFinalizer('Node', 'f1', 'karpenter.sh/termination');
+      const kept = await cluster.getNode('f1');
+      expect(kept.metadata.finalizers).toEqual(['example.com/keep']);
+      expect(kept.metadata.deletionTimestamp).toBeTruthy();
+      await cluster.deleteNodeClaim('f2');
+      await cluster.removeFinalizer('NodeClaim', 'f2', 'karpenter.sh/termination');
+      await expect(cluster.getNodeClaim('f2')).rejects.toBeInstanceOf(ObjectNotFoundError);
+      // Absent finalizer: nothing to do; absent object: ObjectNotFoundError naming it.
+      await cluster.removeFinalizer('Node', 'f3', 'karpenter.sh/termination');
+      expect((await cluster.getNode('f3')).metadata.finalizers ?? []).toEqual([]);
+      await expect(cluster.removeFinalizer('Node', 'gone', 'x')).rejects.toMatchObject({
+        name: 'ObjectNotFoundError',
+        object: { kind: 'Node', name: 'gone' },
+      });
+    });
+
+    it('re-reads and retries a finalizer removal another writer got in between, losing neither change', async () => {
+      w.seed([node('f4', { metadata: { name: 'f4', finalizers: ['karpenter.sh/termination'] } })]);
+      w.race('Node', 'f4', 2);
+      await w.cluster().removeFinalizer('Node', 'f4', 'karpenter.sh/termination');
+      const n = await w.cluster().getNode('f4');
+      expect(n.metadata.finalizers ?? []).toEqual([]);
+      expect(n.metadata.labels?.raced).toBe('2');
+    });
+
     it('lists every NodeClaim with its status, without a snapshot', async () => {
       const cluster = w.cluster();
       expect(await cluster.listNodeClaims()).toEqual([]);

@@ -72,6 +72,40 @@ describe('KubeCluster on the wire', () => {
     ]);
   });
 
+  it('removes a finalizer by JSON patch pinned to its resourceVersion, keeping one added concurrently', async () => {
+    h.emulator.seed([node('w1', { metadata: { name: 'w1', finalizers: ['karpenter.sh/termination'] } })]);
+    const nodes = h.emulator.typeOf('Node');
+    let raced = false;
+    h.emulator.beforeRequest.push((verb) => {
+      if (verb !== 'patch' || raced) return;
+      raced = true;
+      // Another controller adds its finalizer between kraftsman's read and its patch.
+      const late = ['karpenter.sh/termination', 'example.com/late'];
+      h.emulator.store.patch(
+        nodes,
+        undefined,
+        'w1',
+        'application/merge-patch+json',
+        { metadata: { finalizers: late } },
+        undefined,
+      );
+    });
+    const from = h.emulator.audit.length;
+    await h.cluster().removeFinalizer('Node', 'w1', 'karpenter.sh/termination');
+    h.emulator.beforeRequest.length = 0;
+    expect(
+      h.emulator.audit
+        .slice(from)
+        .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`),
+    ).toEqual([
+      'get nodes',
+      'patch nodes application/json-patch+json',
+      'get nodes',
+      'patch nodes application/json-patch+json',
+    ]);
+    expect((await h.cluster().getNode('w1')).metadata.finalizers).toEqual(['example.com/late']);
+  });
+
   it('surfaces a claim the CRD schema rejects as ApiError 422 with the object and the field', async () => {
     const bad: NodeClaim = {
       apiVersion: 'karpenter.sh/v1',

@@ -1,7 +1,8 @@
 // The decay scenario end to end (issue 16, scenarios): the load falls and the fleet consolidates through the
 // real handlers — consolidate → admit → orchestrate → lifecycle — so its cost falls below where it started,
 // every completed command's candidates leave the API server with their instances, and no Node outlives its
-// instance (the adopted Nodes once kept Karpenter's finalizer, and the decay's cost rose instead).
+// instance (the adopted Nodes and claims hold Karpenter's finalizer, which kraftsman releases once the
+// instance is gone; before it did, the decay's cost rose instead).
 import { describe, expect, it } from 'vitest';
 import { runFleet } from '../../../local/fleet/run.ts';
 import { decayScenario } from '../../../local/fleet/scenarios/index.ts';
