@@ -11,12 +11,12 @@ export interface StateStoreSettings {
   readonly requestTimeoutMs?: number;
 }
 
-export function buildStateStore(
+/** The state table's DynamoDB client, closed with the container (the state and price stores each take one). */
+export function stateTableClient(
   settings: StateStoreSettings,
-  clock: Clock,
   credentials?: Credentials,
   closer?: Closer,
-): DynamoDbStateStore {
+): ReturnType<typeof createDynamoDbClient> {
   const client = createDynamoDbClient({
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -24,5 +24,15 @@ export function buildStateStore(
     ...(settings.requestTimeoutMs ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
   });
   closer?.add(() => client.destroy());
+  return client;
+}
+
+export function buildStateStore(
+  settings: StateStoreSettings,
+  clock: Clock,
+  credentials?: Credentials,
+  closer?: Closer,
+): DynamoDbStateStore {
+  const client = stateTableClient(settings, credentials, closer);
   return new DynamoDbStateStore({ client, tableName: settings.tableName, clock });
 }
