@@ -27,7 +27,8 @@ export function timedScenario(shape: TimedShape): TimedScenario {
     description: shape.description,
     minutes: shape.minutes,
     world: RAMP_WORLD,
-    objects: (seed, runStart) => localize(shape.objects(seed), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
+    objects: (fleetSeed, runStart) =>
+      localize(shape.objects(fleetSeed), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
     inject: (minute, env, now) => timeline.inject(minute, env, now),
     timeline,
   };
