@@ -146,7 +146,7 @@ export const describeSpotPriceHistory: Handler = (world, params) => {
         instanceType: t.name,
         productDescription: 'Linux/UNIX',
         spotPrice: (t.spotPrice as number).toFixed(6),
-        timestamp: new Date(),
+        timestamp: world.now(),
       })),
     );
   const { page, nextToken } = paginate(params, rows, world.pageSize);

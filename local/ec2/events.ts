@@ -26,7 +26,7 @@ function event(
     'detail-type': detailType,
     source: 'aws.ec2',
     account: '123456789012',
-    time: new Date().toISOString(),
+    time: world.now().toISOString(),
     region: world.region,
     resources: [`arn:aws:ec2:${world.region}:123456789012:instance/${i.instanceId}`],
     detail: { 'instance-id': i.instanceId, ...detail },

@@ -218,7 +218,7 @@ function launch(
     ...(c.template.capacityReservationId ? { capacityReservationId: c.template.capacityReservationId } : {}),
     ...(c.template.userData ? { userData: c.template.userData } : {}),
     ...(token ? { clientToken: token } : {}),
-    launchTime: new Date(),
+    launchTime: world.now(),
     tags: { ...c.template.tags, ...requestTags },
     state: 'pending',
     unseen: world.faults.unseenRequests,

@@ -23,6 +23,8 @@ export interface Ec2EmulatorOptions {
   readonly pageSize?: number;
   /** Called when an instance boots: the Kubernetes emulator registers its Node here. */
   readonly onBoot?: (instance: BootedInstance) => void | Promise<void>;
+  /** The world's time (launch times, events); the wall clock unless given. Delays always run on the wall clock. */
+  readonly now?: () => Date;
   /** EventBridge events (interruption warnings, rebalance recommendations, state changes). */
   readonly onEvent?: (event: Ec2Event) => void;
 }
@@ -40,7 +42,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promise<Ec2Emulator> {
   const region = options.region ?? 'us-east-1';
-  const world = new Ec2World(region);
+  const world = new Ec2World(region, options.now);
   seedWorld(world, options.zones ?? [`${region}a`, `${region}b`, `${region}c`]);
   if (options.pageSize !== undefined) world.pageSize = options.pageSize;
   const timers = new Set<NodeJS.Timeout>();

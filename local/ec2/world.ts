@@ -150,7 +150,14 @@ export class Ec2World {
   readonly requests: { readonly action: string; readonly params: ReadonlyMap<string, string> }[] = [];
   private seq = 0;
 
-  constructor(readonly region: string) {}
+  /**
+   * The world's time: what it stamps launch times, events and price history with. A local fleet passes its
+   * simulated clock, so a launch is as old to the functions as it is in the fleet's time.
+   */
+  constructor(
+    readonly region: string,
+    readonly now: () => Date = () => new Date(),
+  ) {}
 
   nextId(prefix: string): string {
     this.seq += 1;

@@ -63,6 +63,7 @@ export async function startEnvironment(
     const ec2Events: Ec2Event[] = [];
     const ec2: Ec2Emulator = await startEc2Emulator({
       zones: world.awsZones,
+      now: () => clock.now(),
       onBoot: (b) => registerEc2Node(kube, ec2.world, b),
       onEvent: (e) => ec2Events.push(e),
     });
@@ -70,6 +71,7 @@ export async function startEnvironment(
     const gce: GceEmulator = await startGceEmulator({
       project: world.gcpProject,
       zones: world.gcpZones,
+      now: () => clock.now(),
       onBoot: (b) => registerGceNode(kube, gce.world, b),
     });
     closes.push(() => gce.close());

@@ -47,7 +47,7 @@ export function newOperation(
     zone,
     operationType: type,
     targetLink: target,
-    insertTime: new Date().toISOString(),
+    insertTime: world.now().toISOString(),
     status: 'RUNNING',
     doneAt: Date.now() + world.faults.operationDelayMs,
     ...(apply ? { apply } : {}),
@@ -92,7 +92,7 @@ function create(
     provisioningModel: model,
     resource: { ...resource, name },
     status: 'RUNNING',
-    creationTimestamp: new Date().toISOString(),
+    creationTimestamp: world.now().toISOString(),
   };
   world.instances.set(world.key(zone, name), instance);
   hooks.created(instance);

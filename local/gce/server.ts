@@ -16,6 +16,8 @@ export interface GceEmulatorOptions {
   readonly region?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
+  /** The world's time (creation and operation insert times); the wall clock unless given. Delays run on the wall clock. */
+  readonly now?: () => Date;
   /** Items per page of a list that sends no maxResults (default 2). */
   readonly pageSize?: number;
   /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
@@ -34,7 +36,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const WAIT_BUDGET_MS = 2_000;
 
 export async function startGceEmulator(options: GceEmulatorOptions = {}): Promise<GceEmulator> {
-  const world = new GceWorld(options.project ?? 'kraftsman-test', options.region ?? 'us-central1');
+  const world = new GceWorld(
+    options.project ?? 'kraftsman-test',
+    options.region ?? 'us-central1',
+    options.now,
+  );
   const zones = options.zones ?? ['us-central1-a', 'us-central1-b'];
   seedWorld(world, zones);
   if (options.pageSize !== undefined) world.pageSize = options.pageSize;

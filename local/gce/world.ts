@@ -105,9 +105,11 @@ export class GceWorld {
   /** Cloud Billing SKUs the billing stand-in serves. */
   readonly skus: SeedSku[] = [];
 
+  /** `now` is the world's time (creation and insert times): a local fleet passes its simulated clock. */
   constructor(
     readonly project: string,
     readonly region: string,
+    readonly now: () => Date = () => new Date(),
   ) {}
 
   nextId(): string {

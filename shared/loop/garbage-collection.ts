@@ -4,6 +4,7 @@
 // are never seen, let alone touched.
 import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
@@ -26,8 +27,7 @@ export async function collectGarbage(
   graceMs: number,
 ): Promise<GcCounts> {
   const now = deps.clock.now();
-  const claimNames = new Set(objects.nodeClaims.map((c) => c.metadata.name));
-  const claimed = new Set(objects.nodeClaims.map((c) => c.status?.providerID).filter(Boolean));
+  const owners = ownersOf(objects.nodeClaims);
   const nodes = new Map<string, Node>();
   for (const n of objects.nodes) if (n.spec?.providerID) nodes.set(n.spec.providerID, n);
   const live = new Set<string>();
@@ -39,10 +39,17 @@ export async function collectGarbage(
   ][]) {
     const all: readonly CloudInstance[] = await provider.list();
     listed.add(cloud);
-    for (const i of all) {
-      live.add(i.providerId);
-      const owned = claimed.has(i.providerId) || (i.nodeClaim !== undefined && claimNames.has(i.nodeClaim));
-      if (owned || i.state === 'terminating' || !olderThan(i.launchTime, now, graceMs)) continue;
+    for (const i of all) live.add(i.providerId);
+    const suspects = all.filter(
+      (i) => !owners.owns(i) && i.state !== 'terminating' && olderThan(i.launchTime, now, graceMs),
+    );
+    if (suspects.length === 0) continue;
+    // The snapshot was read before the list: a claim created since (a launch of this minute's provisioning
+    // pass) would make its new instance look orphaned. Claims read after the list see every launch in it —
+    // a launcher creates the claim before the instance — as Karpenter's collector lists the cloud first.
+    const fresh = ownersOf(await deps.cluster.listNodeClaims());
+    for (const i of suspects) {
+      if (fresh.owns(i)) continue;
       await deleteInstance(deps, i.providerId);
       const node = nodes.get(i.providerId);
       if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
@@ -69,6 +76,13 @@ export async function collectGarbage(
     claims += 1;
   }
   return { instances, claims };
+}
+
+/** Whether a NodeClaim owns an instance: by the provider ID in its status, or by the claim name tagged on it. */
+function ownersOf(claims: readonly NodeClaim[]): { owns(i: CloudInstance): boolean } {
+  const names = new Set(claims.map((c) => c.metadata.name));
+  const ids = new Set(claims.map((c) => c.status?.providerID).filter(Boolean));
+  return { owns: (i) => ids.has(i.providerId) || (i.nodeClaim !== undefined && names.has(i.nodeClaim)) };
 }
 
 /** A list can lag a launch; a direct read confirms the instance is really gone before its claim goes. */

@@ -4,6 +4,7 @@
 // while another cluster's stays, and a claim whose instance vanished is deleted with its Node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closer, buildEc2Provider, buildGceProvider } from '../../../functions/compose/index.ts';
+import { collectGarbage } from '../../../shared/loop/garbage-collection.ts';
 import { launchRequestSchema } from '../../../shared/loop/launch-request.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import { LOCAL_CREDENTIALS } from '../../support/dynamodb/credentials.ts';
@@ -96,8 +97,6 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     return ids;
   };
 
-  // First of the file: the emulators stamp launch times on the real clock, so the grace period is only
-  // meaningful before the harness clock has been moved ahead.
   it('garbage collection: this cluster’s orphan instances are terminated on both clouds, another cluster’s are not', async () => {
     const otherEc2 = buildEc2Provider(
       { ...h.settings.ec2, clusterName: 'other' },
@@ -228,5 +227,24 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     expect(h.metrics.total(M.created, { nodepool: 'gcp-gpu' })).toBeGreaterThanOrEqual(1);
     expect(h.metrics.named(M.scheduling).length).toBeGreaterThan(0);
     expect(h.metrics.named(M.startup).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('garbage collection reads the claims after the cloud: a launch newer than its snapshot is not an orphan', async () => {
+    // The snapshot a lifecycle run took before this minute's provisioning pass created its claims.
+    const stale = (await h.cluster().readSnapshot()).objects;
+    const claims = await bringUp(h, [onPool('late-aws', 'aws-gpu'), onPool('late-gcp', 'gcp-gpu')]);
+    expect(claims).toHaveLength(2);
+    h.clock.advance(2 * MIN);
+    const deps = {
+      cluster: h.cluster(),
+      providers: { aws: h.ec2Provider(), gcp: h.gceProvider() },
+      clock: h.clock,
+      logger: h.logger,
+      metrics: h.metrics,
+    };
+    expect(await collectGarbage(deps, stale, MIN)).toEqual({ instances: 0, claims: 0 });
+    expect(ec2State(claims.find((c) => providerIdOf(c)?.startsWith('aws://')))).toBe('running');
+    const gcpId = providerIdOf(claims.find((c) => providerIdOf(c)?.startsWith('gce://'))) ?? '';
+    expect((await h.gceProvider().list()).map((i) => i.providerId)).toContain(gcpId);
   });
 });

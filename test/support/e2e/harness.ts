@@ -101,6 +101,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     const harness = { registerNodes: options.registerNodes ?? true } as { registerNodes: boolean };
     const ec2 = await startEc2Emulator({
       zones: AWS_ZONES,
+      now: () => clock.now(),
       bootDelayMs: options.bootDelayMs ?? 0,
       onBoot: (b) => {
         if (harness.registerNodes) registerEc2Node(kube, ec2.world, b);
@@ -110,6 +111,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     const gce = await startGceEmulator({
       project: GCE_PROJECT,
       zones: GCE_ZONES,
+      now: () => clock.now(),
       onBoot: (b) => {
         if (harness.registerNodes) registerGceNode(kube, gce.world, b);
       },
