@@ -5,12 +5,9 @@ import { consolidateConfig, type ConsolidateConfig } from '../../shared/config/c
 import type { ConsolidateDeps } from '../../shared/loop/consolidate.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import {
-  buildCluster,
+  composeDeps,
   passInstanceTypes,
   buildInvoker,
-  buildObservability,
-  buildStateStore,
-  buildTime,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -29,22 +26,15 @@ export function buildConsolidateDeps(
   env: Readonly<Record<string, string | undefined>>,
 ): ConsolidateHandlerDeps {
   const config = consolidateConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const types = passInstanceTypes(config, time.clock, obs);
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      invoker: buildInvoker(config.invoker),
-      instanceTypes: types.forPools,
-      clock: time.clock,
-      nonce: time.nonce,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, ({ time, obs, cluster, store }) => ({
+    cluster,
+    store,
+    invoker: buildInvoker(config.invoker),
+    instanceTypes: passInstanceTypes(config, time.clock, obs).forPools,
+    clock: time.clock,
+    nonce: time.nonce,
+    metrics: obs.metrics,
+  }));
 }
 
 export const consolidateDeps = oncePerContainer(() => buildConsolidateDeps(process.env));

@@ -191,6 +191,13 @@ export function passStateContract(ctx: ContractContext): void {
       await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(
         /markEvaluated\.candidates\[0\]/,
       );
+      // Cycles count up from 0 in every adapter (the port's pass-state-inputs.ts checks them for both).
+      await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', -1, ['n1'])).rejects.toThrow(
+        /markEvaluated\.cycle/,
+      );
+      await expect(ctx.store.startCoverageCycle(ctx.cluster, 'gpu', -1)).rejects.toThrow(
+        /startCoverageCycle\.expected/,
+      );
     });
   });
 }
