@@ -13,6 +13,7 @@ import {
   parseInput,
 } from '../../ports/state-store/errors.ts';
 import {
+  censusCurrent,
   censusResultSchema,
   commandInputSchema,
   fenceSchema,
@@ -360,8 +361,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listCensus(cluster: string): Promise<CensusResult[]> {
-    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) =>
-      a.nodePool.localeCompare(b.nodePool),
-    );
+    const now = this.clock.now();
+    return [...this.state(cluster, 'listCensus').census.values()]
+      .filter((r) => censusCurrent(r, now))
+      .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
   }
 }
