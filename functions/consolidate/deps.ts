@@ -13,8 +13,8 @@ import {
 } from '../compose/index.ts';
 
 export interface ConsolidateHandlerDeps {
-  /** Everything but the hand-off, which the handler binds to its invocation's pass id. */
-  readonly loop: Omit<ConsolidateDeps, 'handOff'> & {
+  /** Everything but the hand-off (bound to the invocation's pass id) and the lease's timer and logger. */
+  readonly loop: Omit<ConsolidateDeps, 'handOff' | 'timer' | 'logger'> & {
     readonly invoker: Invoker;
     readonly nonce: () => string;
   };

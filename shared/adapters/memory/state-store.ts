@@ -14,6 +14,7 @@ import {
 } from '../../ports/state-store/errors.ts';
 import { passStateInputs } from '../../ports/state-store/pass-state-inputs.ts';
 import {
+  censusCurrent,
   censusResultSchema,
   commandInputSchema,
   fenceSchema,
@@ -346,8 +347,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listCensus(cluster: string): Promise<CensusResult[]> {
-    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) =>
-      a.nodePool.localeCompare(b.nodePool),
-    );
+    const now = this.clock.now();
+    return [...this.state(cluster, 'listCensus').census.values()]
+      .filter((r) => censusCurrent(r, now))
+      .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
   }
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionFailedError, InvalidStateInputError } from '../../../shared/ports/state-store/errors.ts';
 import type { ContractContext } from './contract.ts';
+import { CENSUS_RETENTION_MS } from '../../../shared/ports/state-store/records.ts';
 
 export function passStateContract(ctx: ContractContext): void {
   const inMs = (ms: number) => new Date(ctx.clock.now().getTime() + ms);
@@ -171,6 +172,23 @@ export function passStateContract(ctx: ContractContext): void {
       expect(await ctx.other.listCensus(ctx.cluster)).toEqual([
         { nodePool: 'cpu', candidates: 4, counts: {}, at },
         { nodePool: 'gpu', candidates: 11, counts: { delete: 3 }, at: inMs(600_000) },
+      ]);
+    });
+
+    it('lists a census row only until its retention passes: a deleted NodePool leaves no stale row', async () => {
+      const at = ctx.clock.now();
+      await ctx.store.putCensus(ctx.cluster, [
+        { nodePool: 'gone', candidates: 3, counts: { delete: 1 }, at },
+        { nodePool: 'live', candidates: 2, counts: {}, at },
+      ]);
+      ctx.clock.advance(CENSUS_RETENTION_MS - 600_000);
+      const later = ctx.clock.now();
+      // The next sweeps see only `live`: `gone` was deleted in between.
+      await ctx.store.putCensus(ctx.cluster, [{ nodePool: 'live', candidates: 1, counts: {}, at: later }]);
+      expect((await ctx.other.listCensus(ctx.cluster)).map((r) => r.nodePool)).toEqual(['gone', 'live']);
+      ctx.clock.advance(600_000);
+      expect(await ctx.other.listCensus(ctx.cluster)).toEqual([
+        { nodePool: 'live', candidates: 1, counts: {}, at: later },
       ]);
     });
 
