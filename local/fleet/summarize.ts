@@ -71,7 +71,7 @@ export function summarize(r: RunRecord): FleetRun {
         startPerHour: round(first.costPerHour),
         endPerHour: round(last.costPerHour),
         // Both are lower bounds, so the larger is one too: the end state's, with placement kept, is the tighter.
-        lowerBoundPerHour: round(Math.max(last.lowerBoundPerHour, floor.lpPerHour)),
+        lowerBoundPerHour: round(Math.max(last.lowerBoundPerHour, floor?.lpPerHour ?? 0)),
       },
       nodes: { start: clouds(first.nodesByCloud), end: clouds(last.nodesByCloud) },
       pods: {
@@ -112,7 +112,9 @@ export function summarize(r: RunRecord): FleetRun {
       invocationFailures: r.ledger.failures.slice(0, 20),
       logCounts: { ...r.log.counts },
       totals: Object.fromEntries(r.ledger.totals),
-      floor: { packingPerHour: round(floor.packingPerHour), unserved: floor.unserved.length },
+      ...(floor
+        ? { floor: { packingPerHour: round(floor.packingPerHour), unserved: floor.unserved.length } }
+        : {}),
     },
   };
 }

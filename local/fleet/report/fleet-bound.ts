@@ -44,8 +44,15 @@ const unbound = (p: Pod): Pod => {
   return { ...p, spec, status: { phase: 'Pending' } };
 };
 
-export function fleetBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): FleetBound {
+/**
+ * Above this many running pods the floor is not computed: the fresh packing is a whole provisioning solve and
+ * the LP a dense tableau, minutes of CPU on the 1,000-node ramp (the summary then keeps the divisible bound).
+ */
+export const FLOOR_MAX_PODS = 3000;
+
+export function fleetBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): FleetBound | undefined {
   const running = objects.pods.filter((p) => p.spec.nodeName && isActive(p) && !isOwnedByDaemonSet(p));
+  if (running.length > FLOOR_MAX_PODS) return undefined;
   const fresh: ClusterObjects = { ...objects, nodes: [], nodeClaims: [], pods: running.map(unbound) };
   const snapshot = buildSnapshot(fresh, buildInstanceTypes(catalog.instanceTypes));
   const { classes, options, unserved } = podClasses(passView(snapshot));

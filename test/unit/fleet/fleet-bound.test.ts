@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import type { Pod } from '../../../shared/model/pod.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
-import { fleetBound } from '../../../local/fleet/report/fleet-bound.ts';
+import { FLOOR_MAX_PODS, fleetBound } from '../../../local/fleet/report/fleet-bound.ts';
 import { assignmentBound } from '../../../local/fleet/report/lower-bound.ts';
 import type { NodeOption, PodClass } from '../../../local/fleet/report/pod-classes.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
@@ -69,6 +69,7 @@ describe('fleetBound on the ramp fleet', () => {
     console.log(`fleet-bound: KRAFTSMAN_SEED=${seed}`);
     const o = objects();
     const b = fleetBound(o, catalog);
+    if (!b) throw new Error('a 12-node fleet is under FLOOR_MAX_PODS');
     expect(b.unserved).toEqual([]);
     expect(b.unplaced).toBe(0);
     expect(b.lpPerHour).toBeGreaterThan(0);
@@ -79,6 +80,7 @@ describe('fleetBound on the ramp fleet', () => {
   it('rises with a DaemonSet every node must carry, and names a pod no pool admits', () => {
     const o = objects();
     const base = fleetBound(o, catalog);
+    if (!base) throw new Error('a 12-node fleet is under FLOOR_MAX_PODS');
     const [ds] = o.daemonSets;
     if (!ds) throw new Error('the ramp fleet has DaemonSets');
     const heavy = structuredClone(ds);
@@ -86,7 +88,7 @@ describe('fleetBound on the ramp fleet', () => {
     const container = heavy.spec.template.spec.containers[0];
     if (!container) throw new Error('a DaemonSet has a container');
     container.resources = { requests: { cpu: '2', memory: '4Gi' } };
-    expect(fleetBound({ ...o, daemonSets: [...o.daemonSets, heavy] }, catalog).lpPerHour).toBeGreaterThan(
+    expect(fleetBound({ ...o, daemonSets: [...o.daemonSets, heavy] }, catalog)?.lpPerHour).toBeGreaterThan(
       base.lpPerHour,
     );
     const bound = o.pods.find(
@@ -97,6 +99,14 @@ describe('fleetBound on the ramp fleet', () => {
     nowhere.metadata.name = 'pinned-nowhere';
     nowhere.spec.nodeSelector = { 'kraftsman.dev/gpu-model': 'no-such-gpu' };
     const b = fleetBound({ ...o, pods: [...o.pods, nowhere] }, catalog);
-    expect(b.unserved).toEqual([`${nowhere.metadata.namespace ?? 'default'}/pinned-nowhere`]);
+    expect(b?.unserved).toEqual([`${nowhere.metadata.namespace ?? 'default'}/pinned-nowhere`]);
+  });
+
+  it('is not computed above FLOOR_MAX_PODS running pods (the summary keeps the divisible bound)', () => {
+    const big = recognize(
+      generateRamp({ nodes: 200, pending: 0, seed }).objects.map((value) => ({ source: 'ramp', value })),
+    ).objects;
+    expect(big.pods.filter((p) => p.spec.nodeName).length).toBeGreaterThan(FLOOR_MAX_PODS);
+    expect(fleetBound(big, catalog)).toBeUndefined();
   });
 });
