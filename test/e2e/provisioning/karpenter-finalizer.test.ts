@@ -3,7 +3,8 @@
 // handler, so a deletion completes; another controller's finalizer keeps its object (docs/functions/lifecycle.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
-import { nodePool, pod, startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
+import { pod, type E2eHarness } from '../../support/e2e/index.ts';
+import { startOneTypeGpuHarness } from '../../support/e2e/gpu-pools.ts';
 import { bringUp, instanceOf, lifecycleOnce, nodeOf, providerIdOf } from '../../support/e2e/steps.ts';
 
 const KARPENTER = 'karpenter.sh/termination';
@@ -12,13 +13,7 @@ const KEEP = 'example.com/keep';
 describe('Karpenter’s termination finalizer through the lifecycle handler', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4'] }),
-      ],
-    });
-    wireLaunchers(h);
+    h = await startOneTypeGpuHarness();
   });
   afterAll(async () => {
     await h?.close();

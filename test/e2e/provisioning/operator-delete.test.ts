@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
-import { nodePool, pod, startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
+import { pdb, pod, type E2eHarness } from '../../support/e2e/index.ts';
+import { startOneTypeGpuHarness } from '../../support/e2e/gpu-pools.ts';
 import {
   annotationsOf,
   bringUp,
@@ -26,23 +27,10 @@ const KARPENTER = 'karpenter.sh/termination';
 /** The emulator's default grace period is 30 s: past it, evicted pods are gone and the drain can finish. */
 const PAST_GRACE_MS = 31_000;
 
-const pdb = (name: string, app: string, minAvailable: number): KubeObject => ({
-  apiVersion: 'policy/v1',
-  kind: 'PodDisruptionBudget',
-  metadata: { name, namespace: 'default' },
-  spec: { minAvailable, selector: { matchLabels: { app } } },
-});
-
 describe('a NodeClaim an operator deletes while its instance runs', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4'] }),
-      ],
-    });
-    wireLaunchers(h);
+    h = await startOneTypeGpuHarness();
   });
   afterAll(async () => {
     await h?.close();

@@ -2,6 +2,7 @@
 // weight when a test needs a fallback to gcp to be caused by capacity alone.
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { nodePool } from './fixtures.ts';
+import { wireLaunchers } from './functions.ts';
 import { startHarness, type E2eHarness } from './harness.ts';
 
 export const AWS_GPU_TYPES = ['g5.xlarge', 'g5.2xlarge', 'g5.12xlarge'];
@@ -20,3 +21,15 @@ export function gpuPools(order: 'awsFirst' | 'unweighted'): KubeObject[] {
 
 /** A harness holding only the two GPU pools, aws first: a fallback to gcp is caused by capacity alone. */
 export const startGpuHarness = (): Promise<E2eHarness> => startHarness({ objects: gpuPools('awsFirst') });
+
+/** A harness with one small GPU type per cloud (aws-gpu g5.xlarge, gcp-gpu g2-standard-4), launchers wired. */
+export async function startOneTypeGpuHarness(): Promise<E2eHarness> {
+  const h = await startHarness({
+    objects: [
+      nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }),
+      nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4'] }),
+    ],
+  });
+  wireLaunchers(h);
+  return h;
+}
