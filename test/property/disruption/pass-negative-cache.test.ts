@@ -10,7 +10,8 @@ import type { WalkHints } from '../../../shared/disruption/method.ts';
 import { clearNegativeCache } from '../../../shared/disruption/negative-cache.ts';
 import { runPass } from '../../../shared/disruption/pass.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
-import { catalog, node, NOW, nodePool, pod, snapshotOf, ZONES } from '../../unit/disruption/fixtures.ts';
+import { boundClaim, versioned, versionedPool } from '../../support/disruption/versioned-fleet.ts';
+import { catalog, node, NOW, pod, snapshotOf, ZONES } from '../../unit/disruption/fixtures.ts';
 import { propertyRuns } from '../seed.ts';
 
 type Obj = Record<string, unknown>;
@@ -45,9 +46,7 @@ type Fleet = typeof fleetArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** The fleet as of `step`: versions bumped and pods added by every step up to it. */
 function objects(f: Fleet, step: number): Obj[] {
-  const pool = nodePool('default', { capacityTypes: ['on-demand', 'spot'] });
-  Object.assign(pool.metadata as Obj, { uid: 'pool', generation: 1 });
-  const out: Obj[] = [pool];
+  const out: Obj[] = [versionedPool('default', { capacityTypes: ['on-demand', 'spot'] }, 'pool')];
   const upTo = f.steps.slice(0, step + 1);
   f.nodes.forEach((n, i) => {
     const name = `n${i}`;
@@ -56,8 +55,7 @@ function objects(f: Fleet, step: number): Obj[] {
       zone: ZONES[n.zone],
       capacityType: n.spot ? 'spot' : 'on-demand',
     });
-    Object.assign(nodeObj.metadata as Obj, { resourceVersion: '1' });
-    out.push(nodeObj, claim(name));
+    out.push(versioned(nodeObj, '1'), boundClaim(name));
     const version = String(1 + upTo.filter((s) => s.bump === i).length);
     n.pods.forEach((cpu, j) =>
       out.push(versioned(pod(`p${i}-${j}`, { node: name, cpu: String(cpu) }), version)),
@@ -68,30 +66,6 @@ function objects(f: Fleet, step: number): Obj[] {
       out.push(versioned(pod(`new-${k}`, { node: `n${s.add.node}`, cpu: String(s.add.cpu) }), '1'));
   });
   return out;
-}
-
-const versioned = (o: Obj, version: string): Obj => {
-  Object.assign(o.metadata as Obj, { resourceVersion: version });
-  return o;
-};
-
-function claim(name: string): Obj {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: {
-      name: `claim-${name}`,
-      resourceVersion: '1',
-      creationTimestamp: '2026-09-01T08:00:00Z',
-      labels: { 'karpenter.sh/nodepool': 'default' },
-    },
-    spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-    status: {
-      nodeName: name,
-      lastPodEventTime: '2026-09-01T08:05:00Z',
-      conditions: [{ type: 'Initialized', status: 'True' }],
-    },
-  };
 }
 
 describe('the negative cache against fresh simulations', () => {

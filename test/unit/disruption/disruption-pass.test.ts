@@ -7,39 +7,10 @@ import { MemoryStateStore } from '../../../shared/adapters/memory/state-store.ts
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { disruptionPass } from '../../../shared/loop/disruption-pass.ts';
 import type { Metrics } from '../../../shared/ports/metrics.ts';
+import { noOpFleet } from '../../support/disruption/versioned-fleet.ts';
 import { node, NOW, nodePool, pod, snapshotOf } from './fixtures.ts';
 
 type Obj = Record<string, unknown>;
-
-function stuck(count: number): Obj[] {
-  const pool = nodePool('default');
-  Object.assign(pool.metadata as Obj, { uid: 'pool-uid', generation: 1 });
-  const out: Obj[] = [pool];
-  for (let i = 0; i < count; i++) {
-    const name = `n${i}`;
-    const n = node(name, { type: 's-4' });
-    Object.assign(n.metadata as Obj, { resourceVersion: '1' });
-    const p = pod(`${name}-app`, { node: name, cpu: '3' });
-    Object.assign(p.metadata as Obj, { resourceVersion: '1' });
-    out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodeClaim',
-      metadata: {
-        name: `claim-${name}`,
-        resourceVersion: '1',
-        creationTimestamp: '2026-09-01T08:00:00Z',
-        labels: { 'karpenter.sh/nodepool': 'default' },
-      },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: {
-        nodeName: name,
-        lastPodEventTime: '2026-09-01T08:05:00Z',
-        conditions: [{ type: 'Initialized', status: 'True' }],
-      },
-    });
-  }
-  return out;
-}
 
 function setup() {
   const clock = { now: () => NOW };
@@ -62,20 +33,20 @@ const request = (objs: Obj[], skip = false) => ({
 describe('the disruption pass through the StateStore port', () => {
   it('persists no-op verdicts and coverage, and the next pass skips on them when switched on', async () => {
     const { store, deps } = setup();
-    const first = await disruptionPass(deps, request(stuck(2)));
+    const first = await disruptionPass(deps, request(noOpFleet(2)));
     expect(first.outcome).toBe('consolidated');
     const state = await store.loadPassState('test');
     expect([...state.negativeCache.keys()].sort()).toEqual(['n0', 'n1']);
-    const second = await disruptionPass(deps, request(stuck(2), true));
+    const second = await disruptionPass(deps, request(noOpFleet(2), true));
     expect(second.skipped.map((s) => s.reason)).toEqual(['cached-negative', 'cached-negative']);
     expect(second.outcome).toBe('no-proposals');
   });
 
   it('stops skipping once a completed command cleared the cache', async () => {
     const { store, deps } = setup();
-    await disruptionPass(deps, request(stuck(2)));
+    await disruptionPass(deps, request(noOpFleet(2)));
     await store.clearNegativeCache('test');
-    const r = await disruptionPass(deps, request(stuck(2), true));
+    const r = await disruptionPass(deps, request(noOpFleet(2), true));
     expect(r.skipped.map((s) => s.reason)).toEqual(['no-cheaper-replacement', 'no-cheaper-replacement']);
   });
 
@@ -94,7 +65,7 @@ describe('the disruption pass through the StateStore port', () => {
       candidates: ['n0'],
       replacements: [],
     });
-    const r = await disruptionPass(deps, request(stuck(2)));
+    const r = await disruptionPass(deps, request(noOpFleet(2)));
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
 
@@ -113,7 +84,7 @@ describe('the disruption pass through the StateStore port', () => {
       candidates: ['n0'],
       replacements: ['claim-n1'],
     });
-    const r = await disruptionPass(deps, request(stuck(3)));
+    const r = await disruptionPass(deps, request(noOpFleet(3)));
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
     expect(r.skipped).toContainEqual({ node: 'n1', reason: 'nominated' });
     const n2 = r.skipped.filter((s) => s.node === 'n2').map((s) => s.reason);
@@ -128,7 +99,7 @@ describe('the disruption pass through the StateStore port', () => {
     (pinned.metadata as Obj).annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
     // Full, so the default pool's pod has nowhere else to go and its node stays a no-op.
     const full = pod('pinned-app', { node: 'pinned', cpu: '3' });
-    await disruptionPass(deps, request([...stuck(1), batch, pinned, full]));
+    await disruptionPass(deps, request([...noOpFleet(1), batch, pinned, full]));
     const skips = recorded.filter((r) => r.name === 'kraftsman_disruption_candidate_skips_total');
     expect(skips).toContainEqual({
       name: 'kraftsman_disruption_candidate_skips_total',
@@ -143,7 +114,7 @@ describe('the disruption pass through the StateStore port', () => {
 
   it('emits the pass outcome, stage timings and skip reasons, each labelled with the method that skipped', async () => {
     const { deps, recorded } = setup();
-    await disruptionPass(deps, request(stuck(1)));
+    await disruptionPass(deps, request(noOpFleet(1)));
     const names = new Set(recorded.map((r) => r.name));
     expect(names).toContain('kraftsman_disruption_pass_outcomes_total');
     expect(names).toContain('kraftsman_disruption_pass_stage_duration_seconds');

@@ -7,53 +7,21 @@ import { passOutcome, runPass, type PassResult } from '../../../shared/disruptio
 import { passOptions, type PassOptions } from '../../../shared/disruption/types.ts';
 import { catalogSchema } from '../../../shared/model/catalog.ts';
 import { buildInstanceTypes, type InstanceType } from '../../../shared/scheduling/instance-type.ts';
+import { candidate, versionedPool } from '../../support/disruption/versioned-fleet.ts';
 import { node, NOW, nodePool, pod, reasonOf, snapshotOf, ZONES, type PoolSpec } from './fixtures.ts';
 
 type Obj = Record<string, unknown>;
 
-/** A versioned NodeClaim for `name`, so the negative cache can fingerprint the candidate. */
-function claimFor(name: string, pool: string): Obj {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: {
-      name: `claim-${name}`,
-      resourceVersion: '20',
-      creationTimestamp: '2026-09-01T08:00:00Z',
-      labels: { 'karpenter.sh/nodepool': pool },
-    },
-    spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-    status: {
-      nodeName: name,
-      lastPodEventTime: '2026-09-01T08:05:00Z',
-      conditions: [{ type: 'Initialized', status: 'True' }],
-    },
-  };
-}
-
-function versionedPool(name: string, spec: PoolSpec = {}): Obj {
-  const p = nodePool(name, spec);
-  Object.assign(p.metadata as Obj, { uid: `uid-${name}`, generation: 1 });
-  return p;
-}
+/** Node and claim versions apart from the pods', so a fingerprint that mixed them up would show. */
+const VERSIONS = { node: '10', claim: '20' } as const;
 
 /** A node that simulates to a no-op: a 3-CPU pod on a 4-CPU node has nowhere cheaper to go. */
-function stuck(name: string, pool = 'default', cpu = '3'): Obj[] {
-  const n = node(name, { type: 's-4', pool });
-  (n.metadata as Obj).resourceVersion = '10';
-  const p = pod(`${name}-app`, { node: name, cpu });
-  (p.metadata as Obj).resourceVersion = '1';
-  return [n, p, claimFor(name, pool)];
-}
+const stuck = (name: string, pool = 'default', cpu = '3'): Obj[] =>
+  candidate(name, { pool, cpu, versions: VERSIONS });
 
 /** A big node with a small pod: replacing it with something smaller is a command. */
-function oversized(name: string, pool = 'default'): Obj[] {
-  const n = node(name, { type: 's-16', pool });
-  (n.metadata as Obj).resourceVersion = '10';
-  const p = pod(`${name}-app`, { node: name, cpu: '1' });
-  (p.metadata as Obj).resourceVersion = '1';
-  return [n, p, claimFor(name, pool)];
-}
+const oversized = (name: string, pool = 'default'): Obj[] =>
+  candidate(name, { pool, type: 's-16', cpu: '1', versions: VERSIONS });
 
 function catalogWith(spotFactor = 0.4, extra: Obj[] = []): InstanceType[] {
   return buildInstanceTypes(

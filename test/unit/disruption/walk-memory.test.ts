@@ -5,41 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { runPass, type PassResult } from '../../../shared/disruption/pass.ts';
 import type { WalkHints } from '../../../shared/disruption/method.ts';
 import { passOptions, type PassOptions } from '../../../shared/disruption/types.ts';
+import { noOpFleet } from '../../support/disruption/versioned-fleet.ts';
 import { node, NOW, nodePool, pod, snapshotOf } from './fixtures.ts';
 
 type Obj = Record<string, unknown>;
 
-// Nodes that each simulate to a no-op: a 3-CPU pod on a 4-CPU node has nowhere cheaper to go.
-function stuck(count: number, version = '1'): Obj[] {
-  const pool = nodePool('default', { budgets: [{ nodes: '100%' }] });
-  (pool.metadata as Obj).uid = 'pool-uid';
-  (pool.metadata as Obj).generation = 1;
-  const out: Obj[] = [pool];
-  for (let i = 0; i < count; i++) {
-    const name = `n${i}`;
-    const n = node(name, { type: 's-4' });
-    (n.metadata as Obj).resourceVersion = '10';
-    const p = pod(`${name}-app`, { node: name, cpu: '3' });
-    (p.metadata as Obj).resourceVersion = version;
-    out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodeClaim',
-      metadata: {
-        name: `claim-${name}`,
-        resourceVersion: '20',
-        creationTimestamp: '2026-09-01T08:00:00Z',
-        labels: { 'karpenter.sh/nodepool': 'default' },
-      },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: {
-        nodeName: name,
-        lastPodEventTime: '2026-09-01T08:05:00Z',
-        conditions: [{ type: 'Initialized', status: 'True' }],
-      },
-    });
-  }
-  return out;
-}
+// Nodes that each simulate to a no-op; `version` is their pods' resource version.
+const stuck = (count: number, version = '1'): Obj[] =>
+  noOpFleet(count, { versions: { node: '10', pod: version, claim: '20' } });
 
 function pass(objs: Obj[], options: Partial<PassOptions>, hints?: WalkHints, ticks = false): PassResult {
   let t = 0;
