@@ -3,13 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
 import { COMMAND_TRANSITIONS, OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
-import {
-  ConditionFailedError,
-  InvalidStateInputError,
-  StaleWriteError,
-  parseInput,
-} from '../../ports/state-store/errors.ts';
-import { commandInputSchema, storeName } from '../../ports/state-store/records.ts';
+import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
 import type { CommandInput, CommandRecord, Fence } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import { toCommand, toLeaseView } from './items.ts';
@@ -77,12 +71,8 @@ export class Commands {
     private readonly fencing: FencingMode = 'transaction',
   ) {}
 
-  async admit(fence: Fence, command: CommandInput): Promise<CommandRecord> {
-    const c = parseInput(commandInputSchema, command, 'admitCommand.command');
-    if (fence.name !== 'admission')
-      throw new InvalidStateInputError(
-        `admitCommand: commands are fenced by the admission lock, not ${fence.name}`,
-      );
+  /** `fence` and `c` are checked by the caller (recordInputs.admitCommand). */
+  async admit(fence: Fence, c: CommandInput): Promise<CommandRecord> {
     await this.writePointers(fence, c);
     return this.fencing === 'transaction'
       ? this.admitInTransaction(fence, c)
@@ -186,7 +176,6 @@ export class Commands {
 
   /** The fenced confirmation: the admitter finished starting the command while it still held the lock. */
   async confirm(fence: Fence, id: string): Promise<CommandRecord> {
-    parseInput(storeName, id, 'confirmCommand.id');
     const now = this.clock.now().getTime();
     const expr = {
       update: 'SET #confirmedAt = :now, #updatedAt = :now',
@@ -228,7 +217,6 @@ export class Commands {
   }
 
   async get(cluster: string, id: string): Promise<CommandRecord | undefined> {
-    parseInput(storeName, id, 'getCommand.id');
     const item = await this.table.get(commandKey(cluster, id));
     return item ? toCommand(item) : undefined;
   }
@@ -238,7 +226,6 @@ export class Commands {
    * (docs/architecture.md, "One consolidation pass", step 8).
    */
   async byCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
-    parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
     const pointers = await this.table.query(
       { attr: 'pk', value: candidatePk(cluster) },
       { skPrefix: `${candidate}#` },
@@ -276,9 +263,6 @@ export class Commands {
     from: CommandStatus,
     to: CommandStatus,
   ): Promise<CommandRecord> {
-    if (!COMMAND_TRANSITIONS[from]?.includes(to))
-      throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
-    parseInput(storeName, id, 'transitionCommand.id');
     // Clear first: a crash after the clear and before the transition over-clears, which is harmless.
     if (to === 'completed') await this.clearNegativeCache(cluster);
     const now = this.clock.now().getTime();

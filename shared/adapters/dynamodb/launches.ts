@@ -2,8 +2,7 @@
 // fence check on the lease the launch happens under, then completed conditionally from `pending`.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
-import { ConditionFailedError, StaleWriteError, parseInput } from '../../ports/state-store/errors.ts';
-import { launchInputSchema, launchOutcomeSchema, storeName } from '../../ports/state-store/records.ts';
+import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
 import type { Fence, LaunchInput, LaunchOutcome, LaunchRecord } from '../../ports/state-store/records.ts';
 import { toLaunch, toLeaseView } from './items.ts';
 import { launchKey } from './keys.ts';
@@ -25,8 +24,8 @@ export class Launches {
     private readonly clock: Clock,
   ) {}
 
-  async record(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
-    const l = parseInput(launchInputSchema, launch, 'recordLaunch.launch');
+  /** `fence` and `l` are checked by the caller (recordInputs.recordLaunch), as are complete's and get's arguments. */
+  async record(fence: Fence, l: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
     const lock = await this.leases.fence(fence);
     const now = this.clock.now();
     if (now.getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
@@ -56,9 +55,7 @@ export class Launches {
     return { record: toLaunch(out.old), created: out.old.createId === createId };
   }
 
-  async complete(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
-    parseInput(storeName, claimName, 'completeLaunch.claimName');
-    const o = parseInput(launchOutcomeSchema, outcome, 'completeLaunch.outcome');
+  async complete(cluster: string, claimName: string, o: LaunchOutcome): Promise<LaunchRecord> {
     const now = this.clock.now().getTime();
     const out = await this.table.update(launchKey(cluster, claimName), {
       update:
@@ -96,7 +93,6 @@ export class Launches {
   }
 
   async get(cluster: string, claimName: string): Promise<LaunchRecord | undefined> {
-    parseInput(storeName, claimName, 'getLaunch.claimName');
     const item = await this.table.get(launchKey(cluster, claimName));
     return item ? toLaunch(item) : undefined;
   }

@@ -6,9 +6,7 @@ import {
   LockHeldError,
   LockLostError,
   StaleWriteError,
-  parseInput,
 } from '../../ports/state-store/errors.ts';
-import { leaseRequestSchema } from '../../ports/state-store/records.ts';
 import type { Fence, Lease, LeaseName, LeaseRequest, LeaseView } from '../../ports/state-store/records.ts';
 import { toLeaseView } from './items.ts';
 import { leaseKey } from './keys.ts';
@@ -63,8 +61,8 @@ export class Leases {
     private readonly clock: Clock,
   ) {}
 
-  async acquire(request: LeaseRequest): Promise<Lease> {
-    const r = parseInput(leaseRequestSchema, request, 'acquireLease');
+  /** `r` is checked by the caller (recordInputs.acquireLease). */
+  async acquire(r: LeaseRequest): Promise<Lease> {
     const now = this.clock.now().getTime();
     const out = await this.table.update(leaseKey(r.cluster, r.name), {
       update:
@@ -103,7 +101,6 @@ export class Leases {
   }
 
   async heartbeat(fence: Fence, ttlMs: number): Promise<Lease> {
-    parseInput(leaseRequestSchema.shape.ttlMs, ttlMs, 'heartbeatLease.ttlMs');
     const now = this.clock.now().getTime();
     const out = await this.table.update(leaseKey(fence.cluster, fence.name), {
       update: 'SET #expiresAt = :expiresAt',

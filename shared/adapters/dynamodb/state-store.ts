@@ -3,13 +3,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
-import {
-  CENSUS_RETENTION_MS,
-  censusCurrent,
-  censusResultSchema,
-  fenceSchema,
-  storeName,
-} from '../../ports/state-store/records.ts';
+import { CENSUS_RETENTION_MS, censusCurrent, storeName } from '../../ports/state-store/records.ts';
+import { recordInputs } from '../../ports/state-store/record-inputs.ts';
 import { parseInput } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
@@ -96,13 +91,13 @@ export class DynamoDbStateStore implements StateStore {
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
-    return this.leases.acquire(request);
+    return this.leases.acquire(recordInputs.acquireLease(request));
   }
   async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
-    return this.leases.heartbeat(parseInput(fenceSchema, lease, 'heartbeatLease.lease'), ttlMs);
+    return this.leases.heartbeat(recordInputs.heartbeatLease(lease, ttlMs), ttlMs);
   }
   async releaseLease(lease: Fence): Promise<void> {
-    return this.leases.release(parseInput(fenceSchema, lease, 'releaseLease.lease'));
+    return this.leases.release(recordInputs.releaseLease(lease));
   }
   async readLease(c: string, name: LeaseName): Promise<LeaseView | undefined> {
     return this.leases.read(cluster(c, 'readLease'), name);
@@ -148,16 +143,21 @@ export class DynamoDbStateStore implements StateStore {
   }
 
   async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
-    return this.commands.admit(parseInput(fenceSchema, fence, 'admitCommand.fence'), command);
+    const parsed = recordInputs.admitCommand(fence, command);
+    return this.commands.admit(parsed.fence, parsed.command);
   }
   async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
-    return this.commands.confirm(parseInput(fenceSchema, fence, 'confirmCommand.fence'), id);
+    return this.commands.confirm(recordInputs.confirmCommand(fence, id), id);
   }
   async getCommand(c: string, id: string): Promise<CommandRecord | undefined> {
-    return this.commands.get(cluster(c, 'getCommand'), id);
+    const k = cluster(c, 'getCommand');
+    recordInputs.getCommand(id);
+    return this.commands.get(k, id);
   }
   async findCommandsByCandidate(c: string, candidate: string): Promise<CommandRecord[]> {
-    return this.commands.byCandidate(cluster(c, 'findCommandsByCandidate'), candidate);
+    const k = cluster(c, 'findCommandsByCandidate');
+    recordInputs.findCommandsByCandidate(candidate);
+    return this.commands.byCandidate(k, candidate);
   }
   async listCommandsByStatus(c: string, status: CommandStatus): Promise<CommandRecord[]> {
     return this.commands.byStatus(cluster(c, 'listCommandsByStatus'), status);
@@ -168,21 +168,27 @@ export class DynamoDbStateStore implements StateStore {
     from: CommandStatus,
     to: CommandStatus,
   ): Promise<CommandRecord> {
-    return this.commands.transition(cluster(c, 'transitionCommand'), id, from, to);
+    const k = cluster(c, 'transitionCommand');
+    recordInputs.transitionCommand(id, from, to);
+    return this.commands.transition(k, id, from, to);
   }
 
   async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
-    return this.launches.record(parseInput(fenceSchema, fence, 'recordLaunch.fence'), launch);
+    const parsed = recordInputs.recordLaunch(fence, launch);
+    return this.launches.record(parsed.fence, parsed.launch);
   }
   async completeLaunch(c: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
-    return this.launches.complete(cluster(c, 'completeLaunch'), claimName, outcome);
+    const k = cluster(c, 'completeLaunch');
+    return this.launches.complete(k, claimName, recordInputs.completeLaunch(claimName, outcome));
   }
   async getLaunch(c: string, claimName: string): Promise<LaunchRecord | undefined> {
-    return this.launches.get(cluster(c, 'getLaunch'), claimName);
+    const k = cluster(c, 'getLaunch');
+    recordInputs.getLaunch(claimName);
+    return this.launches.get(k, claimName);
   }
 
   async putCensus(c: string, results: readonly CensusResult[]): Promise<void> {
-    const parsed = parseInput(z.array(censusResultSchema), results, 'putCensus.results');
+    const parsed = recordInputs.putCensus(results);
     const k = cluster(c, 'putCensus');
     await this.table.batchWrite(
       parsed.map((r) => ({

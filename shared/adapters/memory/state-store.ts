@@ -1,28 +1,18 @@
 // In-memory StateStore for the pure tests and the CLI: the same rules as the DynamoDB adapter (leases with
 // fencing tokens, epochs, expiry decided by the injected Clock), each "conditional write" one synchronous step.
-import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
 import { acquire, heldBy, isLive, newClusterState, toLease, toView, viewOf } from './cluster-state.ts';
 import type { ClusterState, MemoryStateData, StoredLease } from './cluster-state.ts';
 import { COMMAND_TRANSITIONS } from '../../ports/state-store/command-states.ts';
 import {
   ConditionFailedError,
-  InvalidStateInputError,
   LockLostError,
   StaleWriteError,
   parseInput,
 } from '../../ports/state-store/errors.ts';
 import { passStateInputs } from '../../ports/state-store/pass-state-inputs.ts';
-import {
-  censusCurrent,
-  censusResultSchema,
-  commandInputSchema,
-  fenceSchema,
-  launchInputSchema,
-  launchOutcomeSchema,
-  leaseRequestSchema,
-  storeName,
-} from '../../ports/state-store/records.ts';
+import { recordInputs } from '../../ports/state-store/record-inputs.ts';
+import { censusCurrent, storeName } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
   CommandInput,
@@ -64,14 +54,13 @@ export class MemoryStateStore implements StateStore {
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
-    const r = parseInput(leaseRequestSchema, request, 'acquireLease');
+    const r = recordInputs.acquireLease(request);
     const s = this.state(r.cluster, 'acquireLease');
     return toLease(acquire(s, r, this.clock.now()));
   }
 
   async heartbeatLease(lease: Fence, ttlMs: number): Promise<Lease> {
-    parseInput(fenceSchema, lease, 'heartbeatLease.lease');
-    parseInput(leaseRequestSchema.shape.ttlMs, ttlMs, 'heartbeatLease.ttlMs');
+    recordInputs.heartbeatLease(lease, ttlMs);
     const now = this.clock.now();
     const current = this.heldBy(lease, now);
     if (!current)
@@ -81,7 +70,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async releaseLease(lease: Fence): Promise<void> {
-    parseInput(fenceSchema, lease, 'releaseLease.lease');
+    recordInputs.releaseLease(lease);
     const current = this.state(lease.cluster, 'releaseLease').leases.get(lease.name);
     if (!current || current.owner !== lease.owner || current.token !== lease.token)
       throw new LockLostError(lease, current && toView(current));
@@ -208,14 +197,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord> {
-    parseInput(fenceSchema, fence, 'admitCommand.fence');
-    const c = parseInput(commandInputSchema, command, 'admitCommand.command');
+    const c = recordInputs.admitCommand(fence, command).command;
     const s = this.state(fence.cluster, 'admitCommand');
     const now = this.clock.now();
-    if (fence.name !== 'admission')
-      throw new InvalidStateInputError(
-        `admitCommand: commands are fenced by the admission lock, not ${fence.name}`,
-      );
     const existing = s.commands.get(c.id);
     if (existing && existing.fencingToken === fence.token && existing.admittedBy === fence.owner)
       return existing;
@@ -239,8 +223,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
-    parseInput(fenceSchema, fence, 'confirmCommand.fence');
-    parseInput(storeName, id, 'confirmCommand.id');
+    recordInputs.confirmCommand(fence, id);
     const s = this.state(fence.cluster, 'confirmCommand');
     const current = s.commands.get(id);
     const mine = current?.fencingToken === fence.token && current.admittedBy === fence.owner;
@@ -258,12 +241,15 @@ export class MemoryStateStore implements StateStore {
   }
 
   async getCommand(cluster: string, id: string): Promise<CommandRecord | undefined> {
-    return this.state(cluster, 'getCommand').commands.get(id);
+    const s = this.state(cluster, 'getCommand');
+    recordInputs.getCommand(id);
+    return s.commands.get(id);
   }
 
   async findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]> {
-    parseInput(storeName, candidate, 'findCommandsByCandidate.candidate');
-    return [...this.state(cluster, 'findCommandsByCandidate').commands.values()]
+    const s = this.state(cluster, 'findCommandsByCandidate');
+    recordInputs.findCommandsByCandidate(candidate);
+    return [...s.commands.values()]
       .filter((c) => c.candidates.includes(candidate))
       .sort((a, b) => a.seq - b.seq);
   }
@@ -280,8 +266,7 @@ export class MemoryStateStore implements StateStore {
     from: CommandStatus,
     to: CommandStatus,
   ): Promise<CommandRecord> {
-    if (!COMMAND_TRANSITIONS[from]?.includes(to))
-      throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
+    recordInputs.transitionCommand(id, from, to);
     const s = this.state(cluster, 'transitionCommand');
     const current = s.commands.get(id);
     if (!current || current.status !== from)
@@ -296,8 +281,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {
-    parseInput(fenceSchema, fence, 'recordLaunch.fence');
-    const l = parseInput(launchInputSchema, launch, 'recordLaunch.launch');
+    const l = recordInputs.recordLaunch(fence, launch).launch;
     const s = this.state(fence.cluster, 'recordLaunch');
     const now = this.clock.now();
     if (!this.heldBy(fence, now)) throw new StaleWriteError(fence, viewOf(s, fence.name));
@@ -318,7 +302,7 @@ export class MemoryStateStore implements StateStore {
 
   async completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord> {
     const s = this.state(cluster, 'completeLaunch');
-    parseInput(launchOutcomeSchema, outcome, 'completeLaunch.outcome');
+    recordInputs.completeLaunch(claimName, outcome);
     const current = s.launches.get(claimName);
     if (
       current &&
@@ -337,13 +321,14 @@ export class MemoryStateStore implements StateStore {
   }
 
   async getLaunch(cluster: string, claimName: string): Promise<LaunchRecord | undefined> {
-    return this.state(cluster, 'getLaunch').launches.get(claimName);
+    const s = this.state(cluster, 'getLaunch');
+    recordInputs.getLaunch(claimName);
+    return s.launches.get(claimName);
   }
 
   async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {
     const s = this.state(cluster, 'putCensus');
-    for (const r of parseInput(z.array(censusResultSchema), results, 'putCensus.results'))
-      s.census.set(r.nodePool, r);
+    for (const r of recordInputs.putCensus(results)) s.census.set(r.nodePool, r);
   }
 
   async listCensus(cluster: string): Promise<CensusResult[]> {

@@ -110,6 +110,28 @@ export function commandContract(ctx: ContractContext): void {
       );
     });
 
+    it('names the method and field of a bad command id, candidate or launch claim, on every adapter', async () => {
+      const bad = 'bad#name';
+      const calls: [string, () => Promise<unknown>][] = [
+        ['getCommand.id', () => ctx.store.getCommand(ctx.cluster, bad)],
+        ['findCommandsByCandidate.candidate', () => ctx.store.findCommandsByCandidate(ctx.cluster, bad)],
+        [
+          'transitionCommand.id',
+          () => ctx.store.transitionCommand(ctx.cluster, bad, 'launching', 'draining'),
+        ],
+        ['getLaunch.claimName', () => ctx.store.getLaunch(ctx.cluster, bad)],
+        [
+          'completeLaunch.claimName',
+          () => ctx.store.completeLaunch(ctx.cluster, bad, { status: 'failed', error: 'x' }),
+        ],
+      ];
+      for (const [where, call] of calls) {
+        const err = await call().catch((e: unknown) => e);
+        expect(err, where).toBeInstanceOf(InvalidStateInputError);
+        expect(String(err), where).toContain(where);
+      }
+    });
+
     it('resolves commands by candidate name, also for a candidate named by several', async () => {
       const l = await lock();
       await ctx.store.admitCommand(l, command('cmd-1', ['node-a', 'node-b']));
