@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { CLOUDS, type Cloud } from '../model/labels.ts';
 import { formatZodIssues } from '../model/zod-issues.ts';
+import { parseInput } from './state-store/errors.ts';
+import { storeName } from './state-store/records.ts';
 
 export const PRICED_CAPACITY_TYPES = ['on-demand', 'spot'] as const;
 export type PricedCapacityType = (typeof PRICED_CAPACITY_TYPES)[number];
@@ -33,6 +35,14 @@ export interface PriceBookHead {
   readonly rows: number;
   readonly chunks: number;
 }
+/** The head item as every adapter reads it back. */
+export const priceBookHeadSchema = z.object({
+  version: z.string().min(1),
+  readAt: z.number().int().nonnegative(),
+  clouds: z.array(z.enum(CLOUDS)),
+  rows: z.number().int().nonnegative(),
+  chunks: z.number().int().positive(),
+});
 
 export interface PriceBook extends PriceBookHead {
   readonly prices: readonly PriceRow[];
@@ -77,11 +87,29 @@ export class StalePriceBookError extends PriceStoreError {
   }
 }
 
+/**
+ * A cluster name, checked before any read or write as the state table's keys are (the DynamoDB price store
+ * lives on that table): InvalidStateInputError naming the method.
+ */
+export const parsePriceCluster = (cluster: string, method: 'head' | 'read' | 'write'): string =>
+  parseInput(storeName, cluster, `${method}.cluster`);
+
 /** Validates a book before any write: a bad row names its index and field. */
 export function parseBookInput(book: unknown, where: string): PriceBookInput {
   const parsed = priceBookInputSchema.safeParse(book);
   if (!parsed.success)
     throw new PriceStoreError(`invalid price book for ${where}: ${formatZodIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Parses an item the store read back: CorruptPriceBookError names the item and each bad field. */
+export function parseStoredItem<T>(schema: z.ZodType<T>, raw: unknown, item: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success)
+    throw new CorruptPriceBookError(
+      item,
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(item)'}: ${i.message}`).join('; '),
+    );
   return parsed.data;
 }
 

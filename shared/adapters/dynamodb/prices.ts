@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { DYNAMODB_RETRY } from '../../config/dynamodb.ts';
-import { CLOUDS } from '../../model/labels.ts';
 import {
   CorruptPriceBookError,
   StalePriceBookError,
   parseBookInput,
+  parsePriceCluster,
+  parseStoredItem,
+  priceBookHeadSchema,
   type PriceBook,
   type PriceBookHead,
   type PriceBookInput,
@@ -16,7 +18,6 @@ import {
   type PriceStore,
 } from '../../ports/price-store.ts';
 import { parseInput } from '../../ports/state-store/errors.ts';
-import { storeName } from '../../ports/state-store/records.ts';
 import { realSleep } from '../backoff.ts';
 import { RoundTripCounter } from './client.ts';
 import { DEFAULT_CHUNK_BYTES, packRows, unpackRows } from './price-chunks.ts';
@@ -42,14 +43,6 @@ const CHUNK_RETENTION_S = 7 * 24 * 3_600;
 const pricesPk = (cluster: string): string => `C#${cluster}#PRICES`;
 const HEAD_SK = 'HEAD';
 const chunkSk = (version: string, i: number): string => `V#${version}#${String(i).padStart(4, '0')}`;
-
-const headSchema = z.object({
-  version: z.string().min(1),
-  readAt: z.number().int().nonnegative(),
-  clouds: z.array(z.enum(CLOUDS)),
-  rows: z.number().int().nonnegative(),
-  chunks: z.number().int().positive(),
-});
 
 export interface DynamoDbPriceStoreOptions {
   readonly client: DynamoDBClient;
@@ -78,13 +71,13 @@ export class DynamoDbPriceStore implements PriceStore {
   }
 
   async head(cluster: string): Promise<PriceBookHead | undefined> {
-    const pk = pricesPk(parseInput(storeName, cluster, 'head.cluster'));
+    const pk = pricesPk(parsePriceCluster(cluster, 'head'));
     const item = await this.table.get({ pk, sk: HEAD_SK });
     return item ? parseHead(item, `${pk}/${HEAD_SK}`) : undefined;
   }
 
   async read(cluster: string, head: PriceBookHead): Promise<PriceBook> {
-    const pk = pricesPk(parseInput(storeName, cluster, 'read.cluster'));
+    const pk = pricesPk(parsePriceCluster(cluster, 'read'));
     const keys = Array.from({ length: head.chunks }, (_, i) => ({ pk, sk: chunkSk(head.version, i) }));
     const items = new Map((await this.table.batchGet(keys)).map((it) => [String(it.sk), it]));
     const prices: PriceRow[] = [];
@@ -109,7 +102,7 @@ export class DynamoDbPriceStore implements PriceStore {
   }
 
   async write(cluster: string, input: PriceBookInput): Promise<PriceBookHead> {
-    const pk = pricesPk(parseInput(storeName, cluster, 'write.cluster'));
+    const pk = pricesPk(parsePriceCluster(cluster, 'write'));
     const book = parseBookInput(input, `write(${cluster})`);
     const version = `${book.readAt.toString(36)}-${randomUUID().slice(0, 8)}`;
     const bodies = packRows(book.prices, this.chunkBytes);
@@ -153,12 +146,5 @@ export class DynamoDbPriceStore implements PriceStore {
   }
 }
 
-function parseHead(item: Record<string, unknown>, where: string): PriceBookHead {
-  const parsed = headSchema.safeParse(item);
-  if (!parsed.success)
-    throw new CorruptPriceBookError(
-      where,
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(item)'}: ${i.message}`).join('; '),
-    );
-  return parsed.data;
-}
+const parseHead = (item: Record<string, unknown>, where: string): PriceBookHead =>
+  parseStoredItem(priceBookHeadSchema, item, where);

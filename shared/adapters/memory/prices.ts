@@ -1,11 +1,13 @@
 // The in-memory PriceStore (pure tests, the local fleet without DynamoDB): the same head-then-book semantics
 // as the DynamoDB adapter, with the stored values parsed on read so bad data is reported as there.
 import { z } from 'zod';
-import { CLOUDS } from '../../model/labels.ts';
 import {
   CorruptPriceBookError,
   StalePriceBookError,
   parseBookInput,
+  parsePriceCluster,
+  parseStoredItem,
+  priceBookHeadSchema,
   priceRowSchema,
   type PriceBook,
   type PriceBookHead,
@@ -16,32 +18,25 @@ import {
 /** Items by key (`<cluster>/HEAD`, `<cluster>/V#<version>`), shared by the stores of one "table". */
 export type MemoryPriceData = Map<string, unknown>;
 
-const headSchema = z.object({
-  version: z.string().min(1),
-  readAt: z.number().int().nonnegative(),
-  clouds: z.array(z.enum(CLOUDS)),
-  rows: z.number().int().nonnegative(),
-  chunks: z.number().int().positive(),
-});
-
 export class MemoryPriceStore implements PriceStore {
   private versions = 0;
   constructor(readonly data: MemoryPriceData = new Map()) {}
 
   async head(cluster: string): Promise<PriceBookHead | undefined> {
-    const key = `${cluster}/HEAD`;
+    const key = `${parsePriceCluster(cluster, 'head')}/HEAD`;
     const raw = this.data.get(key);
-    return raw === undefined ? undefined : parse(headSchema, raw, key);
+    return raw === undefined ? undefined : parseStoredItem(priceBookHeadSchema, raw, key);
   }
 
   async read(cluster: string, head: PriceBookHead): Promise<PriceBook> {
-    const key = `${cluster}/V#${head.version}`;
+    const key = `${parsePriceCluster(cluster, 'read')}/V#${head.version}`;
     const raw = this.data.get(key);
     if (raw === undefined) throw new CorruptPriceBookError(key, 'the item is missing');
-    return { ...head, prices: parse(z.array(priceRowSchema), raw, key) };
+    return { ...head, prices: parseStoredItem(z.array(priceRowSchema), raw, key) };
   }
 
   async write(cluster: string, input: PriceBookInput): Promise<PriceBookHead> {
+    parsePriceCluster(cluster, 'write');
     const book = parseBookInput(input, `write(${cluster})`);
     const current = await this.head(cluster);
     if (current && current.readAt > book.readAt) throw new StalePriceBookError(current, book.readAt);
@@ -60,14 +55,4 @@ export class MemoryPriceStore implements PriceStore {
     this.data.set(`${cluster}/HEAD`, head);
     return head;
   }
-}
-
-function parse<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success)
-    throw new CorruptPriceBookError(
-      where,
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(item)'}: ${i.message}`).join('; '),
-    );
-  return parsed.data;
 }

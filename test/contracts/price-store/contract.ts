@@ -131,6 +131,14 @@ export function priceStoreContract(name: string, open: () => Promise<PriceStoreH
       expect((error as CorruptPriceBookError).item).toBe(item);
     });
 
+    it('refuses a bad cluster name on every call, naming the method', async () => {
+      const book = { readAt: 1, clouds: ['aws' as const], prices: bigBook(1).slice(0, 1) };
+      const head = { version: 'v', readAt: 1, clouds: ['aws' as const], rows: 1, chunks: 1 };
+      await expect(store.head('bad#cluster')).rejects.toThrow(/head\.cluster/);
+      await expect(store.read('bad#cluster', head)).rejects.toThrow(/read\.cluster/);
+      await expect(store.write('bad#cluster', book)).rejects.toThrow(/write\.cluster/);
+    });
+
     it('refuses a book with a bad row before writing anything, naming the row and field', async () => {
       const prices = bigBook(1).slice(0, 4);
       const bad = [...prices.slice(0, 3), { ...prices[3]!, price: -1 }];
