@@ -1,30 +1,17 @@
 // Builds the Compute Engine price source with its REST clients (machine and accelerator types) and the Cloud
-// Billing catalog client, authenticated as buildGce is: workload identity federation, or an injected client.
-import { CloudCatalogClient } from '@google-cloud/billing';
-import type { AuthClient } from 'google-auth-library';
+// Billing catalog client, authenticated as buildGce is (connect.ts).
 import type { GceProviderConfig } from '../../config/gcp-compute.ts';
-import { workloadIdentityClient } from './auth.ts';
-import { createComputeClients } from './clients.ts';
+import { connectGce, type GceAuth } from './connect.ts';
 import { GcePriceSource } from './price-source.ts';
 
 export function buildGcePriceSource(
   config: GceProviderConfig,
-  auth: { credentials?: string; client?: AuthClient },
+  auth: GceAuth,
   endpoint?: { host: string; port: number },
 ): { readonly source: GcePriceSource; close(): Promise<void> } {
-  const authClient = auth.client ?? workloadIdentityClient(auth.credentials ?? '');
-  const rest = endpoint ? { ...endpoint, protocol: 'http' as const } : undefined;
-  const clients = createComputeClients(authClient, rest);
-  const billing = new CloudCatalogClient({
-    fallback: true,
-    authClient,
-    ...(rest ? { apiEndpoint: rest.host, port: rest.port, protocol: rest.protocol } : {}),
-  } as unknown as ConstructorParameters<typeof CloudCatalogClient>[0]);
+  const gce = connectGce(auth, endpoint);
   return {
-    source: new GcePriceSource({ clients, billing, config }),
-    close: async () => {
-      await clients.close();
-      await billing.close();
-    },
+    source: new GcePriceSource({ clients: gce.compute, billing: gce.billing, config }),
+    close: () => gce.close(),
   };
 }
