@@ -1,8 +1,6 @@
 // An HTTP proxy on 127.0.0.1 (port 0) in front of a local DynamoDB that injects faults by operation:
 // apply the request but withhold the response (the client times out and retries), or answer with an error.
-import { createServer, request } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startWireProxy, type WireAction, type WireRequest } from '../wire-proxy.ts';
 
 export type Fault =
   /** Forward the request (the server applies it), then never answer: the client's request timeout fires. */
@@ -28,71 +26,30 @@ export interface FaultProxy {
 }
 
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
-  const target = new URL(upstream);
   const rules: Rule[] = [];
   const log: FaultProxy['log'] = [];
-  const held = new Set<ServerResponse>();
-
-  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
-    const operation =
-      String(req.headers['x-amz-target'] ?? '')
-        .split('.')
-        .pop() ?? '';
+  const decide = ({ target: operation }: WireRequest): WireAction => {
     const rule = rules.find((r) => r.operation === operation && r.remaining > 0);
     if (rule) rule.remaining -= 1;
     log.push({ operation, ...(rule ? { fault: rule.fault.kind } : {}) });
-    if (rule?.fault.kind === 'error') {
-      const payload = JSON.stringify({
+    if (!rule) return { kind: 'forward' };
+    if (rule.fault.kind === 'withhold-response') return { kind: 'withhold' };
+    return {
+      kind: 'answer',
+      status: rule.fault.status,
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-errortype': rule.fault.type },
+      body: JSON.stringify({
         __type: `com.amazonaws.dynamodb.v20120810#${rule.fault.type}`,
         message: rule.fault.message ?? 'injected by the fault proxy',
-      });
-      res.writeHead(rule.fault.status, {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amzn-errortype': rule.fault.type,
-      });
-      res.end(payload);
-      return;
-    }
-    const upstreamReq = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (upstreamRes) => {
-        const chunks: Buffer[] = [];
-        upstreamRes.on('data', (c: Buffer) => chunks.push(c));
-        upstreamRes.on('end', () => {
-          if (rule?.fault.kind === 'withhold-response') {
-            held.add(res);
-            res.on('close', () => held.delete(res));
-            return;
-          }
-          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-          res.end(Buffer.concat(chunks));
-        });
-      },
-    );
-    upstreamReq.on('error', (error) => {
-      res.writeHead(502);
-      res.end(String(error));
-    });
-    upstreamReq.end(body);
+      }),
+    };
   };
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const proxy = await startWireProxy(upstream, decide);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: proxy.endpoint,
     log,
     inject: (operation, fault, times = 1) => rules.push({ operation, fault, remaining: times }),
     clearFaults: () => void rules.splice(0),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: () => proxy.stop(),
   };
 }
