@@ -7,13 +7,13 @@ import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { DISRUPTED_TAINT_KEY } from '../../../shared/model/labels.ts';
 import {
   admitHandler,
-  bringUp,
   nodeOf,
   removePod,
   runConsolidate,
   startReplacementHarness,
 } from '../../support/e2e/disruption-handlers.ts';
 import { lambdaContext, pod, type E2eHarness } from '../../support/e2e/index.ts';
+import { bringUp } from '../../support/e2e/steps.ts';
 
 const taintsOf = (h: E2eHarness, node: string) =>
   (

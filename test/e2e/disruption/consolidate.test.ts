@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAdmitPayload } from '../../../shared/loop/admit-payload.ts';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
-import { bringUp, consolidateHandler, nodeOf, removePod } from '../../support/e2e/disruption-handlers.ts';
+import { consolidateHandler, nodeOf, removePod } from '../../support/e2e/disruption-handlers.ts';
 import {
   lambdaContext,
   nodePool,
@@ -14,6 +14,7 @@ import {
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
+import { bringUp } from '../../support/e2e/steps.ts';
 
 describe('consolidate through its handler', () => {
   let h: E2eHarness;

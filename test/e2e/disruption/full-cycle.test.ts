@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import {
-  bringUp,
   nodeOf,
   removePod,
   runConsolidate,
@@ -21,6 +20,7 @@ import {
   type E2eHarness,
 } from '../../support/e2e/index.ts';
 import { orchestrateHandler } from '../../support/e2e/orchestration-handlers.ts';
+import { bringUp } from '../../support/e2e/steps.ts';
 
 describe('pass → admission → orchestration through the handlers', () => {
   let h: E2eHarness;

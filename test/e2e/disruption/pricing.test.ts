@@ -14,7 +14,6 @@ import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import type { DynamoDbPriceStore } from '../../../shared/adapters/dynamodb/prices.ts';
 import { LOCAL_CREDENTIALS } from '../../support/dynamodb/credentials.ts';
-import { bringUp } from '../../support/e2e/disruption-handlers.ts';
 import { fakeGoogleAuth } from '../../support/e2e/harness.ts';
 import {
   lambdaContext,
@@ -25,6 +24,7 @@ import {
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
+import { bringUp } from '../../support/e2e/steps.ts';
 
 const TYPE = 'g5.xlarge';
 

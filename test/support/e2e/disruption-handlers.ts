@@ -1,7 +1,7 @@
 // The disruption half's functions as the end-to-end tests run them: consolidate and admit with dependencies
 // built the way their deps.ts build them, against the harness's servers and recording logs and metrics. The
 // settling delay advances the harness's clock instead of sleeping (no real 15 s waits); lock polling sleeps
-// a few real milliseconds. `bringUp` grows a fleet through the provisioning handlers.
+// a few real milliseconds. A fleet is grown through the provisioning handlers by steps.ts's `bringUp`.
 import { randomUUID } from 'node:crypto';
 import { commandIds, launchThrough, type AdmitHandlerDeps } from '../../../functions/admit/deps.ts';
 import { createAdmitHandler } from '../../../functions/admit/handler.ts';
@@ -12,7 +12,7 @@ import { passOptions, type PassOptions } from '../../../shared/disruption/types.
 import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
 import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
-import { launchHandler, lifecycleHandler, provisionHandler } from './functions.ts';
+import { launchHandler } from './functions.ts';
 import { nodePool } from './fixtures.ts';
 import { startHarness, type E2eHarness } from './harness.ts';
 import { lambdaContext, scheduledEvent } from './lambda-events.ts';
@@ -119,19 +119,6 @@ export const runConsolidate = async (h: E2eHarness, options: Partial<PassOptions
   await h.invoker.settled();
   return r;
 };
-
-/** Provision → launch → register → lifecycle (registered, initialized) → bind: nodes for `pods`, running them. */
-export async function bringUp(h: E2eHarness, pods: readonly KubeObject[]): Promise<void> {
-  const before = h.list('Node').length;
-  h.seed(pods);
-  await provisionHandler(h)(scheduledEvent(h.clock), lambdaContext('provision'));
-  await h.invoker.settled();
-  for (let i = 0; i < 200 && h.list('Node').length === before; i++) await systemTimer.sleep(10);
-  const lifecycle = lifecycleHandler(h);
-  await lifecycle(scheduledEvent(h.clock), lambdaContext('lifecycle'));
-  await lifecycle(scheduledEvent(h.clock), lambdaContext('lifecycle'));
-  h.bind();
-}
 
 /** Deletes a pod at once (no grace period), as a finished Job's pod goes. */
 export function removePod(h: E2eHarness, name: string, namespace = 'default'): void {
