@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
 import { COMMAND_TRANSITIONS, OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
 import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
+import { admittedCommand } from '../../ports/state-store/records.ts';
 import type { CommandInput, CommandRecord, Fence } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import { toCommand, toLeaseView } from './items.ts';
@@ -91,19 +92,6 @@ export class Commands {
     );
   }
 
-  private recordOf(fence: Fence, c: CommandInput, seq: number, now: Date): CommandRecord {
-    return {
-      ...c,
-      cluster: fence.cluster,
-      seq,
-      status: 'launching',
-      fencingToken: fence.token,
-      admittedBy: fence.owner,
-      createdAt: now,
-      updatedAt: now,
-    };
-  }
-
   private itemOf(record: CommandRecord): Record<string, Plain | undefined> {
     const { createdAt, updatedAt, confirmedAt, ...rest } = record;
     return {
@@ -120,7 +108,7 @@ export class Commands {
     const lockItem = await this.table.get(leaseKey(fence.cluster, fence.name));
     const prev = Number(lockItem?.seq ?? 0);
     const now = this.clock.now();
-    const record = this.recordOf(fence, c, prev + 1, now);
+    const record = admittedCommand(fence, c, prev + 1, now);
     const out = await this.table.transact([
       this.leases.fencePart(fence, {
         update: '#seq = :seq, #lastCommandId = :commandId',
@@ -164,7 +152,7 @@ export class Commands {
     // The lease may have run out while we waited for the fence: a late command would land behind newer ones.
     if (this.clock.now().getTime() >= Number(lock.expiresAt))
       throw new StaleWriteError(fence, toLeaseView(lock));
-    const record = this.recordOf(fence, c, seq, now);
+    const record = admittedCommand(fence, c, seq, now);
     const out = await this.table.putIfAbsent(commandKey(fence.cluster, c.id), this.itemOf(record));
     if (out.ok) return record;
     const existing = out.old ? toCommand(out.old) : undefined;

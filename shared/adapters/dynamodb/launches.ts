@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
 import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
+import { pendingLaunch } from '../../ports/state-store/records.ts';
 import type { Fence, LaunchInput, LaunchOutcome, LaunchRecord } from '../../ports/state-store/records.ts';
 import { toLaunch, toLeaseView } from './items.ts';
 import { launchKey } from './keys.ts';
@@ -30,15 +31,7 @@ export class Launches {
     const now = this.clock.now();
     if (now.getTime() >= Number(lock.expiresAt)) throw new StaleWriteError(fence, toLeaseView(lock));
     const createId = randomUUID();
-    const record: LaunchRecord = {
-      ...l,
-      cluster: fence.cluster,
-      status: 'pending',
-      fence: fence.name,
-      fencingToken: fence.token,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = pendingLaunch(fence, l, now);
     const out = await this.table.putIfAbsent(launchKey(fence.cluster, l.claimName), {
       ...record,
       createdAt: now.getTime(),

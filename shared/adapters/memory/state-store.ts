@@ -12,7 +12,7 @@ import {
 } from '../../ports/state-store/errors.ts';
 import { passStateInputs } from '../../ports/state-store/pass-state-inputs.ts';
 import { recordInputs } from '../../ports/state-store/record-inputs.ts';
-import { censusCurrent, storeName } from '../../ports/state-store/records.ts';
+import { admittedCommand, censusCurrent, pendingLaunch, storeName } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
   CommandInput,
@@ -208,16 +208,7 @@ export class MemoryStateStore implements StateStore {
     if (existing)
       throw new ConditionFailedError(`command ${c.id} already exists in ${fence.cluster}`, existing);
     lock.seq += 1;
-    const record: CommandRecord = {
-      ...c,
-      cluster: fence.cluster,
-      seq: lock.seq,
-      status: 'launching',
-      fencingToken: fence.token,
-      admittedBy: fence.owner,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = admittedCommand(fence, c, lock.seq, now);
     s.commands.set(c.id, record);
     return record;
   }
@@ -287,15 +278,7 @@ export class MemoryStateStore implements StateStore {
     if (!this.heldBy(fence, now)) throw new StaleWriteError(fence, viewOf(s, fence.name));
     const existing = s.launches.get(l.claimName);
     if (existing) return { record: existing, created: false };
-    const record: LaunchRecord = {
-      ...l,
-      cluster: fence.cluster,
-      status: 'pending',
-      fence: fence.name,
-      fencingToken: fence.token,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = pendingLaunch(fence, l, now);
     s.launches.set(l.claimName, record);
     return { record, created: true };
   }

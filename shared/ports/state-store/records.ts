@@ -175,6 +175,18 @@ export interface CommandRecord extends CommandInput {
   readonly confirmedAt?: Date;
 }
 
+/** A command as admission writes it: launching, stamped with the admission lock's token and holder. */
+export const admittedCommand = (fence: Fence, c: CommandInput, seq: number, now: Date): CommandRecord => ({
+  ...c,
+  cluster: fence.cluster,
+  seq,
+  status: 'launching',
+  fencingToken: fence.token,
+  admittedBy: fence.owner,
+  createdAt: now,
+  updatedAt: now,
+});
+
 // ── launches and census ─────────────────────────────────────────────────────────────────────────────────
 export const launchInputSchema = z.object({
   claimName: storeName,
@@ -195,6 +207,16 @@ export interface LaunchRecord extends LaunchInput {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+/** A launch as it is first recorded: pending, stamped with the lease it happens under. */
+export const pendingLaunch = (fence: Fence, l: LaunchInput, now: Date): LaunchRecord => ({
+  ...l,
+  cluster: fence.cluster,
+  status: 'pending',
+  fence: fence.name,
+  fencingToken: fence.token,
+  createdAt: now,
+  updatedAt: now,
+});
 export const launchOutcomeSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('launched'), providerId: z.string().min(1) }),
   z.object({ status: z.literal('failed'), error: z.string().min(1).max(4096) }),
