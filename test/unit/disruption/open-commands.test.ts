@@ -3,9 +3,7 @@
 // disrupted pods, and a node in an open command counts as marked for deletion in every pass and validation.
 import { describe, expect, it } from 'vitest';
 import { admitSequentially } from '../../../shared/loop/admission.ts';
-import { buildCandidates } from '../../../shared/disruption/candidates.ts';
-import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
-import { passContext } from '../../../shared/disruption/pass-context.ts';
+import { singleNodeCommands } from '../../support/disruption/single-node.ts';
 import { runPass } from '../../../shared/disruption/pass.ts';
 import { passOptions, type Command } from '../../../shared/disruption/types.ts';
 import { validateCommand } from '../../../shared/disruption/validation.ts';
@@ -29,18 +27,7 @@ function fleet(pool: PoolSpec = {}): Obj[] {
   ];
 }
 
-function proposalsOf(objs: Obj[]): Command[] {
-  const snapshot = snapshotOf(objs);
-  const ctx = passContext(snapshot, NOW, options);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW });
-  return set.candidates
-    .filter((c) => c.name !== 'worker')
-    .map((c) => {
-      const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-      if (o.kind !== 'command') throw new Error(`expected a command for ${c.name}: ${o.detail}`);
-      return o.command;
-    });
-}
+const proposalsOf = (objs: Obj[]): Command[] => singleNodeCommands(objs);
 
 const nodeObj = (objs: Obj[], name: string): { metadata: Obj; spec: Obj } =>
   objs.find((o) => o.kind === 'Node' && (o.metadata as { name: string }).name === name) as {

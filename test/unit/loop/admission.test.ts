@@ -3,9 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { admitSequentially } from '../../../shared/loop/admission.ts';
 import { admissionBudgetMs } from '../../../shared/disruption/admission-budget.ts';
-import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
-import { buildCandidates } from '../../../shared/disruption/candidates.ts';
-import { passContext } from '../../../shared/disruption/pass-context.ts';
+import { singleNodeCommands } from '../../support/disruption/single-node.ts';
 import { passOptions, type Command } from '../../../shared/disruption/types.ts';
 import { validateCommand } from '../../../shared/disruption/validation.ts';
 import { node, NOW, nodePool, pod, snapshotOf } from '../disruption/fixtures.ts';
@@ -26,18 +24,7 @@ function fleet(): Obj[] {
   ];
 }
 
-function independentProposals(objs: Obj[]): Command[] {
-  const snapshot = snapshotOf(objs);
-  const ctx = passContext(snapshot, NOW, options);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW });
-  return set.candidates
-    .filter((c) => c.name !== 'worker')
-    .map((c) => {
-      const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-      if (o.kind !== 'command') throw new Error(`expected a command for ${c.name}`);
-      return o.command;
-    });
-}
+const independentProposals = (objs: Obj[]): Command[] => singleNodeCommands(objs);
 
 const live = (objs: Obj[]) => ({ snapshot: snapshotOf(objs), now: NOW, options });
 

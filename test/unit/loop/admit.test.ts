@@ -1,16 +1,14 @@
 // The admission use case against the Kubernetes emulator and the in-memory store: the settling delay once,
 // each proposal re-validated against live state after the previous one started, StartCommand's effects.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCandidates } from '../../../shared/disruption/candidates.ts';
-import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
-import { passContext } from '../../../shared/disruption/pass-context.ts';
+import { singleNodeCommands } from '../../support/disruption/single-node.ts';
 import { toProposal, type Proposal } from '../../../shared/disruption/proposal.ts';
 import { COMMAND_LABEL } from '../../../shared/disruption/replacement-claim.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { admit } from '../../../shared/loop/admit.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { LockHeldError } from '../../../shared/ports/state-store/errors.ts';
-import { node, NOW, nodePool, pod, snapshotOf } from '../disruption/fixtures.ts';
+import { node, nodePool, pod } from '../disruption/fixtures.ts';
 import { startWorld, type World } from './harness.ts';
 
 type Obj = Record<string, unknown>;
@@ -27,17 +25,8 @@ const fleet = (): Obj[] => [
   pod('w', { node: 'worker', cpu: '3' }),
 ];
 
-function proposalsFor(objs: Obj[], names: string[]): Proposal[] {
-  const snapshot = snapshotOf(objs);
-  const ctx = passContext(snapshot, NOW, options);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW });
-  return names.map((n) => {
-    const c = set.candidates.find((x) => x.name === n)!;
-    const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-    if (o.kind !== 'command') throw new Error(`${n}: ${o.detail}`);
-    return toProposal(o.command);
-  });
-}
+const proposalsFor = (objs: Obj[], names: string[]): Proposal[] =>
+  singleNodeCommands(objs, names).map(toProposal);
 
 let world: World | undefined;
 afterEach(async () => {

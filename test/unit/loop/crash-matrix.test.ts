@@ -2,15 +2,13 @@
 // claim created, launched, confirmed), orchestration crashes mid-terminate; later invocations recover with
 // no stranded taint, no orphan replacement and no lost pod.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCandidates } from '../../../shared/disruption/candidates.ts';
-import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
-import { passContext } from '../../../shared/disruption/pass-context.ts';
+import { singleNodeCommands } from '../../support/disruption/single-node.ts';
 import { toProposal } from '../../../shared/disruption/proposal.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { admit } from '../../../shared/loop/admit.ts';
 import { orchestrate } from '../../../shared/loop/orchestrate.ts';
 import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
-import { node, NOW, nodePool, pod, snapshotOf } from '../disruption/fixtures.ts';
+import { node, nodePool, pod } from '../disruption/fixtures.ts';
 import { bringUp, startWorld, type World } from './harness.ts';
 
 const options = passOptions({});
@@ -39,14 +37,7 @@ function crashing<T extends object>(target: T, method: string, nth = 1): T {
   });
 }
 
-function proposal() {
-  const snapshot = snapshotOf(fleet());
-  const ctx = passContext(snapshot, NOW, options);
-  const c = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW }).candidates[0]!;
-  const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-  if (o.kind !== 'command') throw new Error(o.detail);
-  return toProposal(o.command);
-}
+const proposal = () => toProposal(singleNodeCommands(fleet())[0]!);
 
 let world: World | undefined;
 afterEach(async () => {

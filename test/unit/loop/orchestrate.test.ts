@@ -2,9 +2,7 @@
 // cloud: replacements initialized → drain with UID preconditions → terminate → delete; rollback of a
 // replacement that never initializes; stranded taints; a candidate deleted under its command; a PDB.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCandidates } from '../../../shared/disruption/candidates.ts';
-import { computeConsolidation } from '../../../shared/disruption/consolidation.ts';
-import { passContext } from '../../../shared/disruption/pass-context.ts';
+import { singleNodeCommands } from '../../support/disruption/single-node.ts';
 import { toProposal, type Proposal } from '../../../shared/disruption/proposal.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { admit } from '../../../shared/loop/admit.ts';
@@ -13,7 +11,7 @@ import { orchestrate } from '../../../shared/loop/orchestrate.ts';
 import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
-import { node, NOW, nodePool, pdb, pod, snapshotOf } from '../disruption/fixtures.ts';
+import { node, nodePool, pdb, pod } from '../disruption/fixtures.ts';
 import { bringUp, startWorld, type World } from './harness.ts';
 
 type Obj = Record<string, unknown>;
@@ -28,16 +26,7 @@ const fleet = (extra: Obj[] = []): Obj[] => [
   ...extra,
 ];
 
-function proposal(objs: Obj[], name: string): Proposal {
-  const snapshot = snapshotOf(objs);
-  const ctx = passContext(snapshot, NOW, options);
-  const c = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now: NOW }).candidates.find(
-    (x) => x.name === name,
-  )!;
-  const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
-  if (o.kind !== 'command') throw new Error(o.detail);
-  return toProposal(o.command);
-}
+const proposal = (objs: Obj[], name: string): Proposal => toProposal(singleNodeCommands(objs, [name])[0]!);
 
 let world: World | undefined;
 afterEach(async () => {
