@@ -1,31 +1,14 @@
 // The census function refuses a bad event, context or configuration with a message naming the field, through
 // its handler (the rows test/e2e/provisioning/validation.test.ts has for the provisioning functions). Event rows
 // never reach the dependencies; config rows build them the way deps.ts does and fail at the cold-start parse.
-import { describe, expect, it } from 'vitest';
 import { buildCensusDeps } from '../../../functions/census/deps.ts';
 import { createCensusHandler } from '../../../functions/census/handler.ts';
 import { OffsetClock } from '../../fakes/offset-clock.ts';
-import { lambdaContext, scheduledEvent } from '../../support/e2e/index.ts';
+import { scheduledEvent } from '../../support/e2e/index.ts';
+import { COMMON_ENV as COMMON, validationTable, type Row } from '../../support/e2e/validation-table.ts';
 
-type Env = Record<string, string | undefined>;
-const COMMON: Env = {
-  KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
-  AWS_REGION: 'us-east-1',
-  KRAFTSMAN_TABLE_NAME: 'kraftsman-state',
-  KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
-  KRAFTSMAN_KUBE_TOKEN: 'token',
-};
 const clock = new OffsetClock();
 const scheduled = () => scheduledEvent(clock);
-const noDeps = () => Promise.reject(new Error('dependencies were built for an invalid event'));
-
-interface Row {
-  readonly what: string;
-  readonly event?: unknown;
-  readonly context?: unknown;
-  readonly env?: Env;
-  readonly error: RegExp;
-}
 
 const ROWS: readonly Row[] = [
   { what: 'not an event at all', event: 'tick', error: /census event: <root>: .*object/ },
@@ -68,18 +51,10 @@ const ROWS: readonly Row[] = [
   },
 ];
 
-describe('census validates its event and config', () => {
-  it.each(ROWS.map((r) => [r.what, r] as const))('%s', async (_what, row) => {
-    const env = row.env;
-    const deps = env ? () => Promise.resolve().then(() => buildCensusDeps(env)) : noDeps;
-    const run = createCensusHandler(deps)(
-      row.event === undefined ? scheduled() : row.event,
-      row.context ?? lambdaContext('census'),
-    );
-    await expect(run).rejects.toThrow(row.error);
-    await expect(run).rejects.toHaveProperty(
-      'name',
-      env ? 'ConfigError' : expect.stringMatching(/^Invalid(Event|Context)Error$/),
-    );
-  });
-});
+validationTable(
+  'census',
+  (d) => createCensusHandler(d),
+  (env) => buildCensusDeps(env),
+  scheduled,
+  ROWS,
+);

@@ -1,7 +1,6 @@
 // Every function refuses a bad event and a bad configuration with a message naming the field, through its
 // handler: one table per function. Event rows never reach the dependencies (validation comes first); config
 // rows build them the way deps.ts does, from an environment, and fail at the one parse of a cold start.
-import { describe, expect, it } from 'vitest';
 import { createLaunchHandler } from '../../../functions/compose/index.ts';
 import { buildLaunchAwsDeps } from '../../../functions/launch-aws/deps.ts';
 import { buildLaunchGcpDeps } from '../../../functions/launch-gcp/deps.ts';
@@ -10,24 +9,14 @@ import { buildLifecycleDeps } from '../../../functions/lifecycle/deps.ts';
 import { createProvisionHandler } from '../../../functions/provision/handler.ts';
 import { buildProvisionDeps } from '../../../functions/provision/deps.ts';
 import { OffsetClock } from '../../fakes/offset-clock.ts';
+import { ec2NodeClass, gceNodeClass, scheduledEvent, sqsBatch } from '../../support/e2e/index.ts';
 import {
-  ec2NodeClass,
-  gceNodeClass,
-  lambdaContext,
-  scheduledEvent,
-  sqsBatch,
-} from '../../support/e2e/index.ts';
+  COMMON_ENV as COMMON,
+  validationTable,
+  type Env,
+  type Row,
+} from '../../support/e2e/validation-table.ts';
 
-type Env = Record<string, string | undefined>;
-type Handler = (event: unknown, context: unknown) => Promise<unknown>;
-
-const COMMON: Env = {
-  KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
-  AWS_REGION: 'us-east-1',
-  KRAFTSMAN_TABLE_NAME: 'kraftsman-state',
-  KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
-  KRAFTSMAN_KUBE_TOKEN: 'token',
-};
 const GCP: Env = {
   KRAFTSMAN_GCP_PROJECT: 'ml-prod',
   KRAFTSMAN_GCP_REGION: 'us-central1',
@@ -43,41 +32,8 @@ const clock = new OffsetClock();
 const scheduled = () => scheduledEvent(clock);
 const fence = { cluster: 'prod-gpu', name: 'provisioning', owner: 'req.nonce', token: 3 };
 const payload = (nodeClass = ec2NodeClass()) => ({ fence, nodeClass, claims: ['aws-gpu-abcde'] });
-const noDeps = () => Promise.reject(new Error('dependencies were built for an invalid event'));
 
-interface Row {
-  readonly what: string;
-  readonly event?: unknown;
-  readonly context?: unknown;
-  readonly env?: Env;
-  readonly error: RegExp;
-}
-
-/** Runs one row: the handler either fails on the event (deps never built) or on the config (built from env). */
-function table(
-  name: string,
-  make: (deps: () => Promise<never>) => Handler,
-  build: (env: Env) => unknown,
-  good: () => unknown,
-  rows: readonly Row[],
-) {
-  describe(`${name} validates its event and config`, () => {
-    it.each(rows.map((r) => [r.what, r] as const))('%s', async (_what, row) => {
-      const deps = row.env ? () => Promise.resolve().then(() => build(row.env as Env) as never) : noDeps;
-      const run = make(deps)(
-        row.event === undefined ? good() : row.event,
-        row.context ?? lambdaContext(name),
-      );
-      await expect(run).rejects.toThrow(row.error);
-      await expect(run).rejects.toHaveProperty(
-        'name',
-        row.env ? 'ConfigError' : expect.stringMatching(/^Invalid(Event|Context)Error$/),
-      );
-    });
-  });
-}
-
-table(
+validationTable(
   'provision',
   (d) => createProvisionHandler(d),
   (env) => buildProvisionDeps(env),
@@ -159,14 +115,14 @@ const launchRows = (name: 'launch-aws' | 'launch-gcp', good: () => unknown): Row
   },
 ];
 
-table(
+validationTable(
   'launch-aws',
   (d) => createLaunchHandler('launch-aws', d),
   (env) => buildLaunchAwsDeps(env),
   () => payload(),
   launchRows('launch-aws', () => payload()),
 );
-table(
+validationTable(
   'launch-gcp',
   (d) => createLaunchHandler('launch-gcp', d),
   (env) => buildLaunchGcpDeps(env),
@@ -188,7 +144,7 @@ table(
 );
 
 const record = () => sqsBatch(['{}']).Records[0] as Record<string, unknown>;
-table(
+validationTable(
   'lifecycle',
   (d) => createLifecycleHandler(d),
   (env) => buildLifecycleDeps(env),
