@@ -24,6 +24,23 @@ function setup() {
   return { store, metrics, recorded, deps: { store, clock, metrics } };
 }
 
+/** Admits command cmd-1 as admission would, under the admission lock: it stays open. */
+async function openCommand(store: MemoryStateStore, candidates: string[], replacements: string[] = []) {
+  const fence = await store.acquireLease({
+    cluster: 'test',
+    name: 'admission',
+    owner: 'tester',
+    ttlMs: 60_000,
+  });
+  await store.admitCommand(fence, {
+    id: 'cmd-1',
+    method: 'single-node-consolidation',
+    decision: replacements.length > 0 ? 'replace' : 'delete',
+    candidates,
+    replacements,
+  });
+}
+
 const request = (objs: Obj[], skip = false) => ({
   cluster: 'test',
   snapshot: snapshotOf(objs),
@@ -52,38 +69,14 @@ describe('the disruption pass through the StateStore port', () => {
 
   it('keeps nodes named by an open command out of the pass', async () => {
     const { store, deps } = setup();
-    const fence = await store.acquireLease({
-      cluster: 'test',
-      name: 'admission',
-      owner: 'tester',
-      ttlMs: 60_000,
-    });
-    await store.admitCommand(fence, {
-      id: 'cmd-1',
-      method: 'single-node-consolidation',
-      decision: 'delete',
-      candidates: ['n0'],
-      replacements: [],
-    });
+    await openCommand(store, ['n0']);
     const r = await disruptionPass(deps, request(noOpFleet(2)));
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
   });
 
   it("counts an open command's replacement as nominated, so it is not deleted before the pods move", async () => {
     const { store, deps } = setup();
-    const fence = await store.acquireLease({
-      cluster: 'test',
-      name: 'admission',
-      owner: 'tester',
-      ttlMs: 60_000,
-    });
-    await store.admitCommand(fence, {
-      id: 'cmd-1',
-      method: 'single-node-consolidation',
-      decision: 'replace',
-      candidates: ['n0'],
-      replacements: ['claim-n1'],
-    });
+    await openCommand(store, ['n0'], ['claim-n1']);
     const r = await disruptionPass(deps, request(noOpFleet(3)));
     expect(r.skipped).toContainEqual({ node: 'n0', reason: 'claimed-by-pending-command' });
     expect(r.skipped).toContainEqual({ node: 'n1', reason: 'nominated' });
