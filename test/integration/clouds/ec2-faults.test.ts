@@ -14,21 +14,7 @@ describe('EC2 adapter under faults', () => {
     rig = await startEc2Rig();
   });
   afterAll(() => rig.close());
-  beforeEach(() => {
-    const w = rig.emulator.world;
-    w.instances.clear();
-    w.capacity.clear();
-    w.capacityErrors.clear();
-    w.fleets.clear();
-    w.calls.length = 0;
-    rig.sleeps.length = 0;
-    Object.assign(w.faults, {
-      throttle: { remaining: 0 },
-      delayMs: {},
-      ignoreMinTargetCapacity: false,
-      failNext: {},
-    });
-  });
+  beforeEach(() => rig.reset());
   const onlyG5 = [
     { key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: ['g5.xlarge', 'g5.2xlarge'] },
   ];

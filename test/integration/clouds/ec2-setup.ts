@@ -37,6 +37,8 @@ export interface Ec2Rig {
   readonly provider: Ec2CloudProvider;
   readonly sleeps: number[];
   readonly warnings: string[];
+  /** Between tests: no instances, fleets, capacity limits or recorded calls, and no fault armed. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,24 @@ export async function startEc2Rig(
     provider,
     sleeps,
     warnings,
+    reset: () => {
+      const w = emulator.world;
+      w.instances.clear();
+      w.capacity.clear();
+      w.capacityErrors.clear();
+      w.fleets.clear();
+      w.calls.length = 0;
+      sleeps.length = 0;
+      Object.assign(w.faults, {
+        throttle: { remaining: 0 },
+        delayMs: {},
+        ignoreMinTargetCapacity: false,
+        failNext: {},
+        unseenRequests: 0,
+        emptyFleet: false,
+        refuseOverrides: undefined,
+      });
+    },
     close: async () => {
       ec2.destroy();
       pricing.destroy();

@@ -29,15 +29,7 @@ describe('EC2 adapter against the strict emulator', () => {
     rig = await startEc2Rig();
   });
   afterAll(() => rig.close());
-  beforeEach(() => {
-    const w = rig.emulator.world;
-    w.instances.clear();
-    w.capacity.clear();
-    w.fleets.clear();
-    w.calls.length = 0;
-    rig.sleeps.length = 0;
-    Object.assign(w.faults, { unseenRequests: 0, emptyFleet: false, refuseOverrides: undefined });
-  });
+  beforeEach(() => rig.reset());
   const launch = async (name: string) =>
     rig.provider.create({
       claim: claim(name, onlyG5),
