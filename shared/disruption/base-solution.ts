@@ -20,8 +20,16 @@ import type { PassContext } from './pass-context.ts';
 /** A backlog pod the base put on an existing node during the scheduler's first pass. */
 export interface Arrival {
   readonly pod: PendingPod;
+  readonly state: PodState;
   readonly at: number;
   readonly node: string;
+}
+
+/** A backlog pod the base's first pass did not put on an existing node (a claim, a retry, or nowhere). */
+export interface OffNode {
+  readonly pod: PendingPod;
+  readonly state: PodState;
+  readonly at: number;
 }
 
 /** When a backlog pod is decided (`decided`) and, if its first pass placed it, when it lands (`placed`). */
@@ -39,6 +47,8 @@ export interface BaseSolution {
   readonly input: SchedulingInput;
   /** First-pass placements on existing nodes, by time. */
   readonly arrivals: readonly Arrival[];
+  /** Backlog pods whose first attempt tried every existing node and took none, by time. */
+  readonly offNodes: readonly OffNode[];
   readonly onNode: ReadonlyMap<string, readonly Arrival[]>;
   /** Position of each schedulable node in the scheduler's node order. */
   readonly nodeIndex: ReadonlyMap<string, number>;
@@ -61,6 +71,8 @@ export interface BaseSolution {
   groupsOf(p: PodState): PodGroups;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
+  /** Members of a gang the base placed beyond what its minimum needs: how many may fail without a rollback. */
+  gangSlack(gang: string): number;
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -102,6 +114,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   });
   const timed = new Map<string, Timed>();
   const arrivals: Arrival[] = [];
+  const offNodes: OffNode[] = [];
   states.forEach((s, i) => {
     const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
     const placement = result.placements.get(s.key);
@@ -113,9 +126,11 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
       node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
     });
     if (firstPass && placement.kind === 'existing')
-      arrivals.push({ pod: s.info, at: decided, node: placement.node });
+      arrivals.push({ pod: s.info, state: s, at: decided, node: placement.node });
+    else offNodes.push({ pod: s.info, state: s, at: decided });
   });
   arrivals.sort((a, b) => a.at - b.at);
+  offNodes.sort((a, b) => a.at - b.at);
   const onNode = new Map<string, Arrival[]>();
   for (const a of arrivals) {
     const list = onNode.get(a.node) ?? [];
@@ -157,6 +172,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     options,
     input,
     arrivals,
+    offNodes,
     onNode,
     nodeIndex,
     stateNodes: new Map([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => [n.name, n])),
@@ -175,6 +191,13 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     nodesWith: (key, value) => (key === HOSTNAME ? 0 : nodesWith(key, value)),
     groupsOf: groupsOfState,
     gangOf: (key) => gangOfPod.get(key),
+    gangSlack(gang) {
+      const g = gangs.get(gang);
+      const first = g?.members[0]?.gang;
+      if (!g || !first) return 0;
+      const placed = g.members.filter((m) => result.placements.has(m.key)).length;
+      return placed - Math.max(0, first.minMember - (input.gangsRunning?.get(gang) ?? 0));
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
 import { topologyCoupled, type Moved } from './delta-coupling.ts';
+import { cascade, type CascadeVerdict, type Landed } from './delta-cascade.ts';
 import { landedOnNodes, loadedAt, windowConflict } from './delta-window.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
@@ -28,6 +29,8 @@ export const DELTA_FALLBACKS = [
   'arrival-conflict',
   'queue-tie',
   'topology',
+  'gang-displaced',
+  'backfill',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -112,6 +115,8 @@ function simulateDelta(
   };
   const movedKeys = new Set(moved.map((m) => m.pod.key));
   let replayed: PendingPod[] = [];
+  // why the window could not be followed on load bounds: what a replay too long to run is reported as
+  let crowded: Exclude<CascadeVerdict, 'same' | 'topology'> = 'crowded-window';
   // First the delta alone; if a backlog pod placed meanwhile collides with it, once more with those backlog
   // pods replayed, pinned to the nodes the base gave them, at their own place in the queue.
   for (let round = 0; round < 2; round++) {
@@ -126,16 +131,33 @@ function simulateDelta(
     const skip = new Set([...movedKeys, ...replayed.map((p) => p.key)]);
     if (!windowConflict(base.arrivals, window, inputs, landed, skip))
       return certify(base, view, c, moved, skip, landed, inputs, window.until);
+    // the window's backlog pods collide with the delta somewhere: follow the interleaving on load bounds
+    if (round === 0) {
+      const verdict = cascade(base, window, inputs, timedLandings(moved, landed), skip);
+      if (verdict === 'same') return certify(base, view, c, moved, skip, landed, inputs, window.until);
+      if (verdict === 'topology') return fallback('topology');
+      crowded = verdict;
+    }
     const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
     const pins = replayable(base, window, skip, reach, moved);
     // a replayed gang member would share its queue place with another pod: the order between them is the name's
     if (!pins) return fallback('queue-tie');
     // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
     // average and fails every time), and running it only delays the full simulation
-    if (pins.length > MAX_REPLAYED) return fallback('crowded-window');
+    if (pins.length > MAX_REPLAYED) return fallback(crowded);
     replayed = pins;
   }
   return fallback('arrival-conflict');
+}
+
+/** Each moved pod with its queue time and the node the delta's run put it on. */
+function timedLandings(
+  moved: readonly Timed[],
+  landed: ReadonlyMap<string, readonly PendingPod[]>,
+): Landed[] {
+  const nodeOf = new Map<string, string>();
+  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
+  return moved.map((m) => ({ pod: m.pod, time: m.time, node: nodeOf.get(m.pod.key) ?? '' }));
 }
 
 function runDelta(
