@@ -1,10 +1,10 @@
 // The delta simulation never yields a command the full simulation rejects, and agrees with it (docs/mechanisms/
 // delta-simulation.md). On random fleets (GPUs and EFA, gangs pending or partly running, zone and hostname spread,
 // anti-affinity, affinity, PDBs, do-not-disrupt pods, uninitialized and deleting nodes, CPU and GPU pools on both
-// clouds; a few hundred pods in one fleet of LARGE_ONE_IN), small ramp-3400 fleets and crowded ones (backlog several
-// times what the nodes hold), every consolidation
-// candidate is judged with the delta on and with it off. Every command the delta itself decided must pass
-// validation (which always runs the full simulation), and the outcomes must agree on at least 99% of candidates.
+// clouds; a few hundred pods in one fleet of LARGE_ONE_IN), small ramp-3400 fleets and crowded ones (a backlog
+// several times what the nodes hold), every consolidation candidate is judged with the delta on and with it off.
+// Every command the delta itself decided must pass validation (which always runs the full simulation), and the
+// outcomes must agree on at least 99% of candidates.
 // Prints the seed, how often the delta answered and the agreement rate. Replay: KRAFTSMAN_SEED=<seed>.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
