@@ -7,12 +7,9 @@ import type { LaunchVia } from '../../shared/loop/start-command.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import type { Timer } from '../../shared/ports/timer.ts';
 import {
-  buildCluster,
+  composeDeps,
   passInstanceTypes,
   buildInvoker,
-  buildObservability,
-  buildStateStore,
-  buildTime,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -46,24 +43,17 @@ export const timerWaits = (timer: Timer) => ({
 
 export function buildAdmitDeps(env: Readonly<Record<string, string | undefined>>): AdmitHandlerDeps {
   const config = admitConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const types = passInstanceTypes(config, time.clock, obs);
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      instanceTypes: types.forPools,
-      launch: launchThrough(buildInvoker(config.invoker)),
-      newId: commandIds(time.nonce),
-      ...timerWaits(time.timer),
-      clock: time.clock,
-      nonce: time.nonce,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, ({ time, obs, cluster, store }) => ({
+    cluster,
+    store,
+    instanceTypes: passInstanceTypes(config, time.clock, obs).forPools,
+    launch: launchThrough(buildInvoker(config.invoker)),
+    newId: commandIds(time.nonce),
+    ...timerWaits(time.timer),
+    clock: time.clock,
+    nonce: time.nonce,
+    metrics: obs.metrics,
+  }));
 }
 
 export const admitDeps = oncePerContainer(() => buildAdmitDeps(process.env));

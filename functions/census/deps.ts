@@ -4,11 +4,9 @@
 import { censusConfig, type CensusConfig } from '../../shared/config/census.ts';
 import type { CensusDeps } from '../../shared/loop/census.ts';
 import {
-  buildCluster,
+  composeDeps,
+  leasedPorts,
   passInstanceTypes,
-  buildObservability,
-  buildStateStore,
-  buildTime,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -21,21 +19,10 @@ export interface CensusHandlerDeps {
 
 export function buildCensusDeps(env: Readonly<Record<string, string | undefined>>): CensusHandlerDeps {
   const config = censusConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const types = passInstanceTypes(config, time.clock, obs);
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      instanceTypes: types.forPools,
-      ...time,
-      logger: obs.logger,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, (base) => ({
+    ...leasedPorts(base),
+    instanceTypes: passInstanceTypes(config, base.time.clock, base.obs).forPools,
+  }));
 }
 
 export const censusDeps = oncePerContainer(() => buildCensusDeps(process.env));

@@ -2,7 +2,7 @@
 // identity federation (no key files), or by an injected auth client against the local emulator.
 import { buildGce } from '../../shared/adapters/gcp-compute/build.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
-import { parseGceProviderConfig } from '../../shared/config/gcp-compute.ts';
+import { parseGceProviderConfig, type GceProviderConfig } from '../../shared/config/gcp-compute.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Closer } from './local.ts';
@@ -20,14 +20,11 @@ export interface GceSettings {
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
-export function buildGceProvider(
-  settings: GceSettings,
-  clock: Clock,
-  logger: Logger,
-  authClient?: Parameters<typeof buildGce>[3]['client'],
-  closer?: Closer,
-): GceCloudProvider {
-  const config = parseGceProviderConfig({
+type AuthClient = NonNullable<Parameters<typeof buildGce>[3]['client']>;
+
+/** The adapter's config from the settings (the provider and the price source parse it alike). */
+export function gceConfig(settings: GceSettings): GceProviderConfig {
+  return parseGceProviderConfig({
     clusterName: settings.clusterName,
     project: settings.project,
     region: settings.region,
@@ -35,12 +32,31 @@ export function buildGceProvider(
     ...(settings.operationTimeoutMs ? { operationTimeoutMs: settings.operationTimeoutMs } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
   });
-  const auth = authClient
-    ? { client: authClient }
-    : settings.credentials
-      ? { credentials: settings.credentials }
-      : {};
-  const built = buildGce(config, clock, logger, auth, settings.endpoint);
+}
+
+/** An injected auth client (the local emulator) wins; else the workload identity credentials; else none. */
+export function gceAuth(
+  settings: GceSettings,
+  authClient?: AuthClient,
+): { credentials?: string; client?: AuthClient } {
+  if (authClient) return { client: authClient };
+  return settings.credentials ? { credentials: settings.credentials } : {};
+}
+
+export function buildGceProvider(
+  settings: GceSettings,
+  clock: Clock,
+  logger: Logger,
+  authClient?: AuthClient,
+  closer?: Closer,
+): GceCloudProvider {
+  const built = buildGce(
+    gceConfig(settings),
+    clock,
+    logger,
+    gceAuth(settings, authClient),
+    settings.endpoint,
+  );
   closer?.add(() => built.close());
   return built.provider;
 }

@@ -38,4 +38,14 @@ export {
   type SqsEvent,
   type SqsRecord,
 } from './events.ts';
-export { createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';
+export { composeLaunchDeps, createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';
+export {
+  buildFunctionBase,
+  buildProviders,
+  composeDeps,
+  leasedPorts,
+  type ComposedDeps,
+  type FunctionBase,
+  type FunctionConfig,
+  type TerminatingProviders,
+} from './function-deps.ts';

@@ -1,8 +1,10 @@
 // The one handler of launch-aws and launch-gcp (they differ only in their deps.ts): validates the async
 // invoke payload, checks it is for this cluster, runs the launch use case and returns its counts.
+import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import { launch, type LaunchCounts, type LaunchDeps, type LaunchSettings } from '../../shared/loop/launch.ts';
 import { launchRequestSchema } from '../../shared/loop/launch-request.ts';
 import { InvalidEventError, parseEvent } from './events.ts';
+import { composeDeps, type FunctionBase, type FunctionConfig } from './function-deps.ts';
 import { invocation, parseContext, type InvocationObservability } from './invocation.ts';
 
 export interface LaunchHandlerDeps {
@@ -27,4 +29,19 @@ export function createLaunchHandler(name: string, deps: () => Promise<LaunchHand
     };
     return invocation(d.obs, keys, () => launch(d.loop, d.settings, request));
   };
+}
+
+/** The deps of a launch function: the shared base and its one cloud's provider (its role may call no other). */
+export function composeLaunchDeps(
+  config: FunctionConfig & LaunchHandlerDeps['settings'],
+  provider: (base: FunctionBase) => CloudProvider,
+): LaunchHandlerDeps {
+  return composeDeps(config, (base) => ({
+    cluster: base.cluster,
+    store: base.store,
+    provider: provider(base),
+    clock: base.time.clock,
+    logger: base.obs.logger,
+    metrics: base.obs.metrics,
+  }));
 }

@@ -5,19 +5,16 @@ import { consolidateConfig, type ConsolidateConfig } from '../../shared/config/c
 import type { ConsolidateDeps } from '../../shared/loop/consolidate.ts';
 import type { Invoker } from '../../shared/ports/invoker.ts';
 import {
-  buildCluster,
+  composeDeps,
   passInstanceTypes,
   buildInvoker,
-  buildObservability,
-  buildStateStore,
-  buildTime,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
 
 export interface ConsolidateHandlerDeps {
-  /** Everything but the hand-off, which the handler binds to its invocation's pass id. */
-  readonly loop: Omit<ConsolidateDeps, 'handOff'> & {
+  /** Everything but the hand-off (bound to the invocation's pass id) and the lease's timer and logger. */
+  readonly loop: Omit<ConsolidateDeps, 'handOff' | 'timer' | 'logger'> & {
     readonly invoker: Invoker;
     readonly nonce: () => string;
   };
@@ -29,22 +26,15 @@ export function buildConsolidateDeps(
   env: Readonly<Record<string, string | undefined>>,
 ): ConsolidateHandlerDeps {
   const config = consolidateConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const types = passInstanceTypes(config, time.clock, obs);
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      invoker: buildInvoker(config.invoker),
-      instanceTypes: types.forPools,
-      clock: time.clock,
-      nonce: time.nonce,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, ({ time, obs, cluster, store }) => ({
+    cluster,
+    store,
+    invoker: buildInvoker(config.invoker),
+    instanceTypes: passInstanceTypes(config, time.clock, obs).forPools,
+    clock: time.clock,
+    nonce: time.nonce,
+    metrics: obs.metrics,
+  }));
 }
 
 export const consolidateDeps = oncePerContainer(() => buildConsolidateDeps(process.env));

@@ -4,8 +4,14 @@
 import { handOffToAdmit } from '../../shared/loop/admit-payload.ts';
 import { consolidate, withinInvocation, type ConsolidateResult } from '../../shared/loop/consolidate.ts';
 import { leaseOwner } from '../../shared/loop/with-lease.ts';
-import { LockHeldError } from '../../shared/ports/state-store/errors.ts';
-import { invocation, parseContext, parseEvent, remainingMs, scheduledEventSchema } from '../compose/index.ts';
+import {
+  buildTime,
+  invocation,
+  parseContext,
+  parseEvent,
+  remainingMs,
+  scheduledEventSchema,
+} from '../compose/index.ts';
 import { consolidateDeps, type ConsolidateHandlerDeps } from './deps.ts';
 
 export type ConsolidateOutcome =
@@ -25,27 +31,28 @@ export function createConsolidateHandler(deps: () => Promise<ConsolidateHandlerD
     const { loop, settings } = d;
     const walks = settings.options.multiNodeTimeoutMs + settings.options.singleNodeTimeoutMs;
     return invocation(d.obs, { requestId: ctx.awsRequestId, passId: scheduled.id }, async () => {
-      try {
-        const r = await consolidate(
-          { ...loop, handOff: handOffToAdmit(loop.invoker, settings.clusterName, scheduled.id) },
-          {
-            cluster: settings.clusterName,
-            owner: leaseOwner(ctx.awsRequestId, loop.nonce()),
-            runId: scheduled.id,
-            options: withinInvocation(settings.options, remainingMs(ctx, walks)),
-            ...(settings.leaseTtlMs ? { leaseTtlMs: settings.leaseTtlMs } : {}),
-          },
-        );
-        return {
-          outcome: 'ran',
-          pass: r.pass.outcome,
-          timedOut: r.pass.timedOut,
-          handedOff: r.handedOff.length,
-        };
-      } catch (err: unknown) {
-        if (!(err instanceof LockHeldError)) throw err;
-        return { outcome: 'held', holder: err.holder.owner, reason: err.reason };
-      }
+      const r = await consolidate(
+        {
+          ...loop,
+          timer: buildTime().timer,
+          logger: d.obs.logger,
+          handOff: handOffToAdmit(loop.invoker, settings.clusterName, scheduled.id),
+        },
+        {
+          cluster: settings.clusterName,
+          owner: leaseOwner(ctx.awsRequestId, loop.nonce()),
+          runId: scheduled.id,
+          options: withinInvocation(settings.options, remainingMs(ctx, walks)),
+          ...(settings.leaseTtlMs ? { leaseTtlMs: settings.leaseTtlMs } : {}),
+        },
+      );
+      if (r.outcome === 'held') return r;
+      return {
+        outcome: 'ran',
+        pass: r.pass.outcome,
+        timedOut: r.pass.timedOut,
+        handedOff: r.handedOff.length,
+      };
     });
   };
 }

@@ -3,12 +3,9 @@
 import { lifecycleConfig, type LifecycleConfig } from '../../shared/config/lifecycle.ts';
 import type { LifecycleDeps } from '../../shared/loop/lifecycle.ts';
 import {
-  buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildObservability,
-  buildStateStore,
-  buildTime,
+  buildProviders,
+  composeDeps,
+  leasedPorts,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -21,22 +18,11 @@ export interface LifecycleHandlerDeps {
 
 export function buildLifecycleDeps(env: Readonly<Record<string, string | undefined>>): LifecycleHandlerDeps {
   const config = lifecycleConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const gce = config.gce ? buildGceProvider(config.gce, time.clock, obs.logger) : undefined;
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      providers: { aws: buildEc2Provider(config.ec2, time.clock, obs.logger), ...(gce ? { gcp: gce } : {}) },
-      ...(gce ? { preemptions: gce } : {}),
-      ...time,
-      logger: obs.logger,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, (base) => {
+    const providers = buildProviders(config, base.time.clock, base.obs.logger);
+    // Compute Engine reports preemptions as zonal operations, which its provider lists.
+    return { ...leasedPorts(base), providers, ...(providers.gcp ? { preemptions: providers.gcp } : {}) };
+  });
 }
 
 export const lifecycleDeps = oncePerContainer(() => buildLifecycleDeps(process.env));

@@ -4,12 +4,9 @@ import { orchestrateConfig, type OrchestrateConfig } from '../../shared/config/o
 import type { OrchestrateDeps } from '../../shared/loop/orchestrate.ts';
 import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import {
-  buildCluster,
-  buildEc2Provider,
-  buildGceProvider,
-  buildObservability,
-  buildStateStore,
-  buildTime,
+  buildProviders,
+  composeDeps,
+  leasedPorts,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -27,22 +24,12 @@ export function buildOrchestrateDeps(
   env: Readonly<Record<string, string | undefined>>,
 ): OrchestrateHandlerDeps {
   const config = orchestrateConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  const providers: CloudProvider[] = [buildEc2Provider(config.ec2, time.clock, obs.logger)];
-  if (config.gce) providers.push(buildGceProvider(config.gce, time.clock, obs.logger));
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      providers: new Map(providers.map((p) => [p.cloud, p])),
-      ...time,
-      logger: obs.logger,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, (base) => {
+    const providers: CloudProvider[] = Object.values(
+      buildProviders(config, base.time.clock, base.obs.logger),
+    );
+    return { ...leasedPorts(base), providers: new Map(providers.map((p) => [p.cloud, p])) };
+  });
 }
 
 export const orchestrateDeps = oncePerContainer(() => buildOrchestrateDeps(process.env));

@@ -3,12 +3,10 @@
 import type { ProvisionDeps } from '../../shared/loop/provision.ts';
 import { provisionConfig, type ProvisionConfig } from '../../shared/config/provision.ts';
 import {
-  buildCluster,
+  composeDeps,
+  leasedPorts,
   passInstanceTypes,
   buildInvoker,
-  buildObservability,
-  buildStateStore,
-  buildTime,
   oncePerContainer,
   type InvocationObservability,
 } from '../compose/index.ts';
@@ -21,21 +19,11 @@ export interface ProvisionHandlerDeps {
 
 export function buildProvisionDeps(env: Readonly<Record<string, string | undefined>>): ProvisionHandlerDeps {
   const config = provisionConfig(env);
-  const time = buildTime();
-  const obs = buildObservability(config.observability);
-  return {
-    loop: {
-      cluster: buildCluster(config.cluster, obs.logger),
-      store: buildStateStore(config.store, time.clock),
-      invoker: buildInvoker(config.invoker),
-      instanceTypes: passInstanceTypes(config, time.clock, obs),
-      ...time,
-      logger: obs.logger,
-      metrics: obs.metrics,
-    },
-    settings: config,
-    obs,
-  };
+  return composeDeps(config, (base) => ({
+    ...leasedPorts(base),
+    invoker: buildInvoker(config.invoker),
+    instanceTypes: passInstanceTypes(config, base.time.clock, base.obs),
+  }));
 }
 
 export const provisionDeps = oncePerContainer(() => buildProvisionDeps(process.env));

@@ -69,11 +69,28 @@ const cloudOf = (n: NodeFields): Cloud | undefined =>
 const tainted = (n: NodeFields) => n.spec?.taints?.some((t) => t.key === DISRUPTED_TAINT_KEY) ?? false;
 
 export function podsOn(kube: KubeApiEmulator, node: string): string[] {
-  return (kube.store.all(kube.typeOf('Pod')) as PodFields[])
-    .filter((p) => p.spec?.nodeName === node && !p.metadata.deletionTimestamp)
+  return workloadOn(podsByNode(kube).get(node) ?? []);
+}
+
+/** The node's pods that are not going and not DaemonSet-owned, as namespace/name. */
+const workloadOn = (pods: readonly PodFields[]): string[] =>
+  pods
+    .filter((p) => !p.metadata.deletionTimestamp)
     .filter((p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'))
     .map((p) => `${String(p.metadata.namespace)}/${String(p.metadata.name)}`)
     .sort();
+
+/** Every bound pod by its node, read once: choosing among a thousand nodes must not list the pods per node. */
+function podsByNode(kube: KubeApiEmulator): Map<string, PodFields[]> {
+  const out = new Map<string, PodFields[]>();
+  for (const p of kube.store.all(kube.typeOf('Pod')) as PodFields[]) {
+    const node = p.spec?.nodeName;
+    if (!node) continue;
+    const list = out.get(node);
+    if (list) list.push(p);
+    else out.set(node, [p]);
+  }
+  return out;
 }
 
 interface RunState {
@@ -172,7 +189,8 @@ function spotTarget(kube: KubeApiEmulator, inj: { cloud: Cloud; pool?: string })
       !n.metadata.deletionTimestamp &&
       !tainted(n),
   );
-  const load = new Map(nodes.map((n) => [n, podsOn(kube, String(n.metadata.name)).length]));
+  const byNode = podsByNode(kube);
+  const load = new Map(nodes.map((n) => [n, workloadOn(byNode.get(String(n.metadata.name)) ?? []).length]));
   return nodes.sort(
     (a, b) =>
       (load.get(b) ?? 0) - (load.get(a) ?? 0) ||
@@ -251,9 +269,7 @@ type Pdb = KubeObject & {
 };
 
 /** Pods on the node that graceful disruption may not move now: do-not-disrupt, or a PDB allowing no disruption. */
-function blockedPods(kube: KubeApiEmulator, node: string): number {
-  const pdbs = kube.store.all(kube.typeOf('PodDisruptionBudget')) as Pdb[];
-  const pods = (kube.store.all(kube.typeOf('Pod')) as PodFields[]).filter((p) => p.spec?.nodeName === node);
+function blockedPods(pods: readonly PodFields[], pdbs: readonly Pdb[]): number {
   return pods.filter((p) => {
     const labels = (p.metadata.labels ?? {}) as Record<string, string>;
     if (
@@ -275,13 +291,17 @@ function blockedPods(kube: KubeApiEmulator, node: string): number {
  * PDB allowing no disruption or a do-not-disrupt pod holds it back, docs/mechanisms/candidate-budget.md).
  */
 function leastLoadedType(kube: KubeApiEmulator, pool: string): string | undefined {
+  const pdbs = kube.store.all(kube.typeOf('PodDisruptionBudget')) as Pdb[];
+  const byNode = podsByNode(kube);
+  const on = (n: NodeFields) => byNode.get(String(n.metadata.name)) ?? [];
   const nodes = all(kube, 'Node').filter(
     (n) =>
       n.metadata.labels?.['karpenter.sh/nodepool'] === pool &&
       !n.metadata.deletionTimestamp &&
-      blockedPods(kube, String(n.metadata.name)) === 0,
+      blockedPods(on(n), pdbs) === 0,
   );
-  const load = (n: NodeFields) => podsOn(kube, String(n.metadata.name)).length;
+  const loads = new Map(nodes.map((n) => [n, workloadOn(on(n)).length]));
+  const load = (n: NodeFields) => loads.get(n) ?? 0;
   const [node] = nodes.sort(
     (a, b) => load(a) - load(b) || String(a.metadata.name).localeCompare(String(b.metadata.name)),
   );

@@ -1,6 +1,7 @@
 // The contract summary of a run (docs/contract.md, "kraftsman fleet"), every figure counted from what
 // happened: samples of the cluster, the handlers' results, the launch invocations, the clouds' worlds, and
 // the invariants read from the emulators at the end.
+import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { doubleBooked, nodesWithoutInstance, orphanInstances, strandedTaints } from './invariants.ts';
 import type { Ledger } from './ledger.ts';
@@ -8,6 +9,7 @@ import { Ledger as LedgerClass } from './ledger.ts';
 import type { FleetLog } from './log.ts';
 import type { PodLedger } from './pods.ts';
 import { skipReasons } from './recorded.ts';
+import { emulatorObjects, fleetBound } from './report/fleet-bound.ts';
 import type { CensusRow, FleetRun, FleetSample } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
 import type { FleetCommand, FleetSummary } from './summary.ts';
@@ -45,6 +47,7 @@ export function summarize(r: RunRecord): FleetRun {
   const gangs = r.wiring.launches.filter((l) => l.gang !== undefined);
   // The pods the last provisioning batch could not place on any offering (its verdicts say why).
   const lastProvision = r.ledger.lastOf('provision', 'unschedulable') ?? 0;
+  const floor = fleetBound(emulatorObjects(r.env.kube), builtinCatalog());
   const checks = {
     orphans: orphanInstances(r.env.kube, r.env.ec2.world, r.env.gce.world, r.env.clusterName),
     stranded: strandedTaints(r.env.kube, last.commandsInFlight),
@@ -67,7 +70,8 @@ export function summarize(r: RunRecord): FleetRun {
       cost: {
         startPerHour: round(first.costPerHour),
         endPerHour: round(last.costPerHour),
-        lowerBoundPerHour: round(last.lowerBoundPerHour),
+        // Both are lower bounds, so the larger is one too: the end state's, with placement kept, is the tighter.
+        lowerBoundPerHour: round(Math.max(last.lowerBoundPerHour, floor?.lpPerHour ?? 0)),
       },
       nodes: { start: clouds(first.nodesByCloud), end: clouds(last.nodesByCloud) },
       pods: {
@@ -108,6 +112,9 @@ export function summarize(r: RunRecord): FleetRun {
       invocationFailures: r.ledger.failures.slice(0, 20),
       logCounts: { ...r.log.counts },
       totals: Object.fromEntries(r.ledger.totals),
+      ...(floor
+        ? { floor: { packingPerHour: round(floor.packingPerHour), unserved: floor.unserved.length } }
+        : {}),
     },
   };
 }

@@ -5,6 +5,7 @@
 import { podKey, type Pod } from '../model/pod.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
 import { solve, type Deadline } from '../scheduling/scheduler.ts';
+import type { ClusterSnapshot, StateNode } from '../state/snapshot.ts';
 import type { PassContext } from './pass-context.ts';
 import { doNotDisruptActive, isReschedulable } from './pod-rules.ts';
 import type { Candidate } from './types.ts';
@@ -33,6 +34,18 @@ export function deletingPods(ctx: PassContext, moving: (p: Pod) => boolean): Pod
     .flatMap((n) => n.pods.filter(moving));
 }
 
+// Every simulation of a pass looks placements up on the same snapshot: its name index is built once.
+const byNameMemo = new WeakMap<ClusterSnapshot, ReadonlyMap<string, StateNode>>();
+function nodesByName(snapshot: ClusterSnapshot): ReadonlyMap<string, StateNode> {
+  let m = byNameMemo.get(snapshot);
+  if (!m)
+    byNameMemo.set(
+      snapshot,
+      (m = new Map([...snapshot.nodes, ...snapshot.inFlight].map((n) => [n.name, n]))),
+    );
+  return m;
+}
+
 export function simulateCandidates(
   ctx: PassContext,
   candidates: readonly Candidate[],
@@ -57,7 +70,7 @@ export function simulateCandidates(
 
   const unscheduled = new Map<string, string>();
   const deletingKeys = new Set(deleting.map(podKey));
-  const byName = new Map([...snapshot.nodes, ...snapshot.inFlight].map((n) => [n.name, n]));
+  const byName = nodesByName(snapshot);
   for (const p of [...own, ...others, ...deleting]) {
     const key = podKey(p);
     const placement = result.placements.get(key);

@@ -1,6 +1,7 @@
-// The consolidation use case (docs/architecture.md, one consolidation pass): under the consolidation lease, read the
-// cluster once, run one pass (which reads and persists the pass state and emits the pass metrics), and hand
-// the held proposals, in order, to admission as one validated, bounded payload.
+// The consolidation use case (docs/architecture.md, one consolidation pass): under the consolidation lease
+// (with-lease.ts: heartbeat, release, a per-attempt owner), read the cluster once, run one pass (which reads and
+// persists the pass state and emits the pass metrics), and hand the held proposals, in order, to admission as
+// one validated, bounded payload. An overlapping start finds the lease held and returns `held` at once.
 import { parseProposals, toProposal, type Proposal } from '../disruption/proposal.ts';
 import type { PassResult } from '../disruption/pass.ts';
 import type { PassOptions } from '../disruption/types.ts';
@@ -9,8 +10,9 @@ import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { disruptionPass, type DisruptionPassDeps } from './disruption-pass.ts';
+import { withLease, type HeldLease, type LeaseDeps } from './with-lease.ts';
 
-export interface ConsolidateDeps extends DisruptionPassDeps {
+export interface ConsolidateDeps extends DisruptionPassDeps, LeaseDeps {
   readonly cluster: Cluster;
   /** Instance types with current prices for these objects' NodePools. */
   instanceTypes(objects: ClusterObjects): Promise<readonly InstanceType[]>;
@@ -32,33 +34,57 @@ export interface ConsolidateRequest {
 export interface ConsolidateResult {
   readonly pass: PassResult;
   readonly handedOff: readonly Proposal[];
+  /** The lease was lost during the pass (taken over after expiry): its proposals were not handed off. */
+  readonly lost: boolean;
 }
+
+export type ConsolidateOutcome =
+  | ({ readonly outcome: 'ran' } & ConsolidateResult)
+  | { readonly outcome: 'held'; readonly holder: string; readonly reason: 'held' | 'same-run' };
 
 export async function consolidate(
   deps: ConsolidateDeps,
   request: ConsolidateRequest,
-): Promise<ConsolidateResult> {
+): Promise<ConsolidateOutcome> {
   const o = request.options;
-  const lease = await deps.store.acquireLease({
-    cluster: request.cluster,
-    name: 'consolidation',
-    owner: request.owner,
-    ttlMs: request.leaseTtlMs ?? Math.min(3_600_000, o.multiNodeTimeoutMs + o.singleNodeTimeoutMs + 120_000),
-    ...(request.runId ? { runId: request.runId } : {}),
-  });
-  try {
-    const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
-    const types = await deps.instanceTypes(read.objects);
-    const snapshot = buildSnapshot(read.objects, types);
-    const pass = await disruptionPass(deps, { cluster: request.cluster, snapshot, options: o });
-    if (pass.commands.length === 0) return { pass, handedOff: [] };
-    // Validated and bounded here as at admit's end: a payload the event limit would refuse fails the pass.
-    const proposals = parseProposals(pass.commands.map(toProposal), 'consolidate.proposals');
-    await deps.handOff(proposals);
-    return { pass, handedOff: proposals };
-  } finally {
-    await deps.store.releaseLease(lease).catch(() => undefined);
+  const run = await withLease(
+    deps,
+    {
+      cluster: request.cluster,
+      name: 'consolidation',
+      owner: request.owner,
+      ttlMs:
+        request.leaseTtlMs ?? Math.min(3_600_000, o.multiNodeTimeoutMs + o.singleNodeTimeoutMs + 120_000),
+      ...(request.runId ? { runId: request.runId } : {}),
+    },
+    (lease) => passAndHandOff(deps, request, lease),
+  );
+  if (run.outcome === 'held') return { outcome: 'held', holder: run.holder.owner, reason: run.reason };
+  return { outcome: 'ran', ...run.value };
+}
+
+async function passAndHandOff(
+  deps: ConsolidateDeps,
+  request: ConsolidateRequest,
+  lease: HeldLease,
+): Promise<ConsolidateResult> {
+  const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
+  const types = await deps.instanceTypes(read.objects);
+  const snapshot = buildSnapshot(read.objects, types);
+  const pass = await disruptionPass(deps, { cluster: request.cluster, snapshot, options: request.options });
+  // A holder that lost the lease may overlap a newer pass: its proposals would be admitted twice over (the
+  // newer pass proposes from the same state), so it hands off nothing and the next minute's pass decides.
+  if (lease.signal.aborted) {
+    deps.logger.warn('consolidation lease lost during the pass; proposals not handed off', {
+      proposals: pass.commands.length,
+    });
+    return { pass, handedOff: [], lost: true };
   }
+  if (pass.commands.length === 0) return { pass, handedOff: [], lost: false };
+  // Validated and bounded here as at admit's end: a payload the event limit would refuse fails the pass.
+  const proposals = parseProposals(pass.commands.map(toProposal), 'consolidate.proposals');
+  await deps.handOff(proposals);
+  return { pass, handedOff: proposals, lost: false };
 }
 
 /** The walk budgets shrunk, in proportion, to the time an invocation has left (the pass runs them in turn). */

@@ -9,6 +9,7 @@ import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import { managed } from './deletion-requests.ts';
 import { deleteTerminated } from './finalizers.ts';
 import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
 
@@ -30,6 +31,12 @@ export async function collectGarbage(
   const owners = ownersOf(objects.nodeClaims);
   const nodes = new Map<string, Node>();
   for (const n of objects.nodes) if (n.spec?.providerID) nodes.set(n.spec.providerID, n);
+  // A managed Node's instance is its termination's to end, after the drain (deletion-requests.ts): a claim
+  // deleted by an operator leaves its instance unowned while the Node's pods are still being evicted.
+  const draining = (i: CloudInstance): boolean => {
+    const node = nodes.get(i.providerId);
+    return node !== undefined && managed(node);
+  };
   const live = new Set<string>();
   const listed = new Set<Cloud>();
   let instances = 0;
@@ -41,7 +48,8 @@ export async function collectGarbage(
     listed.add(cloud);
     for (const i of all) live.add(i.providerId);
     const suspects = all.filter(
-      (i) => !owners.owns(i) && i.state !== 'terminating' && olderThan(i.launchTime, now, graceMs),
+      (i) =>
+        !owners.owns(i) && !draining(i) && i.state !== 'terminating' && olderThan(i.launchTime, now, graceMs),
     );
     if (suspects.length === 0) continue;
     // The snapshot was read before the list: a claim created since (a launch of this minute's provisioning

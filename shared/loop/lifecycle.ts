@@ -2,11 +2,16 @@
 // launch / registration / initialization timeouts, expiration, the drain and finish of terminating Nodes,
 // Compute Engine preemptions, and garbage collection. Every step acts on what the API server and the clouds
 // hold now; one failing claim is counted and the rest go on (partial success as counts).
-import { DISRUPTED_TAINT_KEY, NODEPOOL, TERMINATION_CAUSE } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provisioning/lifecycle.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+import {
+  claimsToTerminate,
+  nodesToTerminate,
+  startNodeTermination,
+  terminateDeletedClaim,
+} from './deletion-requests.ts';
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
 import { handleInterruptions } from './interruption.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
@@ -98,8 +103,12 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   for (const action of claimActions(objects, deps.clock.now(), settings.timeouts))
     await attempt(`${action.kind} ${action.claim.metadata.name}`, () => act(deps, action, objects, counts));
   objects = (await deps.cluster.readSnapshot()).objects;
-  for (const node of orphanNodes(objects, deps.clock.now(), settings.gcGraceMs))
+  for (const node of nodesToTerminate(objects, deps.clock.now(), settings.gcGraceMs))
     await attempt(`orphan node ${node.metadata.name}`, () => startNodeTermination(deps, node));
+  for (const claim of claimsToTerminate(objects))
+    await attempt(`deleted claim ${claim.metadata.name}`, async () => {
+      if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
+    });
   objects = (await deps.cluster.readSnapshot()).objects;
   for (const node of objects.nodes.filter(draining))
     await attempt(`drain ${node.metadata.name}`, async () => {
@@ -158,38 +167,4 @@ async function preemptions(
   counts.interruptions += outcome.drained;
   counts.failed += outcome.failed;
   counts.errors.push(...outcome.errors.map((e) => `interruption ${e.claim}: ${e.error}`));
-}
-
-/**
- * Managed Nodes whose termination has not started and whose claim is gone (deleted by an operator, say):
- * Karpenter's claim finalizer would drain them; here the lifecycle does. Also a Node deleted by someone else
- * (`kubectl delete node`) that holds Karpenter's finalizer, at any age: Karpenter's termination controller
- * drains it and terminates its instance; kraftsman does the same, then releases it (finalizers.ts).
- */
-function orphanNodes(objects: ClusterObjects, now: Date, graceMs: number): Node[] {
-  const byProvider = new Set(objects.nodeClaims.map((c) => c.status?.providerID).filter(Boolean));
-  const byName = new Set(objects.nodeClaims.map((c) => c.status?.nodeName).filter(Boolean));
-  return objects.nodes.filter((n) => {
-    if (n.metadata.labels?.[NODEPOOL] === undefined || !n.spec?.providerID) return false;
-    if (n.metadata.annotations?.[TERMINATION_STARTED]) return false;
-    const held = n.metadata.finalizers?.includes(KARPENTER_TERMINATION_FINALIZER) ?? false;
-    if (held && n.metadata.deletionTimestamp) return true;
-    const created = Date.parse(n.metadata.creationTimestamp ?? '');
-    return (
-      !byProvider.has(n.spec.providerID) &&
-      !byName.has(n.metadata.name) &&
-      Number.isFinite(created) &&
-      now.getTime() - created >= graceMs
-    );
-  });
-}
-
-async function startNodeTermination(deps: LifecycleDeps, node: Node): Promise<void> {
-  await deps.cluster.patchMetadata('Node', node.metadata.name, {
-    annotations: {
-      [TERMINATION_STARTED]: deps.clock.now().toISOString(),
-      [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? 'nodeclaim_deleted',
-    },
-  });
-  await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
 }

@@ -2,6 +2,7 @@
 // scheduler runs over pending demand against live nodes and in-flight claims, each new claim is created in the
 // API server, its pods are nominated to it, and its cloud's launcher is invoked (one invocation per claim or
 // per gang). Pods no NodePool could ever take get a verdict that disruption passes read.
+import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import type { ClusterObjects } from '../state/objects.ts';
@@ -14,7 +15,7 @@ import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
-import { mergeSpecs, withoutRefused, type RefusedOffering } from '../provisioning/offerings.ts';
+import { mergeSpecs, withoutRefused } from '../provisioning/offerings.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -73,7 +74,9 @@ export async function runBatch(
   const started = deps.clock.now();
   const state = await deps.store.loadPassState(fence.cluster);
   const demand = pendingDemand(objects, state.nominations, started, !settings.upstream);
-  const snapshot = await snapshotFor(deps, objects, state.unavailableOfferings, started);
+  const specs = await poolSpecs(deps, objects);
+  const offered = withoutRefused(specs, state.unavailableOfferings, started);
+  const snapshot = buildSnapshot(objects, buildInstanceTypes(offered));
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);
   const pending = demand.pods.map((p) => view.pendingPod(p));
@@ -85,7 +88,10 @@ export async function runBatch(
   if (nominations.length) await deps.store.putNominations(fence.cluster, nominations);
   const launches = await invokeLaunchers(deps, fence, created);
   const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
-  const verdicts = await writeVerdicts(deps, settings, fence.cluster, objects, unplaced, result.errors);
+  // Verdicts are judged with every offering available: the same snapshot unless an offering was refused.
+  const everyOffering = () =>
+    offered.every((o, i) => o === specs[i]) ? snapshot : buildSnapshot(objects, buildInstanceTypes(specs));
+  const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, result.errors);
   observeLatency(deps, created, nominations, objects);
   return {
     demand: demand.pods.length,
@@ -101,22 +107,19 @@ export async function runBatch(
   };
 }
 
-/** The snapshot with the instance types of every NodePool's node class; refused offerings marked unavailable. */
-async function snapshotFor(
-  deps: BatchDeps,
-  objects: ClusterObjects,
-  refused: readonly RefusedOffering[],
-  now: Date,
-): Promise<ClusterSnapshot> {
-  const bare = buildSnapshot(objects, []);
+/**
+ * The instance types of every NodePool's node class, merged. Only the NodePools and node classes decide
+ * them, so the pool views come from a snapshot of those alone: the full one is built once, with prices.
+ */
+async function poolSpecs(deps: BatchDeps, objects: ClusterObjects): Promise<InstanceTypeSpec[]> {
+  const pools = buildSnapshot({ ...objects, pods: [], nodes: [], nodeClaims: [] }, []).nodePools;
   const lists = [];
-  for (const pool of bare.nodePools.values()) {
+  for (const pool of pools.values()) {
     if (!pool.nodeClass) continue;
     const specs = await deps.instanceTypes.get(pool.cloud, pool.nodeClass);
     if (specs) lists.push(specs);
   }
-  const merged = mergeSpecs(lists);
-  return buildSnapshot(objects, buildInstanceTypes(withoutRefused(merged, refused, now)));
+  return mergeSpecs(lists);
 }
 
 interface Created {
@@ -216,14 +219,13 @@ async function writeVerdicts(
   deps: BatchDeps,
   settings: BatchSettings,
   cluster: string,
-  objects: ClusterObjects,
+  everyOffering: () => ClusterSnapshot,
   unplaced: readonly Pod[],
   errors: ReadonlyMap<string, string>,
 ): Promise<number> {
   deps.metrics.count(M.unschedulablePodsTotal, unplaced.length);
   if (unplaced.length === 0) return 0;
-  const snapshot = await snapshotFor(deps, objects, [], deps.clock.now());
-  const view = passView(snapshot);
+  const view = passView(everyOffering());
   const rejected = incompatibleWithEveryPool(view, unplaced, schedulingOptions(view, settings.upstream));
   const expiresAt = new Date(deps.clock.now().getTime() + settings.verdictTtlMs);
   const verdicts = unplaced

@@ -1,7 +1,9 @@
 // Which unbound pods are provisioning demand right now (Karpenter's IsProvisionable with the Volcano fix),
-// and which are already covered by a nomination to a claim still in flight: those wait for their claim and
-// must not open a second one. An in-flight claim that hosts nominations counts as full.
-import type { NodeClaim } from '../model/nodeclaim.ts';
+// and which are already covered by a nomination to a claim still coming (in flight, or its Node not yet
+// initialized): those wait for their claim and must not open a second one. Such a claim counts as full.
+import { INITIALIZED } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import { ignoreReason } from '../state/pods.ts';
 import type { ClusterObjects } from '../state/objects.ts';
@@ -18,24 +20,37 @@ export interface Demand {
   readonly pods: readonly Pod[];
   /** Pods waiting for the in-flight claim they were nominated to. */
   readonly covered: readonly Pod[];
-  /** In-flight claims holding nominations: left out of the run so their room is not handed out twice. */
+  /** Capacity (claims in flight, Nodes not yet initialized) holding nominations: left out of the run so
+   * its room is not handed out twice. */
   readonly reservedClaims: ReadonlySet<string>;
 }
 
-/** A claim without a Node yet and not being deleted: its pods wait for it. */
-function inFlightClaims(objects: ClusterObjects): Map<string, NodeClaim> {
-  const providers = new Set(objects.nodes.map((n) => n.spec?.providerID).filter(Boolean));
-  const nodeNames = new Set(objects.nodes.map((n) => n.metadata.name));
-  const out = new Map<string, NodeClaim>();
+/**
+ * Claims whose pods wait for them, each with the name its capacity has in the snapshot: a claim without a
+ * Node yet (its own name), or whose Node registered but has not initialized (the Node's name) — until then
+ * the Node may not take pods (the unregistered taint, startup taints, not Ready), so its nominated pods are
+ * still pending and must not be planned afresh onto other room.
+ */
+function waitingClaims(objects: ClusterObjects): Map<string, string> {
+  const byProvider = new Map(
+    objects.nodes.filter((n) => n.spec?.providerID).map((n) => [n.spec?.providerID, n]),
+  );
+  const byName = new Map(objects.nodes.map((n) => [n.metadata.name, n]));
+  const out = new Map<string, string>();
   for (const c of objects.nodeClaims) {
     if (c.metadata.deletionTimestamp) continue;
-    const registered =
-      (c.status?.nodeName && nodeNames.has(c.status.nodeName)) ||
-      (c.status?.providerID && providers.has(c.status.providerID));
-    if (!registered) out.set(c.metadata.name, c);
+    const node =
+      (c.status?.nodeName ? byName.get(c.status.nodeName) : undefined) ??
+      (c.status?.providerID ? byProvider.get(c.status.providerID) : undefined);
+    if (!node) out.set(c.metadata.name, c.metadata.name);
+    else if (!initialized(c, node)) out.set(c.metadata.name, node.metadata.name);
   }
   return out;
 }
+
+/** Karpenter's StateNode.Initialized for a claim's Node: the claim's condition or the Node's label. */
+const initialized = (c: NodeClaim, node: Node): boolean =>
+  claimCondition(c, 'Initialized') === true || node.metadata.labels?.[INITIALIZED] === 'true';
 
 export function pendingDemand(
   objects: ClusterObjects,
@@ -43,17 +58,17 @@ export function pendingDemand(
   now: Date,
   volcanoFix: boolean,
 ): Demand {
-  const inFlight = inFlightClaims(objects);
+  const waiting = waitingClaims(objects);
   const pods: Pod[] = [];
   const covered: Pod[] = [];
   const reserved = new Set<string>();
   for (const pod of objects.pods) {
     if (pod.spec.nodeName || ignoreReason(pod, volcanoFix)) continue;
     const n = nominations.get(podKey(pod));
-    const claim = n?.claimName && n.expiresAt > now ? inFlight.get(n.claimName) : undefined;
-    if (claim) {
+    const capacity = n?.claimName && n.expiresAt > now ? waiting.get(n.claimName) : undefined;
+    if (capacity) {
       covered.push(pod);
-      reserved.add(claim.metadata.name);
+      reserved.add(capacity);
     } else pods.push(pod);
   }
   return { pods, covered, reservedClaims: reserved };

@@ -7,7 +7,7 @@ import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
 import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirement-set.ts';
-import { describeTaint, untolerated } from './taints.ts';
+import { staticFit } from './static-fit.ts';
 import type { Topology } from './topology.ts';
 
 export interface ExistingNodeInput {
@@ -26,21 +26,23 @@ export interface ExistingNodeInput {
 export class ExistingNode {
   readonly pods: PodState[] = [];
   requirements: Requirements;
+  /** The node's own labels as requirements, shared by every simulation of the pass (never mutated). */
+  private readonly initial: Requirements;
   private used: MutableResourceList = {};
-  private readonly ports: HostPort[];
-  private readonly volumes: Map<string, number>;
+  // Copied from the input on the first placement that changes them: most nodes of a simulation get none.
+  private ports: HostPort[] | undefined;
+  private volumes: Map<string, number> | undefined;
 
   /** Called with the node's free capacity whenever a placement or its undo changes it. */
   onFreeChanged: ((free: ResourceList) => void) | undefined;
 
   free(): ResourceList {
-    return subtract(this.input.available, this.used);
+    return this.pods.length ? subtract(this.input.available, this.used) : this.input.available;
   }
 
   constructor(readonly input: ExistingNodeInput) {
-    this.requirements = labelRequirements(input.labels); // shared; add() copies before narrowing
-    this.ports = [...input.hostPorts];
-    this.volumes = new Map(input.volumeSlots);
+    this.initial = labelRequirements(input.labels); // shared; add() copies before narrowing
+    this.requirements = this.initial;
   }
 
   get name(): string {
@@ -53,17 +55,21 @@ export class ExistingNode {
 
   /** Places the pod if it fits; returns undefined on success or the reason it does not fit. */
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
-    const taint = untolerated(this.input.taints, pod.tolerations);
-    if (taint) return `did not tolerate taint ${describeTaint(taint)}`;
-    const port = hostPortConflict(this.ports, pod.info.hostPorts);
+    const fit = staticFit(this.input, this.initial, pod);
+    if (fit.taint) return fit.taint;
+    const port = hostPortConflict(this.ports ?? this.input.hostPorts, pod.info.hostPorts);
     if (port) return `host port ${port.port}/${port.protocol} in use`;
+    const volumes = this.volumes ?? this.input.volumeSlots;
     for (const driver of pod.info.volumeDrivers) {
-      if ((this.volumes.get(driver) ?? Number.POSITIVE_INFINITY) < 1)
-        return `volume limit for ${driver} reached`;
+      if ((volumes.get(driver) ?? Number.POSITIVE_INFINITY) < 1) return `volume limit for ${driver} reached`;
     }
     // Karpenter's message; naming the resource would cost an allocation on the most common failure
     if (!fitsSum(this.used, pod.info.requests, this.input.available)) return 'exceeds node resources';
-    const incompatible = this.requirements.incompatibility(pod.requirements, NO_UNDEFINED);
+    // narrowing only ever adds requirements, but Compatible is not monotone in them: the memo holds for the labels alone
+    const incompatible =
+      this.requirements === this.initial
+        ? fit.labels
+        : this.requirements.incompatibility(pod.requirements, NO_UNDEFINED);
     if (incompatible) return incompatible;
     const withPod = this.requirements.copy().addAll(pod.requirements);
     const topo = topology.addRequirements(pod, this.input.taints, withPod);
@@ -77,20 +83,27 @@ export class ExistingNode {
     this.pods.push(pod);
     this.used = requests;
     this.requirements = final;
-    this.ports.push(...pod.info.hostPorts);
-    for (const d of pod.info.volumeDrivers)
-      if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) - 1);
+    const ports = pod.info.hostPorts.length ? (this.ports ??= [...this.input.hostPorts]) : undefined;
+    ports?.push(...pod.info.hostPorts);
+    const slots = this.slotsFor(pod.info.volumeDrivers);
+    for (const d of pod.info.volumeDrivers) if (slots?.has(d)) slots.set(d, (slots.get(d) as number) - 1);
     journal.push(() => {
       this.pods.pop();
       this.used = prev.used;
       this.requirements = prev.requirements;
-      this.ports.length -= pod.info.hostPorts.length;
-      for (const d of pod.info.volumeDrivers)
-        if (this.volumes.has(d)) this.volumes.set(d, (this.volumes.get(d) as number) + 1);
+      if (ports) ports.length -= pod.info.hostPorts.length;
+      for (const d of pod.info.volumeDrivers) if (slots?.has(d)) slots.set(d, (slots.get(d) as number) + 1);
       this.onFreeChanged?.(this.free());
     });
     this.onFreeChanged?.(this.free());
     topology.record(pod.info, this.input.taints, final);
     return undefined;
+  }
+
+  /** The node's own copy of its volume slots, made when a placement first uses a driver with a limit. */
+  private slotsFor(drivers: readonly string[]): Map<string, number> | undefined {
+    if (!this.volumes && drivers.some((d) => this.input.volumeSlots.has(d)))
+      this.volumes = new Map(this.input.volumeSlots);
+    return this.volumes;
   }
 }

@@ -94,8 +94,16 @@ export class PodState {
     return (this.shapeText ??= `${this.strictRequirements.toString()}\u0001${JSON.stringify(this.tolerations)}`);
   }
 
+  private fitText: string | undefined;
+
+  /** What decides whether a node's taints and labels admit the pod: its requirements and tolerations, as text. */
+  get fitKey(): string {
+    return (this.fitText ??= `${this.requirements.fingerprint()}\u0004${JSON.stringify(this.tolerations)}`);
+  }
+
   private derive(): void {
     this.shapeText = undefined;
+    this.fitText = undefined;
     const base = Requirements.fromLabels(this.info.pod.spec.nodeSelector);
     if (this.info.volumeRequirements) base.addAll(this.info.volumeRequirements);
     const first = this.requiredTerms[0];

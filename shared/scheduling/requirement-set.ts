@@ -152,6 +152,16 @@ export class Requirements {
   toString(): string {
     return [...this.byKey.values()].map((r) => r.toString()).join(', ');
   }
+
+  /** Every key's values, bounds and minValues as order-independent text: equal sets, equal text (memo keys). */
+  fingerprint(): string {
+    return [...this.byKey.values()].map(fingerprintOf).sort().join('\u0001');
+  }
+}
+
+function fingerprintOf(r: Requirement): string {
+  const values = [...r.values].sort().join('\u0003');
+  return `${r.key}\u0002${r.complement ? '!' : ''}${values}\u0002${r.greaterThan ?? ''}\u0002${r.lessThan ?? ''}\u0002${r.minValues ?? ''}`;
 }
 
 function sameRequirement(a: Requirement, b: Requirement): boolean {

@@ -13,6 +13,7 @@ import type { Requirements } from './requirement-set.ts';
 import { labelRequirements } from './requirement-set.ts';
 import type { Labels } from './selector.ts';
 import { untolerated } from './taints.ts';
+import { relevantInverse, type BoundInverse, type BoundInverseMemo } from './inverse-relevance.ts';
 import { TopologyGroup, type GroupSpec, type TopologyType } from './topology-group.ts';
 import { spreadSpec, termNamespaces, termSpec, type Filter } from './topology-specs.ts';
 
@@ -38,7 +39,7 @@ export interface TopologyShare {
   /** Bound pods of the nodes this simulation leaves out (already inside `bound`). */
   readonly removed: readonly BoundPod[];
   /** The inverse groups `bound` imposes (specs and owners), derived by the first simulation of the pass. */
-  readonly boundInverse?: { groups?: readonly { spec: GroupSpec; owners: readonly string[] }[] };
+  readonly boundInverse?: BoundInverseMemo;
 }
 
 export interface TopologyOptions {
@@ -67,12 +68,23 @@ export class Topology {
     private readonly share?: TopologyShare,
   ) {
     for (const p of pending) this.own(p);
-    for (const { spec, owners } of this.boundInverseGroups()) {
+    const terms = pending.flatMap((p) =>
+      p.antiRequired.map((term) => ({
+        p,
+        spec: termSpec('inverse', term, termNamespaces(p.info, term, namespaces)),
+      })),
+    );
+    const needed = relevantInverse(
+      this.boundInverseGroups(),
+      pending,
+      new Set(terms.map((t) => t.spec.hash)),
+      share,
+    );
+    for (const { spec, owners } of needed) {
       const g = this.inverseGroupOf(spec);
       for (const o of owners) g.owners.add(o);
     }
-    for (const p of pending)
-      for (const term of p.antiRequired) this.inverseGroup(p.info, term).owners.add(p.key);
+    for (const { p, spec } of terms) this.inverseGroupOf(spec).owners.add(p.key);
     for (const g of this.inverse.values()) this.countExisting(g, true);
     for (const p of pending) this.indexSelecting(p.info);
   }
@@ -236,7 +248,7 @@ export class Topology {
 
   // Bound pods are the same for every simulation of a pass, so their terms become specs once (Karpenter #3271:
   // building these groups was a third of a simulation).
-  private boundInverseGroups(): readonly { spec: GroupSpec; owners: readonly string[] }[] {
+  private boundInverseGroups(): readonly BoundInverse[] {
     const memo = this.share?.boundInverse;
     if (memo?.groups) return memo.groups;
     const bySpec = new Map<string, { spec: GroupSpec; owners: string[] }>();
@@ -251,10 +263,6 @@ export class Topology {
     const groups = [...bySpec.values()];
     if (memo) memo.groups = groups;
     return groups;
-  }
-
-  private inverseGroup(owner: TopologyPod, term: PodAffinityTerm): TopologyGroup {
-    return this.inverseGroupOf(termSpec('inverse', term, termNamespaces(owner, term, this.namespaces)));
   }
 
   private inverseGroupOf(spec: GroupSpec): TopologyGroup {

@@ -17,6 +17,8 @@ const stopwatch = { elapsedMs: () => performance.now() };
 export interface Walk {
   readonly candidates: number;
   readonly totalMs: number;
+  /** CPU time of the walk (user + system): the one-core figure, steadier than wall time on a shared machine. */
+  readonly cpuMs: number;
   readonly perCandidate: number[];
   readonly outcomes: Record<string, number>;
   readonly stages: Record<Stage, number>;
@@ -39,6 +41,7 @@ export function walkCandidates(s: ClusterSnapshot, options: PassOptions, limit =
 /** Every candidate simulated in turn, as a walk with no budget that never stops at a command. */
 export function walk(s: ClusterSnapshot, options: PassOptions, limit = 0): Walk {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const ctx = passContext(s, NOW, options, stopwatch);
   const candidates = walkCandidates(s, options, limit);
   const perCandidate: number[] = [];
@@ -50,9 +53,11 @@ export function walk(s: ClusterSnapshot, options: PassOptions, limit = 0): Walk 
     const k = o.kind === 'no-op' ? o.reason : o.command.replacements.length ? 'replace' : 'delete';
     outcomes[k] = (outcomes[k] ?? 0) + 1;
   }
+  const cpu = process.cpuUsage(cpu0);
   return {
     candidates: candidates.length,
     totalMs: performance.now() - t0,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     perCandidate,
     outcomes,
     stages: { ...ctx.timings },

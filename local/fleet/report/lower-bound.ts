@@ -14,6 +14,7 @@
 // origin is feasible, with a small exact simplex; by LP duality both optima are equal.
 import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import { fromQuantities, type ResourceList } from '../../../shared/model/resources.ts';
+import type { NodeOption, PodClass } from './pod-classes.ts';
 import { maximize } from './simplex.ts';
 
 export interface LowerBound {
@@ -62,4 +63,54 @@ export function lowerBoundPerHour(demand: ResourceList, catalog: InstanceTypeCat
   );
   const shadowPrices = Object.fromEntries(served.map((r, j) => [r, (y[j] ?? 0) / (scale[j] ?? 1)]));
   return { perHour: value, shadowPrices, unserved };
+}
+
+/**
+ * The bound with placement kept where it decides which nodes a pod may use (pod-classes.ts): each class of pods
+ * (same admissible options) must have every resource it asks for supplied by options it may use — divisibly,
+ * and each resource on its own, since a class mixes pod shapes (splitting its total in one proportion would
+ * overcharge a mix of cpu-heavy and memory-heavy pods) — every option's node count fractional, its room net of
+ * DaemonSets. Primal: minimise sum_o p_o x_o subject to sum_{o in O(c)} y_{c,o,r} >= d_{c,r} and
+ * sum_c y_{c,o,r} <= room_{o,r} x_o. We solve its dual: maximise sum_{c,r} d_{c,r} u_{c,r} subject to
+ * sum_r room_{o,r} w_{o,r} <= p_o and u_{c,r} <= w_{o,r} for o in O(c); u, w >= 0, whose origin is feasible.
+ * Any real fleet is a feasible primal point, so the optimum never exceeds a real fleet's cost.
+ */
+export function assignmentBound(classes: readonly PodClass[], options: readonly NodeOption[]): number {
+  const resources = [...new Set(classes.flatMap((c) => Object.keys(c.demand)))].filter((r) =>
+    classes.some((c) => (c.demand[r] ?? 0) > 0),
+  );
+  if (resources.length === 0) return 0;
+  const R = resources.length;
+  const used = [...new Set(classes.flatMap((c) => c.options))];
+  const wAt = new Map(used.map((o, i) => [o, classes.length * R + i * R]));
+  // Each resource in its own unit, as in lowerBoundPerHour: its variables are scaled by its largest figure.
+  const scale = resources.map((r) =>
+    Math.max(1, ...classes.map((c) => c.demand[r] ?? 0), ...used.map((o) => options[o]?.room[r] ?? 0)),
+  );
+  const width = classes.length * R + used.length * R;
+  const rows: number[][] = [];
+  const limits: number[] = [];
+  for (const o of used) {
+    const row = new Array<number>(width).fill(0);
+    const at = wAt.get(o) ?? 0;
+    resources.forEach((r, j) => (row[at + j] = (options[o]?.room[r] ?? 0) / (scale[j] ?? 1)));
+    rows.push(row);
+    limits.push(options[o]?.price ?? 0);
+  }
+  classes.forEach((c, k) => {
+    for (const o of c.options)
+      resources.forEach((r, j) => {
+        if ((c.demand[r] ?? 0) <= 0) return;
+        const row = new Array<number>(width).fill(0);
+        row[k * R + j] = 1;
+        row[(wAt.get(o) ?? 0) + j] = -1;
+        rows.push(row);
+        limits.push(0);
+      });
+  });
+  const objective = new Array<number>(width).fill(0);
+  classes.forEach((c, k) =>
+    resources.forEach((r, j) => (objective[k * R + j] = (c.demand[r] ?? 0) / (scale[j] ?? 1))),
+  );
+  return maximize(rows, limits, objective).value;
 }

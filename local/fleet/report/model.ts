@@ -41,6 +41,9 @@ export interface RunDetails {
   readonly logCounts: Readonly<Record<string, number>>;
   /** Every handler result field summed over the run (provision.claimsCreated, lifecycle.registered, ...). */
   readonly totals: Readonly<Record<string, number>>;
+  /** The end state's fresh packing (report/fleet-bound.ts): what the scheduler would launch for the running pods
+   *  on an empty cluster, and how many running pods no NodePool admits. */
+  readonly floor?: { readonly packingPerHour: number; readonly unserved: number };
 }
 
 export interface FleetRun {

@@ -45,10 +45,18 @@ const boundPods = (e: KubeApiEmulator): KubeObject[] =>
  * the fleet). The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
  */
 function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
-  const t = e.typeOf('Pod');
   const step = Math.max(1, Math.round(1 / fraction));
-  boundPods(e).forEach((p, i) => {
-    if (i % step !== 0) return;
+  remove(
+    e,
+    pods,
+    boundPods(e).filter((_, i) => i % step === 0),
+  );
+}
+
+/** The owner lets each pod go (so it does not recreate it), then the pod is deleted. */
+function remove(e: KubeApiEmulator, pods: PodLedger, victims: readonly KubeObject[]): void {
+  const t = e.typeOf('Pod');
+  for (const p of victims) {
     const ns = String(p.metadata.namespace);
     const name = String(p.metadata.name);
     e.store.patch(
@@ -66,7 +74,18 @@ function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }
     pods.removed(p);
+  }
+}
+
+const GANG_ANNOTATION = 'scheduling.k8s.io/group-name';
+
+/** The gangs' jobs complete: every bound gang pod leaves, as its finished Volcano Job lets it go. */
+function finishGangs(e: KubeApiEmulator, pods: PodLedger): void {
+  const gangPods = boundPods(e).filter((p) => {
+    const annotations = (p as { metadata: { annotations?: Record<string, string> } }).metadata.annotations;
+    return annotations?.[GANG_ANNOTATION] !== undefined;
   });
+  remove(e, pods, gangPods);
 }
 
 const ramp = (nodes: number, pending: number) => (seed: number, runStart: Date) =>
@@ -78,17 +97,24 @@ export interface DecayShape {
   readonly minutes: number;
   /** The load falls by a tenth of the bound pods at each of these minutes. */
   readonly shedAt: readonly number[];
+  /**
+   * The minute the running training jobs finish (their Volcano gangs' pods leave). Until then their pods hold
+   * `karpenter.sh/do-not-disrupt`, which no consolidator may move: on the ramp fleet they are most of the cost
+   * (on-demand 8-GPU nodes), so a decay that never ends them can come nowhere near the bound (docs/fleet.md).
+   */
+  readonly trainingEndsAt?: number;
 }
 
 /** A capacity ramp (the generator's pending backlog) on `nodes` nodes, then the load falls. */
 export function decayScenario(name: string, shape: DecayShape): Scenario {
   return {
     name,
-    description: `a capacity ramp (${shape.pending} pending pods) on ${shape.nodes} nodes, then load falls by ${Math.round((1 - 0.9 ** shape.shedAt.length) * 100)}%`,
+    description: `a capacity ramp (${shape.pending} pending pods) on ${shape.nodes} nodes, then load falls by ${Math.round((1 - 0.9 ** shape.shedAt.length) * 100)}%${shape.trainingEndsAt === undefined ? '' : ` and the training jobs finish (minute ${shape.trainingEndsAt})`}`,
     minutes: shape.minutes,
     world: RAMP_WORLD,
     objects: ramp(shape.nodes, shape.pending),
     atMinute(minute, e, pods) {
+      if (minute === shape.trainingEndsAt) finishGangs(e, pods);
       if (shape.shedAt.includes(minute)) shed(e, pods, 0.1);
     },
   };
@@ -118,7 +144,15 @@ export function rampScenario(name: string, shape: RampShape): TimedScenario {
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  decayScenario('decay', { nodes: 100, pending: 200, minutes: 20, shedAt: [5, 7, 9, 11, 13] }),
+  // The GPU pools wait consolidateAfter (10 minutes) after a node's last pod change: the load falls early enough
+  // that the run sees those nodes become consolidatable (docs/fleet.md, Scenarios).
+  decayScenario('decay', {
+    nodes: 100,
+    pending: 200,
+    minutes: 20,
+    shedAt: [2, 3, 4, 5, 6],
+    trainingEndsAt: 2,
+  }),
   rampScenario('ramp-3400', { nodes: 1000, pending: 3400, minutes: 20 }),
   gangRefused(),
   spotInterruption(),

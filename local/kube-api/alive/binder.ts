@@ -2,7 +2,8 @@
 // Volcano gangs (pods annotated with a PodGroup) bind only when at least minMember of them fit at once.
 import type { KubeApiEmulator } from '../server.ts';
 import type { KubeObject } from '../store.ts';
-import { allocatableOf, fits, schedulable, take, type Free } from './fit.ts';
+import { allocatableOf, schedulable, take, type Free } from './fit.ts';
+import { FirstFit } from './first-fit.ts';
 
 const GROUP_ANNOTATIONS = ['scheduling.k8s.io/group-name', 'scheduling.volcano.sh/group-name'];
 
@@ -65,22 +66,18 @@ export function bindPending(emulator: KubeApiEmulator): BindResult {
     );
     bound.push(podKey(pod));
   };
-  const place = (pod: KubeObject, into: Map<string, Free>): string | undefined => {
-    const node = nodes.find((n) => fits(pod, n, into.get(String(n.metadata.name)) ?? {}));
-    if (node) take(into.get(String(node.metadata.name)) as Free, pod);
-    return node ? String(node.metadata.name) : undefined;
-  };
+  const fit = new FirstFit(nodes, free);
   const gangs = new Map<string, KubeObject[]>();
   for (const pod of pending) {
     const g = groupOf(pod);
     if (g) gangs.set(g, [...(gangs.get(g) ?? []), pod]);
     else {
-      const at = place(pod, free);
+      const at = fit.place(pod);
       if (at) bind(pod, at);
       else unschedulable.push(podKey(pod));
     }
   }
-  for (const [group, members] of gangs) bindGang(emulator, group, members, free, place, bind, unschedulable);
+  for (const [group, members] of gangs) bindGang(emulator, group, members, fit, bind, unschedulable);
   return { bound, unschedulable };
 }
 
@@ -89,8 +86,7 @@ function bindGang(
   emulator: KubeApiEmulator,
   group: string,
   members: KubeObject[],
-  free: Map<string, Free>,
-  place: (pod: KubeObject, into: Map<string, Free>) => string | undefined,
+  fit: FirstFit,
   bind: (pod: KubeObject, node: string) => void,
   unschedulable: string[],
 ): void {
@@ -115,8 +111,8 @@ function bindGang(
         'status',
       );
   };
-  const trial = new Map([...free].map(([k, v]) => [k, { ...v }]));
-  const placed = members.map((m) => [m, place(m, trial)] as const);
+  const trial = fit.trial();
+  const placed = members.map((m) => [m, trial.place(m)] as const);
   const ok = placed.filter(([, at]) => at !== undefined);
   if (ok.length < minMember) {
     unschedulable.push(...members.map(podKey));
@@ -124,7 +120,7 @@ function bindGang(
     return;
   }
   for (const [pod, at] of ok) {
-    take(free.get(at as string) as Free, pod);
+    take(fit.room.get(at as string) as Free, pod);
     bind(pod, at as string);
   }
   unschedulable.push(...placed.filter(([, at]) => at === undefined).map(([m]) => podKey(m)));

@@ -24,9 +24,33 @@ const healthy = (p: KubeObject): boolean =>
   !p.metadata.deletionTimestamp &&
   Boolean((p.spec as { nodeName?: string }).nodeName);
 
+/** A namespace's pods grouped by their label set: a Deployment's replicas share one, so a PDB tests it once. */
+interface LabelGroup {
+  readonly labels: Record<string, string>;
+  expected: number;
+  healthy: number;
+}
+
+function groupPods(pods: readonly KubeObject[]): Map<string, Map<string, LabelGroup>> {
+  const byNs = new Map<string, Map<string, LabelGroup>>();
+  for (const p of pods) {
+    const ns = String(p.metadata.namespace);
+    const labels = (p.metadata.labels ?? {}) as Record<string, string>;
+    const sig = JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    let groups = byNs.get(ns);
+    if (!groups) byNs.set(ns, (groups = new Map()));
+    let g = groups.get(sig);
+    if (!g) groups.set(sig, (g = { labels, expected: 0, healthy: 0 }));
+    const phase = String((p.status as { phase?: string } | undefined)?.phase);
+    if (!['Succeeded', 'Failed'].includes(phase)) g.expected += 1;
+    if (healthy(p)) g.healthy += 1;
+  }
+  return byNs;
+}
+
 export function refreshDisruptionBudgets(emulator: KubeApiEmulator): void {
   const pdbType = emulator.typeOf('PodDisruptionBudget');
-  const pods = emulator.store.all(emulator.typeOf('Pod'));
+  const byNs = groupPods(emulator.store.all(emulator.typeOf('Pod')));
   for (const pdb of emulator.store.all(pdbType)) {
     const spec = (pdb.spec ?? {}) as {
       selector?: never;
@@ -34,15 +58,13 @@ export function refreshDisruptionBudgets(emulator: KubeApiEmulator): void {
       maxUnavailable?: IntOrPercent;
     };
     const ns = String(pdb.metadata.namespace);
-    const selected = pods.filter(
-      (p) =>
-        p.metadata.namespace === ns &&
-        matchesLabelSelector(spec.selector, (p.metadata.labels ?? {}) as Record<string, string>),
-    );
-    const expectedPods = selected.filter(
-      (p) => !['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase)),
-    ).length;
-    const currentHealthy = selected.filter(healthy).length;
+    let expectedPods = 0;
+    let currentHealthy = 0;
+    for (const g of byNs.get(ns)?.values() ?? [])
+      if (matchesLabelSelector(spec.selector, g.labels)) {
+        expectedPods += g.expected;
+        currentHealthy += g.healthy;
+      }
     const maxUnavailable = resolve(spec.maxUnavailable, expectedPods);
     const desiredHealthy =
       maxUnavailable !== undefined

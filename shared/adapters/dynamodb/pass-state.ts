@@ -1,17 +1,11 @@
 // Pass state on DynamoDB: one partition per cluster holding the epoch, coverage cycles, unseen pools, negative cache,
 // verdicts, nominations and unavailable offerings, so a pass reads all of it with one paginated Query.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
 import { ConditionFailedError, parseInput } from '../../ports/state-store/errors.ts';
-import {
-  negativeEntrySchema,
-  nominationSchema,
-  podVerdictSchema,
-  storeName,
-  unavailableOfferingSchema,
-  unseenPoolsSchema,
-} from '../../ports/state-store/records.ts';
+import { passStateInputs } from '../../ports/state-store/pass-state-inputs.ts';
+import { storeName } from '../../ports/state-store/records.ts';
 import type {
   CommandRecord,
   CoverageCycle,
@@ -67,7 +61,6 @@ export const PASS_CONDITIONS = {
   NO_UNSEEN_YET: 'attribute_not_exists(#pk)',
 } as const;
 
-const names = z.array(storeName);
 /** A coverage member untouched for a week belongs to a node long gone (cycles take minutes to hours). */
 const MEMBER_RETENTION_MS = 7 * 24 * 3_600_000;
 
@@ -144,8 +137,7 @@ export class PassStateStore {
   }
 
   async startCycle(cluster: string, nodePool: string, expected: number): Promise<number> {
-    parseInput(storeName, nodePool, 'startCoverageCycle.nodePool');
-    parseInput(z.number().int().min(0), expected, 'startCoverageCycle.expected');
+    passStateInputs.startCoverageCycle(nodePool, expected);
     const nonce = randomUUID();
     const out = await this.table.update(cycleKey(cluster, nodePool), {
       update: 'SET #nodePool = :pool, #cycle = :next, #lastStartId = :nonce',
@@ -164,8 +156,7 @@ export class PassStateStore {
 
   /** One conditional write of the whole (small) set; the nonce recognises a retry of a write that applied. */
   async putUnseenPools(cluster: string, expected: number, pools: readonly string[]): Promise<number> {
-    const parsed = parseInput(unseenPoolsSchema, pools, 'putUnseenPools.pools');
-    parseInput(z.number().int().min(0), expected, 'putUnseenPools.expected');
+    const parsed = passStateInputs.putUnseenPools(expected, pools);
     const nonce = randomUUID();
     const out = await this.table.update(unseenKey(cluster), {
       update: 'SET #version = :next, #pools = :pools, #lastWriteId = :nonce',
@@ -188,9 +179,7 @@ export class PassStateStore {
     cycle: number,
     candidates: readonly string[],
   ): Promise<void> {
-    parseInput(storeName, nodePool, 'markEvaluated.nodePool');
-    parseInput(names, candidates, 'markEvaluated.candidates');
-    parseInput(z.number().int().min(0), cycle, 'markEvaluated.cycle');
+    passStateInputs.markEvaluated(nodePool, cycle, candidates);
     // Members of nodes that left the fleet are never overwritten again: DynamoDB's TTL removes them.
     const ttl = cleanupTtl(this.clock.now().getTime() + MEMBER_RETENTION_MS);
     await this.table.batchWrite(
@@ -205,7 +194,7 @@ export class PassStateStore {
   }
 
   async putNegative(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
-    const parsed = parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries');
+    const parsed = passStateInputs.putNegativeEntries(entries);
     await this.table.batchWrite(
       parsed.map((e) => ({
         ...negativeKey(cluster, e.candidate),
@@ -221,7 +210,7 @@ export class PassStateStore {
   async deleteNegative(cluster: string, candidates: readonly string[]): Promise<void> {
     await this.table.batchWrite(
       [],
-      parseInput(names, candidates, 'deleteNegativeEntries.candidates').map((c) => negativeKey(cluster, c)),
+      passStateInputs.deleteNegativeEntries(candidates).map((c) => negativeKey(cluster, c)),
     );
   }
 
@@ -240,7 +229,7 @@ export class PassStateStore {
   }
 
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
-    const parsed = parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts');
+    const parsed = passStateInputs.putVerdicts(verdicts);
     await this.table.batchWrite(
       parsed.map((v) => ({
         ...verdictKey(cluster, v.podKey),
@@ -252,7 +241,7 @@ export class PassStateStore {
   }
 
   async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
-    const parsed = parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations');
+    const parsed = passStateInputs.putNominations(nominations);
     await this.table.batchWrite(
       parsed.map((n) => ({
         ...nominationKey(cluster, n.podKey),
@@ -266,16 +255,12 @@ export class PassStateStore {
   async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
     await this.table.batchWrite(
       [],
-      parseInput(names, podKeys, 'deleteNominations.podKeys').map((k) => nominationKey(cluster, k)),
+      passStateInputs.deleteNominations(podKeys).map((k) => nominationKey(cluster, k)),
     );
   }
 
   async putUnavailable(cluster: string, offerings: readonly UnavailableOfferingRecord[]): Promise<void> {
-    const parsed = parseInput(
-      z.array(unavailableOfferingSchema),
-      offerings,
-      'putUnavailableOfferings.offerings',
-    );
+    const parsed = passStateInputs.putUnavailableOfferings(offerings);
     await this.table.batchWrite(
       parsed.map((o) => ({
         ...unavailableKey(cluster, o),

@@ -3,7 +3,13 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import type { Clock } from '../../ports/clock.ts';
-import { censusResultSchema, fenceSchema, storeName } from '../../ports/state-store/records.ts';
+import {
+  CENSUS_RETENTION_MS,
+  censusCurrent,
+  censusResultSchema,
+  fenceSchema,
+  storeName,
+} from '../../ports/state-store/records.ts';
 import { parseInput } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
@@ -31,7 +37,7 @@ import { RoundTripCounter } from './client.ts';
 import type { RetryPolicy } from '../../config/retry-policy.ts';
 import { Commands, type FencingMode } from './commands.ts';
 import { toCensus } from './items.ts';
-import { censusKey, censusPk } from './keys.ts';
+import { censusKey, censusPk, cleanupTtl } from './keys.ts';
 import { Launches } from './launches.ts';
 import { Leases } from './leases.ts';
 import { PassStateStore } from './pass-state.ts';
@@ -62,6 +68,7 @@ export class DynamoDbStateStore implements StateStore {
   private readonly pass: PassStateStore;
   private readonly commands: Commands;
   private readonly launches: Launches;
+  private readonly clock: Clock;
 
   constructor(options: DynamoDbStateStoreOptions) {
     const transport = {
@@ -75,6 +82,7 @@ export class DynamoDbStateStore implements StateStore {
       transport,
       parseInput(z.string().min(3).max(255), options.tableName, 'DynamoDbStateStore.tableName'),
     );
+    this.clock = options.clock;
     this.leases = new Leases(this.table, options.clock);
     this.pass = new PassStateStore(this.table, options.clock);
     this.commands = new Commands(
@@ -177,11 +185,21 @@ export class DynamoDbStateStore implements StateStore {
     const parsed = parseInput(z.array(censusResultSchema), results, 'putCensus.results');
     const k = cluster(c, 'putCensus');
     await this.table.batchWrite(
-      parsed.map((r) => ({ ...censusKey(k, r.nodePool), ...r, at: r.at.getTime() })),
+      parsed.map((r) => ({
+        ...censusKey(k, r.nodePool),
+        ...r,
+        at: r.at.getTime(),
+        ttl: cleanupTtl(r.at.getTime() + CENSUS_RETENTION_MS),
+      })),
     );
   }
   async listCensus(c: string): Promise<CensusResult[]> {
     const items = await this.table.query({ attr: 'pk', value: censusPk(cluster(c, 'listCensus')) });
-    return items.map(toCensus).sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+    // DynamoDB's TTL deletes within days, not at once: an expired row is hidden here.
+    const now = this.clock.now();
+    return items
+      .map(toCensus)
+      .filter((r) => censusCurrent(r, now))
+      .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
   }
 }

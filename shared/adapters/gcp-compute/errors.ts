@@ -20,11 +20,17 @@ export const CAPACITY_CODES: ReadonlySet<string> = new Set([
   'STOCKOUT',
   'INSUFFICIENT_CAPACITY',
   'MACHINE_TYPE_UNSUPPORTED',
+  // The subnetwork has no address left for the instance: EC2's InsufficientFreeAddressesInSubnet, which
+  // Karpenter's AWS provider counts as unfulfillable capacity (another zone's subnetwork may have room).
+  'IP_SPACE_EXHAUSTED',
+  'IP_SPACE_EXHAUSTED_WITH_DETAILS',
 ]);
 /**
  * A resource quota of the project (CPUs, GPUs of a model in a region): 403 `quotaExceeded`, or an
- * operation error `QUOTA_EXCEEDED`. Not a stockout — every zone of the region would refuse the same
- * request until the quota is raised or usage drops — so it is not recorded as an unavailable offering.
+ * operation error `QUOTA_EXCEEDED`. Karpenter's AWS provider treats EC2's quota codes (VcpuLimitExceeded,
+ * MaxSpotInstanceCountExceeded) as unfulfillable capacity: the offering is marked unavailable for a while
+ * and the claim tries the next one (a GPU quota is per model, a spot quota per capacity type, so another
+ * offering may launch). A launch does the same with these, recording the quota's code as the reason.
  */
 export const QUOTA_CODES: ReadonlySet<string> = new Set(['QUOTA_EXCEEDED', 'quotaExceeded']);
 export const THROTTLING_CODES: ReadonlySet<string> = new Set([
@@ -84,6 +90,11 @@ export function codesAlong(err: unknown): string[] {
     current = e.cause;
   }
   return codes;
+}
+
+/** The capacity or quota code an unavailable offering is recorded with (the first along the chain). */
+export function refusalCode(err: unknown): string | undefined {
+  return codesAlong(err).find((c) => CAPACITY_CODES.has(c) || QUOTA_CODES.has(c));
 }
 
 export function classifyCode(code: string): GceErrorKind {

@@ -5,7 +5,7 @@ import { FatalCloudError, RetryableCloudError } from '../../ports/cloud-provider
 import { type LaunchOption } from '../../model/launch-options.ts';
 import { type UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { GceContext } from './gce-context.ts';
-import { OperationError, classifyGceError, codesAlong, toCloudError } from './errors.ts';
+import { OperationError, classifyGceError, refusalCode, toCloudError } from './errors.ts';
 import { waitForOperation } from './operations.ts';
 import { withThrottleRetry } from './retry.ts';
 
@@ -37,11 +37,9 @@ export async function launchAttempt(
     return 'launched';
   } catch (err) {
     const kind = classifyGceError(err);
-    if (kind === 'capacity')
-      return refusal(
-        option,
-        codesAlong(err).find((c) => /^[A-Z_]+$|quotaExceeded/.test(c)) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED',
-      );
+    // A stockout, an exhausted subnetwork or a quota: this offering is unavailable, the next may launch.
+    if (kind === 'capacity' || kind === 'quota')
+      return refusal(option, refusalCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED');
     if (kind === 'already-exists' && namedInstance) return 'launched';
     if (err instanceof RetryableCloudError) throw err;
     if (err instanceof OperationError && kind === 'throttled')
@@ -49,10 +47,7 @@ export async function launchAttempt(
         cause: err,
       });
     if (err instanceof OperationError)
-      throw new FatalCloudError(
-        `Compute Engine refused the launch: ${err.message}${kind === 'quota' ? ' (a project quota, not a stockout)' : ''}`,
-        { cause: err },
-      );
+      throw new FatalCloudError(`Compute Engine refused the launch: ${err.message}`, { cause: err });
     throw toCloudError(err, 'instances.insert');
   }
 }

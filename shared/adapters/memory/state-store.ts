@@ -12,19 +12,16 @@ import {
   StaleWriteError,
   parseInput,
 } from '../../ports/state-store/errors.ts';
+import { passStateInputs } from '../../ports/state-store/pass-state-inputs.ts';
 import {
+  censusCurrent,
   censusResultSchema,
   commandInputSchema,
   fenceSchema,
   launchInputSchema,
   launchOutcomeSchema,
   leaseRequestSchema,
-  negativeEntrySchema,
-  nominationSchema,
-  podVerdictSchema,
   storeName,
-  unavailableOfferingSchema,
-  unseenPoolsSchema,
 } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
@@ -47,8 +44,6 @@ import type {
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { StateStore } from '../../ports/state-store/index.ts';
-
-const names = z.array(storeName);
 
 export type { MemoryStateData };
 
@@ -134,7 +129,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async startCoverageCycle(cluster: string, nodePool: string, expected: number): Promise<number> {
-    parseInput(storeName, nodePool, 'startCoverageCycle.nodePool');
+    passStateInputs.startCoverageCycle(nodePool, expected);
     const s = this.state(cluster, 'startCoverageCycle');
     const current = s.cycles.get(nodePool) ?? 0;
     if (current !== expected)
@@ -152,8 +147,7 @@ export class MemoryStateStore implements StateStore {
     cycle: number,
     candidates: readonly string[],
   ): Promise<void> {
-    parseInput(storeName, nodePool, 'markEvaluated.nodePool');
-    parseInput(names, candidates, 'markEvaluated.candidates');
+    passStateInputs.markEvaluated(nodePool, cycle, candidates);
     const s = this.state(cluster, 'markEvaluated');
     const m = s.evaluated.get(nodePool) ?? new Map<string, number>();
     for (const c of candidates) m.set(c, cycle);
@@ -161,8 +155,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async putUnseenPools(cluster: string, expected: number, pools: readonly string[]): Promise<number> {
-    const parsed = parseInput(unseenPoolsSchema, pools, 'putUnseenPools.pools');
-    parseInput(z.number().int().min(0), expected, 'putUnseenPools.expected');
+    const parsed = passStateInputs.putUnseenPools(expected, pools);
     const s = this.state(cluster, 'putUnseenPools');
     if (s.unseen.version !== expected)
       throw new ConditionFailedError(
@@ -174,14 +167,14 @@ export class MemoryStateStore implements StateStore {
   }
 
   async putNegativeEntries(cluster: string, epoch: number, entries: readonly NegativeEntry[]): Promise<void> {
-    const parsed = parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries');
+    const parsed = passStateInputs.putNegativeEntries(entries);
     const s = this.state(cluster, 'putNegativeEntries');
     for (const e of parsed) s.negative.set(e.candidate, { ...e, epoch });
   }
 
   async deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void> {
     const s = this.state(cluster, 'deleteNegativeEntries');
-    for (const c of parseInput(names, candidates, 'deleteNegativeEntries.candidates')) s.negative.delete(c);
+    for (const c of passStateInputs.deleteNegativeEntries(candidates)) s.negative.delete(c);
   }
 
   async clearNegativeCache(cluster: string): Promise<number> {
@@ -192,19 +185,17 @@ export class MemoryStateStore implements StateStore {
 
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
     const s = this.state(cluster, 'putVerdicts');
-    for (const v of parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts'))
-      s.verdicts.set(v.podKey, v);
+    for (const v of passStateInputs.putVerdicts(verdicts)) s.verdicts.set(v.podKey, v);
   }
 
   async putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void> {
     const s = this.state(cluster, 'putNominations');
-    for (const n of parseInput(z.array(nominationSchema), nominations, 'putNominations.nominations'))
-      s.nominations.set(n.podKey, n);
+    for (const n of passStateInputs.putNominations(nominations)) s.nominations.set(n.podKey, n);
   }
 
   async deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void> {
     const s = this.state(cluster, 'deleteNominations');
-    for (const k of parseInput(names, podKeys, 'deleteNominations.podKeys')) s.nominations.delete(k);
+    for (const k of passStateInputs.deleteNominations(podKeys)) s.nominations.delete(k);
   }
 
   async putUnavailableOfferings(
@@ -212,11 +203,7 @@ export class MemoryStateStore implements StateStore {
     offerings: readonly UnavailableOfferingRecord[],
   ): Promise<void> {
     const s = this.state(cluster, 'putUnavailableOfferings');
-    for (const o of parseInput(
-      z.array(unavailableOfferingSchema),
-      offerings,
-      'putUnavailableOfferings.offerings',
-    ))
+    for (const o of passStateInputs.putUnavailableOfferings(offerings))
       s.unavailable.set(`${o.cloud}#${o.instanceType}#${o.zone}#${o.capacityType}`, o);
   }
 
@@ -360,8 +347,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listCensus(cluster: string): Promise<CensusResult[]> {
-    return [...this.state(cluster, 'listCensus').census.values()].sort((a, b) =>
-      a.nodePool.localeCompare(b.nodePool),
-    );
+    const now = this.clock.now();
+    return [...this.state(cluster, 'listCensus').census.values()]
+      .filter((r) => censusCurrent(r, now))
+      .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
   }
 }

@@ -208,3 +208,14 @@ export const censusResultSchema = z.object({
   at: z.date(),
 });
 export type CensusResult = z.infer<typeof censusResultSchema>;
+
+/**
+ * How long a census row is listed after its sweep (docs/mechanisms/census.md): three ten-minute sweeps, so a
+ * NodePool deleted since (or a census that stopped) leaves no stale row behind, while one late sweep does not
+ * blank a live pool. DynamoDB's TTL removes the item later; every adapter hides it from reads at once.
+ */
+export const CENSUS_RETENTION_MS = 30 * 60_000;
+
+/** Whether a census row is still listed at `now`. */
+export const censusCurrent = (r: Pick<CensusResult, 'at'>, now: Date): boolean =>
+  now.getTime() < r.at.getTime() + CENSUS_RETENTION_MS;

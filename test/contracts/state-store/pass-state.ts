@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionFailedError, InvalidStateInputError } from '../../../shared/ports/state-store/errors.ts';
 import type { ContractContext } from './contract.ts';
+import { CENSUS_RETENTION_MS } from '../../../shared/ports/state-store/records.ts';
 
 export function passStateContract(ctx: ContractContext): void {
   const inMs = (ms: number) => new Date(ctx.clock.now().getTime() + ms);
@@ -174,6 +175,23 @@ export function passStateContract(ctx: ContractContext): void {
       ]);
     });
 
+    it('lists a census row only until its retention passes: a deleted NodePool leaves no stale row', async () => {
+      const at = ctx.clock.now();
+      await ctx.store.putCensus(ctx.cluster, [
+        { nodePool: 'gone', candidates: 3, counts: { delete: 1 }, at },
+        { nodePool: 'live', candidates: 2, counts: {}, at },
+      ]);
+      ctx.clock.advance(CENSUS_RETENTION_MS - 600_000);
+      const later = ctx.clock.now();
+      // The next sweeps see only `live`: `gone` was deleted in between.
+      await ctx.store.putCensus(ctx.cluster, [{ nodePool: 'live', candidates: 1, counts: {}, at: later }]);
+      expect((await ctx.other.listCensus(ctx.cluster)).map((r) => r.nodePool)).toEqual(['gone', 'live']);
+      ctx.clock.advance(600_000);
+      expect(await ctx.other.listCensus(ctx.cluster)).toEqual([
+        { nodePool: 'live', candidates: 1, counts: {}, at: later },
+      ]);
+    });
+
     it('names the method and field of bad pass-state input', async () => {
       const err = await ctx.store
         .putNegativeEntries(ctx.cluster, 0, [{ candidate: 'n1', fingerprint: '', expiresAt: inMs(1) }])
@@ -190,6 +208,13 @@ export function passStateContract(ctx: ContractContext): void {
       await expect(ctx.store.putUnseenPools(ctx.cluster, -1, [])).rejects.toThrow(/putUnseenPools\.expected/);
       await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', 1, ['a#b'])).rejects.toThrow(
         /markEvaluated\.candidates\[0\]/,
+      );
+      // Cycles count up from 0 in every adapter (the port's pass-state-inputs.ts checks them for both).
+      await expect(ctx.store.markEvaluated(ctx.cluster, 'gpu', -1, ['n1'])).rejects.toThrow(
+        /markEvaluated\.cycle/,
+      );
+      await expect(ctx.store.startCoverageCycle(ctx.cluster, 'gpu', -1)).rejects.toThrow(
+        /startCoverageCycle\.expected/,
       );
     });
   });

@@ -11,10 +11,9 @@ import {
   nodeOf,
   removePod,
   runConsolidate,
-  wireDisruption,
-  withBudget,
+  startReplacementHarness,
 } from '../../support/e2e/disruption-handlers.ts';
-import { lambdaContext, nodePool, pod, startHarness, type E2eHarness } from '../../support/e2e/index.ts';
+import { lambdaContext, pod, type E2eHarness } from '../../support/e2e/index.ts';
 
 const taintsOf = (h: E2eHarness, node: string) =>
   (
@@ -25,16 +24,7 @@ const taintsOf = (h: E2eHarness, node: string) =>
 describe('admit through its handler', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }), '100%'),
-        withBudget(
-          nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-24'] }),
-          '100%',
-        ),
-      ],
-    });
-    wireDisruption(h);
+    h = await startReplacementHarness();
   });
   afterAll(async () => {
     await h?.close();

@@ -11,16 +11,13 @@ import {
   nodeOf,
   removePod,
   runConsolidate,
-  wireDisruption,
-  withBudget,
+  startReplacementHarness,
 } from '../../support/e2e/disruption-handlers.ts';
 import {
   lambdaContext,
   lifecycleHandler,
-  nodePool,
   pod,
   scheduledEvent,
-  startHarness,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
 import { orchestrateHandler } from '../../support/e2e/orchestration-handlers.ts';
@@ -28,16 +25,7 @@ import { orchestrateHandler } from '../../support/e2e/orchestration-handlers.ts'
 describe('pass → admission → orchestration through the handlers', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }), '100%'),
-        withBudget(
-          nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-24'] }),
-          '100%',
-        ),
-      ],
-    });
-    wireDisruption(h);
+    h = await startReplacementHarness();
   });
   afterAll(async () => {
     await h?.close();

@@ -4,11 +4,10 @@
 // vanishes under its command, a replacement that never initializes (rollback), a PDB that holds the drain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
-import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import type { OrchestrateResult } from '../../../shared/loop/orchestrate.ts';
 import { providerId } from '../../../shared/ports/cloud-provider/index.ts';
-import { startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
+import { pdb, startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
 import {
   expectNothingLeftBehind,
   initializeNodes,
@@ -20,13 +19,6 @@ import {
   underusedNode,
 } from '../../support/e2e/disruption-world.ts';
 import { proposalFor, startCommandNow } from '../../support/e2e/orchestration-handlers.ts';
-
-const pdb = (name: string, app: string, minAvailable: number): KubeObject => ({
-  apiVersion: 'policy/v1',
-  kind: 'PodDisruptionBudget',
-  metadata: { name, namespace: 'default' },
-  spec: { minAvailable, selector: { matchLabels: { app } } },
-});
 
 describe('orchestrate through the handler', () => {
   let h: E2eHarness;

@@ -3,7 +3,7 @@
 // what stays pending is exactly the generator's unprovisionable pods (B200 and H200 workers no NodePool offers)
 // — and the drift an operator's NodePool edit causes is admitted while the backlog is still pending, its
 // command's replacements only the claims its candidates' own pods need (attribution: no backlog claim held
-// hostage in it, docs/mechanisms/attribution.md).
+// hostage in it, docs/mechanisms/attribution.md). The full size's figures are in docs/fleet.md ("Scale").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStateStore, Closer } from '../../../functions/compose/index.ts';
 import { rampScenario } from '../../../local/fleet/scenarios/index.ts';
@@ -48,6 +48,7 @@ describe('ramp-3400', () => {
     expect(r.summary.pods.unprovisionable).toBe(unprovisionableFor(PENDING));
     expect(r.summary.launches.failed).toBe(0);
     expect(r.summary.launches.gangsLaunched).toBeGreaterThan(0);
+    expect(r.summary.launches.gangsRefused).toBe(0);
     expect(brokenInvariants(r.run)).toEqual([]);
   });
 

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   lambdaContext,
   lifecycleHandler,
-  nodePool,
   pod,
   podGroup,
-  provisionHandler,
   scheduledEvent,
   startHarness,
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
+import { gpuPools } from '../../support/e2e/gpu-pools.ts';
+import { provisionOnce } from '../../support/e2e/steps.ts';
 
 const claimsOf = (h: E2eHarness) => h.list('NodeClaim');
 const poolOf = (o: { metadata: { labels?: unknown } }) =>
@@ -26,23 +26,14 @@ const conditionOf = (claim: Record<string, unknown>, type: string) =>
 describe('provisioning on both clouds through the handlers', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.2xlarge', 'g5.12xlarge'] }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-8', 'g2-standard-24'] }),
-      ],
-    });
+    h = await startHarness({ objects: gpuPools('unweighted') });
     wireLaunchers(h);
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const provision = async () => {
-    const result = await provisionHandler(h)(scheduledEvent(h.clock), lambdaContext('provision'));
-    await h.invoker.settled();
-    return result;
-  };
+  const provision = async () => (await provisionOnce(h)).result;
   const lifecycle = () => lifecycleHandler(h)(scheduledEvent(h.clock), lambdaContext('lifecycle'));
 
   it('pending pods → claims → instances → registered, initialized Nodes → bound pods, on each cloud', async () => {

@@ -1,43 +1,20 @@
 // Capacity fallback through the handlers: no capacity for the cheapest offering (the next one launches), no
 // capacity on a whole cloud (the claim is deleted and comes back on the other cloud).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AWS_ZONES,
-  lambdaContext,
-  nodePool,
-  pod,
-  provisionHandler,
-  scheduledEvent,
-  startHarness,
-  wireLaunchers,
-  type E2eHarness,
-} from '../../support/e2e/index.ts';
-
-const AWS_TYPES = ['g5.xlarge', 'g5.2xlarge', 'g5.12xlarge'];
-const GCP_TYPES = ['g2-standard-4', 'g2-standard-8', 'g2-standard-24'];
+import { AWS_ZONES, pod, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
+import { AWS_GPU_TYPES, startGpuHarness } from '../../support/e2e/gpu-pools.ts';
+import { provisionOnce, providerIdOf } from '../../support/e2e/steps.ts';
 
 describe('capacity fallback through the handlers', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        // aws first by weight, so the fallback to gcp is caused by capacity alone.
-        nodePool('aws-gpu', 'aws', { weight: 10, instanceTypes: AWS_TYPES }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: GCP_TYPES }),
-      ],
-    });
+    h = await startGpuHarness();
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const provision = async () => {
-    const r = await provisionHandler(h)(scheduledEvent(h.clock), lambdaContext('provision'));
-    await h.invoker.settled();
-    return r;
-  };
-  const providerIdOf = (c: unknown): string | undefined =>
-    (c as { status?: { providerID?: string } } | undefined)?.status?.providerID;
+  const provision = async () => (await provisionOnce(h)).result;
 
   /** Provision with launchers that only capture their payloads, so a test can run the launch itself. */
   it('no capacity for the cheapest offering: the next offering launches and the refusal is remembered', async () => {
@@ -58,7 +35,8 @@ describe('capacity fallback through the handlers', () => {
   });
 
   it('no capacity on a whole cloud: the claim is deleted and its pod is provisioned on the other cloud', async () => {
-    for (const zone of AWS_ZONES) for (const t of AWS_TYPES) h.ec2.world.setCapacity(t, zone, 'on-demand', 0);
+    for (const zone of AWS_ZONES)
+      for (const t of AWS_GPU_TYPES) h.ec2.world.setCapacity(t, zone, 'on-demand', 0);
     const before = new Set(h.list('NodeClaim').map((c) => c.metadata.name));
     h.seed([pod('fallback-cloud', { gpus: 1 })]);
     const first = await provision();
@@ -72,6 +50,6 @@ describe('capacity fallback through the handlers', () => {
     ).toEqual(['gcp-gpu']);
     expect(providerIdOf(fresh[0])).toMatch(/^gce:\/\//);
     for (const zone of AWS_ZONES)
-      for (const t of AWS_TYPES) h.ec2.world.setCapacity(t, zone, 'on-demand', 100);
+      for (const t of AWS_GPU_TYPES) h.ec2.world.setCapacity(t, zone, 'on-demand', 100);
   });
 });

@@ -3,7 +3,8 @@
 // handler, so a deletion completes; another controller's finalizer keeps its object (docs/functions/lifecycle.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
-import { nodePool, pod, startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
+import { pod, type E2eHarness } from '../../support/e2e/index.ts';
+import { startOneTypeGpuHarness } from '../../support/e2e/gpu-pools.ts';
 import { bringUp, instanceOf, lifecycleOnce, nodeOf, providerIdOf } from '../../support/e2e/steps.ts';
 
 const KARPENTER = 'karpenter.sh/termination';
@@ -12,13 +13,7 @@ const KEEP = 'example.com/keep';
 describe('Karpenter’s termination finalizer through the lifecycle handler', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4'] }),
-      ],
-    });
-    wireLaunchers(h);
+    h = await startOneTypeGpuHarness();
   });
   afterAll(async () => {
     await h?.close();
@@ -78,22 +73,19 @@ describe('Karpenter’s termination finalizer through the lifecycle handler', ()
     expect(find('NodeClaim', claim)).toBeUndefined();
   });
 
-  it('releases a NodeClaim an operator deleted once the cloud reports its instance gone', async () => {
+  it('releases a deleted NodeClaim whose instance is already gone (a crash after kraftsman’s terminate)', async () => {
     const [claim] = await bringUp(h, [
       pod('stale-pod', { gpus: 1, nodeSelector: { 'karpenter.sh/nodepool': 'aws-gpu' } }),
     ]);
     if (!claim) throw new Error('no NodeClaim was provisioned for aws-gpu');
     const name = String(claim.metadata.name);
-    hold('NodeClaim', claim, [KARPENTER]);
-    h.kube.store.delete(h.kube.typeOf('NodeClaim'), undefined, name);
-    // Still running: the finalizer stays (the instance is what it stands for).
-    await lifecycleOnce(h, { drainTimeoutMs: 0 });
     const live = h.ec2.world.instances.get(instanceOf(providerIdOf(claim)));
-    expect(live?.state).toBe('running');
-    expect(find('NodeClaim', name)?.metadata.finalizers).toEqual([KARPENTER]);
-    // Gone out of band (a crash after kraftsman's terminate, say): the next run lets the claim go.
     if (!live) throw new Error(`no EC2 instance behind ${name}`);
+    hold('NodeClaim', claim, [KARPENTER]);
     live.state = 'terminated';
+    h.kube.store.delete(h.kube.typeOf('NodeClaim'), undefined, name);
+    expect(find('NodeClaim', name)?.metadata.finalizers).toEqual([KARPENTER]);
+    // A claim deleted while its instance runs is drained and terminated first (operator-delete.test.ts).
     expect((await lifecycleOnce(h, { drainTimeoutMs: 0 })).result).toMatchObject({ failed: 0 });
     expect(find('NodeClaim', name)).toBeUndefined();
   });

@@ -3,43 +3,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import type { InvocationRecord } from '../../../shared/adapters/memory/invoker.ts';
-import {
-  lambdaContext,
-  launchHandler,
-  nodePool,
-  pod,
-  provisionHandler,
-  scheduledEvent,
-  startHarness,
-  type E2eHarness,
-} from '../../support/e2e/index.ts';
-
-const AWS_TYPES = ['g5.xlarge', 'g5.2xlarge', 'g5.12xlarge'];
-const GCP_TYPES = ['g2-standard-4', 'g2-standard-8', 'g2-standard-24'];
+import { lambdaContext, launchHandler, pod, type E2eHarness } from '../../support/e2e/index.ts';
+import { startGpuHarness } from '../../support/e2e/gpu-pools.ts';
+import { provisionOnce, providerIdOf } from '../../support/e2e/steps.ts';
 
 describe('launching through the handlers', () => {
   let h: E2eHarness;
   beforeAll(async () => {
-    h = await startHarness({
-      objects: [
-        // aws first by weight, so the fallback to gcp is caused by capacity alone.
-        nodePool('aws-gpu', 'aws', { weight: 10, instanceTypes: AWS_TYPES }),
-        nodePool('gcp-gpu', 'gcp', { instanceTypes: GCP_TYPES }),
-      ],
-    });
+    h = await startGpuHarness();
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const provision = async () => {
-    const r = await provisionHandler(h)(scheduledEvent(h.clock), lambdaContext('provision'));
-    await h.invoker.settled();
-    return r;
-  };
   const liveEc2 = () => [...h.ec2.world.instances.values()].filter((i) => i.state !== 'terminated');
-  const providerIdOf = (c: unknown): string | undefined =>
-    (c as { status?: { providerID?: string } } | undefined)?.status?.providerID;
 
   /** Provision with launchers that only capture their payloads, so a test can run the launch itself. */
   // Each pod pins its own instance type, so no node an earlier test left behind can take it.
@@ -48,7 +25,7 @@ describe('launching through the handlers', () => {
     h.invoker.register('launch-aws', async (p) => void payloads.push(p));
     h.invoker.register('launch-gcp', async (p) => void payloads.push(p));
     h.seed([pod(podName, { gpus: 1, nodeSelector: { 'node.kubernetes.io/instance-type': type } })]);
-    await provision();
+    await provisionOnce(h);
     expect(payloads).toHaveLength(1);
     return payloads[0];
   };

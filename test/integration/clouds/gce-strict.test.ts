@@ -1,6 +1,6 @@
 // The Compute Engine adapter never mistakes a failure for an answer, against the stricter emulator
 // through the real @google-cloud/compute clients: a 429 RESOURCE_EXHAUSTED is throttling (retried),
-// a quota is not a stockout, an operation with an empty error list failed, labels are checked before
+// a quota or a full subnetwork is an unavailable offering as a stockout is (EC2's unfulfillable codes), an operation with an empty error list failed, labels are checked before
 // the call, and every list reads every page.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -69,18 +69,14 @@ describe('Compute Engine adapter against the strict emulator', () => {
     expect(err).not.toBeInstanceOf(InsufficientCapacityError);
   });
 
-  it('treats a 403 quotaExceeded as a quota (fatal, naming it), not as capacity to skip', async () => {
-    const types = await rig.provider.instanceTypes(gceNodeClass());
+  it('records a 403 quotaExceeded as an unavailable offering and launches the next one (EC2 VcpuLimitExceeded)', async () => {
     rig.emulator.world.faults.quotaNext = { metric: 'NVIDIA_L4_GPUS', limit: 1 };
-    const err = await rig.provider
-      .create({ claim: claim('quota-1', g2), nodeClass: gceNodeClass(), instanceTypes: types })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(FatalCloudError);
-    expect((err as Error).message).toContain('NVIDIA_L4_GPUS');
-    expect((err as Error).message).toContain('quota');
+    const { instance, unavailableOfferings } = await launch('quota-1');
+    expect(unavailableOfferings).toEqual([expect.objectContaining({ reason: 'quotaExceeded' })]);
+    expect(instance.providerId).toMatch(/^gce:\/\//);
   });
 
-  it('treats an operation error QUOTA_EXCEEDED as a quota, not a stockout', async () => {
+  it('records an operation error QUOTA_EXCEEDED as an unavailable offering and launches the next one', async () => {
     rig.emulator.world.faults.failNextOperation = {
       code: 'QUOTA_EXCEEDED',
       message: "Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1.",
@@ -95,9 +91,21 @@ describe('Compute Engine adapter against the strict emulator', () => {
         },
       ],
     };
-    const err = await launch('quota-2').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(FatalCloudError);
-    expect((err as Error).message).toMatch(/QUOTA_EXCEEDED.*CPUS/);
+    const { instance, unavailableOfferings } = await launch('quota-2');
+    expect(unavailableOfferings).toEqual([expect.objectContaining({ reason: 'QUOTA_EXCEEDED' })]);
+    expect(instance.providerId).toMatch(/^gce:\/\//);
+  });
+
+  it('records IP_SPACE_EXHAUSTED (the subnetwork is full) as an unavailable offering and launches the next one', async () => {
+    rig.emulator.world.faults.failNextOperation = {
+      code: 'IP_SPACE_EXHAUSTED',
+      message: "IP space of 'projects/kraftsman-test/regions/us-central1/subnetworks/default' is exhausted.",
+    };
+    const { instance, unavailableOfferings } = await launch('ip-1');
+    expect(unavailableOfferings).toEqual([
+      expect.objectContaining({ zone: 'us-central1-a', reason: 'IP_SPACE_EXHAUSTED' }),
+    ]);
+    expect(instance.zone).not.toBe('us-central1-a');
   });
 
   it('still records a stockout as an unavailable offering and launches the next one', async () => {

@@ -118,6 +118,27 @@ describe('the binder', () => {
     expect(a.status).toMatchObject({ phase: 'Running' });
   });
 
+  it('goes first fit in node order: a shape that found no room skips those nodes, another shape does not', () => {
+    gpuNode('g1', '1');
+    gpuNode('g2', '2');
+    const cpuOnly = (name: string) =>
+      pod('ml', name, {
+        spec: {
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }],
+          containers: [{ name: 'w', resources: { requests: { cpu: '1' } } }],
+        },
+        status: { phase: 'Pending' },
+      });
+    h.emulator.seed(['a', 'b', 'c', 'd'].map((n) => gpuPod(n)).concat([cpuOnly('e')]));
+    const result = bindPending(h.emulator);
+    expect(result.bound).toEqual(['ml/a', 'ml/b', 'ml/c', 'ml/e']);
+    expect(result.unschedulable).toEqual(['ml/d']);
+    const nodeOf = (n: string) => h.emulator.store.get(h.emulator.typeOf('Pod'), 'ml', n).spec;
+    expect(['a', 'b', 'c', 'e'].map((n) => nodeOf(n))).toEqual(
+      ['g1', 'g2', 'g2', 'g1'].map((nodeName) => expect.objectContaining({ nodeName })),
+    );
+  });
+
   it('binds a gang only when minMember of it fits at once', () => {
     gpuNode('g1', '3');
     const member = (group: string, i: number) =>

@@ -13,7 +13,8 @@ import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
 import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import { launchHandler, lifecycleHandler, provisionHandler } from './functions.ts';
-import type { E2eHarness } from './harness.ts';
+import { nodePool } from './fixtures.ts';
+import { startHarness, type E2eHarness } from './harness.ts';
 import { lambdaContext, scheduledEvent } from './lambda-events.ts';
 
 const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
@@ -96,6 +97,21 @@ export function wireDisruption(h: E2eHarness, s: TestAdmitSettings = {}): void {
   h.invoker.register('admit', (payload) => admit(payload, lambdaContext('admit')));
   h.invoker.register('launch-aws', (payload) => aws(payload, lambdaContext('launch-aws')));
   h.invoker.register('launch-gcp', (payload) => gcp(payload, lambdaContext('launch-gcp')));
+}
+
+/**
+ * A harness for replacements on both clouds: a small and a large GPU type per cloud (so an underused large
+ * node has a cheaper replacement), budgets of 100% (no budget holds a command back), disruption wired.
+ */
+export async function startReplacementHarness(): Promise<E2eHarness> {
+  const h = await startHarness({
+    objects: [
+      withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }), '100%'),
+      withBudget(nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-24'] }), '100%'),
+    ],
+  });
+  wireDisruption(h);
+  return h;
 }
 
 export const runConsolidate = async (h: E2eHarness, options: Partial<PassOptions> = {}) => {

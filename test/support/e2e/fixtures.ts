@@ -155,3 +155,13 @@ export function podGroup(name: string, minMember: number, namespace = 'default')
     status: { phase: 'Pending' },
   };
 }
+
+/** A PodDisruptionBudget in `default` over the pods labelled `app`. */
+export function pdb(name: string, app: string, minAvailable: number): KubeObject {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: 'default' },
+    spec: { minAvailable, selector: { matchLabels: { app } } },
+  };
+}

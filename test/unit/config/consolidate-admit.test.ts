@@ -3,31 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { admitConfig, ADMIT_RESERVED_CONCURRENCY } from '../../../shared/config/admit.ts';
 import { consolidateConfig } from '../../../shared/config/consolidate.ts';
-import { ConfigError } from '../../../shared/config/errors.ts';
 import { DEFAULT_OPTIONS } from '../../../shared/disruption/types.ts';
-
-const common = {
-  KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
-  AWS_REGION: 'us-east-1',
-  KRAFTSMAN_TABLE_NAME: 'kraftsman-state',
-  KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
-  KRAFTSMAN_KUBE_TOKEN: 'token',
-};
-const launchers = { KRAFTSMAN_LAUNCH_AWS_FUNCTION: 'la', KRAFTSMAN_LAUNCH_GCP_FUNCTION: 'lg' };
-
-const failure = (run: () => unknown): ConfigError => {
-  try {
-    run();
-  } catch (err: unknown) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
+import { COMMON_ENV, LAUNCHER_ENV, configFailure } from '../../fixtures/config-env.ts';
 
 describe('consolidate and admit config', () => {
   it('consolidate: Karpenter’s walk budgets by default, the lease from them, admit as the target', () => {
-    const c = consolidateConfig({ ...common, KRAFTSMAN_ADMIT_FUNCTION: 'kraftsman-admit' });
+    const c = consolidateConfig({ ...COMMON_ENV, KRAFTSMAN_ADMIT_FUNCTION: 'kraftsman-admit' });
     expect(c.options).toEqual(DEFAULT_OPTIONS);
     expect(c.leaseTtlMs).toBeUndefined();
     expect(c.invoker.functions).toEqual({ admit: 'kraftsman-admit' });
@@ -35,7 +16,7 @@ describe('consolidate and admit config', () => {
 
   it('consolidate: overrides parse, and upstream mode holds one command whatever the setting', () => {
     const c = consolidateConfig({
-      ...common,
+      ...COMMON_ENV,
       KRAFTSMAN_ADMIT_FUNCTION: 'a',
       KRAFTSMAN_MULTI_NODE_TIMEOUT: '30s',
       KRAFTSMAN_MAX_COMMANDS: '5',
@@ -44,7 +25,7 @@ describe('consolidate and admit config', () => {
     expect(c.options).toMatchObject({ multiNodeTimeoutMs: 30_000, maxCommands: 5 });
     expect(c.leaseTtlMs).toBe(600_000);
     const up = consolidateConfig({
-      ...common,
+      ...COMMON_ENV,
       KRAFTSMAN_ADMIT_FUNCTION: 'a',
       KRAFTSMAN_MAX_COMMANDS: '5',
       KRAFTSMAN_UPSTREAM: 'true',
@@ -53,16 +34,19 @@ describe('consolidate and admit config', () => {
   });
 
   it('admit: 15 s settling, a 2-minute lock wait, the launchers, reserved concurrency 1', () => {
-    const c = admitConfig({ ...common, ...launchers });
+    const c = admitConfig({ ...COMMON_ENV, ...LAUNCHER_ENV });
     expect(c).toMatchObject({ settlingDelayMs: 15_000, lockWaitMs: 120_000, lockPollMs: 1_000 });
     expect(c.options).toEqual(DEFAULT_OPTIONS);
-    expect(c.invoker.functions).toEqual({ 'launch-aws': 'la', 'launch-gcp': 'lg' });
+    expect(c.invoker.functions).toEqual({
+      'launch-aws': 'kraftsman-launch-aws',
+      'launch-gcp': 'kraftsman-launch-gcp',
+    });
     expect(ADMIT_RESERVED_CONCURRENCY).toBe(1);
   });
 
   it('names every bad variable at once', () => {
-    const e = failure(() =>
-      consolidateConfig({ ...common, KRAFTSMAN_MAX_COMMANDS: '50', KRAFTSMAN_CANDIDATE_TIMEOUT: 'soon' }),
+    const e = configFailure(() =>
+      consolidateConfig({ ...COMMON_ENV, KRAFTSMAN_MAX_COMMANDS: '50', KRAFTSMAN_CANDIDATE_TIMEOUT: 'soon' }),
     );
     expect(e.keys).toEqual(
       expect.arrayContaining([
@@ -72,7 +56,9 @@ describe('consolidate and admit config', () => {
       ]),
     );
     expect(e.message).toMatch(/"50" is not a whole number from 1 to 20/);
-    const a = failure(() => admitConfig({ ...common, KRAFTSMAN_SETTLING_DELAY: '15', ...launchers }));
+    const a = configFailure(() =>
+      admitConfig({ ...COMMON_ENV, KRAFTSMAN_SETTLING_DELAY: '15', ...LAUNCHER_ENV }),
+    );
     expect(a.message).toMatch(/KRAFTSMAN_SETTLING_DELAY: "15" is not a duration/);
   });
 });

@@ -1,37 +1,13 @@
 // The config schemas of orchestrate, census and pricing: defaults as documented in docs/functions/, the GCP
 // group all or nothing, and every bad variable named at once.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../shared/config/errors.ts';
 import { censusConfig } from '../../../shared/config/census.ts';
 import { orchestrateConfig } from '../../../shared/config/orchestrate.ts';
-
-const common = {
-  KRAFTSMAN_CLUSTER_NAME: 'prod-gpu',
-  AWS_REGION: 'us-east-1',
-  KRAFTSMAN_TABLE_NAME: 'kraftsman-state',
-  KRAFTSMAN_KUBE_SERVER: 'https://api.prod-gpu.example.internal:6443',
-  KRAFTSMAN_KUBE_TOKEN: 'token',
-};
-const gcp = {
-  KRAFTSMAN_GCP_PROJECT: 'ml-prod',
-  KRAFTSMAN_GCP_REGION: 'us-central1',
-  KRAFTSMAN_GCP_ZONES: 'us-central1-a',
-  KRAFTSMAN_GCP_CREDENTIALS: '{"type":"external_account"}',
-};
-
-const failure = (run: () => unknown): ConfigError => {
-  try {
-    run();
-  } catch (err: unknown) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
+import { COMMON_ENV, GCP_ENV, configFailure } from '../../fixtures/config-env.ts';
 
 describe('orchestrate config', () => {
   it('defaults: a 2-minute lease, 15 minutes for replacements, 10 for an admitter to confirm', () => {
-    const c = orchestrateConfig(common);
+    const c = orchestrateConfig(COMMON_ENV);
     expect(c).toMatchObject({
       leaseTtlMs: 120_000,
       replacementTimeoutMs: 900_000,
@@ -39,13 +15,16 @@ describe('orchestrate config', () => {
     });
     expect(c.gce).toBeUndefined();
     expect(c.observability.service).toBe('orchestrate');
-    expect(orchestrateConfig({ ...common, ...gcp }).gce?.zones).toEqual(['us-central1-a']);
+    expect(orchestrateConfig({ ...COMMON_ENV, ...GCP_ENV }).gce?.zones).toEqual([
+      'us-central1-a',
+      'us-central1-b',
+    ]);
   });
 
   it('names every bad variable at once, including a partial GCP group', () => {
-    const err = failure(() =>
+    const err = configFailure(() =>
       orchestrateConfig({
-        ...common,
+        ...COMMON_ENV,
         KRAFTSMAN_REPLACEMENT_TIMEOUT: 'a while',
         KRAFTSMAN_LEASE_TTL: '-',
         KRAFTSMAN_GCP_PROJECT: 'ml-prod',
@@ -65,26 +44,26 @@ describe('orchestrate config', () => {
 
 describe('census config', () => {
   it('defaults: a five-minute sweep, a lease that outlives it, the pass options consolidate reads', () => {
-    const c = censusConfig(common);
+    const c = censusConfig(COMMON_ENV);
     expect(c).toMatchObject({ sweepBudgetMs: 300_000, leaseTtlMs: 420_000, instanceTypesTtlMs: 300_000 });
     expect(c.options).toMatchObject({ upstream: false, candidateTimeoutMs: 10_000 });
     expect(c.gce).toBeUndefined();
     expect(c.observability.service).toBe('census');
     const tuned = censusConfig({
-      ...common,
-      ...gcp,
+      ...COMMON_ENV,
+      ...GCP_ENV,
       KRAFTSMAN_CENSUS_BUDGET: '90s',
       KRAFTSMAN_UPSTREAM: 'true',
     });
     expect(tuned).toMatchObject({ sweepBudgetMs: 90_000, leaseTtlMs: 210_000, options: { upstream: true } });
     expect(tuned.gce?.project).toBe('ml-prod');
-    expect(censusConfig({ ...common, KRAFTSMAN_LEASE_TTL: '15m' }).leaseTtlMs).toBe(900_000);
+    expect(censusConfig({ ...COMMON_ENV, KRAFTSMAN_LEASE_TTL: '15m' }).leaseTtlMs).toBe(900_000);
   });
 
   it('names every bad variable at once, including a partial GCP group', () => {
-    const err = failure(() =>
+    const err = configFailure(() =>
       censusConfig({
-        ...common,
+        ...COMMON_ENV,
         KRAFTSMAN_CENSUS_BUDGET: 'five minutes',
         KRAFTSMAN_MAX_COMMANDS: '0',
         KRAFTSMAN_GCP_ZONES: 'us-central1-a',

@@ -3,23 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseEc2ProviderConfig } from '../../../shared/config/aws-ec2.ts';
 import { DYNAMODB_RETRY, parseDynamoDbConfig } from '../../../shared/config/dynamodb.ts';
-import { ConfigError } from '../../../shared/config/errors.ts';
 import { parseGceProviderConfig } from '../../../shared/config/gcp-compute.ts';
 import { CLOUD_RETRY } from '../../../shared/config/retry-policy.ts';
-
-const configError = (parse: () => unknown): ConfigError => {
-  try {
-    parse();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
+import { configFailure } from '../../fixtures/config-env.ts';
 
 describe('parseConfig', () => {
   it('names every bad key of the EC2 settings in one error', () => {
-    const err = configError(() =>
+    const err = configFailure(() =>
       parseEc2ProviderConfig({ region: '', maxOverrides: 61, retry: { attempts: 0 } }),
     );
     expect(err.name).toBe('ConfigError');
@@ -30,7 +20,7 @@ describe('parseConfig', () => {
   });
 
   it('names list positions of the Compute Engine settings', () => {
-    const err = configError(() =>
+    const err = configFailure(() =>
       parseGceProviderConfig({ clusterName: 'c', project: 'p', region: 'r', zones: ['a', ''] }),
     );
     expect(err.keys).toEqual(['zones[1]']);
@@ -50,7 +40,7 @@ describe('parseConfig', () => {
   });
 
   it('keeps the zod error as the cause and refuses a malformed endpoint', () => {
-    const err = configError(() =>
+    const err = configFailure(() =>
       parseDynamoDbConfig({ region: 'r', tableName: 'x', endpoint: 'not a url' }),
     );
     expect([...err.keys].sort()).toEqual(['endpoint', 'tableName']);

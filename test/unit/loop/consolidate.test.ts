@@ -1,12 +1,12 @@
 // The consolidation use case against the emulator and the memory store, and the whole loop it starts:
-// pass → admission → orchestration to completion; overlapping passes run once.
+// pass → admission → orchestration to completion; overlapping passes run once (the other is `held`), and a
+// pass that lost its lease hands nothing off.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Proposal } from '../../../shared/disruption/proposal.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { admit } from '../../../shared/loop/admit.ts';
 import { consolidate } from '../../../shared/loop/consolidate.ts';
 import { orchestrate } from '../../../shared/loop/orchestrate.ts';
-import { LockHeldError } from '../../../shared/ports/state-store/errors.ts';
 import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
 import { node, nodePool, pod } from '../disruption/fixtures.ts';
 import { bringUp, startWorld, type World } from './harness.ts';
@@ -33,6 +33,7 @@ describe('consolidate', () => {
     world = await startWorld(fleet());
     const sent: Proposal[][] = [];
     const r = await consolidate(consolidation(world, sent), { cluster: 'c1', owner: 'pass-1', options });
+    if (r.outcome !== 'ran') throw new Error(`the pass did not run: held by ${r.holder}`);
     expect(r.pass.outcome).toBe('proposed');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.map((p) => [p.candidates, p.replacements.length])).toEqual([[['big'], 1]]);
@@ -58,6 +59,7 @@ describe('consolidate', () => {
 
     // The next pass sees the replacement, not the candidate, and the open-command bookkeeping is gone.
     const next = await consolidate(consolidation(world, sent), { cluster: 'c1', owner: 'pass-2', options });
+    if (next.outcome !== 'ran') throw new Error(`the pass did not run: held by ${next.holder}`);
     expect(next.pass.commands.flatMap((c) => c.candidates.map((x) => x.name))).not.toContain('big');
   });
 
@@ -65,14 +67,16 @@ describe('consolidate', () => {
     world = await startWorld(fleet());
     const sent: Proposal[][] = [];
     const deps = consolidation(world, sent);
-    const results = await Promise.allSettled([
+    const results = await Promise.all([
       consolidate(deps, { cluster: 'c1', owner: 'pass-a', options }),
       consolidate(deps, { cluster: 'c1', owner: 'pass-b', options }),
     ]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const refused = results.find((r) => r.status === 'rejected');
-    expect(refused?.status === 'rejected' && refused.reason).toBeInstanceOf(LockHeldError);
+    expect(results.map((r) => r.outcome).sort()).toEqual(['held', 'ran']);
+    expect(results.find((r) => r.outcome === 'held')).toMatchObject({ reason: 'held' });
     expect(sent).toHaveLength(1);
+    // The lease was released: the next minute's pass runs.
+    const next = await consolidate(deps, { cluster: 'c1', owner: 'pass-c', options });
+    expect(next.outcome).toBe('ran');
   });
 
   it('does not run a second pass for the same scheduled run', async () => {
@@ -80,8 +84,33 @@ describe('consolidate', () => {
     const sent: Proposal[][] = [];
     const deps = consolidation(world, sent);
     await consolidate(deps, { cluster: 'c1', owner: 'pass-a', runId: 'evt-1', options });
-    await expect(
-      consolidate(deps, { cluster: 'c1', owner: 'pass-b', runId: 'evt-1', options }),
-    ).rejects.toBeInstanceOf(LockHeldError);
+    expect(
+      await consolidate(deps, { cluster: 'c1', owner: 'pass-b', runId: 'evt-1', options }),
+    ).toMatchObject({ outcome: 'held', reason: 'same-run' });
+  });
+
+  it('a pass whose lease was taken over while it ran hands nothing off', async () => {
+    const w = (world = await startWorld(fleet()));
+    const sent: Proposal[][] = [];
+    const base = consolidation(w, sent);
+    const ttlMs = 60_000;
+    const deps = {
+      ...base,
+      // Mid-pass the holder stalls past its TTL, another attempt takes the lease, and the heartbeat finds it lost.
+      instanceTypes: async () => {
+        w.clock.advance(ttlMs + 1);
+        await w.store.acquireLease({ cluster: 'c1', name: 'consolidation', owner: 'pass-new', ttlMs });
+        base.timer.fire();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return base.instanceTypes();
+      },
+    };
+    const r = await consolidate(deps, { cluster: 'c1', owner: 'pass-old', options, leaseTtlMs: ttlMs });
+    expect(r).toMatchObject({ outcome: 'ran', lost: true, handedOff: [] });
+    expect(r.outcome === 'ran' && r.pass.outcome).toBe('proposed');
+    expect(sent).toHaveLength(0);
+    expect(base.logger.entries.map((e) => e.message)).toContain(
+      'consolidation lease lost during the pass; proposals not handed off',
+    );
   });
 });

@@ -1,0 +1,64 @@
+// The fleet's cost floor for the report and summary (docs/fleet.md, "What the summary counts"): the running pods
+// taken off their nodes and packed afresh onto what the NodePools may launch, two ways — the LP relaxation (a
+// true lower bound: lower-bound.ts assignmentBound over pod-classes.ts) and the product's own scheduler
+// provisioning them onto an empty cluster (an integer packing any consolidator could at best approach).
+import type { KubeApiEmulator } from '../../kube-api/index.ts';
+import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
+import type { Pod } from '../../../shared/model/pod.ts';
+import { simulateProvisioning } from '../../../shared/provisioning/simulate.ts';
+import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
+import type { ClusterObjects } from '../../../shared/state/objects.ts';
+import { isActive, isOwnedByDaemonSet } from '../../../shared/state/pods.ts';
+import { recognize } from '../../../shared/state/recognize.ts';
+import { passView } from '../../../shared/state/scheduling-view.ts';
+import { buildSnapshot } from '../../../shared/state/snapshot.ts';
+import { assignmentBound } from './lower-bound.ts';
+import { podClasses } from './pod-classes.ts';
+
+export interface FleetBound {
+  /** The LP relaxation's optimum, $/hour. */
+  readonly lpPerHour: number;
+  /** The scheduler's fresh packing: the cheapest offering of every claim it would create, $/hour. */
+  readonly packingPerHour: number;
+  readonly classes: number;
+  /** Running pods no NodePool option admits, left out of both. */
+  readonly unserved: readonly string[];
+  /** Running pods the fresh packing left unplaced (topology it could not meet on an empty cluster). */
+  readonly unplaced: number;
+}
+
+const KINDS = ['Namespace', 'NodePool', 'EC2NodeClass', 'GCENodeClass', 'DaemonSet', 'Pod', 'PodGroup'];
+
+/** The emulator's objects that decide placement, as typed ClusterObjects (validated like any CLI input). */
+export function emulatorObjects(emulator: KubeApiEmulator): ClusterObjects {
+  const docs = KINDS.flatMap((k) =>
+    emulator.store.all(emulator.typeOf(k)).map((value) => ({ source: 'fleet', value })),
+  );
+  return recognize(docs).objects;
+}
+
+/** A running pod as a pending one: unbound, its status reset, everything else as it was. */
+const unbound = (p: Pod): Pod => {
+  const spec = { ...p.spec };
+  delete spec.nodeName;
+  return { ...p, spec, status: { phase: 'Pending' } };
+};
+
+/**
+ * Above this many running pods the floor is not computed: the fresh packing is a whole provisioning solve and
+ * the LP a dense tableau, minutes of CPU on the 1,000-node ramp (the summary then keeps the divisible bound).
+ */
+export const FLOOR_MAX_PODS = 3000;
+
+export function fleetBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): FleetBound | undefined {
+  const running = objects.pods.filter((p) => p.spec.nodeName && isActive(p) && !isOwnedByDaemonSet(p));
+  if (running.length > FLOOR_MAX_PODS) return undefined;
+  const fresh: ClusterObjects = { ...objects, nodes: [], nodeClaims: [], pods: running.map(unbound) };
+  const snapshot = buildSnapshot(fresh, buildInstanceTypes(catalog.instanceTypes));
+  const { classes, options, unserved } = podClasses(passView(snapshot));
+  const lpPerHour = assignmentBound(classes, options);
+  const packing = simulateProvisioning(snapshot, { upstream: false });
+  const packingPerHour = packing.nodeClaims.reduce((s, c) => s + (c.cheapest?.price ?? 0), 0);
+  const unplaced = packing.pods.filter((p) => p.result === 'unschedulable').length;
+  return { lpPerHour, packingPerHour, classes: classes.length, unserved, unplaced };
+}

@@ -1,0 +1,88 @@
+// Deletions kraftsman did not start, read as termination requests (Karpenter's termination finalizer,
+// docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes): a NodeClaim an operator deletes, a Node whose
+// claim is gone or being deleted, a Node deleted while it holds Karpenter's finalizer. Each Node is tainted
+// and drained before its instance is terminated (termination.ts); a claim with no Node has nothing to drain.
+import { DISRUPTED_TAINT_KEY, NODEPOOL, TERMINATION_CAUSE } from '../model/labels.ts';
+import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { ClusterObjects } from '../state/objects.ts';
+import { KARPENTER_TERMINATION_FINALIZER, releaseTerminated } from './finalizers.ts';
+import { deleteInstance, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
+
+/** The cause stamped when someone else deleted the claim (or its Node): Karpenter's reason for it. */
+export const DELETED_CAUSE = 'nodeclaim_deleted';
+
+const holds = (o: Node | NodeClaim): boolean =>
+  o.metadata.finalizers?.includes(KARPENTER_TERMINATION_FINALIZER) ?? false;
+
+/** A Node kraftsman manages: a NodePool's, with an instance behind it. */
+export const managed = (n: Node): boolean =>
+  n.metadata.labels?.[NODEPOOL] !== undefined && Boolean(n.spec?.providerID);
+
+/**
+ * Managed Nodes whose termination has not started and that someone asked to go, or that nothing owns:
+ *  - the claim is being deleted (`kubectl delete nodeclaim` of a claim holding Karpenter's finalizer): at
+ *    once — Karpenter's claim finalizer deletes the Node, whose finalizer drains it;
+ *  - the claim is gone (a kraftsman claim carries no finalizer, so an operator's delete removes it at once),
+ *    past the grace that protects a launch whose claim status is on its way;
+ *  - the Node itself was deleted while it holds Karpenter's finalizer (`kubectl delete node`), at any age.
+ */
+export function nodesToTerminate(objects: ClusterObjects, now: Date, graceMs: number): Node[] {
+  const live = objects.nodeClaims.filter((c) => !c.metadata.deletionTimestamp);
+  const byProvider = new Set(live.map((c) => c.status?.providerID).filter(Boolean));
+  const byName = new Set(live.map((c) => c.status?.nodeName).filter(Boolean));
+  const deleting = new Set(
+    objects.nodeClaims
+      .filter((c) => c.metadata.deletionTimestamp)
+      .map((c) => c.status?.providerID)
+      .filter(Boolean),
+  );
+  return objects.nodes.filter((n) => {
+    if (!managed(n) || n.metadata.annotations?.[TERMINATION_STARTED]) return false;
+    if (n.metadata.deletionTimestamp && holds(n)) return true;
+    if (deleting.has(n.spec?.providerID) && !byProvider.has(n.spec?.providerID)) return true;
+    const created = Date.parse(n.metadata.creationTimestamp ?? '');
+    return (
+      !byProvider.has(n.spec?.providerID) &&
+      !byName.has(n.metadata.name) &&
+      Number.isFinite(created) &&
+      now.getTime() - created >= graceMs
+    );
+  });
+}
+
+export async function startNodeTermination(deps: TerminationDeps, node: Node): Promise<void> {
+  await deps.cluster.patchMetadata('Node', node.metadata.name, {
+    annotations: {
+      [TERMINATION_STARTED]: deps.clock.now().toISOString(),
+      [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? DELETED_CAUSE,
+    },
+  });
+  await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
+  deps.logger.info('terminating a Node whose claim was deleted or is gone', { node: node.metadata.name });
+}
+
+/**
+ * Claims being deleted that hold Karpenter's finalizer and have no Node: nothing to drain, so Karpenter's
+ * NodeClaim termination calls CloudProvider.Delete and lets the claim go once the instance is gone. One
+ * whose Node exists is left to that Node's drain (nodesToTerminate), which releases it when it finishes.
+ */
+export function claimsToTerminate(objects: ClusterObjects): NodeClaim[] {
+  const nodes = new Set(objects.nodes.map((n) => n.spec?.providerID).filter(Boolean));
+  return objects.nodeClaims.filter(
+    (c) =>
+      c.metadata.deletionTimestamp !== undefined &&
+      holds(c) &&
+      c.status?.providerID !== undefined &&
+      !nodes.has(c.status.providerID),
+  );
+}
+
+/** Terminates the claim's instance and releases the claim; a cloud with no provider here keeps it held. */
+export async function terminateDeletedClaim(deps: TerminationDeps, claim: NodeClaim): Promise<boolean> {
+  const id = claim.status?.providerID;
+  if (!id || !(await deleteInstance(deps, id))) return false;
+  await releaseTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
+  deps.logger.info('terminated the instance of a deleted NodeClaim', { claim: claim.metadata.name });
+  return true;
+}
