@@ -11,10 +11,11 @@ import {
   type SchedulingInput,
   type SchedulingOptions,
 } from '../scheduling/scheduler.ts';
+import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { GroupSpec } from '../scheduling/topology-group.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import type { StateNode } from '../state/snapshot.ts';
-import { groupsOf, selects, type PodGroups } from './delta-groups.ts';
+import { groupsOf, inverseGroupsOf, selects, type PodGroups } from './delta-groups.ts';
 import type { PassContext } from './pass-context.ts';
 
 /** A backlog pod the base put on an existing node during the scheduler's first pass. */
@@ -71,8 +72,12 @@ export interface BaseSolution {
   groupsOf(p: PodState): PodGroups;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
-  /** Members of a gang the base placed beyond what its minimum needs: how many may fail without a rollback. */
-  gangSlack(gang: string): number;
+  /** How the scheduler placed a pending gang, with the NodePool limits left just before it. */
+  gangRecord(gang: string): GangRecord | undefined;
+  /** The existing node the first pass put a backlog pod on, if it did. */
+  nodeOf(key: string): string | undefined;
+  /** The inverse groups bound pods' required anti-affinity imposes (they repel pods they select). */
+  boundInverse(): readonly GroupSpec[];
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -98,7 +103,8 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const options = ctx.schedulingOptions(view);
   const backlog = ctx.backlog(view);
   const input = view.input(backlog, ctx.expired);
-  const result = solve(input, options, deadline);
+  const gangRecords = new Map<string, GangRecord>();
+  const result = solve({ ...input, onGang: (r) => gangRecords.set(r.gang, r) }, options, deadline);
   if (result.timedOut) return undefined;
   const states = backlog
     .map((p) => new PodState(p, options.toleratePreferNoSchedule))
@@ -168,6 +174,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const selectedMemo = new Map<string, Timed[]>();
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
+  let boundInverse: GroupSpec[] | undefined;
   return {
     options,
     input,
@@ -191,13 +198,12 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     nodesWith: (key, value) => (key === HOSTNAME ? 0 : nodesWith(key, value)),
     groupsOf: groupsOfState,
     gangOf: (key) => gangOfPod.get(key),
-    gangSlack(gang) {
-      const g = gangs.get(gang);
-      const first = g?.members[0]?.gang;
-      if (!g || !first) return 0;
-      const placed = g.members.filter((m) => result.placements.has(m.key)).length;
-      return placed - Math.max(0, first.minMember - (input.gangsRunning?.get(gang) ?? 0));
-    },
+    gangRecord: (gang) => gangRecords.get(gang),
+    nodeOf: (key) => timed.get(key)?.node,
+    boundInverse: () =>
+      (boundInverse ??= input.bound.flatMap((b) =>
+        b.antiAffinity.length ? inverseGroupsOf(b, b.antiAffinity, view.namespaces) : [],
+      )),
   };
 }
 
