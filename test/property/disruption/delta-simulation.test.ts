@@ -131,6 +131,6 @@ describe('delta simulation', () => {
     }, 180_000);
   rampFleets('small ramp-3400 fleets', RAMP_FLEETS, [6, 16], [0, 200]);
   // a backlog several times what the nodes hold: the candidates' windows are crowded with backlog arrivals,
-  // which is where the window check follows displaced pods (docs/mechanisms/delta-simulation.md, point 3)
+  // which is where the window's collision check and its second round run (docs/mechanisms/delta-simulation.md, point 3)
   rampFleets('crowded ramp-3400 fleets', CROWDED_FLEETS, [20, 40], [300, 700]);
 });
