@@ -28,6 +28,7 @@ export const DELTA_FALLBACKS = [
   'arrival-conflict',
   'queue-tie',
   'topology',
+  'gang-moved',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -122,6 +123,7 @@ function simulateDelta(
     // in the second round this is mostly a pinned backlog pod the delta displaced from its base node: the full
     // simulation would send it elsewhere, which pinning cannot express (docs/mechanisms/delta-simulation.md)
     if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
+    if (leavesBaseNode(base, moved, landed, c.name)) return fallback('gang-moved');
     const inputs = new Map(run.input.existing.map((e) => [e.name, e]));
     const skip = new Set([...movedKeys, ...replayed.map((p) => p.key)]);
     if (!windowConflict(base.arrivals, window, inputs, landed, skip))
@@ -156,6 +158,26 @@ function runDelta(
     const input = { ...i, existing: loadedAt(i.existing, base.arrivals, window.since, window.candidate) };
     return { input, result: solve(input, base.options, deadline) };
   });
+}
+
+/**
+ * Whether the delta put a moved gang member (its gang had a member on the candidate) somewhere other than the
+ * node the base gave it. That node then has room in the full simulation that it did not have in the base, and a
+ * later backlog pod of the window may take it; the window check looks only at nodes the delta's pods took.
+ */
+function leavesBaseNode(
+  base: BaseSolution,
+  moved: readonly Timed[],
+  landed: ReadonlyMap<string, readonly PendingPod[]>,
+  candidate: string,
+): boolean {
+  const members = new Set(moved.filter((m) => m.kind === 'backlog').map((m) => m.pod.key));
+  if (members.size === 0) return false;
+  const nodeOf = new Map<string, string>();
+  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
+  return base.arrivals.some(
+    (a) => members.has(a.pod.key) && a.node !== candidate && nodeOf.get(a.pod.key) !== a.node,
+  );
 }
 
 /**
