@@ -9,6 +9,7 @@ import { Ledger as LedgerClass } from './ledger.ts';
 import type { FleetLog } from './log.ts';
 import type { PodLedger } from './pods.ts';
 import { skipReasons } from './recorded.ts';
+import { convergedMinute } from './report/convergence.ts';
 import { emulatorObjects, fleetBound } from './report/fleet-bound.ts';
 import type { CensusRow, FleetRun, FleetSample } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
@@ -60,6 +61,9 @@ export function summarize(r: RunRecord): FleetRun {
       r.ledger.goneWithin(2),
     ),
   };
+  // Both are lower bounds, so the larger is one too: the end state's, with placement kept, is the tighter.
+  const bound = Math.max(last.lowerBoundPerHour, floor?.lpPerHour ?? 0);
+  const converged = bound > 0 ? convergedMinute(r.samples, bound) : undefined;
   return {
     summary: {
       scenario: r.scenario.name,
@@ -70,8 +74,7 @@ export function summarize(r: RunRecord): FleetRun {
       cost: {
         startPerHour: round(first.costPerHour),
         endPerHour: round(last.costPerHour),
-        // Both are lower bounds, so the larger is one too: the end state's, with placement kept, is the tighter.
-        lowerBoundPerHour: round(Math.max(last.lowerBoundPerHour, floor?.lpPerHour ?? 0)),
+        lowerBoundPerHour: round(bound),
       },
       nodes: { start: clouds(first.nodesByCloud), end: clouds(last.nodesByCloud) },
       pods: {
@@ -115,6 +118,7 @@ export function summarize(r: RunRecord): FleetRun {
       ...(floor
         ? { floor: { packingPerHour: round(floor.packingPerHour), unserved: floor.unserved.length } }
         : {}),
+      ...(converged === undefined ? {} : { convergedMinute: converged }),
     },
   };
 }

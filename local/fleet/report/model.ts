@@ -44,6 +44,9 @@ export interface RunDetails {
   /** The end state's fresh packing (report/fleet-bound.ts): what the scheduler would launch for the running pods
    *  on an empty cluster, and how many running pods no NodePool admits. */
   readonly floor?: { readonly packingPerHour: number; readonly unserved: number };
+  /** The first minute from which the cost stayed within 10% of the end's lower bound (report/convergence.ts);
+   *  absent when the run ended above it. */
+  readonly convergedMinute?: number;
 }
 
 export interface FleetRun {

@@ -1,15 +1,16 @@
 // The local fleet's scenarios: each seeds a two-cloud fleet from the shared generator and may change the
 // load as simulated minutes pass. Dates are relative to the run (localize.ts).
 import type { KubeApiEmulator, KubeObject } from '../../kube-api/index.ts';
-import { StatusError } from '../../kube-api/status.ts';
 import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
 import { generateRamp } from '../../../test/fixtures/fleet/ramp.ts';
 import type { FleetEnvironment, FleetWorld } from '../environment.ts';
 import type { PodLedger } from '../pods.ts';
 import { candidateDeleted } from './candidate-deleted.ts';
 import { crossCloud } from './cross-cloud.ts';
+import { DECAY_BATCH, DECAY_BOUND, fleetDecay } from './decay.ts';
 import { gangRefused } from './gang-refused.ts';
 import { Timeline } from '../events.ts';
+import { boundPods, remove, shed } from './load.ts';
 import { localize } from './localize.ts';
 import { RAMP_WORLD } from './small-fleet.ts';
 import { spotInterruption } from './spot-interruption.ts';
@@ -27,54 +28,6 @@ export interface Scenario {
   atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
   /** Called right after atMinute: the scenario's timeline of cloud and operator events (local/fleet/events.ts). */
   inject?(minute: number, env: FleetEnvironment, now: Date): Promise<void>;
-}
-
-type PodFields = { spec?: { nodeName?: string }; metadata: { ownerReferences?: { kind?: string }[] } };
-const boundPods = (e: KubeApiEmulator): KubeObject[] =>
-  e.store.all(e.typeOf('Pod')).filter((p) => {
-    const f = p as PodFields;
-    return (
-      f.spec?.nodeName &&
-      !p.metadata.deletionTimestamp &&
-      !f.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')
-    );
-  });
-
-/**
- * Scales down: deletes `fraction` of the bound, non-DaemonSet pods (every k-th, so the fall is spread over
- * the fleet). The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
- */
-function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
-  const step = Math.max(1, Math.round(1 / fraction));
-  remove(
-    e,
-    pods,
-    boundPods(e).filter((_, i) => i % step === 0),
-  );
-}
-
-/** The owner lets each pod go (so it does not recreate it), then the pod is deleted. */
-function remove(e: KubeApiEmulator, pods: PodLedger, victims: readonly KubeObject[]): void {
-  const t = e.typeOf('Pod');
-  for (const p of victims) {
-    const ns = String(p.metadata.namespace);
-    const name = String(p.metadata.name);
-    e.store.patch(
-      t,
-      ns,
-      name,
-      'application/merge-patch+json',
-      { metadata: { ownerReferences: null } },
-      undefined,
-    );
-    try {
-      e.store.delete(t, ns, name);
-    } catch (err: unknown) {
-      // The write may have let a terminating pod go already: then it is gone all the same.
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
-    }
-    pods.removed(p);
-  }
 }
 
 const GANG_ANNOTATION = 'scheduling.k8s.io/group-name';
@@ -154,6 +107,9 @@ export const SCENARIOS: readonly Scenario[] = [
     trainingEndsAt: 2,
   }),
   rampScenario('ramp-3400', { nodes: 1000, pending: 3400, minutes: 20 }),
+  // The decay a consolidator can bring to its LP bound, and the same with GPU batch jobs arriving (docs/fleet.md).
+  fleetDecay('decay-bound', DECAY_BOUND),
+  fleetDecay('decay-batch', DECAY_BATCH),
   gangRefused(),
   spotInterruption(),
   candidateDeleted(),

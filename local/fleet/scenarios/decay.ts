@@ -1,0 +1,57 @@
+// `decay`: the load of a two-cloud inference and services fleet falls, and the fleet should consolidate to
+// within 10% of the LP bound (docs/fleet.md, "Scenarios", decay). The fleet is decay-fleet.ts; the load falls
+// by `fall` of the bound pods at each of `fallAt`, spread over the fleet.
+import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
+import { batchMinute, type BatchStream } from './batch-stream.ts';
+import { decayFleet, type DecayFleetShape } from './decay-fleet.ts';
+import type { Scenario } from './index.ts';
+import { shed } from './load.ts';
+import { localize } from './localize.ts';
+import { RAMP_WORLD } from './small-fleet.ts';
+
+export interface FleetDecayShape extends DecayFleetShape {
+  readonly minutes: number;
+  readonly fallAt: readonly number[];
+  /** The share of the bound pods that leaves at each of `fallAt`. */
+  readonly fall: number;
+  /** Short GPU batch jobs arriving every minute while the fleet consolidates (batch-stream.ts). */
+  readonly batch?: BatchStream;
+}
+
+export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
+  const nodes = Object.values(shape.nodes).reduce((a, b) => a + b, 0);
+  const left = (1 - shape.fall) ** shape.fallAt.length;
+  return {
+    name,
+    description: `an inference and services fleet of ${nodes} nodes whose load falls by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})`,
+    minutes: shape.minutes,
+    world: RAMP_WORLD,
+    objects: (seed, runStart) =>
+      localize(decayFleet(seed, shape), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
+    atMinute(minute, e, pods) {
+      if (shape.fallAt.includes(minute)) shed(e, pods, shape.fall);
+      if (shape.batch) batchMinute(shape.batch, minute, e, pods);
+    },
+  };
+}
+
+/**
+ * The decay of test/e2e/fleet/decay.test.ts (`--scenario decay-bound`): 32 nodes, half the load leaves at minute 1,
+ * 30 minutes. The inference pools consolidate after 1m (the generator's GPU pools wait 10m) and every pool may
+ * disrupt 30% of its nodes at once (10–20% in the generator), so a 30-minute run has time to finish.
+ */
+export const DECAY_BOUND: FleetDecayShape = {
+  nodes: { 'inference-aws': 12, 'inference-gcp': 10, 'cpu-aws': 6, 'cpu-gcp': 4 },
+  pendingShare: 0,
+  minutes: 30,
+  fallAt: [1],
+  fall: 0.5,
+  gpuConsolidateAfter: '1m',
+  budget: '30%',
+};
+
+/** DECAY_BOUND with a Job of two anti-affine 1-GPU workers arriving every minute from 2 to 20, each running 3. */
+export const DECAY_BATCH: FleetDecayShape = {
+  ...DECAY_BOUND,
+  batch: { from: 2, until: 20, pods: 2, runs: 3, model: 'l4', requests: { cpu: '3', memory: '10Gi' } },
+};
