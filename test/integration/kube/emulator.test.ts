@@ -312,6 +312,23 @@ describe('watch', () => {
     expect(events).toEqual([{ type: 'ADDED', name: 'c' }, { type: 'BOOKMARK' }]);
   });
 
+  it('replays exactly the events after any resourceVersion in the log, each watcher the same lines', async () => {
+    const rvs: string[] = [];
+    for (const name of ['r0', 'r1', 'r2', 'r3', 'r4']) {
+      rvs.push(h.emulator.store.resourceVersion);
+      h.emulator.seed([node(name)]);
+    }
+    for (const [i, rv] of rvs.entries()) {
+      const events = await collect(
+        '/api/v1/nodes',
+        { resourceVersion: rv, allowWatchBookmarks: true },
+        (t) => t === 'BOOKMARK',
+      );
+      const added = ['r0', 'r1', 'r2', 'r3', 'r4'].slice(i).map((name) => ({ type: 'ADDED', name }));
+      expect(events).toEqual([...added, { type: 'BOOKMARK' }]);
+    }
+  });
+
   it('answers a watch from a compacted resourceVersion with an ERROR event carrying 410', async () => {
     const rv = (await core.listNode({})).metadata?.resourceVersion as string;
     h.emulator.seed([node('e')]);
