@@ -74,6 +74,16 @@ export function parseFieldSelector(selector: string | null): Matcher {
   return (obj) => terms.every((t) => t(obj));
 }
 
+/** The value a field selector requires of `spec.nodeName` (`=` or `==`), if it has such a term. */
+export function requiredNodeName(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  for (const term of splitTerms(selector)) {
+    const m = /^spec\.nodeName\s*(==|=)\s*(.*)$/.exec(term);
+    if (m) return m[2];
+  }
+  return undefined;
+}
+
 /** A metav1.LabelSelector (matchLabels + matchExpressions) as PDBs and DaemonSets carry it. */
 export function matchesLabelSelector(
   selector:
