@@ -52,9 +52,9 @@ export function parseLabelSelector(selector: string | null): Matcher {
   };
 }
 
-export function fieldValue(obj: unknown, path: string): string {
+export function fieldValue(obj: unknown, path: string | readonly string[]): string {
   let cur: unknown = obj;
-  for (const part of path.split('.'))
+  for (const part of typeof path === 'string' ? path.split('.') : path)
     cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
   return cur === undefined || cur === null ? '' : String(cur);
 }
@@ -64,12 +64,24 @@ export function parseFieldSelector(selector: string | null): Matcher {
   const terms = splitTerms(selector).map((term) => {
     const m = /^([A-Za-z0-9_.]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
     if (!m) throw statusError(400, 'BadRequest', `invalid field selector: "${term}"`);
-    const [, path, op, value] = m as unknown as [string, string, string, string];
+    const [, dotted, op, value] = m as unknown as [string, string, string, string];
+    // Split once per selector, not once per object: a LIST of a 28,000-pod fleet tests every pod.
+    const path = dotted.split('.');
     return op === '!='
       ? (o: KubeObject) => fieldValue(o, path) !== value
       : (o: KubeObject) => fieldValue(o, path) === value;
   });
   return (obj) => terms.every((t) => t(obj));
+}
+
+/** The value a field selector requires of `spec.nodeName` (`=` or `==`), if it has such a term. */
+export function requiredNodeName(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  for (const term of splitTerms(selector)) {
+    const m = /^spec\.nodeName\s*(==|=)\s*(.*)$/.exec(term);
+    if (m) return m[2];
+  }
+  return undefined;
 }
 
 /** A metav1.LabelSelector (matchLabels + matchExpressions) as PDBs and DaemonSets carry it. */

@@ -7,7 +7,7 @@ import { Store, type KubeObject, type PodTermination } from './store.ts';
 import { StatusError, statusError, successStatus } from './status.ts';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
 import { deleteOptionsOf, evict } from './eviction.ts';
-import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './selectors.ts';
 import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
 import { asTable } from './tables.ts';
@@ -219,8 +219,10 @@ export class KubeApiEmulator {
           parseFieldSelector(q.get('fieldSelector')),
         );
         const limit = q.get('limit') ? Number(q.get('limit')) : undefined;
+        const nodeName = requiredNodeName(q.get('fieldSelector'));
         const page = this.store.list(r.type, r.namespace, {
           match,
+          ...(nodeName !== undefined ? { nodeName } : {}),
           ...(limit ? { limit } : {}),
           ...(q.get('continue') ? { continue: q.get('continue') as string } : {}),
         });

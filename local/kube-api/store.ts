@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type ResourceType } from './resources.ts';
 import { admitCustomResource } from './validation.ts';
 import { decodeContinue, encodeContinue, expiredContinue, lowerBound } from './pages.ts';
-import { EventLog, type WatchEvent, type Watcher } from './events.ts';
+import type { WatchEvent, Watcher } from './events.ts';
+import { Table } from './table.ts';
 import { alreadyExists, conflict, notFound, statusError } from './status.ts';
 import { applyPatch } from './patch.ts';
 import { rfc3339, Terminations, type PodTermination } from './termination.ts';
@@ -15,6 +16,8 @@ export type { KubeObject } from './selectors.ts';
 export { POD_TERMINATION, type PodTermination } from './termination.ts';
 export interface ListOptions {
   readonly match?: Matcher;
+  /** The field selector's `spec.nodeName=` value, when it has one: read through the pods' index. */
+  readonly nodeName?: string;
   readonly limit?: number;
   readonly continue?: string;
 }
@@ -35,19 +38,6 @@ const objKey = (ns: string | undefined, name: string): string => (ns ? `${ns}/${
 const resKey = (t: ResourceType): string => `${t.group}/${t.plural}`;
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-class Table {
-  readonly objects = new Map<string, KubeObject>();
-  private sorted: string[] | undefined;
-  readonly log = new EventLog();
-  keys(): string[] {
-    this.sorted ??= [...this.objects.keys()].sort();
-    return this.sorted;
-  }
-  invalidate(): void {
-    this.sorted = undefined;
-  }
-}
 
 export class Store {
   private rv = 1;
@@ -83,7 +73,7 @@ export class Store {
 
   private table(t: ResourceType): Table {
     let table = this.tables.get(resKey(t));
-    if (!table) this.tables.set(resKey(t), (table = new Table()));
+    if (!table) this.tables.set(resKey(t), (table = new Table(t.group === '' && t.plural === 'pods')));
     return table;
   }
 
@@ -133,8 +123,7 @@ export class Store {
     delete m.deletionTimestamp;
     this.stamp(t, obj);
     this.check(t, obj);
-    table.objects.set(key, obj);
-    table.invalidate();
+    table.put(key, obj);
     this.record(t, 'ADDED', obj);
     return obj;
   }
@@ -148,7 +137,8 @@ export class Store {
   /** Pages walk keys in sorted order from the continue token; each page reads current state. */
   list(t: ResourceType, ns: string | undefined, opts: ListOptions = {}): ListResult {
     const table = this.table(t);
-    const keys = table.keys();
+    // The match still decides: the index only narrows which keys are read (the same items, in the same order).
+    const keys = (opts.nodeName !== undefined ? table.keysOnNode(opts.nodeName) : undefined) ?? table.keys();
     const token = opts.continue ? decodeContinue(opts.continue) : undefined;
     if (token && Number(token.rv) < this.compactedRv) throw expiredContinue();
     let i = token ? lowerBound(keys, token.after) : 0;
@@ -238,7 +228,7 @@ export class Store {
     const key = objKey(meta(obj).namespace as string | undefined, meta(obj).name as string);
     const finalizers = meta(obj).finalizers as string[] | undefined;
     if (meta(obj).deletionTimestamp && (finalizers ?? []).length === 0) return this.remove(t, key, obj);
-    this.table(t).objects.set(key, obj);
+    this.table(t).put(key, obj);
     this.record(t, 'MODIFIED', obj);
     return obj;
   }
@@ -285,7 +275,7 @@ export class Store {
       metadata: { ...structuredClone(meta(current)), ...fields },
     };
     this.stamp(t, marked);
-    this.table(t).objects.set(key, marked);
+    this.table(t).put(key, marked);
     this.record(t, 'MODIFIED', marked);
     return marked;
   }
@@ -303,8 +293,7 @@ export class Store {
   private remove(t: ResourceType, key: string, last: KubeObject): KubeObject {
     this.terminations.forget(key);
     const table = this.table(t);
-    table.objects.delete(key);
-    table.invalidate();
+    table.drop(key);
     this.stamp(t, last);
     this.record(t, 'DELETED', last);
     for (const hook of this.deleteHooks) hook(t, last);

@@ -6,6 +6,7 @@ import type { Route } from './routes.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { StatusError } from './status.ts';
 import type { Store } from './store.ts';
+import type { WatchEvent } from './events.ts';
 
 export interface BookmarkSchedule {
   /** One bookmark as soon as the replay is sent (default true: fast catch-ups in tests). */
@@ -19,6 +20,18 @@ export interface BookmarkSchedule {
 /** kube-apiserver sends its last bookmark this long before a watch's timeout, and none after. */
 const PRE_TIMEOUT_MS = 2_000;
 const BOOKMARK_EVERY_MS = 60_000;
+
+/**
+ * Each event's line, encoded once for every watcher, as kube-apiserver's watch cache serializes an event once
+ * per encoding rather than once per watcher: a fleet's six functions each catch up on the same pod events.
+ * Stored objects are never changed in place (the store replaces them), so an event's line never goes stale.
+ */
+const lines = new WeakMap<WatchEvent, string>();
+function encoded(e: WatchEvent): string {
+  let l = lines.get(e);
+  if (l === undefined) lines.set(e, (l = `${JSON.stringify({ type: e.type, object: e.object })}\n`));
+  return l;
+}
 
 export function serveWatch(
   store: Store,
@@ -51,7 +64,7 @@ export function serveWatch(
           if (name && e.object.metadata.name !== name) return;
           if (!labels(e.object) || !fields(e.object)) return;
           start();
-          line({ type: e.type, object: e.object });
+          if (!res.writableEnded) res.write(encoded(e));
         },
       },
       q.get('resourceVersion') ?? undefined,

@@ -2,7 +2,6 @@
 // scheduler runs over pending demand against live nodes and in-flight claims, each new claim is created in the
 // API server, its pods are nominated to it, and its cloud's launcher is invoked (one invocation per claim or
 // per gang). Pods no NodePool could ever take get a verdict that disruption passes read.
-import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import type { ClusterObjects } from '../state/objects.ts';
@@ -15,7 +14,7 @@ import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
-import { mergeSpecs, withoutRefused } from '../provisioning/offerings.ts';
+import { withoutRefused } from '../provisioning/offerings.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -27,6 +26,7 @@ import type { Fence, Nomination } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
 import { inParallel } from './parallel.ts';
+import { poolSpecs } from './pool-instance-types.ts';
 
 /** Claims created (and launchers invoked) at once per batch: the API server and DynamoDB absorb this easily. */
 const CLAIM_PARALLELISM = 16;
@@ -74,7 +74,7 @@ export async function runBatch(
   const started = deps.clock.now();
   const state = await deps.store.loadPassState(fence.cluster);
   const demand = pendingDemand(objects, state.nominations, started, !settings.upstream);
-  const specs = await poolSpecs(deps, objects);
+  const specs = await poolSpecs(deps.instanceTypes, objects);
   const offered = withoutRefused(specs, state.unavailableOfferings, started);
   const snapshot = buildSnapshot(objects, buildInstanceTypes(offered));
   const view = passView(snapshot);
@@ -105,21 +105,6 @@ export async function runBatch(
       .map(podIdentity),
     nominations,
   };
-}
-
-/**
- * The instance types of every NodePool's node class, merged. Only the NodePools and node classes decide
- * them, so the pool views come from a snapshot of those alone: the full one is built once, with prices.
- */
-async function poolSpecs(deps: BatchDeps, objects: ClusterObjects): Promise<InstanceTypeSpec[]> {
-  const pools = buildSnapshot({ ...objects, pods: [], nodes: [], nodeClaims: [] }, []).nodePools;
-  const lists = [];
-  for (const pool of pools.values()) {
-    if (!pool.nodeClass) continue;
-    const specs = await deps.instanceTypes.get(pool.cloud, pool.nodeClass);
-    if (specs) lists.push(specs);
-  }
-  return mergeSpecs(lists);
 }
 
 interface Created {

@@ -78,6 +78,9 @@ export function refreshDisruptionBudgets(emulator: KubeApiEmulator): void {
       disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy),
       observedGeneration: pdb.metadata.generation,
     };
+    // The disruption controller writes a PDB's status only when it changed (updatePdbStatus): an unchanged
+    // write would be a MODIFIED event every minute for every PDB, which every watching function decodes.
+    if (JSON.stringify(status) === JSON.stringify(pdb.status)) continue;
     emulator.store.update(pdbType, ns, String(pdb.metadata.name), { ...pdb, status }, 'status');
   }
 }

@@ -245,4 +245,28 @@ describe('disruption budgets', () => {
     refreshDisruptionBudgets(h.emulator);
     expect((await cluster.evictPod({ namespace: 'ml', name: 'c' })).outcome).toBe('blocked');
   });
+
+  it('write a status only when it changed, as the disruption controller does', () => {
+    gpuNode('g1', '4');
+    h.emulator.seed([
+      {
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        metadata: { namespace: 'ml', name: 'web' },
+        spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } },
+      },
+      ...['a', 'b'].map((n) => gpuPod(n)),
+    ]);
+    bindPending(h.emulator);
+    const pdb = () => h.emulator.store.get(h.emulator.typeOf('PodDisruptionBudget'), 'ml', 'web');
+    refreshDisruptionBudgets(h.emulator);
+    const written = pdb().metadata.resourceVersion;
+    refreshDisruptionBudgets(h.emulator);
+    expect(pdb().metadata.resourceVersion).toBe(written);
+    h.emulator.seed([gpuPod('c')]);
+    bindPending(h.emulator);
+    refreshDisruptionBudgets(h.emulator);
+    expect(pdb().metadata.resourceVersion).not.toBe(written);
+    expect(pdb().status).toMatchObject({ expectedPods: 3, currentHealthy: 3, disruptionsAllowed: 1 });
+  });
 });

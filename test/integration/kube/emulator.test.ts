@@ -253,6 +253,44 @@ describe('selectors and pagination', () => {
     ).toEqual(['pending']);
   });
 
+  it('selects pods by spec.nodeName as they are bound, moved and deleted, in pages, namespaced or not', async () => {
+    const t = h.emulator.typeOf('Pod');
+    const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    h.emulator.seed(
+      names.map((n, i) =>
+        pod(i % 2 ? 'ix-b' : 'ix-a', n, { spec: { nodeName: i < 4 ? 'ix-1' : 'ix-2', containers: [] } }),
+      ),
+    );
+    const onNode = async (node: string, ns?: string, limit?: number): Promise<string[]> => {
+      const out: string[] = [];
+      let cont: string | undefined;
+      do {
+        const q = { fieldSelector: `spec.nodeName=${node},status.phase=Running`, limit, _continue: cont };
+        const page = ns
+          ? await core.listNamespacedPod({ namespace: ns, ...q })
+          : await core.listPodForAllNamespaces(q);
+        out.push(...page.items.map((p) => String(p.metadata?.name)));
+        cont = page.metadata?._continue;
+      } while (cont);
+      return out;
+    };
+    expect(await onNode('ix-1', undefined, 1)).toEqual(['n1', 'n3', 'n2', 'n4']);
+    expect(await onNode('ix-1', 'ix-b')).toEqual(['n2', 'n4']);
+    // Moved (a replace with another nodeName), then deleted: the selection follows each write.
+    const n1 = h.emulator.store.get(t, 'ix-a', 'n1');
+    h.emulator.store.update(
+      t,
+      'ix-a',
+      'n1',
+      { ...n1, spec: { ...(n1.spec as object), nodeName: 'ix-2' } },
+      undefined,
+    );
+    h.emulator.store.delete(t, 'ix-b', 'n6', { gracePeriodSeconds: 0 });
+    expect(await onNode('ix-1')).toEqual(['n3', 'n2', 'n4']);
+    expect(await onNode('ix-2', undefined, 2)).toEqual(['n1', 'n5']);
+    expect(await onNode('ix-none')).toEqual([]);
+  });
+
   it('pages with limit/continue and rejects a malformed continue token with 400', async () => {
     const first = await core.listNode({ limit: 1 });
     expect(first.items).toHaveLength(1);
@@ -310,6 +348,23 @@ describe('watch', () => {
       (t) => t === 'BOOKMARK',
     );
     expect(events).toEqual([{ type: 'ADDED', name: 'c' }, { type: 'BOOKMARK' }]);
+  });
+
+  it('replays exactly the events after any resourceVersion in the log, each watcher the same lines', async () => {
+    const rvs: string[] = [];
+    for (const name of ['r0', 'r1', 'r2', 'r3', 'r4']) {
+      rvs.push(h.emulator.store.resourceVersion);
+      h.emulator.seed([node(name)]);
+    }
+    for (const [i, rv] of rvs.entries()) {
+      const events = await collect(
+        '/api/v1/nodes',
+        { resourceVersion: rv, allowWatchBookmarks: true },
+        (t) => t === 'BOOKMARK',
+      );
+      const added = ['r0', 'r1', 'r2', 'r3', 'r4'].slice(i).map((name) => ({ type: 'ADDED', name }));
+      expect(events).toEqual([...added, { type: 'BOOKMARK' }]);
+    }
   });
 
   it('answers a watch from a compacted resourceVersion with an ERROR event carrying 410', async () => {
