@@ -1,9 +1,11 @@
-// Builds the EC2 CloudProvider: EC2 and Pricing clients once per container (SDK attempts 1, adapter retries).
-import { createEc2Clients, type Ec2Clients } from '../../shared/adapters/aws-ec2/clients.ts';
+// Builds the EC2 CloudProvider: its EC2 client once per container (SDK attempts 1, adapter retries). It calls no
+// price API: a pass or a launcher hands it the stored price book (instance-types.ts, launch-handler.ts).
+import { createEc2Client, type LocalEndpoint } from '../../shared/adapters/aws-ec2/clients.ts';
 import { parseEc2ProviderConfig, type Ec2ProviderConfig } from '../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
+import type { PriceLookup } from '../../shared/ports/price-store.ts';
 import type { Closer, Credentials } from './local.ts';
 
 export interface Ec2Settings {
@@ -14,29 +16,46 @@ export interface Ec2Settings {
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
-/** The adapter's config and its EC2 + Pricing clients (the provider and the price source each take one pair). */
-export function ec2Clients(
+/** The adapter's config from the settings, and the local endpoint when one is named (tests, the local fleet). */
+export function ec2Config(
   settings: Ec2Settings,
   credentials?: Credentials,
-  closer?: Closer,
-): Omit<Ec2Clients, 'destroy'> & { readonly config: Ec2ProviderConfig } {
+): { readonly config: Ec2ProviderConfig; readonly local?: LocalEndpoint } {
   const config = parseEc2ProviderConfig({
     clusterName: settings.clusterName,
     region: settings.region,
     ...(settings.retry ? { retry: settings.retry } : {}),
   });
-  const local = settings.endpoint && credentials ? { endpoint: settings.endpoint, credentials } : undefined;
-  const { ec2, pricing, destroy } = createEc2Clients(config, local);
-  closer?.add(destroy);
-  return { ec2, pricing, config };
+  return settings.endpoint && credentials
+    ? { config, local: { endpoint: settings.endpoint, credentials } }
+    : { config };
 }
 
+/** The adapter's config and its EC2 client (the provider and the price source each take one). */
+export function ec2Clients(
+  settings: Ec2Settings,
+  credentials?: Credentials,
+  closer?: Closer,
+): { readonly ec2: ReturnType<typeof createEc2Client>; readonly config: Ec2ProviderConfig } {
+  const { config, local } = ec2Config(settings, credentials);
+  const ec2 = createEc2Client(config, local);
+  closer?.add(() => ec2.destroy());
+  return { ec2, config };
+}
+
+/** `prices` prices an instance-type read that brings none (tests); every function hands in the stored book. */
 export function buildEc2Provider(
   settings: Ec2Settings,
   clock: Clock,
   logger: Logger,
   credentials?: Credentials,
   closer?: Closer,
+  prices?: () => Promise<PriceLookup>,
 ): Ec2CloudProvider {
-  return new Ec2CloudProvider({ ...ec2Clients(settings, credentials, closer), clock, logger });
+  return new Ec2CloudProvider({
+    ...ec2Clients(settings, credentials, closer),
+    clock,
+    logger,
+    ...(prices ? { prices } : {}),
+  });
 }

@@ -2,10 +2,12 @@
 // Engine (Compute REST + Cloud Billing clients), each once per container with the adapters' own retries;
 // the clients and configs are the providers' own (ec2.ts, gce.ts).
 import { Ec2PriceSource } from '../../shared/adapters/aws-ec2/price-source.ts';
+import { createPricingClient } from '../../shared/adapters/aws-ec2/pricing.ts';
 import { buildGcePriceSource } from '../../shared/adapters/gcp-compute/build-prices.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
-import type { PriceSource } from '../../shared/ports/price-store.ts';
-import { ec2Clients, type Ec2Settings } from './ec2.ts';
+import { rowsLookup } from '../../shared/loop/prices.ts';
+import type { PriceLookup, PriceSource } from '../../shared/ports/price-store.ts';
+import { ec2Clients, ec2Config, type Ec2Settings } from './ec2.ts';
 import { gceAuth, gceConfig, type GceSettings } from './gce.ts';
 import type { Closer, Credentials } from './local.ts';
 
@@ -15,7 +17,25 @@ export function buildEc2PriceSource(
   credentials?: Credentials,
   closer?: Closer,
 ): PriceSource {
-  return new Ec2PriceSource({ ...ec2Clients(settings, credentials, closer), clock });
+  const { local } = ec2Config(settings, credentials);
+  const { ec2, config } = ec2Clients(settings, credentials, closer);
+  const pricing = createPricingClient(config, local);
+  closer?.add(() => pricing.destroy());
+  return new Ec2PriceSource({ ec2, pricing, config, clock });
+}
+
+/**
+ * Prices read afresh from EC2's price APIs on every call, as a lookup: for tests and local tools that build a
+ * provider on its own, without a stored book (no deployed function uses it: they read the book).
+ */
+export function liveEc2Prices(
+  settings: Ec2Settings,
+  clock: Clock,
+  credentials?: Credentials,
+  closer?: Closer,
+): () => Promise<PriceLookup> {
+  const source = buildEc2PriceSource(settings, clock, credentials, closer);
+  return async () => rowsLookup(await source.prices(), 'aws');
 }
 
 export function buildGcePriceSourceFrom(

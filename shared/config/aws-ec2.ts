@@ -11,8 +11,6 @@ export const ec2ProviderConfigSchema = z.object({
   maxOverrides: z.number().int().min(1).max(60).default(60),
   /** Region of the Price List Query API endpoint (it lives in a few regions only). */
   pricingRegion: z.string().default('us-east-1'),
-  /** How long a warm container reuses prices read from the APIs (Karpenter refreshes every 12 hours). */
-  priceTtlMs: z.number().int().min(0).default(43_200_000),
   retry: retryPolicySchema,
 });
 export type Ec2ProviderConfig = z.infer<typeof ec2ProviderConfigSchema>;

@@ -1,16 +1,25 @@
 // Deletions kraftsman did not start, read as termination requests (Karpenter's termination finalizer,
 // docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes): a NodeClaim an operator deletes, a Node whose
-// claim is gone or being deleted, a Node deleted while it holds Karpenter's finalizer. Each Node is tainted
-// and drained before its instance is terminated (termination.ts); a claim with no Node has nothing to drain.
-import { DISRUPTED_TAINT_KEY, NODEPOOL, TERMINATION_CAUSE } from '../model/labels.ts';
+// claim is gone or being deleted, a Node deleted while it holds Karpenter's finalizer, and the Node of a
+// registered claim deleted outright. Each Node is tainted and drained before its instance is terminated
+// (termination.ts); a claim with no Node has nothing to drain.
+import { DISRUPTED_TAINT_KEY, NODEPOOL } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
+import { claimCondition } from '../model/nodeclaim.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseTerminated } from './finalizers.ts';
-import { deleteInstance, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
+import {
+  deleteInstance,
+  TERMINATION_STARTED,
+  terminationAnnotations,
+  type TerminationDeps,
+} from './termination.ts';
 
 /** The cause stamped when someone else deleted the claim (or its Node): Karpenter's reason for it. */
 export const DELETED_CAUSE = 'nodeclaim_deleted';
+/** The cause stamped when the Node of a registered claim was deleted outright (`kubectl delete node`). */
+export const NODE_DELETED_CAUSE = 'node_deleted';
 
 const holds = (o: Node | NodeClaim): boolean =>
   o.metadata.finalizers?.includes(KARPENTER_TERMINATION_FINALIZER) ?? false;
@@ -51,12 +60,24 @@ export function nodesToTerminate(objects: ClusterObjects, now: Date, graceMs: nu
   });
 }
 
-export async function startNodeTermination(deps: TerminationDeps, node: Node): Promise<void> {
+/** The claim that still names the Node's instance (one being deleted that holds Karpenter's finalizer), if any. */
+export function claimOfNode(objects: ClusterObjects, node: Node): NodeClaim | undefined {
+  const id = node.spec?.providerID;
+  return id ? objects.nodeClaims.find((c) => c.status?.providerID === id) : undefined;
+}
+
+/**
+ * Starts the termination of a Node someone else asked to go. Its drain is bounded by the claim's
+ * terminationGracePeriod: the claim's own when it is still there (counted from its deletion, as Karpenter
+ * counts), else the one copied to the Node at registration (counted from now).
+ */
+export async function startNodeTermination(
+  deps: TerminationDeps,
+  node: Node,
+  claim: NodeClaim | undefined,
+): Promise<void> {
   await deps.cluster.patchMetadata('Node', node.metadata.name, {
-    annotations: {
-      [TERMINATION_STARTED]: deps.clock.now().toISOString(),
-      [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? DELETED_CAUSE,
-    },
+    annotations: terminationAnnotations(node, claim, DELETED_CAUSE, deps.clock.now()),
   });
   await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
   deps.logger.info('terminating a Node whose claim was deleted or is gone', { node: node.metadata.name });
@@ -85,4 +106,29 @@ export async function terminateDeletedClaim(deps: TerminationDeps, claim: NodeCl
   await releaseTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
   deps.logger.info('terminated the instance of a deleted NodeClaim', { claim: claim.metadata.name });
   return true;
+}
+
+/**
+ * Registered claims whose Node is gone: `kubectl delete node` of a Node kraftsman launched, which holds no
+ * finalizer, so the API server removed it at once. In Karpenter the Node's termination finalizer would turn that
+ * into the claim's termination (drain, terminate the instance, delete the claim); here the Node is already gone
+ * and nothing can be drained — its pods are the pod garbage collector's, which deletes pods bound to a missing
+ * Node — and the kubelet does not register its Node again while it runs, so the instance would run on, outside
+ * the cluster, until the claim expired. Each is terminated at once: instance first, then the claim
+ * (docs/functions/lifecycle.md#a-node-an-operator-deletes).
+ */
+export function claimsWithDeletedNodes(objects: ClusterObjects): NodeClaim[] {
+  const ids = new Set(objects.nodes.map((n) => n.spec?.providerID).filter(Boolean));
+  const names = new Set(objects.nodes.map((n) => n.metadata.name));
+  return objects.nodeClaims.filter((c) => {
+    const id = c.status?.providerID;
+    const name = c.status?.nodeName;
+    return (
+      c.metadata.deletionTimestamp === undefined &&
+      claimCondition(c, 'Registered') === true &&
+      id !== undefined &&
+      !ids.has(id) &&
+      !(name !== undefined && names.has(name))
+    );
+  });
 }

@@ -5,6 +5,7 @@
 // so a retry after a crash anywhere adopts what the first attempt launched and never launches twice. No
 // capacity marks the refused offerings unavailable and deletes the claims: their pods are demand again and
 // the next batch chooses around those offerings (other types, zones, or the other cloud).
+import { builtinCatalog } from '../catalog/builtin.ts';
 import { CAPACITY_TYPE, INSTANCE_TYPE, ZONE } from '../model/labels.ts';
 import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
@@ -20,10 +21,12 @@ import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
+import type { PriceLookup } from '../ports/price-store.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { LaunchRecord } from '../ports/state-store/records.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
 import { setCondition } from './conditions.ts';
+import { catalogLookup } from './prices.ts';
 
 export interface LaunchDeps {
   readonly cluster: Cluster;
@@ -32,6 +35,12 @@ export interface LaunchDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /**
+   * The prices the launch orders its offerings by (cheapest first): the stored price book, as the pass that
+   * chose the claim read it, so launcher and provisioner agree and no launcher calls a price API. Without it,
+   * the built-in catalog's prices.
+   */
+  readonly prices?: () => Promise<PriceLookup>;
 }
 
 export interface LaunchSettings {
@@ -72,7 +81,8 @@ export async function launch(
   }
   const cluster = request.fence.cluster;
   const records = await recordLaunches(deps, request, live);
-  const types = await deps.provider.instanceTypes(request.nodeClass);
+  const prices = deps.prices ?? (() => Promise.resolve(catalogLookup(builtinCatalog(), deps.provider.cloud)));
+  const types = await deps.provider.instanceTypes(request.nodeClass, { prices });
   const pending: NodeClaim[] = [];
   for (const c of live) {
     const r = records.get(c.metadata.name);

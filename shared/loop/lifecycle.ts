@@ -1,13 +1,16 @@
 // The lifecycle use case (scheduled every minute, under the lifecycle lease): registration and initialization,
-// launch / registration / initialization timeouts, expiration, the drain and finish of terminating Nodes,
-// Compute Engine preemptions, and garbage collection. Every step acts on what the API server and the clouds
-// hold now; one failing claim is counted and the rest go on (partial success as counts).
+// launch / registration / initialization timeouts, expiration, claims whose Node was deleted, the drain and
+// finish of terminating Nodes, Compute Engine preemptions, and garbage collection. Every step acts on what
+// the API server and the clouds hold now; one failing claim is counted and the rest go on (partial success).
 import type { Node } from '../model/node.ts';
 import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provisioning/lifecycle.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import {
+  claimOfNode,
   claimsToTerminate,
+  claimsWithDeletedNodes,
+  NODE_DELETED_CAUSE,
   nodesToTerminate,
   startNodeTermination,
   terminateDeletedClaim,
@@ -89,7 +92,7 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
     failed: 0,
     errors: [],
   };
-  const attempt = async (what: string, step: () => Promise<void>): Promise<void> => {
+  const attempt: Attempt = async (what, step) => {
     try {
       await step();
     } catch (err: unknown) {
@@ -100,11 +103,16 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   };
   let objects = (await deps.cluster.readSnapshot()).objects;
   if (deps.preemptions) await attempt('preemptions', () => preemptions(deps, settings, objects, counts));
+  // Before the per-claim timeouts: a claim whose Node was deleted would otherwise read as never registered.
+  const nodeDeleted = await terminateDeletedNodes(deps, objects, counts, attempt);
   for (const action of claimActions(objects, deps.clock.now(), settings.timeouts))
-    await attempt(`${action.kind} ${action.claim.metadata.name}`, () => act(deps, action, objects, counts));
+    if (!nodeDeleted.has(action.claim.metadata.name))
+      await attempt(`${action.kind} ${action.claim.metadata.name}`, () => act(deps, action, objects, counts));
   objects = (await deps.cluster.readSnapshot()).objects;
   for (const node of nodesToTerminate(objects, deps.clock.now(), settings.gcGraceMs))
-    await attempt(`orphan node ${node.metadata.name}`, () => startNodeTermination(deps, node));
+    await attempt(`orphan node ${node.metadata.name}`, () =>
+      startNodeTermination(deps, node, claimOfNode(objects, node)),
+    );
   for (const claim of claimsToTerminate(objects))
     await attempt(`deleted claim ${claim.metadata.name}`, async () => {
       if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
@@ -122,6 +130,26 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
     if (released) deps.logger.info('released Karpenter finalizers of deleted objects', { released });
   });
   return counts;
+}
+
+type Attempt = (what: string, step: () => Promise<void>) => Promise<void>;
+
+/** Terminates each registered claim whose Node was deleted outright (deletion-requests.ts); returns their names. */
+async function terminateDeletedNodes(
+  deps: LifecycleDeps,
+  objects: ClusterObjects,
+  counts: LifecycleCounts,
+  attempt: Attempt,
+): Promise<ReadonlySet<string>> {
+  const names = new Set<string>();
+  for (const claim of claimsWithDeletedNodes(objects)) {
+    names.add(claim.metadata.name);
+    await attempt(`claim ${claim.metadata.name} of a deleted Node`, async () => {
+      await startTermination(deps, claim, undefined, NODE_DELETED_CAUSE);
+      counts.terminated += 1;
+    });
+  }
+  return names;
 }
 
 /**

@@ -46,6 +46,15 @@ function indexRows(rows: readonly PriceRow[]): Map<string, number> {
   return new Map(rows.map((r) => [key(r.cloud, r.instanceType, r.zone, r.capacityType), r.price]));
 }
 
+/** One cloud's rows of a price book (or of a price source's read) as a lookup, with no catalog beneath. */
+export function rowsLookup(rows: readonly PriceRow[], cloud: Cloud): PriceLookup {
+  const index = indexRows(rows);
+  return {
+    onDemand: (t, z) => index.get(key(cloud, t, z, 'on-demand')),
+    spot: (t, z) => index.get(key(cloud, t, z, 'spot')),
+  };
+}
+
 /** The catalog's prices of one cloud: the zone's offering, else the type's first of that capacity type. */
 export function catalogLookup(catalog: InstanceTypeCatalog, cloud: Cloud): PriceLookup {
   const exact = new Map<string, number>();

@@ -10,6 +10,7 @@ import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import { setCondition } from './conditions.ts';
+import { TERMINATION_GRACE } from './termination.ts';
 
 export interface RegistrationDeps {
   readonly cluster: Cluster;
@@ -27,7 +28,12 @@ function nodeLabels(claim: NodeClaim): Record<string, string> {
 
 export async function register(deps: RegistrationDeps, claim: NodeClaim, node: Node): Promise<void> {
   const name = node.metadata.name;
-  await deps.cluster.patchMetadata('Node', name, { labels: { ...nodeLabels(claim), [REGISTERED]: 'true' } });
+  const grace = claim.spec.terminationGracePeriod;
+  await deps.cluster.patchMetadata('Node', name, {
+    labels: { ...nodeLabels(claim), [REGISTERED]: 'true' },
+    // Kept for the Node's drain: an operator's delete of the claim leaves only the Node (termination.ts).
+    ...(grace ? { annotations: { [TERMINATION_GRACE]: grace } } : {}),
+  });
   const present = node.spec?.taints ?? [];
   for (const t of [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])])
     if (!present.some((p) => p.key === t.key && p.effect === t.effect)) await deps.cluster.addTaint(name, t);

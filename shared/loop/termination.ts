@@ -3,8 +3,9 @@
 //   start: stamp the cause on the claim and the Node, taint the Node karpenter.sh/disrupted:NoSchedule,
 //          delete the claim (it stops counting as capacity; its pods become demand as they are evicted)
 //   drain: evict the Node's pods (PDBs honoured: a 429 waits for the next run)
-//   finish: once drained (or the drain timeout passed), delete the instance, then the Node; with the instance
-//          gone, Karpenter's finalizer is released from the Node and its claim (finalizers.ts).
+//   finish: once drained, or once the claim's terminationGracePeriod (else the drain timeout) has passed,
+//          delete the instance, then the Node; with the instance gone, Karpenter's finalizer is released from
+//          the Node and its claim (finalizers.ts).
 // Each step reads only what the API server holds, so any lifecycle run continues where another stopped.
 import {
   CAPACITY_TYPE,
@@ -13,6 +14,7 @@ import {
   NODEPOOL,
   TERMINATION_CAUSE,
 } from '../model/labels.ts';
+import { parseDuration } from '../model/duration.ts';
 import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
@@ -29,6 +31,50 @@ import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 
 export const TERMINATION_STARTED = 'kraftsman.dev/termination-started';
+/**
+ * Karpenter's own annotation: the time the claim's terminationGracePeriod runs out, after which nothing (a PDB,
+ * a do-not-disrupt pod) holds the drain any more. Stamped on the Node when its termination starts, because the
+ * claim itself is deleted then (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes).
+ */
+export const TERMINATION_DEADLINE = 'karpenter.sh/nodeclaim-termination-timestamp';
+/**
+ * The claim's terminationGracePeriod, copied to its Node at registration: an operator's delete removes a
+ * kraftsman claim at once (it holds no finalizer), so by the time its Node's drain starts only this is left.
+ */
+export const TERMINATION_GRACE = 'kraftsman.dev/termination-grace-period';
+
+/**
+ * When the drain of `node` stops waiting, by Karpenter's rule: the claim's deletion (or `start`, when kraftsman
+ * starts the termination itself) plus its terminationGracePeriod. Undefined when neither the claim nor the Node
+ * names one: the drain timeout bounds the drain then.
+ */
+export function terminationDeadline(
+  node: Node,
+  claim: NodeClaim | undefined,
+  start: Date,
+): string | undefined {
+  const text = claim?.spec.terminationGracePeriod ?? node.metadata.annotations?.[TERMINATION_GRACE];
+  const grace = text === undefined ? undefined : parseDuration(text);
+  if (grace === undefined) return undefined;
+  const deleted = Date.parse(claim?.metadata.deletionTimestamp ?? '');
+  return new Date((Number.isFinite(deleted) ? deleted : start.getTime()) + grace).toISOString();
+}
+
+/** The Node annotations a termination starts with; those already there (an earlier start) are kept. */
+export function terminationAnnotations(
+  node: Node,
+  claim: NodeClaim | undefined,
+  cause: string,
+  now: Date,
+): Record<string, string> {
+  const held = node.metadata.annotations ?? {};
+  const deadline = held[TERMINATION_DEADLINE] ?? terminationDeadline(node, claim, now);
+  return {
+    [TERMINATION_CAUSE]: held[TERMINATION_CAUSE] ?? cause,
+    [TERMINATION_STARTED]: held[TERMINATION_STARTED] ?? now.toISOString(),
+    ...(deadline ? { [TERMINATION_DEADLINE]: deadline } : {}),
+  };
+}
 
 export interface TerminationDeps {
   readonly cluster: Cluster;
@@ -81,10 +127,7 @@ export async function startTermination(
     });
   if (node) {
     await deps.cluster.patchMetadata('Node', node.metadata.name, {
-      annotations: {
-        [TERMINATION_CAUSE]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? stamped,
-        [TERMINATION_STARTED]: node.metadata.annotations?.[TERMINATION_STARTED] ?? now.toISOString(),
-      },
+      annotations: terminationAnnotations(node, claim, stamped, now),
     });
     await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
     await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
@@ -116,7 +159,9 @@ export interface DrainOutcome {
 /**
  * One drain step for a Node whose termination started (Karpenter's terminator): evict the next group of
  * pods through the Eviction API (the order of shared/disruption/drain-order.ts), and finish only once
- * nothing is left — pods still terminating count, since an evicted pod runs on for its grace period — or once the drain timeout has passed since termination started.
+ * nothing is left — pods still terminating count, since an evicted pod runs on for its grace period — or once
+ * the claim's terminationGracePeriod has run out (TERMINATION_DEADLINE), or, for a claim without one, the
+ * drain timeout has passed since termination started.
  */
 export async function drainStep(
   deps: TerminationDeps,
@@ -124,8 +169,11 @@ export async function drainStep(
   drainTimeoutMs: number,
 ): Promise<DrainOutcome> {
   const started = Date.parse(node.metadata.annotations?.[TERMINATION_STARTED] ?? '');
+  const deadline = Date.parse(node.metadata.annotations?.[TERMINATION_DEADLINE] ?? '');
   const now = deps.clock.now();
-  const overdue = Number.isFinite(started) && now.getTime() - started >= drainTimeoutMs;
+  const overdue = Number.isFinite(deadline)
+    ? now.getTime() >= deadline
+    : Number.isFinite(started) && now.getTime() - started >= drainTimeoutMs;
   const plan = drainPlan(await deps.cluster.listPodsOnNode(node.metadata.name), now, overdue);
   let evicted = 0;
   let blocked = 0;

@@ -12,7 +12,7 @@ import { MAX_PROPOSALS } from '../../shared/disruption/proposal.ts';
 import { DEFAULT_OPTIONS } from '../../shared/disruption/types.ts';
 import {
   ROOT,
-  bundledSources,
+  bundleOf,
   deriveActions,
   portCallsIn,
   readCallTable,
@@ -151,9 +151,10 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
     if (!existsSync(join(ROOT, handlerFile)))
       throw new Error(`${handlerFile} is missing: no code to derive ${name}'s role from`);
     const t = packaged.template;
-    const files = await bundledSources(handlerFile);
+    const bundle = await bundleOf(handlerFile);
+    const files = bundle.files;
     const table = readCallTable();
-    const calls = portCallsIn(files, table);
+    const calls = portCallsIn(bundle, table);
     const derived = deriveActions(calls, table, readEc2Permissions());
     expect(derived.unknown).toEqual([]);
     const launches = calls.ec2 && (calls.cloud.has('create') || calls.cloud.has('createGang'));
@@ -170,7 +171,36 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       // PERMISSIONS.md, "Also needed": the node role for the launch template, the Spot service-linked role.
       ...(launches ? ['iam:PassRole', 'iam:CreateServiceLinkedRole'] : []),
     ]);
-    expect([...allowedActions(t, roleIdOf(t, name) ?? '')].sort()).toEqual([...expected].sort());
+    const allowed = allowedActions(t, roleIdOf(t, name) ?? '');
+    // Both ways: an action granted that the bundle never calls is as much a failure as one it calls ungranted.
+    expect({
+      grantedNeverCalled: [...allowed].filter((a) => !expected.has(a)).sort(),
+      calledNotGranted: [...expected].filter((a) => !allowed.has(a)).sort(),
+    }).toEqual({ grantedNeverCalled: [], calledNotGranted: [] });
+  });
+});
+
+describe('actions that belong to one function alone', () => {
+  /** The roles (logical ids) that grant `action`. */
+  const granting = (action: string): string[] =>
+    Object.entries(packaged.template.Resources)
+      .filter(([, r]) => r.Type === 'AWS::IAM::Role')
+      .filter(([id]) => allowedActions(packaged.template, id).has(action))
+      .map(([id]) => id)
+      .sort();
+
+  it('the price APIs are the pricing function’s: every other function prices from the stored book', () => {
+    expect(granting('pricing:GetProducts')).toEqual(['PricingRole']);
+    expect(granting('ec2:DescribeSpotPriceHistory')).toEqual(['PricingRole']);
+  });
+
+  it('the command fence (TransactWriteItems) is admit’s: orchestrate only moves admitted commands on', () => {
+    expect(granting('dynamodb:TransactWriteItems')).toEqual(['AdmitRole']);
+  });
+
+  it('launching (CreateFleet, RunInstances, iam:PassRole) is launch-aws’s', () => {
+    for (const action of ['ec2:CreateFleet', 'ec2:RunInstances', 'iam:PassRole'])
+      expect(granting(action), action).toEqual(['LaunchAwsRole']);
   });
 });
 

@@ -1,35 +1,23 @@
-// The EC2 and Pricing SDK clients, built once per container with explicit retry settings: the SDK
-// does not retry (maxAttempts 1) because the adapter retries throttling itself with its own backoff.
+// The EC2 SDK client, built once per container with explicit retry settings: the SDK does not retry
+// (maxAttempts 1) because the adapter retries throttling itself with its own backoff. The Price List client,
+// which only the pricing function needs, is built beside its reader (pricing.ts).
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { PricingClient } from '@aws-sdk/client-pricing';
 import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
 
-export interface Ec2Clients {
-  readonly ec2: EC2Client;
-  readonly pricing: PricingClient;
-  destroy(): void;
+/** For tests: the emulator on 127.0.0.1 with dummy credentials; Lambda uses its role. */
+export interface LocalEndpoint {
+  readonly endpoint: string;
+  readonly credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
-/** `local` is for tests (the emulator on 127.0.0.1, dummy credentials); Lambda uses its role. */
-export function createEc2Clients(
-  config: Ec2ProviderConfig,
-  local?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string } },
-): Ec2Clients {
-  const shared = {
-    maxAttempts: 1,
-    // CreateFleet instant can take tens of seconds; without throwOnRequestTimeout this smithy version only
-    // logs a warning when a request outlives requestTimeout and waits for ever.
-    requestHandler: { requestTimeout: 60_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
-    ...(local ? { endpoint: local.endpoint, credentials: local.credentials } : {}),
-  };
-  const ec2 = new EC2Client({ region: config.region, ...shared });
-  const pricing = new PricingClient({ region: config.pricingRegion, ...shared });
-  return {
-    ec2,
-    pricing,
-    destroy: () => {
-      ec2.destroy();
-      pricing.destroy();
-    },
-  };
+/** What every AWS client of this adapter is built with. */
+export const SDK_CLIENT_SETTINGS = {
+  maxAttempts: 1,
+  // CreateFleet instant can take tens of seconds; without throwOnRequestTimeout this smithy version only
+  // logs a warning when a request outlives requestTimeout and waits for ever.
+  requestHandler: { requestTimeout: 60_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
+} as const;
+
+export function createEc2Client(config: Ec2ProviderConfig, local?: LocalEndpoint): EC2Client {
+  return new EC2Client({ region: config.region, ...SDK_CLIENT_SETTINGS, ...(local ?? {}) });
 }

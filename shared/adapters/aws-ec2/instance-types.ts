@@ -1,11 +1,11 @@
 // Instance types a node class can launch: shapes from DescribeInstanceTypes, zones from
-// DescribeInstanceTypeOfferings ∩ the node class's subnets, prices from the price book; capacity and
+// DescribeInstanceTypeOfferings ∩ the node class's subnets, prices from the caller's price lookup; capacity and
 // overhead computed as the built-in catalog computes them (shared/catalog/overhead.ts), so a type read live
 // and the same type in the catalog have one allocatable.
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import { AWS_EPHEMERAL_GI, awsOverhead } from '../../catalog/overhead.ts';
 import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
-import type { PriceBook } from './pricing.ts';
+import type { PriceLookup } from '../../ports/price-store.ts';
 import type { ResolvedNodeClass } from './node-class-resolver.ts';
 
 /** ENI-limited pod density, as the VPC CNI computes it (Karpenter's default without maxPods). */
@@ -57,7 +57,7 @@ export function toInstanceTypeSpec(args: {
   info: InstanceTypeInfo;
   zones: readonly string[];
   resolved: ResolvedNodeClass;
-  prices: PriceBook;
+  prices: PriceLookup;
   maxPods?: number;
 }): InstanceTypeSpec | undefined {
   const { info } = args;

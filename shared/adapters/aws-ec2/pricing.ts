@@ -1,15 +1,15 @@
-// Prices for EC2 offerings: on-demand from the Price List Query API (GetProducts), spot from
-// DescribeSpotPriceHistory; whatever cannot be read falls back to the built-in catalog's price.
+// EC2's price APIs, read only by the pricing function's price source (price-source.ts): on-demand from the
+// Price List Query API (GetProducts), spot from DescribeSpotPriceHistory. The CloudProvider never imports this
+// file, so no other function's bundle carries the Pricing client or its role the two actions (infra/iam/calls.yml).
 import { DescribeSpotPriceHistoryCommand, type EC2Client, type _InstanceType } from '@aws-sdk/client-ec2';
-import { GetProductsCommand, type PricingClient } from '@aws-sdk/client-pricing';
+import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { z } from 'zod';
-import type { InstanceTypeCatalog } from '../../model/catalog.ts';
+import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
+import { SDK_CLIENT_SETTINGS, type LocalEndpoint } from './clients.ts';
 
-export interface PriceBook {
-  onDemand(type: string, zone: string): number | undefined;
-  spot(type: string, zone: string): number | undefined;
-  /** Where the prices came from, for logs: "api", "catalog" or "api+catalog". */
-  readonly source: string;
+/** The Price List client, in the region of its endpoint; retries are the price source's (maxAttempts 1). */
+export function createPricingClient(config: Ec2ProviderConfig, local?: LocalEndpoint): PricingClient {
+  return new PricingClient({ region: config.pricingRegion, ...SDK_CLIENT_SETTINGS, ...(local ?? {}) });
 }
 
 const priceListItem = z.object({
@@ -97,58 +97,4 @@ export async function readSpotPrices(
     token = page.NextToken || undefined;
   } while (token);
   return new Map([...latest].map(([k, v]) => [k, v.price]));
-}
-
-function catalogPrice(
-  catalog: InstanceTypeCatalog | undefined,
-  type: string,
-  zone: string,
-  ct: 'on-demand' | 'spot',
-): number | undefined {
-  const offerings = catalog?.instanceTypes.find((t) => t.cloud === 'aws' && t.name === type)?.offerings ?? [];
-  return (
-    offerings.find((o) => o.zone === zone && o.capacityType === ct) ??
-    offerings.find((o) => o.capacityType === ct)
-  )?.price;
-}
-
-/** Reads both price sources; a source that fails leaves its prices to the catalog (the reason is returned). */
-export async function readPriceBook(args: {
-  ec2: EC2Client;
-  pricing?: PricingClient;
-  region: string;
-  types: readonly string[];
-  now: Date;
-  fallback?: InstanceTypeCatalog;
-}): Promise<{ book: PriceBook; failures: string[] }> {
-  const failures: string[] = [];
-  const onDemand = args.pricing
-    ? await readOnDemandPrices(args.pricing, args.region).catch(
-        (e: unknown) => (failures.push(`GetProducts: ${String(e)}`), new Map<string, number>()),
-      )
-    : new Map<string, number>();
-  const spot = await readSpotPrices(args.ec2, args.types, args.now).catch(
-    (e: unknown) => (failures.push(`DescribeSpotPriceHistory: ${String(e)}`), new Map<string, number>()),
-  );
-  let fromCatalog = false;
-  const fromApi = onDemand.size > 0 || spot.size > 0;
-  const pick = (
-    api: number | undefined,
-    type: string,
-    zone: string,
-    ct: 'on-demand' | 'spot',
-  ): number | undefined => {
-    if (api !== undefined) return api;
-    const c = catalogPrice(args.fallback, type, zone, ct);
-    if (c !== undefined) fromCatalog = true;
-    return c;
-  };
-  const book: PriceBook = {
-    onDemand: (type, zone) => pick(onDemand.get(type), type, zone, 'on-demand'),
-    spot: (type, zone) => pick(spot.get(`${type}|${zone}`), type, zone, 'spot'),
-    get source() {
-      return fromCatalog ? (fromApi ? 'api+catalog' : 'catalog') : 'api';
-    },
-  };
-  return { book, failures };
 }

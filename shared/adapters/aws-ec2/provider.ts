@@ -1,5 +1,7 @@
 // The EC2 CloudProvider: CreateFleet (instant) launches for claims and gangs, DescribeInstances for
-// get/list, TerminateInstances for delete, DescribeInstanceTypes + prices for offerings, drift checks.
+// get/list, TerminateInstances for delete, DescribeInstanceTypes priced by the caller's price lookup (the
+// stored price book) for offerings, drift checks. It calls no price API: only the pricing function does
+// (price-source.ts), so no other function's role grants one (docs/functions/pricing.md).
 import {
   CreateTagsCommand,
   DescribeInstanceTypeOfferingsCommand,
@@ -7,13 +9,12 @@ import {
   type EC2Client,
   type InstanceTypeInfo,
 } from '@aws-sdk/client-ec2';
-import type { PricingClient } from '@aws-sdk/client-pricing';
-import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../model/catalog.ts';
+import type { InstanceTypeSpec } from '../../model/catalog.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
-import type { InstanceTypeReadOptions } from '../../ports/price-store.ts';
+import type { InstanceTypeReadOptions, PriceLookup } from '../../ports/price-store.ts';
 import {
   FatalCloudError,
   InsufficientCapacityError,
@@ -46,7 +47,6 @@ import {
   launchedInstance,
   type LaunchPlan,
 } from './launch.ts';
-import { readPriceBook, type PriceBook } from './pricing.ts';
 import { describeClusterInstances, describeLive, terminateInstances } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
@@ -57,10 +57,8 @@ export interface Ec2ProviderDeps {
   readonly ec2: EC2Client;
   readonly config: Ec2ProviderConfig;
   readonly clock: Clock;
-  /** The Price List Query API client; without it on-demand prices come from the catalog. */
-  readonly pricing?: PricingClient;
-  /** Prices of last resort (the built-in catalog). */
-  readonly fallbackCatalog?: InstanceTypeCatalog;
+  /** Prices for an instance-type read that brings none (`options.prices`); without either the read fails. */
+  readonly prices?: () => Promise<PriceLookup>;
   readonly logger?: Logger;
   readonly sleep?: Sleep;
 }
@@ -68,8 +66,6 @@ export interface Ec2ProviderDeps {
 export class Ec2CloudProvider implements CloudProvider {
   readonly cloud = 'aws' as const;
   private readonly ctx: Ec2Context;
-  /** Prices read from the APIs, reused by a warm container until the TTL passes (never a fallback result). */
-  private priceCache: { readonly key: string; readonly at: number; readonly book: PriceBook } | undefined;
   private readonly recent: RecentLaunches;
   private readonly callAfterLaunch: Call;
   constructor(private readonly deps: Ec2ProviderDeps) {
@@ -188,12 +184,17 @@ export class Ec2CloudProvider implements CloudProvider {
     await terminateInstances(this.ctx, [instanceIdOf(id)]);
   }
 
-  /** With `options.prices` (the stored price book, shared/loop/prices.ts) no price API is called. */
+  /** Priced by `options.prices` (the stored price book, shared/loop/prices.ts), else by the provider's own. */
   async instanceTypes(
     nodeClass: NodeClass,
     options: InstanceTypeReadOptions = {},
   ): Promise<readonly InstanceTypeSpec[]> {
     const nc = this.ec2Class(nodeClass);
+    const read = options.prices ?? this.deps.prices;
+    if (!read)
+      throw new FatalCloudError(
+        `EC2 instance types of ${nc.metadata.name}: no prices to read them with (pass the stored price book)`,
+      );
     const resolved = await this.resolve(nc);
     const infos: InstanceTypeInfo[] = await allPages(
       this.call,
@@ -217,10 +218,7 @@ export class Ec2CloudProvider implements CloudProvider {
         o.Location ?? '',
       ]);
     const subnetZones = new Set(resolved.subnets.map((s) => s.zone));
-    const stored = options.prices ? await options.prices() : undefined;
-    const book: PriceBook = stored
-      ? { onDemand: (t, z) => stored.onDemand(t, z), spot: (t, z) => stored.spot(t, z), source: 'stored' }
-      : await this.priceBook(infos.map((i) => String(i.InstanceType)));
+    const book = await read();
     return infos
       .map((info) =>
         toInstanceTypeSpec({
@@ -286,26 +284,6 @@ export class Ec2CloudProvider implements CloudProvider {
       claim: claimName(c),
       instance: existing.find((i) => i.nodeClaim === c.metadata.name) ?? (unclaimed.shift() as CloudInstance),
     }));
-  }
-
-  private async priceBook(types: readonly string[]): Promise<PriceBook> {
-    const now = this.deps.clock.now();
-    const key = [...types].sort().join(',');
-    const cached = this.priceCache;
-    if (cached && cached.key === key && now.getTime() - cached.at < this.deps.config.priceTtlMs)
-      return cached.book;
-    const { book, failures } = await readPriceBook({
-      ec2: this.deps.ec2,
-      region: this.deps.config.region,
-      types,
-      now,
-      ...(this.deps.pricing ? { pricing: this.deps.pricing } : {}),
-      ...(this.deps.fallbackCatalog ? { fallback: this.deps.fallbackCatalog } : {}),
-    });
-    if (failures.length > 0)
-      this.deps.logger?.warn('EC2 prices fell back to the built-in catalog', { failures });
-    this.priceCache = failures.length === 0 ? { key, at: now.getTime(), book } : undefined;
-    return book;
   }
 
   private async findByTag(key: string, value: string): Promise<CloudInstance[]> {

@@ -7,6 +7,7 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { NodeClass } from '../../model/nodeclass.ts';
 import type { NodeClaimName, NodePoolName } from '../../model/names.ts';
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
+import type { InstanceTypeReadOptions } from '../price-store.ts';
 
 /** `aws:///us-east-1a/i-0abc` or `gce://project/zone/name`, as the kubelet reports spec.providerID. */
 export type ProviderId = string & { readonly __brand: 'ProviderId' };
@@ -85,8 +86,14 @@ export interface CloudProvider {
   list(): Promise<readonly CloudInstance[]>;
   /** Starts termination. Throws InstanceNotFoundError when the instance is already gone. */
   delete(id: ProviderId): Promise<void>;
-  /** Instance types this node class can launch, with offerings (zone × capacity type) and prices. */
-  instanceTypes(nodeClass: NodeClass): Promise<readonly InstanceTypeSpec[]>;
+  /**
+   * Instance types this node class can launch, with offerings (zone × capacity type) and prices: those of
+   * `options.prices` (the stored price book) when given; a provider may read its cloud's own otherwise.
+   */
+  instanceTypes(
+    nodeClass: NodeClass,
+    options?: InstanceTypeReadOptions,
+  ): Promise<readonly InstanceTypeSpec[]>;
   /** Why the claim's instance no longer matches its node class, or undefined when it still does. */
   isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined>;
 }

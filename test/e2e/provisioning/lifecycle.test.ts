@@ -4,7 +4,9 @@
 // while another cluster's stays, and a claim whose instance vanished is deleted with its Node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closer, buildEc2Provider, buildGceProvider } from '../../../functions/compose/index.ts';
+import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import { collectGarbage } from '../../../shared/loop/garbage-collection.ts';
+import { catalogLookup } from '../../../shared/loop/prices.ts';
 import { launchRequestSchema } from '../../../shared/loop/launch-request.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import { LOCAL_CREDENTIALS } from '../../support/dynamodb/credentials.ts';
@@ -86,7 +88,10 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     const claim = await h.cluster().getNodeClaim(request.claims[0] ?? '');
     const ids: string[] = [];
     for (const [i, p] of providers.entries()) {
-      const types = await p.instanceTypes(request.nodeClass);
+      // Priced as a launcher prices with no stored book yet: the built-in catalog.
+      const types = await p.instanceTypes(request.nodeClass, {
+        prices: async () => catalogLookup(builtinCatalog(), cloud),
+      });
       const named = { ...claim, metadata: { ...claim.metadata, name: `${claim.metadata.name}-${i}` } };
       ids.push(
         (await p.create({ claim: named, nodeClass: request.nodeClass, instanceTypes: types })).instance

@@ -1,7 +1,7 @@
 // `kubectl delete nodeclaim` while the instance runs is a termination request (Karpenter's termination
 // finalizer): the Node is tainted and drained through the Eviction API (PDBs honoured up to the drain
-// timeout), the instance terminated only then, and Karpenter's finalizer, if the claim holds one, released
-// last (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes). Both a kraftsman claim (no finalizer)
+// timeout, or the claim's terminationGracePeriod when it has one), the instance terminated only then, and
+// Karpenter's finalizer, if the claim holds one, released last (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes). Both a kraftsman claim (no finalizer)
 // and one adopted from Karpenter (holding `karpenter.sh/termination`), on both clouds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
@@ -134,6 +134,64 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
     expect(find('Node', name)).toBeUndefined();
     expect(find('NodeClaim', claimName)).toBeUndefined();
   });
+
+  /** Sets (or, with null, removes) the terminationGracePeriod of a NodePool's claims to come. */
+  const poolGrace = (pool: string, grace: string | null): void => {
+    h.kube.store.patch(
+      h.kube.typeOf('NodePool'),
+      undefined,
+      pool,
+      'application/merge-patch+json',
+      { spec: { template: { spec: { terminationGracePeriod: grace } } } },
+      undefined,
+    );
+  };
+
+  // Karpenter v1: the claim's terminationGracePeriod bounds the drain; once it has run out, nothing (a PDB, a
+  // do-not-disrupt pod) holds it. KRAFTSMAN_DRAIN_TIMEOUT (10 min here) bounds only a claim without one.
+  it.each([
+    { pool: 'aws-gpu', grace: '3m', holdsAt: 2 * MIN, doneAt: 4 * MIN },
+    { pool: 'gcp-gpu', grace: '30m', holdsAt: 12 * MIN, doneAt: 31 * MIN },
+  ])(
+    'a kraftsman claim with terminationGracePeriod $grace: a PDB holds its drain until the grace, not the drain timeout',
+    async ({ pool, grace, holdsAt, doneAt }) => {
+      poolGrace(pool, grace);
+      try {
+        const app = `grace-${pool}`;
+        const { claim, node, name, id } = await upOn(pool, app);
+        expect(annotationsOf(node)['kraftsman.dev/termination-grace-period']).toBe(grace);
+        h.seed([pdb(`${app}-guard`, app, 1)]);
+        refreshDisruptionBudgets(h.kube);
+        deleteClaim(claim);
+
+        h.clock.advance(2 * MIN); // an orphan Node older than KRAFTSMAN_GC_GRACE: its drain starts
+        expect((await lifecycleOnce(h)).result).toMatchObject({ outcome: 'ran', failed: 0, drained: 0 });
+        expectDraining(name);
+        const stamped = annotationsOf(find('Node', name) ?? node);
+        expect(Date.parse(stamped['karpenter.sh/nodeclaim-termination-timestamp'] ?? '')).toBe(
+          Date.parse(stamped['kraftsman.dev/termination-started'] ?? '') + (grace === '3m' ? 3 : 30) * MIN,
+        );
+        h.clock.advance(holdsAt);
+        expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0, drained: 0 });
+        expect(running(id)).toBe(true);
+        expect(podsOn(h, name).filter((p) => !p.metadata.deletionTimestamp)).toHaveLength(1); // the PDB said 429
+
+        h.clock.advance(doneAt - holdsAt);
+        expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0, drained: 1 });
+        expect(running(id)).toBe(false);
+        expect(find('Node', name)).toBeUndefined();
+        deletePods(
+          h,
+          h
+            .list('Pod')
+            .filter((p) => labelsOf(p).app === app)
+            .map((p) => String(p.metadata.name)),
+        );
+      } finally {
+        poolGrace(pool, null);
+      }
+    },
+  );
 
   it('an adopted claim deleted before its Node joined: the instance is terminated, then the finalizer released', async () => {
     h.registerNodes = false;

@@ -1,6 +1,7 @@
-// Derives each function's AWS permissions from its own code: esbuild lists the files its handler bundles,
-// those files name the StateStore and CloudProvider methods they call, and infra/iam/calls.yml plus the EC2
-// adapter's PERMISSIONS.md turn the methods into IAM actions. The roles in infra/iam/roles.yml must match.
+// Derives each function's AWS permissions from its own code: esbuild bundles its handler (tree-shaken, so a
+// function a bundled file exports but the handler never reaches is not in it), the bundle names the StateStore
+// and CloudProvider methods it calls, and infra/iam/calls.yml plus the EC2 adapter's PERMISSIONS.md turn the
+// methods into IAM actions. The roles in infra/iam/roles.yml must match.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -35,8 +36,15 @@ export function readEc2Permissions(): Map<string, string[]> {
   return rows;
 }
 
-/** The repository's own source files a handler bundles (npm packages left out). */
-export async function bundledSources(handler: string): Promise<string[]> {
+/** What a handler bundles of the repository's own code (npm packages left out). */
+export interface Bundle {
+  /** The source files that survive tree shaking. */
+  readonly files: readonly string[];
+  /** The bundled code itself: only what the handler can reach, down to the top-level function. */
+  readonly code: string;
+}
+
+export async function bundleOf(handler: string): Promise<Bundle> {
   const out = await build({
     entryPoints: [join(ROOT, handler)],
     bundle: true,
@@ -54,10 +62,11 @@ export async function bundledSources(handler: string): Promise<string[]> {
       .filter(([, use]) => use.bytesInOutput > 0)
       .map(([f]) => f),
   );
-  return [...new Set(kept)]
+  const files = [...new Set(kept)]
     .map((f) => relative(ROOT, join(ROOT, f)))
     .filter((f) => !f.includes('node_modules'))
     .sort();
+  return { files, code: out.outputFiles.map((f) => f.text).join('\n') };
 }
 
 export interface PortCalls {
@@ -68,21 +77,24 @@ export interface PortCalls {
   readonly ec2: boolean;
 }
 
-const STORE_CALL = /\bstore\??\.(\w+)\(/g;
-const CLOUD_CALL = /\b(?:provider|source)\??\.(\w+)\(/g;
+// esbuild renames a local that collides with another module's (`store` → `store2`): the digits are matched too.
+const STORE_CALL = /\bstore\d*\??\.(\w+)\(/g;
+const CLOUD_CALL = /\b(?:provider|source)\d*\??\.(\w+)\(/g;
 
-/** The port methods the given files call (cloud calls are kept only when the port has such a method). */
-export function portCallsIn(files: readonly string[], table: CallTable): PortCalls {
+/**
+ * The port methods a bundle calls (cloud calls are kept only when the port has such a method). Read from the
+ * bundled code, not the whole files: a file that lends the handler one constant must not lend it the calls
+ * of its functions the handler never reaches (orchestrate takes a taint from admit's start-command.ts).
+ */
+export function portCallsIn(bundle: Bundle, table: CallTable): PortCalls {
   const store = new Set<string>();
   const cloud = new Set<string>();
-  let invokes = false;
-  for (const f of files) {
-    const text = readFileSync(join(ROOT, f), 'utf8');
-    for (const m of text.matchAll(STORE_CALL)) store.add(m[1] as string);
-    for (const m of text.matchAll(CLOUD_CALL)) if (m[1] && m[1] in table.cloud) cloud.add(m[1]);
-    if (/\binvoker\??\.invoke\(/.test(text)) invokes = true;
-  }
-  const ec2 = ['provider.ts', 'price-source.ts'].some((f) => files.includes(`shared/adapters/aws-ec2/${f}`));
+  for (const m of bundle.code.matchAll(STORE_CALL)) store.add(m[1] as string);
+  for (const m of bundle.code.matchAll(CLOUD_CALL)) if (m[1] && m[1] in table.cloud) cloud.add(m[1]);
+  const invokes = /\binvoker\d*\??\.invoke\(/.test(bundle.code);
+  const ec2 = ['provider.ts', 'price-source.ts'].some((f) =>
+    bundle.files.includes(`shared/adapters/aws-ec2/${f}`),
+  );
   return { store, cloud, invokes, ec2 };
 }
 

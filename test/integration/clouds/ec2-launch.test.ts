@@ -1,7 +1,9 @@
 // The EC2 adapter against the emulator beyond the contract: the CreateFleet request it sends,
-// user data, capacity reservations, drift, node class errors and the built-in catalog fallback.
+// user data, capacity reservations, drift, node class errors, and where its prices come from.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { Ec2CloudProvider } from '../../../shared/adapters/aws-ec2/provider.ts';
+import { systemClock } from '../../../shared/adapters/system-clock.ts';
+import { parseEc2ProviderConfig } from '../../../shared/config/aws-ec2.ts';
 import { fleetInput } from '../../../shared/adapters/aws-ec2/fleet.ts';
 import { FatalCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
 import { type LaunchOption } from '../../../shared/model/launch-options.ts';
@@ -13,10 +15,7 @@ describe('EC2 adapter launches', () => {
   let rig: Ec2Rig;
   const booted: BootedInstance[] = [];
   beforeAll(async () => {
-    rig = await startEc2Rig({
-      emulator: { onBoot: (b) => void booted.push(b) },
-      fallbackCatalog: builtinCatalog(),
-    });
+    rig = await startEc2Rig({ emulator: { onBoot: (b) => void booted.push(b) } });
   });
   afterAll(() => rig.close());
   beforeEach(() => {
@@ -191,53 +190,39 @@ describe('EC2 adapter launches', () => {
     expect((error as Error).message).toContain('EC2NodeClass default: subnetSelectorTerms select no subnet');
   });
 
-  it('reuses API prices in a warm container until the TTL passes, but never caches a fallback', async () => {
-    let now = Date.parse('2026-11-30T00:00:00Z');
-    const cached = await startEc2Rig({ priceTtlMs: 60_000, now: () => new Date(now) });
-    try {
-      const count = () => cached.emulator.world.calls.filter((c) => c === 'GetProducts').length;
-      await cached.provider.instanceTypes(ec2NodeClass());
-      const first = count();
-      expect(first).toBeGreaterThan(0);
-      await cached.provider.instanceTypes(ec2NodeClass());
-      expect(count()).toBe(first);
-      now += 61_000;
-      await cached.provider.instanceTypes(ec2NodeClass());
-      expect(count()).toBe(2 * first);
-    } finally {
-      await cached.close();
-    }
+  it('prices offerings from the lookup it is handed and calls no price API (only the pricing function does)', async () => {
+    rig.emulator.world.calls.length = 0;
+    const types = await rig.provider.instanceTypes(ec2NodeClass(), {
+      prices: async () => ({
+        onDemand: (t) => (t === 'g5.xlarge' ? 2.5 : undefined),
+        spot: (t, z) => (t === 'g5.xlarge' && z === 'us-east-1b' ? 0.75 : undefined),
+      }),
+    });
+    const g5 = types.find((t) => t.name === 'g5.xlarge');
+    expect(g5?.offerings.filter((o) => o.capacityType === 'on-demand').map((o) => o.price)).toEqual([
+      2.5, 2.5,
+    ]);
+    expect(g5?.offerings.filter((o) => o.capacityType === 'spot')).toEqual([
+      expect.objectContaining({ zone: 'us-east-1b', price: 0.75 }),
+    ]);
+    // A type the lookup does not price is not offered (no price, no offering).
+    expect(types.find((t) => t.name === 'g5.2xlarge')).toBeUndefined();
+    expect(rig.emulator.world.calls).not.toContain('GetProducts');
+    expect(rig.emulator.world.calls).not.toContain('DescribeSpotPriceHistory');
   });
 
-  it('prices from the Pricing API and spot history, and falls back to the built-in catalog when Pricing is down', async () => {
-    const fromApi = await rig.provider.instanceTypes(ec2NodeClass());
-    expect(
-      fromApi.find((t) => t.name === 'g5.xlarge')?.offerings.find((o) => o.capacityType === 'on-demand')
-        ?.price,
-    ).toBe(1.006);
-    rig.emulator.world.faults.pricingUnavailable = true;
-    try {
-      const fallback = await rig.provider.instanceTypes(ec2NodeClass());
-      const builtin = builtinCatalog().instanceTypes.find(
-        (t) => t.cloud === 'aws' && t.name === 'g5.2xlarge',
-      );
-      const expected = (
-        builtin?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand') ??
-        builtin?.offerings.find((o) => o.capacityType === 'on-demand')
-      )?.price;
-      expect(expected).toBeGreaterThan(0);
-      expect(
-        fallback
-          .find((t) => t.name === 'g5.2xlarge')
-          ?.offerings.find((o) => o.zone === 'us-east-1a' && o.capacityType === 'on-demand')?.price,
-      ).toBe(expected);
-      expect(
-        fallback.find((t) => t.name === 'g5.2xlarge')?.offerings.find((o) => o.capacityType === 'spot')
-          ?.price,
-      ).toBe(0.5071);
-      expect(rig.warnings).toContain('EC2 prices fell back to the built-in catalog');
-    } finally {
-      rig.emulator.world.faults.pricingUnavailable = false;
-    }
+  it('refuses to read instance types with no prices at all, naming the node class, before any call', async () => {
+    const bare = new Ec2CloudProvider({
+      ec2: rig.ec2,
+      config: parseEc2ProviderConfig({ clusterName: 'test', region: 'us-east-1' }),
+      clock: systemClock,
+    });
+    rig.emulator.world.calls.length = 0;
+    const error = await bare.instanceTypes(ec2NodeClass()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FatalCloudError);
+    expect((error as Error).message).toBe(
+      'EC2 instance types of default: no prices to read them with (pass the stored price book)',
+    );
+    expect(rig.emulator.world.calls).toEqual([]);
   });
 });

@@ -1,8 +1,13 @@
 // Test wiring for the EC2 adapter: an emulator on 127.0.0.1, the real EC2 and Pricing SDK clients
-// pointed at it, and a node class that selects the emulator's tagged subnets, groups and images.
+// pointed at it, and a node class that selects the emulator's tagged subnets, groups and images. The provider
+// prices instance types as a deployment does, from a price book the pricing function's source read (here read
+// afresh from the emulator's price APIs on each call, so a test can change them).
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import { createEc2Clients } from '../../../shared/adapters/aws-ec2/clients.ts';
-import type { InstanceTypeCatalog } from '../../../shared/model/catalog.ts';
+import { createEc2Client } from '../../../shared/adapters/aws-ec2/clients.ts';
+import { Ec2PriceSource } from '../../../shared/adapters/aws-ec2/price-source.ts';
+import { createPricingClient } from '../../../shared/adapters/aws-ec2/pricing.ts';
+import { rowsLookup } from '../../../shared/loop/prices.ts';
+import type { PriceLookup, PriceRow } from '../../../shared/ports/price-store.ts';
 import type { EC2NodeClass } from '../../../shared/model/nodeclass.ts';
 import { parseEc2ProviderConfig } from '../../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../../shared/adapters/aws-ec2/provider.ts';
@@ -31,6 +36,9 @@ export function ec2NodeClass(overrides: Partial<EC2NodeClass['spec']> = {}): EC2
   };
 }
 
+/** A price source's rows as the lookup a pass hands the provider (the stored book's, without the catalog). */
+export const lookupOf = (rows: readonly PriceRow[]): PriceLookup => rowsLookup(rows, 'aws');
+
 export interface Ec2Rig {
   readonly emulator: Ec2Emulator;
   readonly ec2: EC2Client;
@@ -45,11 +53,7 @@ export interface Ec2Rig {
 export async function startEc2Rig(
   opts: {
     emulator?: Ec2EmulatorOptions;
-    fallbackCatalog?: InstanceTypeCatalog;
-    withPricing?: boolean;
     retryAttempts?: number;
-    /** 0 (the default here) rereads prices on every call, so tests can switch price sources. */
-    priceTtlMs?: number;
     now?: () => Date;
   } = {},
 ): Promise<Ec2Rig> {
@@ -58,9 +62,12 @@ export async function startEc2Rig(
     clusterName: 'test',
     region: 'us-east-1',
     retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
-    priceTtlMs: opts.priceTtlMs ?? 0,
   });
-  const { ec2, pricing } = createEc2Clients(config, { endpoint: emulator.endpoint, credentials });
+  const local = { endpoint: emulator.endpoint, credentials };
+  const ec2 = createEc2Client(config, local);
+  const pricing = createPricingClient(config, local);
+  const clock = opts.now ? { now: opts.now } : systemClock;
+  const source = new Ec2PriceSource({ ec2, pricing, config, clock, sleep: async () => undefined });
   const sleeps: number[] = [];
   const warnings: string[] = [];
   const logger: Logger = {
@@ -71,12 +78,11 @@ export async function startEc2Rig(
   };
   const provider = new Ec2CloudProvider({
     ec2,
-    ...(opts.withPricing === false ? {} : { pricing }),
     config,
-    clock: opts.now ? { now: opts.now } : systemClock,
+    clock,
     logger,
     sleep: async (ms) => void sleeps.push(ms),
-    ...(opts.fallbackCatalog ? { fallbackCatalog: opts.fallbackCatalog } : {}),
+    prices: async () => lookupOf(await source.prices()),
   });
   return {
     emulator,

@@ -6,6 +6,7 @@ import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disrupti
 import { OPEN_COMMAND_STATUSES } from '../../../shared/ports/state-store/command-states.ts';
 import type { CommandRecord } from '../../../shared/ports/state-store/records.ts';
 import { Closer, buildCluster, buildEc2Provider, buildStateStore } from '../../../functions/compose/index.ts';
+import { liveEc2Prices } from '../../../functions/compose/price-sources.ts';
 import { LOCAL_CREDENTIALS } from '../dynamodb/credentials.ts';
 import { startCrashableContainer } from './crash-proxy.ts';
 import { nodePool, pod } from './fixtures.ts';
@@ -173,6 +174,7 @@ export async function crashableContainer(h: E2eHarness) {
       h.logger,
       LOCAL_CREDENTIALS,
       closer,
+      liveEc2Prices({ ...h.settings.ec2, endpoint: wire.endpoints.ec2 }, h.clock, LOCAL_CREDENTIALS, closer),
     ),
     close: async () => {
       await closer.close();

@@ -19,6 +19,7 @@ import type { GceCloudProvider } from '../../../shared/adapters/gcp-compute/prov
 import { InProcessInvoker } from '../../../shared/adapters/memory/invoker.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import type { Timer } from '../../../shared/ports/timer.ts';
+import { liveEc2Prices } from '../../../functions/compose/price-sources.ts';
 import {
   Closer,
   buildCluster,
@@ -152,7 +153,16 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       settings,
       cluster: () => buildCluster(settings.cluster, logger),
       store: () => buildStateStore(settings.store, clock, LOCAL_CREDENTIALS, closer),
-      ec2Provider: () => buildEc2Provider(settings.ec2, clock, logger, LOCAL_CREDENTIALS, closer),
+      // Priced from the emulator's price APIs, read afresh each time (a test may change them).
+      ec2Provider: () =>
+        buildEc2Provider(
+          settings.ec2,
+          clock,
+          logger,
+          LOCAL_CREDENTIALS,
+          closer,
+          liveEc2Prices(settings.ec2, clock, LOCAL_CREDENTIALS, closer),
+        ),
       gceProvider: () => buildGceProvider(settings.gce, clock, logger, fakeGoogleAuth(), closer),
       seed: (objects: readonly KubeObject[]) => kube.seed(objects),
       list: (kind: string) => kube.store.all(kube.typeOf(kind)),

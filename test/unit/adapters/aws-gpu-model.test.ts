@@ -43,7 +43,7 @@ describe('the EC2 adapter names GPU models as the catalog does', () => {
       info: described(labels, t.name),
       zones: ['us-east-1a'],
       resolved: { imageId: 'ami-1', subnets: [], securityGroupIds: [], reservations: [] },
-      prices: { onDemand: () => 1, spot: () => undefined, source: 'test' },
+      prices: { onDemand: () => 1, spot: () => undefined },
       maxPods: 110,
     });
     expect(spec?.labels?.['kraftsman.dev/gpu-model']).toBe(labels['kraftsman.dev/gpu-model']);

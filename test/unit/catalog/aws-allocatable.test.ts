@@ -97,7 +97,7 @@ describe("AWS allocatable matches Karpenter's published figures", () => {
       info: describeInstanceType(r),
       zones: ['us-east-1a'],
       resolved: { imageId: 'ami-1', subnets: [], securityGroupIds: [], reservations: [] },
-      prices: { onDemand: () => 1, spot: () => undefined, source: 'test' },
+      prices: { onDemand: () => 1, spot: () => undefined },
       ...(r.enis ? {} : { maxPods: r.pods }),
     });
     expect(spec?.capacity.pods).toBe(String(r.pods));
