@@ -303,12 +303,22 @@ export class Topology {
 
   private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {
     const out = new Map<string, number>();
-    // only the group's owners (inverse) or pods of its namespaces can count: read just those
+    // the filter depends on the node alone, and a node carries ~24 bound pods: judged once per node
+    const nodeFilter = new Map<Labels, { taints: readonly Taint[]; ok: boolean }>();
+    const passes = (b: BoundPod): boolean => {
+      if (!this.filters.has(g)) return true;
+      const known = nodeFilter.get(b.nodeLabels);
+      if (known?.taints === b.nodeTaints) return known.ok;
+      const ok = this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels));
+      nodeFilter.set(b.nodeLabels, { taints: b.nodeTaints, ok });
+      return ok;
+    };
+    // only the group's owners (inverse) or its namespaces' pods carrying its anchor label can count: read just those
     for (const b of boundIn(pods, inverse ? { keys: g.owners } : g.spec)) {
       const domain = b.nodeLabels[g.key];
       if (domain === undefined) continue;
       if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
-      if (!inverse && !this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels))) continue;
+      if (!inverse && !passes(b)) continue;
       out.set(domain, (out.get(domain) ?? 0) + 1);
     }
     return out;
