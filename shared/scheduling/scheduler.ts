@@ -13,7 +13,7 @@ import { PodState, type PendingPod } from './pod-state.ts';
 import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
-import type { DomainUniverse } from './domains.ts';
+import type { Domains } from './domains.ts';
 import type { Labels } from './selector.ts';
 
 export interface SchedulingOptions {
@@ -36,7 +36,7 @@ export interface SchedulingInput {
   readonly gangsRunning?: ReadonlyMap<string, number>;
   /** Pass-scoped topology counts shared across simulations (undefined: count from `bound` alone). */
   readonly topologyShare?: TopologyShare;
-  readonly universe: DomainUniverse;
+  readonly universe: Domains;
   readonly namespaces: ReadonlyMap<string, Labels>;
 }
 

@@ -6,7 +6,7 @@ import type { Taint } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import { boundIn } from './bound-index.ts';
 import type { Journal } from './journal.ts';
-import { canUse, type DomainUniverse } from './domains.ts';
+import { canUse, type Domains } from './domains.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
 import type { Requirements } from './requirement-set.ts';
@@ -59,7 +59,7 @@ export class Topology {
   private readonly reach = new Map<string, Map<string, boolean>>();
 
   constructor(
-    private readonly universe: DomainUniverse,
+    private readonly universe: Domains,
     private readonly namespaces: ReadonlyMap<string, Labels>,
     private readonly bound: readonly BoundPod[],
     pending: readonly PodState[],
