@@ -29,6 +29,11 @@ export function movesOnEviction(ctx: PassContext): (p: Pod) => boolean {
 
 /** Pods of nodes being deleted anyway (marked, or expired this pass): they need homes in every simulation. */
 export function deletingPods(ctx: PassContext, moving: (p: Pod) => boolean): Pod[] {
+  // upstream reads cluster state per candidate, as Karpenter's SimulateScheduling does
+  if (ctx.options.upstream)
+    return ctx.snapshot.nodes
+      .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
+      .flatMap((n) => n.pods.filter(moving));
   const { marked, indexOf } = deletionIndex(ctx.snapshot);
   // in node order, as a scan of the snapshot would list them
   const at = new Set(marked);
