@@ -82,47 +82,80 @@ export function backlogReduction(view: PassView): BacklogReduction {
     byPod.set(p, bits); // pending pods are memoized per pass, so this is a per-pass cache too
     return bits;
   };
+  const orBits = (into: Set<number>, bits: Uint32Array, find: (t: number) => number) => {
+    for (let w = 0; w < words; w++)
+      for (let word = bits[w] as number; word !== 0; word &= word - 1)
+        into.add(find(w * 32 + (31 - Math.clz32(word & -word))));
+  };
+  let parts: Components | undefined;
   return {
     relevant(backlog, moving) {
       if (moving.some(hasTopology)) return [...backlog];
-      const union = new Uint32Array(words);
-      const gangs = new Set<string>();
-      for (const m of moving) {
-        const bits = reach(m);
-        for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
-        if (m.gang) gangs.add(m.gang.name);
-      }
       // Closure, not one step: a backlog pod that competes only with another backlog pod still moves that
       // pod, which may then take capacity a moving pod needed. Keep every pod connected to the moving pods
-      // through shared targets.
-      const kept = new Set<PendingPod>();
-      const unreached = backlog.filter((b) => {
-        if (b.pod.spec.affinity?.podAntiAffinity || (b.gang && gangs.has(b.gang.name))) {
-          kept.add(b);
-          const bits = reach(b);
-          for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
-          return false;
-        }
-        return true;
-      });
-      for (let grew = true; grew;) {
-        grew = false;
-        for (const b of unreached) {
-          if (kept.has(b)) continue;
-          const bits = reach(b);
-          let touches = false;
-          for (let i = 0; i < words; i++)
-            if (((bits[i] as number) & (union[i] as number)) !== 0) {
-              touches = true;
-              break;
-            }
-          if (!touches) continue;
-          kept.add(b);
-          grew = true;
-          for (let i = 0; i < words; i++) union[i] = (union[i] as number) | (bits[i] as number);
-        }
+      // through shared targets: the backlog's connected components, found once per pass.
+      if (!parts?.covers(backlog)) parts = components(backlog, targets.length, reach);
+      const { find, of } = parts;
+      const seeds = new Set<number>();
+      const gangs = new Set<string>();
+      for (const m of moving) {
+        orBits(seeds, reach(m), find);
+        if (m.gang) gangs.add(m.gang.name);
       }
-      return backlog.filter((b) => kept.has(b));
+      const always = (b: PendingPod) =>
+        !!b.pod.spec.affinity?.podAntiAffinity || (!!b.gang && gangs.has(b.gang.name));
+      for (const b of backlog) if (always(b)) orBits(seeds, reach(b), find);
+      return backlog.filter((b) => {
+        const c = of.get(b);
+        return always(b) || (c !== undefined && c >= 0 && seeds.has(c));
+      });
     },
+  };
+}
+
+interface Components {
+  /** The component of a target (union-find root). */
+  readonly find: (target: number) => number;
+  /** Each backlog pod's component (-1: it can land nowhere). */
+  readonly of: ReadonlyMap<PendingPod, number>;
+  covers(backlog: readonly PendingPod[]): boolean;
+}
+
+// Targets joined whenever one backlog pod can reach both: two targets in one component are linked by a chain
+// of backlog pods each sharing a target with the next, which is exactly what the closure follows.
+function components(
+  backlog: readonly PendingPod[],
+  size: number,
+  reach: (p: PendingPod) => Uint32Array,
+): Components {
+  const parent = Int32Array.from({ length: size }, (_, i) => i);
+  const find = (t: number): number => {
+    let r = t;
+    while (parent[r] !== r) r = parent[r] as number;
+    for (let x = t; parent[x] !== r;) {
+      const next = parent[x] as number;
+      parent[x] = r;
+      x = next;
+    }
+    return r;
+  };
+  const firsts = new Map<PendingPod, number>();
+  for (const b of backlog) {
+    const bits = reach(b);
+    let first = -1;
+    for (let w = 0; w < bits.length; w++)
+      for (let word = bits[w] as number; word !== 0; word &= word - 1) {
+        const t = w * 32 + (31 - Math.clz32(word & -word));
+        if (first < 0) first = t;
+        else parent[find(t)] = find(first);
+      }
+    firsts.set(b, first);
+  }
+  const of = new Map<PendingPod, number>();
+  for (const [b, first] of firsts) of.set(b, first < 0 ? -1 : find(first));
+  return {
+    find,
+    of,
+    covers: (list) => list.length === of.size && list.every((b) => of.has(b)),
   };
 }

@@ -29,9 +29,35 @@ export function movesOnEviction(ctx: PassContext): (p: Pod) => boolean {
 
 /** Pods of nodes being deleted anyway (marked, or expired this pass): they need homes in every simulation. */
 export function deletingPods(ctx: PassContext, moving: (p: Pod) => boolean): Pod[] {
-  return ctx.snapshot.nodes
-    .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
-    .flatMap((n) => n.pods.filter(moving));
+  // upstream reads cluster state per candidate, as Karpenter's SimulateScheduling does
+  if (ctx.options.upstream)
+    return ctx.snapshot.nodes
+      .filter((n) => n.markedForDeletion || ctx.expired.has(n.name))
+      .flatMap((n) => n.pods.filter(moving));
+  const { marked, indexOf } = deletionIndex(ctx.snapshot);
+  // in node order, as a scan of the snapshot would list them
+  const at = new Set(marked);
+  for (const name of ctx.expired) {
+    const i = indexOf.get(name);
+    if (i !== undefined) at.add(i);
+  }
+  const nodes = ctx.snapshot.nodes;
+  return [...at].sort((x, y) => x - y).flatMap((i) => (nodes[i] as StateNode).pods.filter(moving));
+}
+
+// A snapshot's marked nodes never change (marking makes a new snapshot): found once, not by a scan per simulation.
+const deletionMemo = new WeakMap<
+  ClusterSnapshot,
+  { readonly marked: readonly number[]; readonly indexOf: ReadonlyMap<string, number> }
+>();
+function deletionIndex(snapshot: ClusterSnapshot) {
+  let d = deletionMemo.get(snapshot);
+  if (!d) {
+    const marked: number[] = [];
+    snapshot.nodes.forEach((n, i) => n.markedForDeletion && marked.push(i));
+    deletionMemo.set(snapshot, (d = { marked, indexOf: new Map(snapshot.nodes.map((n, i) => [n.name, i])) }));
+  }
+  return d;
 }
 
 // Every simulation of a pass looks placements up on the same snapshot: its name index is built once.

@@ -13,8 +13,14 @@ export class CapacityIndex {
     let size = 1;
     while (size < Math.max(1, free.length)) size *= 2;
     this.size = size;
-    this.trees = TRACKED.map(() => new Float64Array(2 * size).fill(Number.NEGATIVE_INFINITY));
-    free.forEach((f, i) => this.set(i, f));
+    // built bottom-up: O(n) per simulation instead of a root path per node
+    this.trees = TRACKED.map((r) => {
+      const tree = new Float64Array(2 * size).fill(Number.NEGATIVE_INFINITY);
+      for (let i = 0; i < free.length; i++) tree[size + i] = (free[i] as ResourceList)[r] ?? 0;
+      for (let at = size - 1; at >= 1; at--)
+        tree[at] = Math.max(tree[2 * at] as number, tree[2 * at + 1] as number);
+      return tree;
+    });
   }
 
   /** Records node i's free capacity (after a placement or its undo). */

@@ -14,8 +14,18 @@ export interface DomainSupplier {
   readonly instanceTypes?: readonly Requirements[];
 }
 
-export class DomainUniverse {
+/** What a simulation's topology reads of the universe. */
+export interface Domains {
+  domains(key: string): Iterable<string>;
+  suppliers(key: string, domain: string): readonly DomainSupplier[];
+}
+
+const NONE: readonly DomainSupplier[] = [];
+
+export class DomainUniverse implements Domains {
   private readonly byKey = new Map<string, Map<string, DomainSupplier[]>>();
+  /** Where each supplier is listed (key, domain), so a view without some suppliers finds their domains. */
+  private readonly places = new Map<DomainSupplier, [string, string][]>();
   // Who is already listed per domain: a zone of a 1,000-node cluster has hundreds of node suppliers, and every
   // simulation builds its universe anew, so a linear duplicate check made that quadratic per simulation.
   private readonly listed = new Map<DomainSupplier[], Set<DomainSupplier>>();
@@ -28,12 +38,50 @@ export class DomainUniverse {
       const fresh = [supplier];
       domains.set(domain, fresh);
       this.listed.set(fresh, new Set(fresh));
-      return;
+    } else {
+      const seen = this.listed.get(list);
+      if (seen?.has(supplier)) return;
+      seen?.add(supplier);
+      list.push(supplier);
     }
-    const seen = this.listed.get(list);
-    if (seen?.has(supplier)) return;
-    seen?.add(supplier);
-    list.push(supplier);
+    const at = this.places.get(supplier);
+    if (at) at.push([key, domain]);
+    else this.places.set(supplier, [[key, domain]]);
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  /**
+   * This universe limited to `keys` and without the `excluded` suppliers (a simulation's left-out nodes), as if
+   * they had never been added — or undefined when that would reorder domains (an excluded supplier listed first
+   * in a domain others still supply), which only a universe built afresh reproduces.
+   */
+  without(keys: ReadonlySet<string>, excluded: ReadonlySet<DomainSupplier>): Domains | undefined {
+    const surviving = new Map<string, Map<string, readonly DomainSupplier[]>>();
+    for (const s of excluded) {
+      for (const [key, domain] of this.places.get(s) ?? []) {
+        if (!keys.has(key)) continue;
+        let byDomain = surviving.get(key);
+        if (!byDomain) surviving.set(key, (byDomain = new Map()));
+        if (byDomain.has(domain)) continue;
+        const list = this.suppliers(key, domain);
+        const left = list.filter((x) => !excluded.has(x));
+        if (left.length > 0 && excluded.has(list[0] as DomainSupplier)) return undefined;
+        byDomain.set(domain, left);
+      }
+    }
+    return {
+      domains: (key) => {
+        if (!keys.has(key)) return [];
+        const gone = surviving.get(key);
+        const all = this.domains(key);
+        return gone ? [...all].filter((d) => gone.get(d)?.length !== 0) : all;
+      },
+      suppliers: (key, domain) =>
+        keys.has(key) ? (surviving.get(key)?.get(domain) ?? this.suppliers(key, domain)) : NONE,
+    };
   }
 
   domains(key: string): IterableIterator<string> {

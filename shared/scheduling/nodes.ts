@@ -7,7 +7,7 @@ import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
 import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirement-set.ts';
-import { staticFit } from './static-fit.ts';
+import { LABELS, staticFit, TAINT, taintReason } from './static-fit.ts';
 import type { Topology } from './topology.ts';
 
 export interface ExistingNodeInput {
@@ -56,7 +56,10 @@ export class ExistingNode {
   /** Places the pod if it fits; returns undefined on success or the reason it does not fit. */
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
     const fit = staticFit(this.input, this.initial, pod);
-    if (fit.taint) return fit.taint;
+    if (fit & TAINT) return taintReason(this.input, pod);
+    // narrowing only ever adds requirements, but Compatible is not monotone in them: the memo holds for the labels alone
+    const fresh = this.requirements === this.initial;
+    if (fresh && fit & LABELS) return this.initial.incompatibility(pod.requirements, NO_UNDEFINED);
     const port = hostPortConflict(this.ports ?? this.input.hostPorts, pod.info.hostPorts);
     if (port) return `host port ${port.port}/${port.protocol} in use`;
     const volumes = this.volumes ?? this.input.volumeSlots;
@@ -65,11 +68,9 @@ export class ExistingNode {
     }
     // Karpenter's message; naming the resource would cost an allocation on the most common failure
     if (!fitsSum(this.used, pod.info.requests, this.input.available)) return 'exceeds node resources';
-    // narrowing only ever adds requirements, but Compatible is not monotone in them: the memo holds for the labels alone
-    const incompatible =
-      this.requirements === this.initial
-        ? fit.labels
-        : this.requirements.incompatibility(pod.requirements, NO_UNDEFINED);
+    const incompatible = fresh
+      ? undefined
+      : this.requirements.incompatibility(pod.requirements, NO_UNDEFINED);
     if (incompatible) return incompatible;
     const withPod = this.requirements.copy().addAll(pod.requirements);
     const topo = topology.addRequirements(pod, this.input.taints, withPod);
@@ -106,4 +107,9 @@ export class ExistingNode {
       this.volumes = new Map(this.input.volumeSlots);
     return this.volumes;
   }
+}
+
+/** Whether a node nothing was placed on rejects the pod on taints or labels alone (the pass's memoized verdict). */
+export function staticallyRejects(input: ExistingNodeInput, pod: PodState): boolean {
+  return staticFit(input, labelRequirements(input.labels), pod) !== 0;
 }

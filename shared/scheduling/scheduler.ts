@@ -1,18 +1,19 @@
 // The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
+import { HOSTNAME } from '../model/labels.ts';
 import { subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
 import { LoadOrder } from './load-order.ts';
 import { NewClaim } from './new-claim.ts';
-import { ExistingNode, type ExistingNodeInput } from './nodes.ts';
+import { ExistingNode, staticallyRejects, type ExistingNodeInput } from './nodes.ts';
 import { PodState, type PendingPod } from './pod-state.ts';
 import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
-import type { DomainUniverse } from './domains.ts';
+import type { Domains } from './domains.ts';
 import type { Labels } from './selector.ts';
 
 export interface SchedulingOptions {
@@ -35,7 +36,7 @@ export interface SchedulingInput {
   readonly gangsRunning?: ReadonlyMap<string, number>;
   /** Pass-scoped topology counts shared across simulations (undefined: count from `bound` alone). */
   readonly topologyShare?: TopologyShare;
-  readonly universe: DomainUniverse;
+  readonly universe: Domains;
   readonly namespaces: ReadonlyMap<string, Labels>;
 }
 
@@ -54,7 +55,6 @@ export interface SchedulingResult {
   readonly placements: ReadonlyMap<string, Placement>;
   readonly errors: ReadonlyMap<string, string>;
   readonly claims: readonly NewClaim[];
-  readonly existing: readonly ExistingNode[];
   /** Gang (namespace/name) → the new claims hosting its members. */
   readonly gangClaims: ReadonlyMap<string, readonly NewClaim[]>;
   /** Pods that failed an attempt and went back to the queue (placed, if at all, after the first pass). */
@@ -76,7 +76,8 @@ export function solve(
 class Scheduler {
   private readonly journal = new Journal();
   private readonly topology: Topology;
-  private readonly existing: ExistingNode[];
+  /** Made on a node's first real attempt: most nodes of a simulation are never tried or fail statically. */
+  private readonly existing: (ExistingNode | undefined)[];
   private readonly capacity: CapacityIndex;
   private readonly claims: NewClaim[] = [];
   private readonly byLoad: LoadOrder;
@@ -106,10 +107,10 @@ class Scheduler {
       this.journal,
       input.topologyShare,
     );
-    this.existing = input.existing.map((n) => new ExistingNode(n));
+    this.existing = new Array<ExistingNode | undefined>(input.existing.length);
     this.byLoad = new LoadOrder(this.claims, this.journal);
-    this.capacity = new CapacityIndex(this.existing.map((n) => n.free()));
-    this.existing.forEach((n, i) => (n.onFreeChanged = (free) => this.capacity.set(i, free)));
+    // an untouched node's free capacity is its input's available
+    this.capacity = new CapacityIndex(input.existing.map((n) => n.available));
     this.remaining = new Map(input.remaining);
     // Karpenter's OrderByWeight: weight descending, then name descending (byte order, as Go compares strings).
     const sorted = [...input.templates].sort(
@@ -176,7 +177,6 @@ class Scheduler {
       placements: this.placements,
       errors: this.errors,
       claims: this.claims,
-      existing: this.existing,
       gangClaims,
       requeued: this.requeued,
       timedOut,
@@ -228,8 +228,11 @@ class Scheduler {
     const excluded = this.topology.excludedHostnames(pod);
     const want = CapacityIndex.wants(pod.info.requests);
     for (let i = this.capacity.next(0, want); i >= 0; i = this.capacity.next(i + 1, want)) {
-      const node = this.existing[i] as ExistingNode;
-      if (excluded?.has(node.hostname)) continue;
+      const input = this.input.existing[i] as ExistingNodeInput;
+      if (excluded?.has(input.labels[HOSTNAME] ?? input.name)) continue;
+      // a node nothing was placed on still has its own labels, so the pass's static verdict decides alone
+      if (!this.existing[i] && staticallyRejects(input, pod)) continue;
+      const node = this.nodeAt(i);
       if (node.add(pod, this.topology, this.journal) === undefined) {
         this.place(pod, { kind: 'existing', node: node.name });
         return undefined;
@@ -247,6 +250,16 @@ class Scheduler {
       }
     }
     return this.addNewClaim(pod);
+  }
+
+  private nodeAt(i: number): ExistingNode {
+    let node = this.existing[i];
+    if (!node) {
+      node = new ExistingNode(this.input.existing[i] as ExistingNodeInput);
+      node.onFreeChanged = (free) => this.capacity.set(i, free);
+      this.existing[i] = node;
+    }
+    return node;
   }
 
   private place(pod: PodState, p: Placement): void {

@@ -46,3 +46,18 @@ export function selectorKey(selector: LabelSelector | undefined): string {
     .sort();
   return `${ml.join(',')};${me.join(',')}`;
 }
+
+/**
+ * A label every pod the selector selects must carry (its first matchLabels pair, else a single-valued In), so a
+ * count can read only the pods indexed under it; undefined when the selector names none.
+ */
+export function selectorAnchor(
+  selector: LabelSelector | undefined,
+): { readonly key: string; readonly value: string } | undefined {
+  const first = Object.entries(selector?.matchLabels ?? {})[0];
+  if (first) return { key: first[0], value: first[1] };
+  const single = (selector?.matchExpressions ?? []).find(
+    (e) => e.operator === 'In' && e.values?.length === 1,
+  );
+  return single ? { key: single.key, value: single.values?.[0] as string } : undefined;
+}

@@ -12,6 +12,8 @@ export interface GroupSpec {
   readonly hash: string;
   readonly namespaces: ReadonlySet<string>;
   readonly selects: LabelPredicate;
+  /** A label every pod `selects` accepts carries, if the selector names one (counts read only those pods). */
+  readonly anchor?: { readonly key: string; readonly value: string };
   readonly maxSkew: number;
   readonly minDomains: number | undefined;
   /** Spread only: nodeAffinityPolicy Honor (default) / nodeTaintsPolicy Honor (default Ignore). */

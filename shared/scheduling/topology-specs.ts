@@ -4,7 +4,7 @@ import type { Toleration } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import type { PodState } from './pod-state.ts';
 import type { Requirements } from './requirement-set.ts';
-import { compileSelector, selectorKey, type Labels } from './selector.ts';
+import { compileSelector, selectorAnchor, selectorKey, type Labels } from './selector.ts';
 import type { GroupSpec, TopologyType } from './topology-group.ts';
 
 /** Which nodes a spread group counts: nodeAffinityPolicy Honor → the owner's terms; nodeTaintsPolicy Honor → its tolerations. */
@@ -44,6 +44,7 @@ export function spreadSpec(pod: PodState, c: TopologySpreadConstraint): { spec: 
     hash,
     namespaces: new Set([pod.info.namespace]),
     selects: compileSelector(c.labelSelector ? selector : undefined),
+    anchor: selectorAnchor(c.labelSelector ? selector : undefined),
     maxSkew: c.maxSkew,
     minDomains: c.minDomains,
     honorAffinity,
@@ -70,6 +71,7 @@ export function termSpec(
     hash,
     namespaces,
     selects: compileSelector(term.labelSelector),
+    anchor: selectorAnchor(term.labelSelector),
     maxSkew: 0,
     minDomains: undefined,
     honorAffinity: false,

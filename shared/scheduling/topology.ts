@@ -6,7 +6,7 @@ import type { Taint } from '../model/meta.ts';
 import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
 import { boundIn } from './bound-index.ts';
 import type { Journal } from './journal.ts';
-import { canUse, type DomainUniverse } from './domains.ts';
+import { canUse, type Domains } from './domains.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
 import type { Requirements } from './requirement-set.ts';
@@ -59,7 +59,7 @@ export class Topology {
   private readonly reach = new Map<string, Map<string, boolean>>();
 
   constructor(
-    private readonly universe: DomainUniverse,
+    private readonly universe: Domains,
     private readonly namespaces: ReadonlyMap<string, Labels>,
     private readonly bound: readonly BoundPod[],
     pending: readonly PodState[],
@@ -303,12 +303,22 @@ export class Topology {
 
   private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {
     const out = new Map<string, number>();
-    // only the group's owners (inverse) or pods of its namespaces can count: read just those
+    // the filter depends on the node alone, and a node carries ~24 bound pods: judged once per node
+    const nodeFilter = new Map<Labels, { taints: readonly Taint[]; ok: boolean }>();
+    const passes = (b: BoundPod): boolean => {
+      if (!this.filters.has(g)) return true;
+      const known = nodeFilter.get(b.nodeLabels);
+      if (known?.taints === b.nodeTaints) return known.ok;
+      const ok = this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels));
+      nodeFilter.set(b.nodeLabels, { taints: b.nodeTaints, ok });
+      return ok;
+    };
+    // only the group's owners (inverse) or its namespaces' pods carrying its anchor label can count: read just those
     for (const b of boundIn(pods, inverse ? { keys: g.owners } : g.spec)) {
       const domain = b.nodeLabels[g.key];
       if (domain === undefined) continue;
       if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
-      if (!inverse && !this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels))) continue;
+      if (!inverse && !passes(b)) continue;
       out.set(domain, (out.get(domain) ?? 0) + 1);
     }
     return out;

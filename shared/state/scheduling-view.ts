@@ -109,6 +109,29 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       );
     return s;
   };
+  // Domains of every schedulable node, per key on first use; a simulation reads them without its left-out nodes.
+  const passDomains = new DomainUniverse();
+  const addKey = (universe: DomainUniverse, key: string, nodes: readonly StateNode[]) => {
+    for (const { domain, supplier } of suppliersFor(key)) universe.add(key, domain, supplier);
+    for (const n of nodes) {
+      const d = n.labels[key];
+      if (d !== undefined) universe.add(key, d, supplierOf(n));
+    }
+  };
+  const domainsOf = (
+    keys: ReadonlySet<string>,
+    nodes: readonly StateNode[],
+    excluded?: ReadonlySet<string>,
+  ) => {
+    for (const key of keys) if (!passDomains.has(key)) addKey(passDomains, key, schedulableNodes);
+    const left = new Set<DomainSupplier>();
+    if (excluded?.size) for (const n of schedulableNodes) if (excluded.has(n.name)) left.add(supplierOf(n));
+    const shared = passDomains.without(keys, left);
+    if (shared) return shared;
+    const fresh = new DomainUniverse();
+    for (const key of keys) addKey(fresh, key, nodes);
+    return fresh;
+  };
   const pendingCache = new Map<Pod, PendingPod>();
   const schedulableNodes = [...snapshot.nodes, ...snapshot.inFlight].filter(schedulable);
   const existingInputs = new Map<StateNode, ExistingNodeInput>();
@@ -159,14 +182,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       const keys = new Set<string>(antiAffinityKeys);
       for (const p of pods) collectKeys(p.pod, keys);
       keys.delete(HOSTNAME); // hostnames need no universe: an unknown hostname counts as an empty domain
-      const universe = new DomainUniverse();
-      for (const key of keys) {
-        for (const { domain, supplier } of suppliersFor(key)) universe.add(key, domain, supplier);
-        for (const n of nodes) {
-          const d = n.labels[key];
-          if (d !== undefined) universe.add(key, d, supplierOf(n));
-        }
-      }
+      const universe = domainsOf(keys, nodes, excluded);
       const gangsRunning = new Map(gangsBound);
       for (const b of removed) {
         const g = gangOfBound.get(b.key);

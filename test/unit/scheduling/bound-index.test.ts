@@ -2,6 +2,8 @@
 // (a hostname group's domain order follows it), and the same answer as a scan of the whole list.
 import { describe, expect, it } from 'vitest';
 import { boundIn } from '../../../shared/scheduling/bound-index.ts';
+import type { LabelSelector } from '../../../shared/model/meta.ts';
+import { compileSelector, selectorAnchor } from '../../../shared/scheduling/selector.ts';
 import type { BoundPod } from '../../../shared/scheduling/topology.ts';
 
 const pod = (namespace: string, name: string): BoundPod => ({
@@ -37,5 +39,34 @@ describe('boundIn', () => {
     const other = [pod('a', 'six')];
     expect(keys(boundIn(list, { namespaces: new Set(['a']) }))).toEqual(['a/one', 'a/three']);
     expect(keys(boundIn(other, { namespaces: new Set(['a']) }))).toEqual(['a/six']);
+  });
+
+  it('reads only the pods carrying an anchor label, the same as filtering by the selector', () => {
+    const labelled = [...list, { ...pod('a', 'x'), labels: { app: 'one', tier: 'web' } }];
+    const namespaces = new Set(['a', 'b']);
+    const selectors: LabelSelector[] = [
+      { matchLabels: { app: 'one' } },
+      { matchExpressions: [{ key: 'app', operator: 'In', values: ['two'] }] },
+      { matchLabels: { tier: 'web', app: 'one' } },
+    ];
+    for (const selector of selectors) {
+      const anchor = selectorAnchor(selector);
+      expect(anchor).toBeDefined();
+      const selects = compileSelector(selector);
+      const expected = labelled.filter((p) => namespaces.has(p.namespace) && selects(p.labels));
+      const read = boundIn(labelled, { namespaces, anchor }).filter((p) => selects(p.labels));
+      expect(keys(read)).toEqual(keys(expected));
+    }
+  });
+
+  it('names no anchor when the selector has no single required label', () => {
+    expect(selectorAnchor(undefined)).toBeUndefined();
+    expect(selectorAnchor({})).toBeUndefined();
+    expect(
+      selectorAnchor({ matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'b'] }] }),
+    ).toBeUndefined();
+    expect(
+      selectorAnchor({ matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['a'] }] }),
+    ).toBeUndefined();
   });
 });
