@@ -27,6 +27,7 @@ import { launchGcpConfig } from '../../shared/config/launch-gcp.ts';
 import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
+import { StoredPrices } from '../../shared/loop/prices.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
@@ -146,8 +147,23 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     const a = adapters(fn);
     const config = cloud === 'aws' ? launchAwsConfig(vars) : launchGcpConfig(vars);
     const provider = cloud === 'aws' ? a.ec2(config.ec2) : a.gce(launchGcpConfig(vars).gce);
+    // The stored price book over the built-in catalog, as composeLaunchDeps gives a deployed launcher.
+    const book = new StoredPrices({
+      store: buildPriceStore(config.store, LOCAL_CREDENTIALS, closer),
+      clusterName: config.clusterName,
+      clock,
+      ...a.obs,
+    });
+    const prices = () => book.lookup(provider.cloud);
     const deps = {
-      loop: { cluster: a.cluster(config.cluster), store: a.store(config.store), provider, clock, ...a.obs },
+      loop: {
+        cluster: a.cluster(config.cluster),
+        store: a.store(config.store),
+        provider,
+        clock,
+        prices,
+        ...a.obs,
+      },
       settings: config,
       obs: a.obs,
     };

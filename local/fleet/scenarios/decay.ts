@@ -37,21 +37,26 @@ export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
 
 /**
  * The decay of test/e2e/fleet/decay.test.ts (`--scenario decay-bound`): 32 nodes, half the load leaves at minute 1,
- * 30 minutes. The inference pools consolidate after 1m (the generator's GPU pools wait 10m) and every pool may
- * disrupt 30% of its nodes at once (10–20% in the generator), so a 30-minute run has time to finish.
+ * 36 minutes. The inference pools consolidate after 1m (the generator's GPU pools wait 10m) and every pool may
+ * disrupt 30% of its nodes at once (10–20% in the generator), so the run has time to finish: it comes within 10%
+ * of the bound at minute 25–28, and the last minutes let a replacement still in flight there settle.
  */
 export const DECAY_BOUND: FleetDecayShape = {
   nodes: { 'inference-aws': 12, 'inference-gcp': 10, 'cpu-aws': 6, 'cpu-gcp': 4 },
   pendingShare: 0,
-  minutes: 30,
+  minutes: 36,
   fallAt: [1],
   fall: 0.5,
   gpuConsolidateAfter: '1m',
   budget: '30%',
 };
 
-/** DECAY_BOUND with a Job of two anti-affine 1-GPU workers arriving every minute from 2 to 20, each running 3. */
+/**
+ * DECAY_BOUND with a Job of two anti-affine 1-GPU workers arriving every minute from 2 to 12, each running 3, and
+ * 40 minutes: while a Job is pending, upstream's simulations count its claims as replacements (attribution).
+ */
 export const DECAY_BATCH: FleetDecayShape = {
   ...DECAY_BOUND,
-  batch: { from: 2, until: 20, pods: 2, runs: 3, model: 'l4', requests: { cpu: '3', memory: '10Gi' } },
+  minutes: 40,
+  batch: { from: 2, until: 12, pods: 2, runs: 3, model: 'l4', requests: { cpu: '3', memory: '10Gi' } },
 };
