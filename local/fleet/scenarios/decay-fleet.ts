@@ -13,6 +13,7 @@ import { generateNodes, nodeObject, type NodeSlot } from '../../../test/fixtures
 import { POOLS, type PoolSpec } from '../../../test/fixtures/fleet/ramp-pools.ts';
 import { GPU_TOLERATION } from '../../../test/fixtures/fleet/ramp-workloads.ts';
 import { createRng, type Rng } from '../../../test/fixtures/fleet/rng.ts';
+import { namespace } from './small-fleet.ts';
 
 export interface DecayFleetShape {
   /** Seeded nodes per NodePool. */
@@ -159,14 +160,6 @@ function pdb(d: Deployment, rng: Rng): unknown {
     },
   };
 }
-
-const namespace = (name: string, rng: Rng) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, uid: uid(rng), labels: { 'kubernetes.io/metadata.name': name } },
-  spec: { finalizers: ['kubernetes'] },
-  status: { phase: 'Active' },
-});
 
 /** The NodePool object, its inference pools' consolidateAfter and its budget as the shape asks. */
 function poolObject(spec: PoolSpec, shape: DecayFleetShape, rng: Rng): unknown {

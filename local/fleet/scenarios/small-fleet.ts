@@ -86,7 +86,8 @@ function place(w: SmallWorkload, slots: readonly NodeSlot[], rng: Rng, out: unkn
   for (let r = 0; r < (w.pending ?? 0); r++) out.push(stampPod(dep.tpl, { after }, rng));
 }
 
-const namespace = (name: string, rng: Rng) => ({
+/** A Namespace object as the API server returns it. */
+export const namespace = (name: string, rng: Rng) => ({
   apiVersion: 'v1',
   kind: 'Namespace',
   metadata: { name, uid: uid(rng), labels: { 'kubernetes.io/metadata.name': name } },
