@@ -49,7 +49,12 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     clock,
   );
   const log = new FleetLog(o.echo);
-  const wiring = wireFunctions(env, { clock, log, upstream: o.upstream });
+  const wiring = wireFunctions(env, {
+    clock,
+    log,
+    upstream: o.upstream,
+    ...(o.scenario.parameters ? { parameters: o.scenario.parameters } : {}),
+  });
   const closeAll = async () => {
     await wiring.close();
     await env.close();

@@ -33,6 +33,7 @@ import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
+import { parameterEnv, type DeployParameters } from './wiring-parameters.ts';
 import { pricingFunction } from './wiring-pricing.ts';
 import { censusFunction } from './wiring-census.ts';
 import { CommandLedger } from './commands.ts';
@@ -74,11 +75,18 @@ export interface WiringOptions {
   readonly clock: FleetClock;
   readonly log: FleetLog;
   readonly upstream: boolean;
+  /** The deployment parameters the scenario's operator set (wiring-parameters.ts). */
+  readonly parameters?: DeployParameters;
 }
 
 /** The environment variables a deployment gives every function (docs/deploy.md), for the local servers. */
-function lambdaEnv(env: FleetEnvironment, upstream: boolean): Record<string, string> {
+function lambdaEnv(
+  env: FleetEnvironment,
+  upstream: boolean,
+  parameters?: DeployParameters,
+): Record<string, string> {
   return {
+    ...parameterEnv(parameters),
     KRAFTSMAN_CLUSTER_NAME: env.clusterName,
     AWS_REGION: LOCAL_REGION,
     KRAFTSMAN_TABLE_NAME: env.tableName,
@@ -105,7 +113,7 @@ function lambdaEnv(env: FleetEnvironment, upstream: boolean): Record<string, str
 const FLEET_WATCH = { windowMs: 0, idleMs: 200, maxMs: 2_000, pollMs: 50 } as const;
 
 export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
-  const vars = lambdaEnv(env, o.upstream);
+  const vars = lambdaEnv(env, o.upstream, o.parameters);
   const closer = new Closer();
   const metrics = new FleetMetrics();
   const invoker = new InProcessInvoker();

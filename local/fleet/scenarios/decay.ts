@@ -8,6 +8,7 @@ import type { Scenario } from './index.ts';
 import { shed } from './load.ts';
 import { localize } from './localize.ts';
 import { RAMP_WORLD } from './small-fleet.ts';
+import type { DeployParameters } from '../wiring-parameters.ts';
 
 export interface FleetDecayShape extends DecayFleetShape {
   readonly minutes: number;
@@ -16,6 +17,8 @@ export interface FleetDecayShape extends DecayFleetShape {
   readonly fall: number;
   /** Short GPU batch jobs arriving every minute while the fleet consolidates (batch-stream.ts). */
   readonly batch?: BatchStream;
+  /** The deployment parameters its operator set (Scenario.parameters). */
+  readonly parameters?: DeployParameters;
 }
 
 export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
@@ -26,6 +29,7 @@ export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
     description: `an inference and services fleet of ${nodes} nodes whose load falls by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})`,
     minutes: shape.minutes,
     world: RAMP_WORLD,
+    ...(shape.parameters ? { parameters: shape.parameters } : {}),
     objects: (seed, runStart) =>
       localize(decayFleet(seed, shape), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
     atMinute(minute, e, pods) {

@@ -15,6 +15,7 @@ import { localize } from './localize.ts';
 import { RAMP_WORLD } from './small-fleet.ts';
 import { spotInterruption } from './spot-interruption.ts';
 import type { TimedScenario } from './timed.ts';
+import type { DeployParameters } from '../wiring-parameters.ts';
 
 export interface Scenario {
   readonly name: string;
@@ -26,6 +27,12 @@ export interface Scenario {
   objects(seed: number, runStart: Date): KubeObject[];
   /** Called at the start of every simulated minute, before the functions due then. */
   atMinute?(minute: number, emulator: KubeApiEmulator, pods: PodLedger): void;
+  /**
+   * The deployment parameters its operator set (`--param maxCommands=5`), given to every function's environment
+   * as serverless.yml gives them; unset, the functions' defaults (Karpenter's behaviour). `--upstream` still
+   * forces Karpenter's behaviour over them.
+   */
+  readonly parameters?: DeployParameters;
   /** Called right after atMinute: the scenario's timeline of cloud and operator events (local/fleet/events.ts). */
   inject?(minute: number, env: FleetEnvironment, now: Date): Promise<void>;
 }

@@ -1,0 +1,27 @@
+// The deployment parameters a scenario's operator sets (`npx osls deploy --param maxCommands=5`), turned into the
+// environment every function gets, as serverless.yml's provider.environment turns them (docs/deploy.md, "Turning
+// on the optimisations"). The values stay strings, as `--param` gives them: each function's config parse validates
+// them and names a bad one. KRAFTSMAN_UPSTREAM still forces Karpenter's behaviour over them (passOptions).
+
+/** serverless.yml's `${param:<name>, null}` → the variable it sets (test/unit/fleet/deploy-parameters.test.ts). */
+export const DEPLOY_PARAMETERS = {
+  maxCommands: 'KRAFTSMAN_MAX_COMMANDS',
+  skipUnchangedNegatives: 'KRAFTSMAN_SKIP_UNCHANGED_NEGATIVES',
+} as const;
+
+export type DeployParameter = keyof typeof DEPLOY_PARAMETERS;
+export type DeployParameters = Readonly<Partial<Record<DeployParameter, string>>>;
+
+/** The variables the parameters set; an unset parameter sets nothing (serverless.yml's `null`). */
+export function parameterEnv(p: DeployParameters = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(p)) {
+    const key = DEPLOY_PARAMETERS[name as DeployParameter] as string | undefined;
+    if (key === undefined)
+      throw new Error(
+        `fleet: deployment parameter "${name}" is not one serverless.yml reads (${Object.keys(DEPLOY_PARAMETERS).join(', ')})`,
+      );
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
