@@ -24,6 +24,8 @@ export interface DecayFleetShape {
   readonly gpuConsolidateAfter?: string;
   /** Every pool's disruption budget (the generator's: 10% for GPU pools, 20% for CPU pools). */
   readonly budget?: string;
+  /** Every n-th Deployment gets a PDB that allows one disruption (default 3: a third of them); 0, none. */
+  readonly pdbEvery?: number;
 }
 
 export const DECAY_POOLS = ['inference-aws', 'inference-gcp', 'cpu-aws', 'cpu-gcp'] as const;
@@ -175,6 +177,7 @@ function poolObject(spec: PoolSpec, shape: DecayFleetShape, rng: Rng): unknown {
 /** The fleet's objects (dates before FLEET_NOW; the scenario localizes them). Same seed, same fleet. */
 export function decayFleet(seed: number, shape: DecayFleetShape): unknown[] {
   const rng = createRng(seed);
+  const pdbEvery = shape.pdbEvery ?? 3;
   const catalog = new Map<string, InstanceTypeSpec>(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
   const specs = DECAY_POOLS.map((p) => onDemand(p, shape.nodes[p]));
   const slots = generateNodes(
@@ -197,7 +200,7 @@ export function decayFleet(seed: number, shape: DecayFleetShape): unknown[] {
     ...nodeClassObjects(rng),
     ...specs.map((s) => poolObject(s, shape, rng)),
     ...slots.map((s) => nodeObject(s, rng)),
-    ...deps.filter((_, i) => i % 3 === 0).map((d) => pdb(d, rng)),
+    ...deps.filter((_, i) => pdbEvery > 0 && i % pdbEvery === 0).map((d) => pdb(d, rng)),
     ...pods,
   ];
 }

@@ -24,9 +24,10 @@ export interface FleetDecayShape extends DecayFleetShape {
 export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
   const nodes = Object.values(shape.nodes).reduce((a, b) => a + b, 0);
   const left = (1 - shape.fall) ** shape.fallAt.length;
+  const deployed = Object.entries(shape.parameters ?? {}).map(([k, v]) => `--param ${k}=${v}`);
   return {
     name,
-    description: `an inference and services fleet of ${nodes} nodes whose load falls by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})`,
+    description: `an inference and services fleet of ${nodes} nodes whose load falls by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})${deployed.length > 0 ? `, deployed with ${deployed.join(' ')}` : ''}`,
     minutes: shape.minutes,
     world: RAMP_WORLD,
     ...(shape.parameters ? { parameters: shape.parameters } : {}),
@@ -63,4 +64,13 @@ export const DECAY_BATCH: FleetDecayShape = {
   ...DECAY_BOUND,
   minutes: 40,
   batch: { from: 2, until: 12, pods: 2, runs: 3, model: 'l4', requests: { cpu: '3', memory: '10Gi' } },
+};
+
+/**
+ * DECAY_BOUND deployed with batched admission on (`--param maxCommands=5`, docs/deploy.md): the fork's answer to
+ * one command per pass, measured against upstream mode, which forces one (docs/fleet.md, "Sooner than upstream").
+ */
+export const DECAY_BOUND_BATCHED: FleetDecayShape = {
+  ...DECAY_BOUND,
+  parameters: { maxCommands: '5' },
 };
