@@ -1,9 +1,9 @@
 // The decay scenario end to end (issue 16, scenarios; docs/fleet.md, "Scenarios", decay-bound): half the load of an
 // inference and services fleet leaves, and the fleet consolidates through the real handlers — consolidate → admit →
 // orchestrate → lifecycle — and ends within 10% of the LP bound on cost, there before its last minute. Upstream mode is
-// not compared here: with no backlog and walks that never time out, no fork mechanism changes a decision in this
-// fleet, and which mode converges first is the timing of commands in flight (docs/fleet.md, which also
-// compares the modes on decay-batch, where attribution acts).
+// not compared here: which mode is within 10% first moves with the timing of commands in flight, with batched
+// admission on too (`decay-bound-batched`: four seeds, no margin that holds on every one); docs/fleet.md, "Sooner
+// than upstream: what holds", has the figures and what would make the comparison a test.
 import { describe, expect, it } from 'vitest';
 import { DECAY_BOUND } from '../../../local/fleet/scenarios/decay.ts';
 import { runDecay } from '../../support/e2e/fleet-decay.ts';
