@@ -41,6 +41,8 @@ export interface AuditEntry {
 
 export class KubeApiEmulator {
   readonly store: Store;
+  /** The emulator's clock: grace periods and the cluster-side controllers (alive/) read it. */
+  readonly now: () => Date;
   readonly stats = { requests: 0, bytesOut: 0 };
   readonly audit: AuditEntry[] = [];
   /** Called before a resource request is served: tests use it to race a concurrent writer. */
@@ -56,7 +58,8 @@ export class KubeApiEmulator {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(options: EmulatorOptions = {}) {
-    this.store = new Store(options.now, options.historyLimit, options.podTermination ?? 'graceful');
+    this.now = options.now ?? (() => new Date());
+    this.store = new Store(this.now, options.historyLimit, options.podTermination ?? 'graceful');
     this.store.schedule = (ms) => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
