@@ -1,6 +1,7 @@
 // The Kubernetes API emulator's public surface: the server, its CRDs, and the helpers that make a
 // local fleet look alive (node registration, binder with gangs, owners, PDB status, pod GC).
 export { KubeApiEmulator, type AuditEntry, type EmulatorOptions } from './server.ts';
+export { AuditLog, DEFAULT_AUDIT_LIMIT } from './audit.ts';
 export { defaultCrds, loadCrdDir, loadCrdFile } from './crds.ts';
 export { bindPending, type BindResult } from './alive/binder.ts';
 export { enableOwnerRecreation } from './alive/owners.ts';
