@@ -8,11 +8,16 @@ type PodFields = {
   status?: { phase?: string };
 };
 
+// A DaemonSet's pods are counted per node: one whose Node is gone went with it (PodGC deletes it,
+// local/kube-api/README.md), which is no loss.
 const keyOf = (p: KubeObject): string => {
   const owner = (p as PodFields).metadata.ownerReferences?.find((o) => o.controller !== false);
   const ns = String(p.metadata.namespace ?? '');
+  if (owner?.kind === 'DaemonSet') return `${ns}/DaemonSet/${String(owner.name)}@${nodeOf(p)}`;
   return owner ? `${ns}/${owner.kind}/${owner.name}` : `${ns}/Pod/${String(p.metadata.name)}`;
 };
+const nodeOf = (p: KubeObject): string =>
+  String((p.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
 const active = (p: KubeObject): boolean =>
   !p.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes((p as PodFields).status?.phase ?? '');
 
@@ -36,16 +41,19 @@ export class PodLedger {
   lost(): { count: number; owners: string[] } {
     const now = new Map<string, number>();
     for (const p of this.pods()) now.set(keyOf(p), (now.get(keyOf(p)) ?? 0) + 1);
+    const nodes = new Set(this.kube.store.all(this.kube.typeOf('Node')).map((n) => String(n.metadata.name)));
     let count = 0;
-    const owners: string[] = [];
+    const owners = new Set<string>();
     for (const [k, n] of this.expected) {
+      const [owner, node] = k.split('@') as [string, string | undefined];
+      if (node !== undefined && node !== '' && !nodes.has(node)) continue;
       const missing = n - (now.get(k) ?? 0);
       if (missing > 0) {
         count += missing;
-        owners.push(k);
+        owners.add(owner);
       }
     }
-    return { count, owners };
+    return { count, owners: [...owners] };
   }
 
   private pods(): KubeObject[] {

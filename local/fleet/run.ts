@@ -2,7 +2,7 @@
 // scenario's load change, every function due (through its handler, with its Lambda event), waits for the
 // async invocations they made, delivers queued interruption events, lets the alive cluster bind pods, and
 // takes a sample. Everything the summary says is counted here or read from the emulators at the end.
-import { bindPending, refreshDisruptionBudgets } from '../kube-api/index.ts';
+import { bindPending, collectPodGarbage, refreshDisruptionBudgets } from '../kube-api/index.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import { FleetClock } from './clock.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
@@ -91,6 +91,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       o.scenario.atMinute?.(minute, env.kube, pods);
       await o.scenario.inject?.(minute, env, clock.now());
       await fire(wiring, ledger, clock, minute);
+      collectPodGarbage(env.kube);
       bindPending(env.kube);
       refreshDisruptionBudgets(env.kube);
       ledger.sampleClouds();

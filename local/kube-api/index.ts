@@ -1,9 +1,11 @@
 // The Kubernetes API emulator's public surface: the server, its CRDs, and the helpers that make a
-// local fleet look alive (node registration, binder with gangs, owners, PDB status).
+// local fleet look alive (node registration, binder with gangs, owners, PDB status, pod GC).
 export { KubeApiEmulator, type AuditEntry, type EmulatorOptions } from './server.ts';
+export { AuditLog, DEFAULT_AUDIT_LIMIT } from './audit.ts';
 export { defaultCrds, loadCrdDir, loadCrdFile } from './crds.ts';
 export { bindPending, type BindResult } from './alive/binder.ts';
 export { enableOwnerRecreation } from './alive/owners.ts';
 export { parseBootstrap, registerNode, type NodeRegistration } from './alive/register-node.ts';
 export { refreshDisruptionBudgets } from './alive/disruption-budgets.ts';
+export { collectPodGarbage, POD_GC_QUARANTINE_MS, type PodGcResult } from './alive/pod-gc.ts';
 export type { KubeObject } from './store.ts';

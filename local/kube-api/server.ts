@@ -11,6 +11,9 @@ import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './sele
 import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
 import { asTable } from './tables.ts';
+import { AuditLog } from './audit.ts';
+
+export type { AuditEntry } from './audit.ts';
 
 export interface EmulatorOptions {
   readonly now?: () => Date;
@@ -26,23 +29,20 @@ export interface EmulatorOptions {
   readonly podTermination?: PodTermination;
   /** When watches send BOOKMARK events; see watch.ts. */
   readonly bookmarks?: BookmarkSchedule;
+  /** Requests the audit keeps in order (audit.ts); its counts cover every request. */
+  readonly auditLimit?: number;
 }
 
 /** What a test answers instead of the server: a raw body (a proxy's empty 200, a huge page) or no answer. */
 export type InjectedAnswer = { readonly code: number; readonly body: string } | 'hang';
 
-/** One request as RBAC sees it: verb on group/resource[/subresource]. */
-export interface AuditEntry {
-  readonly verb: string;
-  readonly group: string;
-  readonly resource: string;
-  readonly contentType?: string;
-}
-
 export class KubeApiEmulator {
   readonly store: Store;
-  readonly stats = { requests: 0, bytesOut: 0 };
-  readonly audit: AuditEntry[] = [];
+  /** The emulator's clock: grace periods and the cluster-side controllers (alive/) read it. */
+  readonly now: () => Date;
+  /** Requests served, bytes sent, and TCP connections accepted (keep-alive clients reuse theirs). */
+  readonly stats = { requests: 0, bytesOut: 0, connections: 0 };
+  readonly audit: AuditLog;
   /** Called before a resource request is served: tests use it to race a concurrent writer. */
   readonly beforeRequest: ((verb: string, route: Route) => void)[] = [];
   /** Consulted before a resource request is served; the first answer given replaces the server's. */
@@ -56,7 +56,9 @@ export class KubeApiEmulator {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(options: EmulatorOptions = {}) {
-    this.store = new Store(options.now, options.historyLimit, options.podTermination ?? 'graceful');
+    this.now = options.now ?? (() => new Date());
+    this.audit = new AuditLog(options.auditLimit);
+    this.store = new Store(this.now, options.historyLimit, options.podTermination ?? 'graceful');
     this.store.schedule = (ms) => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -108,6 +110,7 @@ export class KubeApiEmulator {
 
   async start(): Promise<string> {
     const server = createServer((req, res) => void this.handle(req, res));
+    server.on('connection', () => this.stats.connections++);
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -193,7 +196,7 @@ export class KubeApiEmulator {
     const q = url.searchParams;
     const verb = verbOf(req.method ?? 'GET', r, q);
     const contentType = verb === 'patch' ? String(req.headers['content-type'] ?? '') : undefined;
-    this.audit.push({
+    this.audit.record({
       verb,
       group: r.type.group,
       resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural,

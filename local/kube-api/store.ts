@@ -134,6 +134,11 @@ export class Store {
     return obj;
   }
 
+  /** The object, or undefined when there is none (where `get` would answer 404). */
+  find(t: ResourceType, ns: string | undefined, name: string): KubeObject | undefined {
+    return this.table(t).objects.get(objKey(t.namespaced ? ns : undefined, name));
+  }
+
   /** Pages walk keys in sorted order from the continue token; each page reads current state. */
   list(t: ResourceType, ns: string | undefined, opts: ListOptions = {}): ListResult {
     const table = this.table(t);

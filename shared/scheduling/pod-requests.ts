@@ -21,7 +21,21 @@ function containerRequests(c: Container): MutableResourceList {
   return out;
 }
 
+/**
+ * Requests by pod spec object. Specs are never mutated once parsed (the adapters decode every object anew and
+ * a warm reader carries the same objects over between catch-ups; scheduling copies what it changes), so a
+ * spec's requests are parsed once, not in every snapshot every function builds of it. Weak: the entry goes
+ * with its spec. The result is frozen: callers sum it into accumulators of their own, never into it.
+ */
+const memo = new WeakMap<Pod['spec'], ResourceList>();
+
 export function podRequests(spec: Pod['spec']): ResourceList {
+  let requests = memo.get(spec);
+  if (!requests) memo.set(spec, (requests = Object.freeze(computeRequests(spec))));
+  return requests;
+}
+
+function computeRequests(spec: Pod['spec']): MutableResourceList {
   const main: MutableResourceList = {};
   for (const c of spec.containers) addInto(main, containerRequests(c));
   const sidecars: MutableResourceList = {};

@@ -11,6 +11,7 @@ import {
   wrapHttpLibrary,
 } from '@kubernetes/client-node';
 import { ClusterError } from '../../ports/cluster/errors.ts';
+import { pooledAgent } from './agents.ts';
 
 export interface RequestLimits {
   /** Whole request, connect to last byte (ms). */
@@ -54,7 +55,8 @@ export function sendBounded(
   const what = `${init.method ?? 'GET'} ${url.pathname}`;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, init);
+    // A pooled keep-alive agent instead of the one-request agent client-node made (agents.ts).
+    const req = send(url, { ...init, agent: pooledAgent(init.agent) as RequestOptions['agent'] });
     const timer = setTimeout(
       () => req.destroy(new RequestTimeoutError(what, limits.timeoutMs)),
       limits.timeoutMs,

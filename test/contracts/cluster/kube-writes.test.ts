@@ -33,7 +33,7 @@ describe('KubeCluster on the wire', () => {
     await h.cluster().addTaint('t1', { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
     h.emulator.beforeRequest.length = 0;
     const verbs = h.emulator.audit
-      .slice(from)
+      .since(from)
       .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`);
     // read, patch (409: the stale resourceVersion), re-read, patch.
     expect(verbs).toEqual([
@@ -63,7 +63,7 @@ describe('KubeCluster on the wire', () => {
     });
     expect(
       h.emulator.audit
-        .slice(from)
+        .since(from)
         .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`),
     ).toEqual([
       'get nodeclaims',
@@ -95,7 +95,7 @@ describe('KubeCluster on the wire', () => {
     h.emulator.beforeRequest.length = 0;
     expect(
       h.emulator.audit
-        .slice(from)
+        .since(from)
         .map((a) => `${a.verb} ${a.resource}${a.contentType ? ` ${a.contentType}` : ''}`),
     ).toEqual([
       'get nodes',

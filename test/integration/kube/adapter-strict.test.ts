@@ -88,13 +88,13 @@ describe('expired continue tokens', () => {
         w.emulator.store.compact();
       }
     });
-    const before = w.emulator.audit.filter((a) => a.resource === 'nodes' && a.verb === 'list').length;
+    const before = w.emulator.audit.count('list', 'nodes');
     const read = await w.cluster({ pageSize: 5 }).readSnapshot();
     // One consistent snapshot, read again from its first page: the node added in between is in it.
     expect(read.objects.nodes).toHaveLength(13);
     expect(compactions).toBe(1);
     // 3 pages, then the refused second page, then 3 pages again — or the refused page came first.
-    const lists = w.emulator.audit.filter((a) => a.resource === 'nodes' && a.verb === 'list').length - before;
+    const lists = w.emulator.audit.count('list', 'nodes') - before;
     expect(lists).toBeGreaterThan(3);
   });
 

@@ -35,4 +35,18 @@ describe('podRequests', () => {
     });
     expect(podRequests(s)).toMatchObject({ cpu: 2000, 'nvidia.com/gpu': 1000 });
   });
+
+  it('parses a spec once: the same object gives the same frozen list, a copy is computed anew', () => {
+    const s = spec({ containers: [c('2')] });
+    const first = podRequests(s);
+    expect(podRequests(s)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => {
+      (first as Record<string, number>).cpu = 1;
+    }).toThrow(TypeError);
+    const copy = { ...s, containers: [c('3')] };
+    expect(podRequests(copy)).not.toBe(first);
+    expect(podRequests(copy).cpu).toBe(3000);
+    expect(podRequests(s).cpu).toBe(2000);
+  });
 });
