@@ -11,17 +11,26 @@ import {
   type SchedulingInput,
   type SchedulingOptions,
 } from '../scheduling/scheduler.ts';
+import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { GroupSpec } from '../scheduling/topology-group.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import type { StateNode } from '../state/snapshot.ts';
-import { groupsOf, selects, type PodGroups } from './delta-groups.ts';
+import { groupsOf, inverseGroupsOf, selects, type PodGroups } from './delta-groups.ts';
 import type { PassContext } from './pass-context.ts';
 
 /** A backlog pod the base put on an existing node during the scheduler's first pass. */
 export interface Arrival {
   readonly pod: PendingPod;
+  readonly state: PodState;
   readonly at: number;
   readonly node: string;
+}
+
+/** A backlog pod the base's first pass did not put on an existing node (a claim, a retry, or nowhere). */
+export interface OffNode {
+  readonly pod: PendingPod;
+  readonly state: PodState;
+  readonly at: number;
 }
 
 /** When a backlog pod is decided (`decided`) and, if its first pass placed it, when it lands (`placed`). */
@@ -39,6 +48,8 @@ export interface BaseSolution {
   readonly input: SchedulingInput;
   /** First-pass placements on existing nodes, by time. */
   readonly arrivals: readonly Arrival[];
+  /** Backlog pods whose first attempt tried every existing node and took none, by time. */
+  readonly offNodes: readonly OffNode[];
   readonly onNode: ReadonlyMap<string, readonly Arrival[]>;
   /** Position of each schedulable node in the scheduler's node order. */
   readonly nodeIndex: ReadonlyMap<string, number>;
@@ -61,6 +72,12 @@ export interface BaseSolution {
   groupsOf(p: PodState): PodGroups;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
+  /** How the scheduler placed a pending gang, with the NodePool limits left just before it. */
+  gangRecord(gang: string): GangRecord | undefined;
+  /** The existing node the first pass put a backlog pod on, if it did. */
+  nodeOf(key: string): string | undefined;
+  /** The inverse groups bound pods' required anti-affinity imposes (they repel pods they select). */
+  boundInverse(): readonly GroupSpec[];
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -86,7 +103,8 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const options = ctx.schedulingOptions(view);
   const backlog = ctx.backlog(view);
   const input = view.input(backlog, ctx.expired);
-  const result = solve(input, options, deadline);
+  const gangRecords = new Map<string, GangRecord>();
+  const result = solve({ ...input, onGang: (r) => gangRecords.set(r.gang, r) }, options, deadline);
   if (result.timedOut) return undefined;
   const states = backlog
     .map((p) => new PodState(p, options.toleratePreferNoSchedule))
@@ -102,6 +120,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   });
   const timed = new Map<string, Timed>();
   const arrivals: Arrival[] = [];
+  const offNodes: OffNode[] = [];
   states.forEach((s, i) => {
     const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
     const placement = result.placements.get(s.key);
@@ -113,9 +132,11 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
       node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
     });
     if (firstPass && placement.kind === 'existing')
-      arrivals.push({ pod: s.info, at: decided, node: placement.node });
+      arrivals.push({ pod: s.info, state: s, at: decided, node: placement.node });
+    else offNodes.push({ pod: s.info, state: s, at: decided });
   });
   arrivals.sort((a, b) => a.at - b.at);
+  offNodes.sort((a, b) => a.at - b.at);
   const onNode = new Map<string, Arrival[]>();
   for (const a of arrivals) {
     const list = onNode.get(a.node) ?? [];
@@ -153,10 +174,12 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const selectedMemo = new Map<string, Timed[]>();
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
+  let boundInverse: GroupSpec[] | undefined;
   return {
     options,
     input,
     arrivals,
+    offNodes,
     onNode,
     nodeIndex,
     stateNodes: new Map([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => [n.name, n])),
@@ -175,6 +198,12 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     nodesWith: (key, value) => (key === HOSTNAME ? 0 : nodesWith(key, value)),
     groupsOf: groupsOfState,
     gangOf: (key) => gangOfPod.get(key),
+    gangRecord: (gang) => gangRecords.get(gang),
+    nodeOf: (key) => timed.get(key)?.node,
+    boundInverse: () =>
+      (boundInverse ??= input.bound.flatMap((b) =>
+        b.antiAffinity.length ? inverseGroupsOf(b, b.antiAffinity, view.namespaces) : [],
+      )),
   };
 }
 

@@ -11,7 +11,8 @@ import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
 import { topologyCoupled, type Moved } from './delta-coupling.ts';
-import { landedOnNodes, loadedAt, windowConflict } from './delta-window.ts';
+import { follow, type FollowVerdict, type Landed } from './delta-follow.ts';
+import { landedOnNodes, loadedAt } from './delta-window.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
 import type { Candidate } from './types.ts';
@@ -28,7 +29,7 @@ export const DELTA_FALLBACKS = [
   'arrival-conflict',
   'queue-tie',
   'topology',
-  'gang-moved',
+  'gang-displaced',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -111,73 +112,81 @@ function simulateDelta(
     until: Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time)),
     candidate: c.name,
   };
-  const movedKeys = new Set(moved.map((m) => m.pod.key));
-  let replayed: PendingPod[] = [];
-  // First the delta alone; if a backlog pod placed meanwhile collides with it, once more with those backlog
-  // pods replayed, pinned to the nodes the base gave them, at their own place in the queue.
+  const ownGroups = moved
+    .filter((m) => m.kind === 'own')
+    .flatMap((m) => {
+      const g = base.groupsOf(m.state);
+      return [...g.owned, ...g.inverse];
+    });
+  let replayed: Timed[] = [];
+  // why the window could not be followed: what a replay too long to run is reported as
+  let crowded: Exclude<FollowVerdict, 'same' | 'topology'> = 'crowded-window';
+  // First the delta alone, the window's backlog pods followed pod by pod; if one of them takes a delta pod's
+  // node first, once more with those backlog pods replayed, pinned to their base nodes, at their queue places.
   for (let round = 0; round < 2; round++) {
-    const run = runDelta(ctx, view, base, moved, replayed, window, deadline);
+    const pods = [...moved, ...replayed];
+    const run = runDelta(ctx, view, base, pods, window, deadline);
     if (run.result.timedOut) return decided(TIMED_OUT);
     // a moved pod headed for a claim would meet the base's claims in the full simulation: that needs the full one
-    const landed = landedOnNodes(run.result, [...moved.map((m) => m.pod), ...replayed]);
+    const landed = landedOnNodes(
+      run.result,
+      pods.map((m) => m.pod),
+    );
     // in the second round this is mostly a pinned backlog pod the delta displaced from its base node: the full
     // simulation would send it elsewhere, which pinning cannot express (docs/mechanisms/delta-simulation.md)
     if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
-    if (leavesBaseNode(base, moved, landed, c.name)) return fallback('gang-moved');
     const inputs = new Map(run.input.existing.map((e) => [e.name, e]));
-    const skip = new Set([...movedKeys, ...replayed.map((p) => p.key)]);
-    if (!windowConflict(base.arrivals, window, inputs, landed, skip))
-      return certify(base, view, c, moved, skip, landed, inputs, window.until);
+    const skip = new Set(pods.map((p) => p.pod.key));
+    const { verdict, nodes } = follow({
+      base,
+      window,
+      inputs,
+      landed: timedLandings(pods, landed),
+      moved: skip,
+      ownGroups,
+    });
+    if (verdict === 'same') return certify(base, view, c, moved, skip, nodes, inputs, window.until);
+    if (verdict === 'topology' || round === 1) return fallback(verdict);
+    crowded = verdict;
     const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
     const pins = replayable(base, window, skip, reach, moved);
     // a replayed gang member would share its queue place with another pod: the order between them is the name's
     if (!pins) return fallback('queue-tie');
     // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
     // average and fails every time), and running it only delays the full simulation
-    if (pins.length > MAX_REPLAYED) return fallback('crowded-window');
+    if (pins.length > MAX_REPLAYED) return fallback(crowded);
     replayed = pins;
   }
   return fallback('arrival-conflict');
+}
+
+/** Each moved pod with its queue time and the node the delta's run put it on. */
+function timedLandings(
+  moved: readonly Pick<Timed, 'pod' | 'time'>[],
+  landed: ReadonlyMap<string, readonly PendingPod[]>,
+): Landed[] {
+  const nodeOf = new Map<string, string>();
+  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
+  return moved.map((m) => ({ pod: m.pod, time: m.time, node: nodeOf.get(m.pod.key) ?? '' }));
 }
 
 function runDelta(
   ctx: PassContext,
   view: PassView,
   base: BaseSolution,
-  moved: readonly Timed[],
-  replayed: readonly PendingPod[],
+  pods: readonly Pick<Timed, 'pod'>[],
   window: { readonly since: number; readonly candidate: string },
   deadline: Deadline | undefined,
 ) {
   // one stage for the whole delta: its construction is a small part of it
   return ctx.timed('simulation', () => {
     const i = view.input(
-      [...moved.map((m) => m.pod), ...replayed],
+      pods.map((m) => m.pod),
       new Set([window.candidate, ...ctx.expired]),
     );
     const input = { ...i, existing: loadedAt(i.existing, base.arrivals, window.since, window.candidate) };
     return { input, result: solve(input, base.options, deadline) };
   });
-}
-
-/**
- * Whether the delta put a moved gang member (its gang had a member on the candidate) somewhere other than the
- * node the base gave it. That node then has room in the full simulation that it did not have in the base, and a
- * later backlog pod of the window may take it; the window check looks only at nodes the delta's pods took.
- */
-function leavesBaseNode(
-  base: BaseSolution,
-  moved: readonly Timed[],
-  landed: ReadonlyMap<string, readonly PendingPod[]>,
-  candidate: string,
-): boolean {
-  const members = new Set(moved.filter((m) => m.kind === 'backlog').map((m) => m.pod.key));
-  if (members.size === 0) return false;
-  const nodeOf = new Map<string, string>();
-  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
-  return base.arrivals.some(
-    (a) => members.has(a.pod.key) && a.node !== candidate && nodeOf.get(a.pod.key) !== a.node,
-  );
 }
 
 /**
@@ -191,8 +200,10 @@ function replayable(
   skip: ReadonlySet<string>,
   reach: number,
   moved: readonly Timed[],
-): PendingPod[] | undefined {
-  const out: PendingPod[] = [];
+): Timed[] | undefined {
+  const out: Timed[] = [];
+  const replay = (pod: PendingPod, time: number) =>
+    out.push({ pod, state: new PodState(pod, base.options.toleratePreferNoSchedule), time, kind: 'backlog' });
   const gangOrders = new Set<string>();
   for (const a of base.arrivals) {
     if (a.at < window.since || a.node === window.candidate || skip.has(a.pod.key)) continue;
@@ -205,13 +216,13 @@ function replayable(
     };
     const pinned = { ...a.pod, pod: { ...a.pod.pod, spec } };
     const leader = a.pod.gang ? base.pendingGangs.get(a.pod.gang.name)?.members[0] : undefined;
-    if (!leader) out.push(pinned);
+    if (!leader) replay(pinned, a.at);
     else {
-      out.push({ ...pinned, gang: undefined, order: leader.order });
+      replay({ ...pinned, gang: undefined, order: leader.order }, a.at);
       gangOrders.add(orderKey(leader));
     }
   }
-  const singles = [...moved.map((m) => m.pod), ...out].filter((p) => !p.gang && !isGangReplay(p, base));
+  const singles = [...moved, ...out].map((m) => m.pod).filter((p) => !p.gang && !isGangReplay(p, base));
   if (singles.some((p) => gangOrders.has(orderKey(p)))) return undefined;
   return out;
 }
@@ -226,12 +237,10 @@ function certify(
   c: Candidate,
   moved: readonly Timed[],
   replayed: ReadonlySet<string>,
-  landed: ReadonlyMap<string, readonly PendingPod[]>,
+  nodeOf: ReadonlyMap<string, string>,
   inputs: ReadonlyMap<string, { readonly labels: Readonly<Record<string, string>> }>,
   until: number,
 ): DeltaOutcome {
-  const nodeOf = new Map<string, string>();
-  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
   const coupled = topologyCoupled({
     base,
     namespaces: view.namespaces,
