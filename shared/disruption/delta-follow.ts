@@ -1,33 +1,35 @@
 // The window check of the delta simulation, decided exactly (docs/mechanisms/delta-simulation.md, point 3): the
-// full simulation interleaves the window's backlog pods with the delta's pods. This follows that interleaving pod
-// by pod in queue order with the scheduler's own existing-node check, keeping the exact state of every node that
-// differs from the base, and gives up only where topology or a claim it cannot see could decide.
+// full simulation interleaves the backlog's pods with the delta's pods. This follows that interleaving pod by pod
+// in queue order with the scheduler's own existing-node check and the full simulation's own topology (its counts
+// kept at each queue place from the base's recorded counts and the follow's differences), keeping the exact
+// state of every node that differs from the base, and gives up only where a claim it cannot see could decide.
 import { HOSTNAME } from '../model/labels.ts';
 import { fits, type ResourceList } from '../model/resources.ts';
-import { newClaimAccepts, placeOnNode } from '../scheduling/fit-check.ts';
+import { newClaimAccepts } from '../scheduling/fit-check.ts';
 import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
-import { ExistingNode, type ExistingNodeInput } from '../scheduling/nodes.ts';
-import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
+import { Journal } from '../scheduling/journal.ts';
+import { ExistingNode, staticallyRejects, type ExistingNodeInput } from '../scheduling/nodes.ts';
+import { PodState } from '../scheduling/pod-state.ts';
 import { labelRequirements } from '../scheduling/requirement-set.ts';
+import type { Labels } from '../scheduling/selector.ts';
 import { staticFit } from '../scheduling/static-fit.ts';
 import type { NodeClaimTemplate } from '../scheduling/template.ts';
-import type { GroupSpec } from '../scheduling/topology-group.ts';
+import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
-import { selects } from './delta-groups.ts';
-import { lowerBound, withLoad } from './delta-window.ts';
+import { withLoad } from './delta-window.ts';
 
-/** A delta pod at its queue time, on the node the delta's own run gave it. */
-export interface Landed {
-  readonly pod: PendingPod;
+/** A delta pod (the candidate's, or a backlog pod the base put on it) at its queue time. */
+export interface DeltaPod {
+  readonly state: PodState;
   readonly time: number;
-  readonly node: string;
 }
 
-export type FollowVerdict = 'same' | 'arrival-conflict' | 'topology' | 'gang-displaced' | 'crowded-window';
+export type FollowVerdict =
+  'same' | 'needs-claim' | 'arrival-conflict' | 'topology' | 'gang-displaced' | 'crowded-window';
 
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
-export const MAX_REPLACED = 128;
+export const MAX_REPLACED = 4096;
 
 /** A node whose state in the full simulation differs from the base's: its exact state, and base pods it lacks. */
 interface Slot {
@@ -39,26 +41,35 @@ interface Slot {
 
 export interface FollowInput {
   readonly base: BaseSolution;
-  readonly window: { readonly since: number; readonly until: number; readonly candidate: string };
-  /** The nodes of the full simulation (the candidate left out) as they stood at `since`. */
+  /** The queue place of the candidate's last pod: after it nothing the command needs can change. */
+  readonly until: number;
+  readonly candidate: { readonly name: string; readonly labels: Labels };
+  /** The nodes of the full simulation (the candidate left out) before any backlog pod is placed. */
   readonly inputs: ReadonlyMap<string, ExistingNodeInput>;
-  /** The delta's pods (and replayed backlog pods) with the node the delta's run gave each. */
-  readonly landed: readonly Landed[];
-  /** Keys of every pod in `landed`: their base placements are the delta's business. */
+  /**
+   * The full simulation's topology before any placement (every pending pod's groups, the candidate's pods no
+   * longer bound, its domain universe); the follow brings it forward place by place. Its observer is the follow's.
+   */
+  readonly live: Topology;
+  /** The delta's pods, by queue time (a gang's members in its order). */
+  readonly delta: readonly DeltaPod[];
+  /** Keys of the delta's pods: their base placements are the delta's business. */
   readonly moved: ReadonlySet<string>;
-  /** Groups the candidate's own pods own or impose: a backlog pod they count must not move. */
-  readonly ownGroups: readonly GroupSpec[];
 }
 
 /**
- * Whether the full simulation places every pod of `landed` on the node the delta's run did. Against the base a
- * node only differs once the follow has touched it (a slot); an untouched node holds exactly the base's pods, so
- * a backlog pod's base first fit stands unless a node before it lacks a base pod (it may now fit there) or its
- * own node gained one (it may not). A node that only gained pods rejects what it rejected in the base.
+ * Whether the full simulation places every delta pod on an existing node, and where. A backlog pod keeps its
+ * base first fit when its topology sees the base's counts (no group deciding it differs, no domain it counts
+ * changed its suppliers) and no node before it lacks a base pod (it may now fit there) and its own node gained
+ * none (it may not); otherwise it is placed over the whole node order as the scheduler would.
  */
 export function follow(x: FollowInput): { verdict: FollowVerdict; nodes: ReadonlyMap<string, string> } {
   const f = new Follow(x);
-  return { verdict: f.run(), nodes: f.placedBy };
+  try {
+    return { verdict: f.run(), nodes: f.placedBy };
+  } finally {
+    x.live.onCount = undefined;
+  }
 }
 
 class Follow {
@@ -72,32 +83,101 @@ class Follow {
   private went: 'node' | 'claims' = 'node';
   /** The node the full simulation gave each delta pod. */
   readonly placedBy = new Map<string, string>();
-  /** Nodes lacking a delta pod the delta's run put there, by node order: a later delta pod may fit there now. */
-  private readonly deltaLighter: Slot[] = [];
-  private readonly groups: readonly GroupSpec[];
   private readonly tolerate: boolean;
+  /** Never begun: placements here are never rolled back, so it records nothing. */
+  private readonly journal = new Journal();
+  /** Per group: full simulation's count minus the base's, by domain, where they differ (now). */
+  private readonly diff = new Map<string, Map<string, number>>();
+  /** Groups whose domains or reach differ from the base's for good (not a count a later placement evens out). */
+  private readonly structural = new Set<string>();
+  private readonly keyOf = new Map<string, string>();
+  /** Groups of the full simulation the base does not have (the candidate's pods own them): no base count is theirs. */
+  private readonly unknown = new Set<string>();
 
   constructor(private readonly x: FollowInput) {
-    const b = x.base;
-    this.groups = [
-      ...b.ownedGroups.map((g) => g.spec),
-      ...b.inverseGroups.map((g) => g.spec),
-      ...b.boundInverse(),
-      ...x.ownGroups,
-    ];
-    this.tolerate = b.options.toleratePreferNoSchedule;
+    this.tolerate = x.base.options.toleratePreferNoSchedule;
+    x.live.onCount = (_pod, group, domain, delta) => this.bump(group, domain, delta);
+    this.initialDiff();
+  }
+
+  // Before any placement the runs differ only where the candidate was: its bound pods' counts at its own
+  // domains, and those domains themselves if it was their last supplier. Its hostname is no node of the full
+  // simulation, so no pod can be placed there and its count decides nothing (docs/mechanisms/delta-simulation.md).
+  private initialDiff(): void {
+    const { live, base, candidate } = this.x;
+    for (const [id, key] of live.groupKeys()) {
+      this.keyOf.set(id, key);
+      const before = base.initialCounts(id);
+      if (!before) {
+        this.structural.add(id);
+        this.unknown.add(id);
+        continue;
+      }
+      const v = candidate.labels[key];
+      if (key === HOSTNAME || v === undefined) continue;
+      const full = live.countsOf(id)?.get(v);
+      const was = before.get(v);
+      if ((full === undefined) !== (was === undefined)) this.structural.add(id);
+      else if (full !== was) this.bump(id, v, (full as number) - (was as number));
+    }
+  }
+
+  private bump(group: string, domain: string, delta: number): void {
+    let m = this.diff.get(group);
+    if (!m) this.diff.set(group, (m = new Map()));
+    const n = (m.get(domain) ?? 0) + delta;
+    if (n === 0) m.delete(domain);
+    else m.set(domain, n);
+    if (m.size === 0) this.diff.delete(group);
+  }
+
+  /** Whether the pod's topology sees exactly what it saw in the base at this queue place. */
+  private clean(s: PodState): boolean {
+    const { live, base, candidate } = this.x;
+    for (const id of live.deciding(s.key)) {
+      if (this.structural.has(id) || this.diff.has(id)) return false;
+      const key = this.keyOf.get(id) as string;
+      const v = candidate.labels[key];
+      // the fork's reach rule: the candidate may have been the domain's only supplier this pod could use
+      if (key !== HOSTNAME && v !== undefined && live.counts(s, id, v) !== base.topology.counts(s, id, v))
+        return false;
+    }
+    return true;
+  }
+
+  /** The pod stays where the base put it, off the nodes the follow holds: its base counts stand. */
+  private keep(s: PodState): void {
+    for (const c of this.x.base.countsOf(s.key)) this.x.live.addCount(c.group, c.domain, c.delta);
+  }
+
+  /** A group the base does not have counts the pod: its base counts miss that group, only placing it counts it. */
+  private countedUnknown(s: PodState): boolean {
+    return this.unknown.size > 0 && this.x.live.counting(s.key).some((id) => this.unknown.has(id));
+  }
+
+  /** The pod was placed here through the live topology (which counted it): its base counts are not the run's. */
+  private unkeep(s: PodState): void {
+    for (const c of this.x.base.countsOf(s.key)) this.bump(c.group, c.domain, -c.delta);
+  }
+
+  private place(s: Slot, state: PodState): boolean {
+    return s.node.add(state, this.x.live, this.journal) === undefined;
+  }
+
+  /** A topology group decides or counts the pod: where it goes changes what others see, or depends on counts. */
+  private coupled(s: PodState): boolean {
+    return this.x.live.deciding(s.key).length > 0 || this.x.live.counting(s.key).length > 0;
   }
 
   run(): FollowVerdict {
-    const { base, window } = this.x;
-    const own = [...this.x.landed].sort((a, b) => a.time - b.time);
+    const { base, until } = this.x;
+    const own = this.x.delta;
     const arrivals = base.arrivals;
     const offNodes = base.offNodes;
     const gangsDone = new Set<string>();
-    const at = (e: { at: number } | undefined) =>
-      e && e.at < window.until ? e.at : Number.POSITIVE_INFINITY;
-    let ai = lowerBound(arrivals, window.since);
-    let oi = lowerBoundAt(offNodes, window.since);
+    const at = (e: { at: number } | undefined) => (e && e.at < until ? e.at : Number.POSITIVE_INFINITY);
+    let ai = 0;
+    let oi = 0;
     let di = 0;
     for (;;) {
       const a = arrivals[ai];
@@ -107,7 +187,7 @@ class Follow {
       if (next === Number.POSITIVE_INFINITY) return 'same';
       let verdict: FollowVerdict;
       // a delta pod at time t is tried before the backlog pod at queue place t
-      if (d && d.time <= next) verdict = this.delta(own[di++] as Landed);
+      if (d && d.time <= next) verdict = this.delta(own[di++] as DeltaPod);
       else if (a && a.at === next) verdict = this.backlog(arrivals[ai++] as OffNode, a.node, gangsDone);
       else verdict = this.backlog(offNodes[oi++] as OffNode, undefined, gangsDone);
       if (verdict !== 'same') return verdict;
@@ -130,14 +210,11 @@ class Follow {
     return s;
   }
 
-  /** An untouched node's state at `time`: the base's at `since` plus the base arrivals since then. */
+  /** An untouched node's state at `time`: the full simulation's node plus the base arrivals before then. */
   private baseInput(name: string, time: number): ExistingNodeInput | undefined {
     const input = this.x.inputs.get(name);
     if (!input) return undefined;
-    const since = this.x.window.since;
-    const pods = (this.x.base.onNode.get(name) ?? [])
-      .filter((a) => a.at >= since && a.at < time)
-      .map((a) => a.pod);
+    const pods = (this.x.base.onNode.get(name) ?? []).filter((a) => a.at < time).map((a) => a.pod);
     return pods.length ? withLoad(input, pods) : input;
   }
 
@@ -145,31 +222,13 @@ class Follow {
     if (s.missing++ === 0) insertByIndex(this.lighter, s);
   }
 
-  /** A topology group owns or counts the pod: where it goes changes what others see, or depends on counts. */
-  private coupled(s: PodState): boolean {
-    const g = this.x.base.groupsOf(s);
-    if (g.owned.length > 0 || g.inverse.length > 0) return true;
-    return this.groups.some((spec) => selects(spec, s.info));
-  }
-
-  // A delta pod goes where the delta's run put it: every node before that one holds at least what it held in the
-  // delta's run (the base before the window, plus whatever the window added), so it still rejects the pod —
-  // except a node a delta pod the run put there has left. One that no longer fits is followed like a backlog pod
-  // when no topology group owns or counts it (a gang member never: its gang's rounds are the run's).
-  private delta(d: Landed): FollowVerdict {
-    const st = new PodState(d.pod, this.tolerate);
-    const free = !d.pod.gang && !this.coupled(st);
-    const earlier = free ? this.firstIn(this.deltaLighter, st, this.idx(d.node)) : undefined;
-    const s = this.slot(d.node, d.time);
-    if (!s) return 'arrival-conflict';
-    if (!earlier && placeOnNode(s.node, st) === undefined) {
-      this.placedBy.set(d.pod.key, d.node);
-      return 'same';
-    }
-    const to = earlier ?? (free ? this.scanAfter(st, s.index, d.time) : undefined);
-    if (!to) return 'arrival-conflict';
-    this.placedBy.set(d.pod.key, to.name);
-    if (!this.deltaLighter.includes(s)) insertByIndex(this.deltaLighter, s);
+  // A delta pod has no base placement to keep: it is placed over the whole node order, as the scheduler tries it.
+  private delta(d: DeltaPod): FollowVerdict {
+    const to = this.scanAfter(d.state, -1, d.time);
+    // no existing node takes it: it meets the base's claims, whose state the follow does not have
+    if (!to) return 'needs-claim';
+    this.placedBy.set(d.state.key, to.name);
+    this.unkeep(d.state);
     return 'same';
   }
 
@@ -192,12 +251,36 @@ class Follow {
 
   /** Where the full simulation's first attempt puts a backlog pod the base put on `home` (or on no node). */
   private single(state: PodState, home: string | undefined, time: number): FollowVerdict {
-    const moved = this.firstLighter(state, home === undefined ? Number.POSITIVE_INFINITY : this.idx(home));
+    // its topology sees other counts than in the base: the base's verdicts on the nodes before its home say nothing
+    if (!this.clean(state)) {
+      const to = this.scanAfter(state, -1, time);
+      if (to && to.name === home) {
+        this.went = 'node';
+        this.unkeep(state);
+        return 'same';
+      }
+      return this.moved(state, home, time, to);
+    }
+    const moved = this.firstIn(
+      this.lighter,
+      state,
+      home === undefined ? Number.POSITIVE_INFINITY : this.idx(home),
+    );
     if (moved) return this.moved(state, home, time, moved);
     this.went = home === undefined ? 'claims' : 'node';
-    const s = home === undefined ? undefined : this.slots.get(home);
+    let s = home === undefined ? undefined : this.slots.get(home);
     // untouched: the nodes before it hold what they held in the base, the node itself too
-    if (!s || placeOnNode(s.node, state) === undefined) return 'same';
+    if (!s && !this.countedUnknown(state)) {
+      this.keep(state);
+      return 'same';
+    }
+    // on a claim of the base it would count in a group the base never had: its domain there is the claims'
+    if (home === undefined) return 'topology';
+    if (!s) s = this.slot(home, time) as Slot;
+    if (this.place(s, state)) {
+      this.unkeep(state);
+      return 'same';
+    }
     return this.moved(state, home, time, this.scanAfter(state, s.index, time));
   }
 
@@ -208,79 +291,76 @@ class Follow {
     to: Slot | undefined,
   ): FollowVerdict {
     this.went = to ? 'node' : 'claims';
-    if (this.coupled(state) && !this.sameDomains(state, home, to)) return 'topology';
+    // a pod a group decides or counts, sent to claims other than the base's: its domain there is the claims'
+    if (!to && this.coupled(state)) return 'topology';
     this.replaced++;
+    if (to) this.unkeep(state);
     if (home !== undefined) this.lose(this.slot(home, time) as Slot);
     if ((home === undefined) !== (to === undefined)) this.claimsDiverged = true;
     return 'same';
   }
 
-  // A pod some group owns or counts may still move between two nodes of the same domain for every key of its
-  // groups (not the hostname), with the same taints, when every group that counts it is one of its own (a
-  // workload's replicas): it sees the counts the base gave it, so the same verdict, and changes no count.
-  private sameDomains(state: PodState, home: string | undefined, to: Slot | undefined): boolean {
-    const from = home === undefined ? undefined : this.x.inputs.get(home);
-    if (!from || !to) return false;
-    const g = this.x.base.groupsOf(state);
-    const own = new Set([...g.owned, ...g.inverse].map((spec) => spec.hash));
-    if (this.groups.some((spec) => selects(spec, state.info) && !own.has(spec.hash))) return false;
-    if (JSON.stringify(from.taints) !== JSON.stringify(to.node.input.taints)) return false;
-    return [...g.owned, ...g.inverse].every((spec) => {
-      const v = from.labels[spec.key];
-      return spec.key !== HOSTNAME && v !== undefined && to.node.input.labels[spec.key] === v;
-    });
-  }
-
-  /** The first node lacking a base pod, before `below`, that takes the pod (placed there). */
-  private firstLighter(state: PodState, below: number): Slot | undefined {
-    return this.firstIn(this.lighter, state, below);
-  }
-
   private firstIn(slots: readonly Slot[], state: PodState, below: number): Slot | undefined {
     for (const s of slots) {
       if (s.index >= below) break;
-      if (fits(state.info.requests, s.node.free()) && placeOnNode(s.node, state) === undefined) return s;
+      if (fits(state.info.requests, s.node.free()) && this.place(s, state)) return s;
     }
     return undefined;
   }
 
-  /** The first node after `after` in the node order that takes the pod (placed there), as the scheduler walks on. */
+  /**
+   * The first node after `after` in the node order that takes the pod (placed there, through the live topology),
+   * as the scheduler walks on. A node it only tries becomes a slot when it takes the pod.
+   */
   private scanAfter(state: PodState, after: number, time: number): Slot | undefined {
     const existing = this.x.base.input.existing;
+    const want = state.info.requests;
     for (let i = after + 1; i < existing.length; i++) {
       const name = (existing[i] as ExistingNodeInput).name;
-      let s = this.slots.get(name);
-      if (!s) {
-        const input = this.x.inputs.get(name);
-        // a node too small at `since` only filled up since
-        if (!input || !fits(state.info.requests, input.available)) continue;
-        if (!fits(state.info.requests, (this.baseInput(name, time) as ExistingNodeInput).available)) continue;
-        s = this.slot(name, time) as Slot;
+      const s = this.slots.get(name);
+      if (s) {
+        if (fits(want, s.node.free()) && this.place(s, state)) return s;
+        continue;
       }
-      if (placeOnNode(s.node, state) === undefined) return s;
+      const input = this.x.inputs.get(name);
+      // a node too small before any backlog placement only filled up since
+      if (!input || !fits(want, input.available) || staticallyRejects(input, state)) continue;
+      const now = this.baseInput(name, time) as ExistingNodeInput;
+      if (!fits(want, now.available)) continue;
+      const node = new ExistingNode(now);
+      if (node.add(state, this.x.live, this.journal) !== undefined) continue;
+      const made: Slot = { name, node, index: this.idx(name), missing: 0 };
+      this.slots.set(name, made);
+      return made;
     }
     return undefined;
   }
 
   private gang(name: string, time: number): FollowVerdict {
-    if (this.slots.size === 0 && !this.claimsDiverged) return 'same';
     const members = (this.x.base.pendingGangs.get(name)?.members ?? []).map(
       (m) => new PodState(m, this.tolerate),
     );
+    const exact = members.every((m) => this.clean(m) && !this.countedUnknown(m));
+    if (this.slots.size === 0 && !this.claimsDiverged && exact) {
+      for (const m of members) this.keep(m);
+      return 'same';
+    }
     const record = this.x.base.gangRecord(name);
     const whole = record && record.committed && record.rounds === 1 && record.placed === record.members;
-    return whole ? this.replaceGang(members, record, time) : this.untouchedGang(members);
+    return whole ? this.replaceGang(members, record, time) : this.untouchedGang(members, exact);
   }
 
   // A gang the base did not place whole in one round: its rounds and rollback cannot be followed, so it must be
   // the base's — no node that differs can take any member whatever its load, and the claims are the base's.
-  private untouchedGang(members: readonly PodState[]): FollowVerdict {
+  private untouchedGang(members: readonly PodState[], exact: boolean): FollowVerdict {
     if (this.claimsDiverged) return 'gang-displaced';
+    // a member whose topology sees other counts may be turned away where the base placed it
+    if (!exact) return 'topology';
     for (const m of members)
       for (const s of this.slots.values()) {
-        const fit = staticFit(s.node.input, labelRequirements(s.node.input.labels), m);
-        if (fit.taint === undefined && fit.labels === undefined) return 'gang-displaced';
+        if (staticFit(s.node.input, labelRequirements(s.node.input.labels), m) === 0) return 'gang-displaced';
       }
+    for (const m of members) this.keep(m);
     return 'same';
   }
 
@@ -341,15 +421,4 @@ function surelyWithin(t: NodeClaimTemplate, left: ResourceList, claims: number):
     for (const k in worst) if ((it.capacity[k] ?? 0) > (worst[k] as number)) return false;
     return true;
   });
-}
-
-function lowerBoundAt(xs: readonly OffNode[], time: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((xs[mid] as OffNode).at < time) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

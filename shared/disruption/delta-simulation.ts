@@ -1,18 +1,18 @@
 // The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): instead of solving the whole
-// backlog again for every candidate, place only what the candidate changes — its pods, and the backlog pods the
-// base solution had put on it — against the base state as it stood when the first of them would be scheduled.
+// backlog again for every candidate, follow the full simulation from the base solution, which solved the backlog
+// once per pass: only what the candidate changes — its pods, the backlog pods the base had put on it, and what
+// they displace — is placed again, with the scheduler's own checks and the full simulation's topology counts.
 // It answers only where that answer is provably the full simulation's: every moved pod lands on an existing
-// node on its first attempt, every backlog pod placed meanwhile on one of those nodes still fits beside them, and
-// no topology group or gang couples them to the backlog. Anything else falls back to the full simulation.
+// node, and nothing a claim decides differs. Anything else falls back to the full simulation.
+import { Journal } from '../scheduling/journal.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
-import { solve, type Deadline } from '../scheduling/scheduler.ts';
-import { HOSTNAME } from '../model/labels.ts';
+import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
+import type { Deadline } from '../scheduling/scheduler.ts';
+import { Topology } from '../scheduling/topology.ts';
 import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
-import { topologyCoupled, type Moved } from './delta-coupling.ts';
-import { follow, type FollowVerdict, type Landed } from './delta-follow.ts';
-import { landedOnNodes, loadedAt } from './delta-window.ts';
+import { follow } from './delta-follow.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
 import type { Candidate } from './types.ts';
@@ -85,11 +85,8 @@ export function deltaOutcome(
     return g !== undefined && base.pendingGangs.has(`${p.metadata.namespace ?? 'default'}/${g}`);
   };
   if (c.pods.some(pendingMates)) return fallback('gang');
-  return simulateDelta(ctx, view, base, c, own, deadline);
+  return simulateDelta(ctx, view, base, c, own);
 }
-
-/** Backlog pods the second round replays at most (docs/mechanisms/delta-simulation.md, point 3). */
-export const MAX_REPLAYED = 32;
 
 interface Timed {
   readonly pod: PendingPod;
@@ -98,165 +95,57 @@ interface Timed {
   readonly kind: 'own' | 'backlog';
 }
 
+// The full simulation of the candidate, followed from the base instead of run (docs/mechanisms/delta-simulation.md):
+// its nodes and its topology before the first placement, then every pod up to the candidate's last in queue order.
 function simulateDelta(
   ctx: PassContext,
   view: PassView,
   base: BaseSolution,
   c: Candidate,
   own: readonly PendingPod[],
-  deadline: Deadline | undefined,
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
-  const window = {
-    since: Math.min(...moved.map((m) => m.time)),
-    until: Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time)),
-    candidate: c.name,
-  };
-  const ownGroups = moved
-    .filter((m) => m.kind === 'own')
-    .flatMap((m) => {
-      const g = base.groupsOf(m.state);
-      return [...g.owned, ...g.inverse];
-    });
-  let replayed: Timed[] = [];
-  // why the window could not be followed: what a replay too long to run is reported as
-  let crowded: Exclude<FollowVerdict, 'same' | 'topology'> = 'crowded-window';
-  // First the delta alone, the window's backlog pods followed pod by pod; if one of them takes a delta pod's
-  // node first, once more with those backlog pods replayed, pinned to their base nodes, at their queue places.
-  for (let round = 0; round < 2; round++) {
-    const pods = [...moved, ...replayed];
-    const run = runDelta(ctx, view, base, pods, window, deadline);
-    if (run.result.timedOut) return decided(TIMED_OUT);
-    // a moved pod headed for a claim would meet the base's claims in the full simulation: that needs the full one
-    const landed = landedOnNodes(
-      run.result,
-      pods.map((m) => m.pod),
+  const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
+  const { verdict, nodes } = ctx.timed('simulation', () => {
+    const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
+    const states = [
+      ...base.arrivals.map((a) => a.state),
+      ...base.offNodes.map((o) => o.state),
+      ...moved.filter((m) => m.kind === 'own').map((m) => m.state),
+    ];
+    const live = new Topology(
+      input.universe,
+      input.namespaces,
+      input.bound,
+      states,
+      {
+        reachableDomainsOnly: base.options.reachableDomainsOnly,
+        allowUndefined: base.options.allowUndefined,
+      },
+      new Journal(),
+      input.topologyShare,
     );
-    // in the second round this is mostly a pinned backlog pod the delta displaced from its base node: the full
-    // simulation would send it elsewhere, which pinning cannot express (docs/mechanisms/delta-simulation.md)
-    if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
-    const inputs = new Map(run.input.existing.map((e) => [e.name, e]));
-    const skip = new Set(pods.map((p) => p.pod.key));
-    const { verdict, nodes } = follow({
+    // a gang's members leave the queue together, in the queue's order
+    const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));
+    return follow({
       base,
-      window,
-      inputs,
-      landed: timedLandings(pods, landed),
-      moved: skip,
-      ownGroups,
+      until,
+      candidate: { name: c.name, labels: c.node.labels },
+      inputs: new Map(input.existing.map((e) => [e.name, e])),
+      live,
+      delta,
+      moved: new Set(moved.map((m) => m.pod.key)),
     });
-    if (verdict === 'same') return certify(base, view, c, moved, skip, nodes, inputs, window.until);
-    if (verdict === 'topology' || round === 1) return fallback(verdict);
-    crowded = verdict;
-    const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
-    const pins = replayable(base, window, skip, reach, moved);
-    // a replayed gang member would share its queue place with another pod: the order between them is the name's
-    if (!pins) return fallback('queue-tie');
-    // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
-    // average and fails every time), and running it only delays the full simulation
-    if (pins.length > MAX_REPLAYED) return fallback(crowded);
-    replayed = pins;
-  }
-  return fallback('arrival-conflict');
-}
-
-/** Each moved pod with its queue time and the node the delta's run put it on. */
-function timedLandings(
-  moved: readonly Pick<Timed, 'pod' | 'time'>[],
-  landed: ReadonlyMap<string, readonly PendingPod[]>,
-): Landed[] {
-  const nodeOf = new Map<string, string>();
-  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
-  return moved.map((m) => ({ pod: m.pod, time: m.time, node: nodeOf.get(m.pod.key) ?? '' }));
-}
-
-function runDelta(
-  ctx: PassContext,
-  view: PassView,
-  base: BaseSolution,
-  pods: readonly Pick<Timed, 'pod'>[],
-  window: { readonly since: number; readonly candidate: string },
-  deadline: Deadline | undefined,
-) {
-  // one stage for the whole delta: its construction is a small part of it
-  return ctx.timed('simulation', () => {
-    const i = view.input(
-      pods.map((m) => m.pod),
-      new Set([window.candidate, ...ctx.expired]),
-    );
-    const input = { ...i, existing: loadedAt(i.existing, base.arrivals, window.since, window.candidate) };
-    return { input, result: solve(input, base.options, deadline) };
   });
+  if (verdict !== 'same') return fallback(verdict);
+  return certify(base, moved, nodes);
 }
-
-/**
- * Backlog pods placed in the window on nodes up to `reach`, pinned to their base node. A gang member is replayed
- * on its own at the place of its gang's first member (when its gang is placed); undefined if another pod shares
- * exactly that place, since the queue would then order them by name.
- */
-function replayable(
-  base: BaseSolution,
-  window: { readonly since: number; readonly until: number; readonly candidate: string },
-  skip: ReadonlySet<string>,
-  reach: number,
-  moved: readonly Timed[],
-): Timed[] | undefined {
-  const out: Timed[] = [];
-  const replay = (pod: PendingPod, time: number) =>
-    out.push({ pod, state: new PodState(pod, base.options.toleratePreferNoSchedule), time, kind: 'backlog' });
-  const gangOrders = new Set<string>();
-  for (const a of base.arrivals) {
-    if (a.at < window.since || a.node === window.candidate || skip.has(a.pod.key)) continue;
-    if (a.at >= window.until) break;
-    if ((base.nodeIndex.get(a.node) ?? Number.POSITIVE_INFINITY) > reach) continue;
-    const hostname = base.stateNodes.get(a.node)?.labels[HOSTNAME] ?? a.node;
-    const spec = {
-      ...a.pod.pod.spec,
-      nodeSelector: { ...a.pod.pod.spec.nodeSelector, [HOSTNAME]: hostname },
-    };
-    const pinned = { ...a.pod, pod: { ...a.pod.pod, spec } };
-    const leader = a.pod.gang ? base.pendingGangs.get(a.pod.gang.name)?.members[0] : undefined;
-    if (!leader) replay(pinned, a.at);
-    else {
-      replay({ ...pinned, gang: undefined, order: leader.order }, a.at);
-      gangOrders.add(orderKey(leader));
-    }
-  }
-  const singles = [...moved, ...out].map((m) => m.pod).filter((p) => !p.gang && !isGangReplay(p, base));
-  if (singles.some((p) => gangOrders.has(orderKey(p)))) return undefined;
-  return out;
-}
-
-const orderKey = (p: PendingPod) => `${p.order.cpu}\u0000${p.order.memory}\u0000${p.order.created}`;
-/** A replayed gang member (its gang dropped, its place the gang's). */
-const isGangReplay = (p: PendingPod, base: BaseSolution) => base.gangOf(p.key) !== undefined;
 
 function certify(
   base: BaseSolution,
-  view: PassView,
-  c: Candidate,
   moved: readonly Timed[],
-  replayed: ReadonlySet<string>,
   nodeOf: ReadonlyMap<string, string>,
-  inputs: ReadonlyMap<string, { readonly labels: Readonly<Record<string, string>> }>,
-  until: number,
 ): DeltaOutcome {
-  const coupled = topologyCoupled({
-    base,
-    namespaces: view.namespaces,
-    from: c.node.labels,
-    bound: c.pods,
-    moved: moved.map((m): Moved => ({
-      state: m.state,
-      time: m.time,
-      kind: m.kind,
-      node: nodeOf.get(m.pod.key) ?? '',
-      to: inputs.get(nodeOf.get(m.pod.key) ?? '')?.labels ?? {},
-    })),
-    replayed,
-    until,
-  });
-  if (coupled) return fallback('topology');
   const unscheduled = new Map<string, string>();
   for (const m of moved) {
     const host = base.stateNodes.get(nodeOf.get(m.pod.key) ?? '');
@@ -264,7 +153,7 @@ function certify(
     if (m.kind === 'own' && host && (host.inFlight || (host.managed && !host.initialized)))
       unscheduled.set(m.pod.key, `would schedule against uninitialized ${host.name}`);
   }
-  // every moved pod is on an existing node: the delta opened no claim, so nothing is a replacement
+  // every moved pod is on an existing node: the full simulation opened no claim for it, so nothing is a replacement
   return decided({ unscheduled, replacements: [], allClaims: [], timedOut: false });
 }
 

@@ -1,16 +1,15 @@
-// The scheduler's own checks for one pod on one existing node or one new claim, for callers that follow a
-// scheduling run pod by pod without running it (the delta simulation, docs/mechanisms/delta-simulation.md).
-// Topology is left out: a caller may use these only for pods no topology group owns or counts.
+// The scheduler's own new-claim check for one pod, for callers that follow a scheduling run pod by pod without
+// running it (the delta simulation, docs/mechanisms/delta-simulation.md). Topology is left out: a caller may use
+// it only for pods no topology group owns or counts.
 import { DomainUniverse } from './domains.ts';
 import type { InstanceType } from './instance-type.ts';
 import { Journal } from './journal.ts';
 import { NewClaim } from './new-claim.ts';
-import type { ExistingNode } from './nodes.ts';
 import type { PodState } from './pod-state.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology } from './topology.ts';
 
-// No groups, no bound pods: addRequirements answers the node's own requirements and record counts nothing, so it
+// No groups, no bound pods: addRequirements answers the claim's own requirements and record counts nothing, so it
 // is never mutated and can be shared. The journal records only inside begin(), which nothing here calls.
 const journal = new Journal();
 const noTopology = new Topology(
@@ -21,14 +20,6 @@ const noTopology = new Topology(
   { reachableDomainsOnly: true, allowUndefined: new Set() },
   journal,
 );
-
-/**
- * Places `pod` on `node` exactly as the scheduler's existing-node step would (taints, labels, host ports,
- * attachable volumes, resources, narrowed requirements); the reason it does not fit otherwise.
- */
-export function placeOnNode(node: ExistingNode, pod: PodState): string | undefined {
-  return node.add(pod, noTopology, journal);
-}
 
 /** Whether a new claim of `template` limited to `types` would take `pod` (the scheduler's new-claim step). */
 export function newClaimAccepts(

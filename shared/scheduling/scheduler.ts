@@ -41,6 +41,8 @@ export interface SchedulingInput {
   readonly namespaces: ReadonlyMap<string, Labels>;
   /** Told about every gang placed (the delta simulation's base records them); absent: nothing is copied. */
   readonly onGang?: GangObserver;
+  /** Handed the run's topology once built, before any pod is placed (the delta simulation's base watches it). */
+  readonly onTopology?: (topology: Topology) => void;
 }
 
 /**
@@ -110,6 +112,7 @@ class Scheduler {
       this.journal,
       input.topologyShare,
     );
+    input.onTopology?.(this.topology);
     this.existing = new Array<ExistingNode | undefined>(input.existing.length);
     this.byLoad = new LoadOrder(this.claims, this.journal);
     // an untouched node's free capacity is its input's available
