@@ -185,17 +185,19 @@ const NO_COUNTS: readonly Count[] = [];
 function watchCounts() {
   let topology: Topology | undefined;
   const initial = new Map<string, ReadonlyMap<string, number>>();
-  const raw = new Map<string, Map<string, number>>();
+  // pod → group → domain → net count (group ids and domains may hold any character: no joined keys)
+  const raw = new Map<string, Map<string, Map<string, number>>>();
   return {
     initial,
     attach(t: Topology): void {
       topology = t;
       for (const [id] of t.groupKeys()) initial.set(id, new Map(t.countsOf(id)));
       t.onCount = (pod, group, domain, delta) => {
-        let m = raw.get(pod);
-        if (!m) raw.set(pod, (m = new Map()));
-        const k = `${group}\u0001${domain}`;
-        m.set(k, (m.get(k) ?? 0) + delta);
+        let byGroup = raw.get(pod);
+        if (!byGroup) raw.set(pod, (byGroup = new Map()));
+        let m = byGroup.get(group);
+        if (!m) byGroup.set(group, (m = new Map()));
+        m.set(domain, (m.get(domain) ?? 0) + delta);
       };
     },
     detach(): Topology | undefined {
@@ -204,13 +206,10 @@ function watchCounts() {
     },
     netted(): Map<string, Count[]> {
       const out = new Map<string, Count[]>();
-      for (const [pod, m] of raw) {
+      for (const [pod, byGroup] of raw) {
         const list: Count[] = [];
-        for (const [k, delta] of m) {
-          if (delta === 0) continue;
-          const cut = k.indexOf('\u0001');
-          list.push({ group: k.slice(0, cut), domain: k.slice(cut + 1), delta });
-        }
+        for (const [group, m] of byGroup)
+          for (const [domain, delta] of m) if (delta !== 0) list.push({ group, domain, delta });
         if (list.length) out.set(pod, list);
       }
       return out;
