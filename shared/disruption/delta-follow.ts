@@ -25,8 +25,7 @@ export interface DeltaPod {
   readonly time: number;
 }
 
-export type FollowVerdict =
-  'same' | 'needs-claim' | 'arrival-conflict' | 'topology' | 'gang-displaced' | 'crowded-window';
+export type FollowVerdict = 'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window';
 
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
 export const MAX_REPLACED = 4096;

@@ -26,8 +26,6 @@ export const DELTA_FALLBACKS = [
   'gang',
   'needs-claim',
   'crowded-window',
-  'arrival-conflict',
-  'queue-tie',
   'topology',
   'gang-displaced',
 ] as const;
