@@ -4,7 +4,7 @@
 // kept at each queue place from the base's recorded counts and the follow's differences), keeping the exact
 // state of every node that differs from the base, and gives up only where a claim it cannot see could decide.
 import { HOSTNAME } from '../model/labels.ts';
-import { fits, type ResourceList } from '../model/resources.ts';
+import { add, fits, fitsSum, type ResourceList } from '../model/resources.ts';
 import { newClaimAccepts } from '../scheduling/fit-check.ts';
 import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
@@ -26,6 +26,8 @@ export interface DeltaPod {
 }
 
 export type FollowVerdict = 'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window';
+
+const NO_LOAD: ResourceList = {};
 
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
 export const MAX_REPLACED = 4096;
@@ -90,6 +92,8 @@ class Follow {
   /** Groups whose domains or reach differ from the base's for good (not a count a later placement evens out). */
   private readonly structural = new Set<string>();
   private readonly keyOf = new Map<string, string>();
+  /** Per node: the base's arrival times on it and the running sum of their requests (a node walk's cheap test). */
+  private readonly loads = new Map<string, { at: number[]; sums: ResourceList[] }>();
   /** Groups of the full simulation the base does not have (the candidate's pods own them): no base count is theirs. */
   private readonly unknown = new Set<string>();
 
@@ -217,6 +221,28 @@ class Follow {
     return pods.length ? withLoad(input, pods) : input;
   }
 
+  /** What the base's arrivals on an untouched node request before `time`. */
+  private loadBefore(name: string, time: number): ResourceList {
+    let l = this.loads.get(name);
+    if (!l) {
+      const at: number[] = [];
+      const sums: ResourceList[] = [];
+      for (const a of this.x.base.onNode.get(name) ?? []) {
+        at.push(a.at);
+        sums.push(sums.length ? add(sums[sums.length - 1] as ResourceList, a.pod.requests) : a.pod.requests);
+      }
+      this.loads.set(name, (l = { at, sums }));
+    }
+    let lo = 0;
+    let hi = l.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((l.at[mid] as number) < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? NO_LOAD : (l.sums[lo - 1] as ResourceList);
+  }
+
   private lose(s: Slot): void {
     if (s.missing++ === 0) insertByIndex(this.lighter, s);
   }
@@ -324,8 +350,8 @@ class Follow {
       const input = this.x.inputs.get(name);
       // a node too small before any backlog placement only filled up since
       if (!input || !fits(want, input.available) || staticallyRejects(input, state)) continue;
+      if (!fitsSum(this.loadBefore(name, time), want, input.available)) continue;
       const now = this.baseInput(name, time) as ExistingNodeInput;
-      if (!fits(want, now.available)) continue;
       const node = new ExistingNode(now);
       if (node.add(state, this.x.live, this.journal) !== undefined) continue;
       const made: Slot = { name, node, index: this.idx(name), missing: 0 };
