@@ -14,6 +14,7 @@ import { PodState } from '../scheduling/pod-state.ts';
 import { labelRequirements } from '../scheduling/requirement-set.ts';
 import type { Labels } from '../scheduling/selector.ts';
 import { staticFit } from '../scheduling/static-fit.ts';
+import type { Deadline } from '../scheduling/scheduler.ts';
 import type { NodeClaimTemplate } from '../scheduling/template.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
@@ -25,7 +26,8 @@ export interface DeltaPod {
   readonly time: number;
 }
 
-export type FollowVerdict = 'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window';
+export type FollowVerdict =
+  'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window' | 'timed-out';
 
 const NO_LOAD: ResourceList = {};
 
@@ -56,6 +58,8 @@ export interface FollowInput {
   readonly delta: readonly DeltaPod[];
   /** Keys of the delta's pods: their base placements are the delta's business. */
   readonly moved: ReadonlySet<string>;
+  /** The candidate's budget, asked between pods as the scheduler asks it. */
+  readonly deadline?: Deadline;
 }
 
 /**
@@ -195,6 +199,7 @@ class Follow {
       else verdict = this.backlog(offNodes[oi++] as OffNode, undefined, gangsDone);
       if (verdict !== 'same') return verdict;
       if (this.replaced > MAX_REPLACED) return 'crowded-window';
+      if (this.x.deadline?.passed()) return 'timed-out';
     }
   }
 

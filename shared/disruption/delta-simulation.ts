@@ -83,7 +83,7 @@ export function deltaOutcome(
     return g !== undefined && base.pendingGangs.has(`${p.metadata.namespace ?? 'default'}/${g}`);
   };
   if (c.pods.some(pendingMates)) return fallback('gang');
-  return simulateDelta(ctx, view, base, c, own);
+  return simulateDelta(ctx, view, base, c, own, deadline);
 }
 
 interface Timed {
@@ -101,6 +101,7 @@ function simulateDelta(
   base: BaseSolution,
   c: Candidate,
   own: readonly PendingPod[],
+  deadline: Deadline | undefined,
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
   const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
@@ -133,8 +134,11 @@ function simulateDelta(
       live,
       delta,
       moved: new Set(moved.map((m) => m.pod.key)),
+      deadline,
     });
   });
+  // cut off by the candidate's budget: no verdict, like a full simulation its deadline stopped
+  if (verdict === 'timed-out') return decided(TIMED_OUT);
   if (verdict !== 'same') return fallback(verdict);
   return certify(base, moved, nodes);
 }
