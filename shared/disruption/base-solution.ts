@@ -2,7 +2,6 @@
 // solved once against the whole cluster, as the provisioner would, with the time at which the scheduler's first
 // pass decides each pod (its place in the queue; a gang at its first member's). A candidate's delta is then
 // judged against the base as it stood at the moment its pods would be scheduled.
-import { HOSTNAME } from '../model/labels.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
 import {
@@ -11,17 +10,32 @@ import {
   type SchedulingInput,
   type SchedulingOptions,
 } from '../scheduling/scheduler.ts';
-import type { GroupSpec } from '../scheduling/topology-group.ts';
+import type { GangRecord } from '../scheduling/gang-record.ts';
+import type { Topology } from '../scheduling/topology.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import type { StateNode } from '../state/snapshot.ts';
-import { groupsOf, selects, type PodGroups } from './delta-groups.ts';
 import type { PassContext } from './pass-context.ts';
 
 /** A backlog pod the base put on an existing node during the scheduler's first pass. */
 export interface Arrival {
   readonly pod: PendingPod;
+  readonly state: PodState;
   readonly at: number;
   readonly node: string;
+}
+
+/** A backlog pod the base's first pass did not put on an existing node (a claim, a retry, or nowhere). */
+export interface OffNode {
+  readonly pod: PendingPod;
+  readonly state: PodState;
+  readonly at: number;
+}
+
+/** One count a backlog pod's first-pass placement recorded in the base (net of trial placements rolled back). */
+export interface Count {
+  readonly group: string;
+  readonly domain: string;
+  readonly delta: number;
 }
 
 /** When a backlog pod is decided (`decided`) and, if its first pass placed it, when it lands (`placed`). */
@@ -39,6 +53,8 @@ export interface BaseSolution {
   readonly input: SchedulingInput;
   /** First-pass placements on existing nodes, by time. */
   readonly arrivals: readonly Arrival[];
+  /** Backlog pods whose first attempt tried every existing node and took none, by time. */
+  readonly offNodes: readonly OffNode[];
   readonly onNode: ReadonlyMap<string, readonly Arrival[]>;
   /** Position of each schedulable node in the scheduler's node order. */
   readonly nodeIndex: ReadonlyMap<string, number>;
@@ -49,18 +65,22 @@ export interface BaseSolution {
     string,
     { readonly at: number; readonly members: readonly PendingPod[] }
   >;
-  /** Topology groups backlog pods own, and inverse groups their required anti-affinity imposes, with their owners. */
-  readonly ownedGroups: readonly { spec: GroupSpec; owners: readonly Timed[] }[];
-  readonly inverseGroups: readonly { spec: GroupSpec; owners: readonly Timed[] }[];
   /** How many base pods precede `p` in the scheduler's queue: the time `p` would be decided at. */
   timeOf(p: PodState): number;
-  /** Backlog pods a group selects, by the time they are decided (placed: Infinity when the first pass did not place them). */
-  selected(spec: GroupSpec): readonly Timed[];
-  /** Schedulable nodes (expired ones excepted) carrying `value` for label `key`. */
-  nodesWith(key: string, value: string): number;
-  groupsOf(p: PodState): PodGroups;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
+  /** How the scheduler placed a pending gang, with the NodePool limits left just before it. */
+  gangRecord(gang: string): GangRecord | undefined;
+  /** The existing node the first pass put a backlog pod on, if it did. */
+  nodeOf(key: string): string | undefined;
+  /**
+   * The base's topology (its groups, its domain universe, the fork's reach rule) and, per group id, its counts
+   * before any placement: with each pod's own counts below, the counts of any group at any queue place.
+   */
+  readonly topology: Topology;
+  initialCounts(group: string): ReadonlyMap<string, number> | undefined;
+  /** What a backlog pod's first-pass placement recorded in each group (none for a pod the first pass did not place). */
+  countsOf(key: string): readonly Count[];
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -86,8 +106,16 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const options = ctx.schedulingOptions(view);
   const backlog = ctx.backlog(view);
   const input = view.input(backlog, ctx.expired);
-  const result = solve(input, options, deadline);
-  if (result.timedOut) return undefined;
+  const gangRecords = new Map<string, GangRecord>();
+  const watch = watchCounts();
+  const result = solve(
+    { ...input, onGang: (r) => gangRecords.set(r.gang, r), onTopology: watch.attach },
+    options,
+    deadline,
+  );
+  const topology = watch.detach();
+  if (result.timedOut || !topology) return undefined;
+  const byPod = watch.netted();
   const states = backlog
     .map((p) => new PodState(p, options.toleratePreferNoSchedule))
     .sort(byCpuAndMemoryDescending);
@@ -102,6 +130,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   });
   const timed = new Map<string, Timed>();
   const arrivals: Arrival[] = [];
+  const offNodes: OffNode[] = [];
   states.forEach((s, i) => {
     const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
     const placement = result.placements.get(s.key);
@@ -113,9 +142,11 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
       node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
     });
     if (firstPass && placement.kind === 'existing')
-      arrivals.push({ pod: s.info, at: decided, node: placement.node });
+      arrivals.push({ pod: s.info, state: s, at: decided, node: placement.node });
+    else offNodes.push({ pod: s.info, state: s, at: decided });
   });
   arrivals.sort((a, b) => a.at - b.at);
+  offNodes.sort((a, b) => a.at - b.at);
   const onNode = new Map<string, Arrival[]>();
   for (const a of arrivals) {
     const list = onNode.get(a.node) ?? [];
@@ -123,65 +154,67 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     onNode.set(a.node, list);
   }
   const nodeIndex = new Map(input.existing.map((e, i) => [e.name, i]));
-  const valueCounts = new Map<string, Map<string, number>>();
-  const nodesWith = (key: string, value: string): number => {
-    let counts = valueCounts.get(key);
-    if (!counts) {
-      counts = new Map();
-      for (const e of input.existing) {
-        const v = e.labels[key];
-        if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
-      }
-      valueCounts.set(key, counts);
-    }
-    return counts.get(value) ?? 0;
-  };
-  const groups = new WeakMap<PodState, PodGroups>();
-  const groupsOfState = (p: PodState): PodGroups => {
-    let g = groups.get(p);
-    if (!g) groups.set(p, (g = groupsOf(p, view.namespaces)));
-    return g;
-  };
-  const owned = new Map<string, { spec: GroupSpec; owners: Timed[] }>();
-  const inverse = new Map<string, { spec: GroupSpec; owners: Timed[] }>();
-  for (const s of states) {
-    const t = timed.get(s.key) as Timed;
-    const g = groupsOfState(s);
-    for (const spec of g.owned) collect(owned, spec, t);
-    for (const spec of g.inverse) collect(inverse, spec, t);
-  }
-  const selectedMemo = new Map<string, Timed[]>();
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
   return {
     options,
     input,
     arrivals,
+    offNodes,
     onNode,
     nodeIndex,
     stateNodes: new Map([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => [n.name, n])),
     pendingGangs: gangs,
-    ownedGroups: [...owned.values()],
-    inverseGroups: [...inverse.values()],
     timeOf: (p) => precedingCount(states, p),
-    selected(spec) {
-      let list = selectedMemo.get(spec.hash);
-      if (!list) {
-        list = states.filter((s) => selects(spec, s.info)).map((s) => timed.get(s.key) as Timed);
-        selectedMemo.set(spec.hash, list);
-      }
-      return list;
-    },
-    nodesWith: (key, value) => (key === HOSTNAME ? 0 : nodesWith(key, value)),
-    groupsOf: groupsOfState,
     gangOf: (key) => gangOfPod.get(key),
+    gangRecord: (gang) => gangRecords.get(gang),
+    nodeOf: (key) => timed.get(key)?.node,
+    topology,
+    initialCounts: (group) => watch.initial.get(group),
+    countsOf: (key) => (result.requeued.has(key) ? NO_COUNTS : (byPod.get(key) ?? NO_COUNTS)),
   };
 }
 
-function collect(map: Map<string, { spec: GroupSpec; owners: Timed[] }>, spec: GroupSpec, t: Timed): void {
-  const entry = map.get(spec.hash);
-  if (entry) entry.owners.push(t);
-  else map.set(spec.hash, { spec, owners: [t] });
+const NO_COUNTS: readonly Count[] = [];
+
+/**
+ * Watches the base's topology: its counts before the first placement, and every count each placement adds or a
+ * rollback takes back, netted per pod (a pod's counts are recorded when it is placed, so a group's count at a
+ * queue place is its initial count plus the counts of the pods placed before it).
+ */
+function watchCounts() {
+  let topology: Topology | undefined;
+  const initial = new Map<string, ReadonlyMap<string, number>>();
+  // pod → group → domain → net count (group ids and domains may hold any character: no joined keys)
+  const raw = new Map<string, Map<string, Map<string, number>>>();
+  return {
+    initial,
+    attach(t: Topology): void {
+      topology = t;
+      for (const [id] of t.groupKeys()) initial.set(id, new Map(t.countsOf(id)));
+      t.onCount = (pod, group, domain, delta) => {
+        let byGroup = raw.get(pod);
+        if (!byGroup) raw.set(pod, (byGroup = new Map()));
+        let m = byGroup.get(group);
+        if (!m) byGroup.set(group, (m = new Map()));
+        m.set(domain, (m.get(domain) ?? 0) + delta);
+      };
+    },
+    detach(): Topology | undefined {
+      if (topology) topology.onCount = undefined;
+      return topology;
+    },
+    netted(): Map<string, Count[]> {
+      const out = new Map<string, Count[]>();
+      for (const [pod, byGroup] of raw) {
+        const list: Count[] = [];
+        for (const [group, m] of byGroup)
+          for (const [domain, delta] of m) if (delta !== 0) list.push({ group, domain, delta });
+        if (list.length) out.set(pod, list);
+      }
+      return out;
+    },
+  };
 }
 
 /** Binary search in the sorted queue: pods that the scheduler would pop before `p`. */

@@ -1,17 +1,18 @@
 // The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): instead of solving the whole
-// backlog again for every candidate, place only what the candidate changes — its pods, and the backlog pods the
-// base solution had put on it — against the base state as it stood when the first of them would be scheduled.
+// backlog again for every candidate, follow the full simulation from the base solution, which solved the backlog
+// once per pass: only what the candidate changes — its pods, the backlog pods the base had put on it, and what
+// they displace — is placed again, with the scheduler's own checks and the full simulation's topology counts.
 // It answers only where that answer is provably the full simulation's: every moved pod lands on an existing
-// node on its first attempt, every backlog pod placed meanwhile on one of those nodes still fits beside them, and
-// no topology group or gang couples them to the backlog. Anything else falls back to the full simulation.
+// node, and nothing a claim decides differs. Anything else falls back to the full simulation.
+import { Journal } from '../scheduling/journal.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
-import { solve, type Deadline } from '../scheduling/scheduler.ts';
-import { HOSTNAME } from '../model/labels.ts';
+import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
+import type { Deadline } from '../scheduling/scheduler.ts';
+import { Topology } from '../scheduling/topology.ts';
 import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
-import { topologyCoupled, type Moved } from './delta-coupling.ts';
-import { landedOnNodes, loadedAt, windowConflict } from './delta-window.ts';
+import { follow } from './delta-follow.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
 import type { Candidate } from './types.ts';
@@ -25,10 +26,8 @@ export const DELTA_FALLBACKS = [
   'gang',
   'needs-claim',
   'crowded-window',
-  'arrival-conflict',
-  'queue-tie',
   'topology',
-  'gang-moved',
+  'gang-displaced',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -87,9 +86,6 @@ export function deltaOutcome(
   return simulateDelta(ctx, view, base, c, own, deadline);
 }
 
-/** Backlog pods the second round replays at most (docs/mechanisms/delta-simulation.md, point 3). */
-export const MAX_REPLAYED = 32;
-
 interface Timed {
   readonly pod: PendingPod;
   readonly state: PodState;
@@ -97,6 +93,8 @@ interface Timed {
   readonly kind: 'own' | 'backlog';
 }
 
+// The full simulation of the candidate, followed from the base instead of run (docs/mechanisms/delta-simulation.md):
+// its nodes and its topology before the first placement, then every pod up to the candidate's last in queue order.
 function simulateDelta(
   ctx: PassContext,
   view: PassView,
@@ -106,148 +104,50 @@ function simulateDelta(
   deadline: Deadline | undefined,
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
-  const window = {
-    since: Math.min(...moved.map((m) => m.time)),
-    until: Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time)),
-    candidate: c.name,
-  };
-  const movedKeys = new Set(moved.map((m) => m.pod.key));
-  let replayed: PendingPod[] = [];
-  // First the delta alone; if a backlog pod placed meanwhile collides with it, once more with those backlog
-  // pods replayed, pinned to the nodes the base gave them, at their own place in the queue.
-  for (let round = 0; round < 2; round++) {
-    const run = runDelta(ctx, view, base, moved, replayed, window, deadline);
-    if (run.result.timedOut) return decided(TIMED_OUT);
-    // a moved pod headed for a claim would meet the base's claims in the full simulation: that needs the full one
-    const landed = landedOnNodes(run.result, [...moved.map((m) => m.pod), ...replayed]);
-    // in the second round this is mostly a pinned backlog pod the delta displaced from its base node: the full
-    // simulation would send it elsewhere, which pinning cannot express (docs/mechanisms/delta-simulation.md)
-    if (!landed) return fallback(round === 0 ? 'needs-claim' : 'arrival-conflict');
-    if (leavesBaseNode(base, moved, landed, c.name)) return fallback('gang-moved');
-    const inputs = new Map(run.input.existing.map((e) => [e.name, e]));
-    const skip = new Set([...movedKeys, ...replayed.map((p) => p.key)]);
-    if (!windowConflict(base.arrivals, window, inputs, landed, skip))
-      return certify(base, view, c, moved, skip, landed, inputs, window.until);
-    const reach = Math.max(...[...landed.keys()].map((n) => base.nodeIndex.get(n) ?? -1));
-    const pins = replayable(base, window, skip, reach, moved);
-    // a replayed gang member would share its queue place with another pod: the order between them is the name's
-    if (!pins) return fallback('queue-tie');
-    // a long replay is a crowded window: it has never certified (ramp-3400 at 3,400 pending replays 370 pods on
-    // average and fails every time), and running it only delays the full simulation
-    if (pins.length > MAX_REPLAYED) return fallback('crowded-window');
-    replayed = pins;
-  }
-  return fallback('arrival-conflict');
-}
-
-function runDelta(
-  ctx: PassContext,
-  view: PassView,
-  base: BaseSolution,
-  moved: readonly Timed[],
-  replayed: readonly PendingPod[],
-  window: { readonly since: number; readonly candidate: string },
-  deadline: Deadline | undefined,
-) {
-  // one stage for the whole delta: its construction is a small part of it
-  return ctx.timed('simulation', () => {
-    const i = view.input(
-      [...moved.map((m) => m.pod), ...replayed],
-      new Set([window.candidate, ...ctx.expired]),
+  const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
+  const { verdict, nodes } = ctx.timed('simulation', () => {
+    const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
+    const states = [
+      ...base.arrivals.map((a) => a.state),
+      ...base.offNodes.map((o) => o.state),
+      ...moved.filter((m) => m.kind === 'own').map((m) => m.state),
+    ];
+    const live = new Topology(
+      input.universe,
+      input.namespaces,
+      input.bound,
+      states,
+      {
+        reachableDomainsOnly: base.options.reachableDomainsOnly,
+        allowUndefined: base.options.allowUndefined,
+      },
+      new Journal(),
+      input.topologyShare,
     );
-    const input = { ...i, existing: loadedAt(i.existing, base.arrivals, window.since, window.candidate) };
-    return { input, result: solve(input, base.options, deadline) };
+    // a gang's members leave the queue together, in the queue's order
+    const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));
+    return follow({
+      base,
+      until,
+      candidate: { name: c.name, labels: c.node.labels },
+      inputs: new Map(input.existing.map((e) => [e.name, e])),
+      live,
+      delta,
+      moved: new Set(moved.map((m) => m.pod.key)),
+      deadline,
+    });
   });
+  // cut off by the candidate's budget: no verdict, like a full simulation its deadline stopped
+  if (verdict === 'timed-out') return decided(TIMED_OUT);
+  if (verdict !== 'same') return fallback(verdict);
+  return certify(base, moved, nodes);
 }
-
-/**
- * Whether the delta put a moved gang member (its gang had a member on the candidate) somewhere other than the
- * node the base gave it. That node then has room in the full simulation that it did not have in the base, and a
- * later backlog pod of the window may take it; the window check looks only at nodes the delta's pods took.
- */
-function leavesBaseNode(
-  base: BaseSolution,
-  moved: readonly Timed[],
-  landed: ReadonlyMap<string, readonly PendingPod[]>,
-  candidate: string,
-): boolean {
-  const members = new Set(moved.filter((m) => m.kind === 'backlog').map((m) => m.pod.key));
-  if (members.size === 0) return false;
-  const nodeOf = new Map<string, string>();
-  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
-  return base.arrivals.some(
-    (a) => members.has(a.pod.key) && a.node !== candidate && nodeOf.get(a.pod.key) !== a.node,
-  );
-}
-
-/**
- * Backlog pods placed in the window on nodes up to `reach`, pinned to their base node. A gang member is replayed
- * on its own at the place of its gang's first member (when its gang is placed); undefined if another pod shares
- * exactly that place, since the queue would then order them by name.
- */
-function replayable(
-  base: BaseSolution,
-  window: { readonly since: number; readonly until: number; readonly candidate: string },
-  skip: ReadonlySet<string>,
-  reach: number,
-  moved: readonly Timed[],
-): PendingPod[] | undefined {
-  const out: PendingPod[] = [];
-  const gangOrders = new Set<string>();
-  for (const a of base.arrivals) {
-    if (a.at < window.since || a.node === window.candidate || skip.has(a.pod.key)) continue;
-    if (a.at >= window.until) break;
-    if ((base.nodeIndex.get(a.node) ?? Number.POSITIVE_INFINITY) > reach) continue;
-    const hostname = base.stateNodes.get(a.node)?.labels[HOSTNAME] ?? a.node;
-    const spec = {
-      ...a.pod.pod.spec,
-      nodeSelector: { ...a.pod.pod.spec.nodeSelector, [HOSTNAME]: hostname },
-    };
-    const pinned = { ...a.pod, pod: { ...a.pod.pod, spec } };
-    const leader = a.pod.gang ? base.pendingGangs.get(a.pod.gang.name)?.members[0] : undefined;
-    if (!leader) out.push(pinned);
-    else {
-      out.push({ ...pinned, gang: undefined, order: leader.order });
-      gangOrders.add(orderKey(leader));
-    }
-  }
-  const singles = [...moved.map((m) => m.pod), ...out].filter((p) => !p.gang && !isGangReplay(p, base));
-  if (singles.some((p) => gangOrders.has(orderKey(p)))) return undefined;
-  return out;
-}
-
-const orderKey = (p: PendingPod) => `${p.order.cpu}\u0000${p.order.memory}\u0000${p.order.created}`;
-/** A replayed gang member (its gang dropped, its place the gang's). */
-const isGangReplay = (p: PendingPod, base: BaseSolution) => base.gangOf(p.key) !== undefined;
 
 function certify(
   base: BaseSolution,
-  view: PassView,
-  c: Candidate,
   moved: readonly Timed[],
-  replayed: ReadonlySet<string>,
-  landed: ReadonlyMap<string, readonly PendingPod[]>,
-  inputs: ReadonlyMap<string, { readonly labels: Readonly<Record<string, string>> }>,
-  until: number,
+  nodeOf: ReadonlyMap<string, string>,
 ): DeltaOutcome {
-  const nodeOf = new Map<string, string>();
-  for (const [node, pods] of landed) for (const p of pods) nodeOf.set(p.key, node);
-  const coupled = topologyCoupled({
-    base,
-    namespaces: view.namespaces,
-    from: c.node.labels,
-    bound: c.pods,
-    moved: moved.map((m): Moved => ({
-      state: m.state,
-      time: m.time,
-      kind: m.kind,
-      node: nodeOf.get(m.pod.key) ?? '',
-      to: inputs.get(nodeOf.get(m.pod.key) ?? '')?.labels ?? {},
-    })),
-    replayed,
-    until,
-  });
-  if (coupled) return fallback('topology');
   const unscheduled = new Map<string, string>();
   for (const m of moved) {
     const host = base.stateNodes.get(nodeOf.get(m.pod.key) ?? '');
@@ -255,7 +155,7 @@ function certify(
     if (m.kind === 'own' && host && (host.inFlight || (host.managed && !host.initialized)))
       unscheduled.set(m.pod.key, `would schedule against uninitialized ${host.name}`);
   }
-  // every moved pod is on an existing node: the delta opened no claim, so nothing is a replacement
+  // every moved pod is on an existing node: the full simulation opened no claim for it, so nothing is a replacement
   return decided({ unscheduled, replacements: [], allClaims: [], timedOut: false });
 }
 

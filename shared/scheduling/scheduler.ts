@@ -14,6 +14,7 @@ import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { Domains } from './domains.ts';
+import type { GangObserver } from './gang-record.ts';
 import type { Labels } from './selector.ts';
 
 export interface SchedulingOptions {
@@ -38,6 +39,10 @@ export interface SchedulingInput {
   readonly topologyShare?: TopologyShare;
   readonly universe: Domains;
   readonly namespaces: ReadonlyMap<string, Labels>;
+  /** Told about every gang placed (the delta simulation's base records them); absent: nothing is copied. */
+  readonly onGang?: GangObserver;
+  /** Handed the run's topology once built, before any pod is placed (the delta simulation's base watches it). */
+  readonly onTopology?: (topology: Topology) => void;
 }
 
 /**
@@ -107,6 +112,7 @@ class Scheduler {
       this.journal,
       input.topologyShare,
     );
+    input.onTopology?.(this.topology);
     this.existing = new Array<ExistingNode | undefined>(input.existing.length);
     this.byLoad = new LoadOrder(this.claims, this.journal);
     // an untouched node's free capacity is its input's available
@@ -143,12 +149,15 @@ class Scheduler {
             .filter((s) => s.info.gang?.name === gang.name)
             .sort(byCpuAndMemoryDescending);
           queue.remove(new Set(members.map((m) => m.key)));
+          const remaining = this.input.onGang && new Map(this.remaining);
           // members already running count toward the minimum (a consolidation re-places only some of a gang)
-          this.placeGang(
+          const outcome = this.placeGang(
             gang.name,
             Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)),
             members,
           );
+          if (remaining)
+            this.input.onGang?.({ gang: gang.name, remaining, members: members.length, ...outcome });
         }
         continue;
       }
@@ -185,12 +194,18 @@ class Scheduler {
 
   // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
   // than minMember placed rolls every placement of the gang back.
-  private placeGang(name: string, minMember: number, members: PodState[]): void {
+  private placeGang(
+    name: string,
+    minMember: number,
+    members: PodState[],
+  ): { placed: number; rounds: number; committed: boolean } {
     const mark = this.journal.begin();
     let pending = [...members];
     const lastError = new Map<string, string>();
+    let rounds = 0;
     for (let progress = true; progress && pending.length;) {
       progress = false;
+      rounds++;
       const next: PodState[] = [];
       for (const m of pending) {
         const err = this.add(m);
@@ -212,7 +227,7 @@ class Scheduler {
       this.journal.commit();
       for (const m of pending)
         this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
-      return;
+      return { placed, rounds, committed: true };
     }
     this.journal.rollback(mark);
     const why = pending[0] ? lastError.get(pending[0].key) : undefined;
@@ -222,6 +237,7 @@ class Scheduler {
         `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`,
       );
     }
+    return { placed, rounds, committed: false };
   }
 
   private add(pod: PodState): string | undefined {

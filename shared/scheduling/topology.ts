@@ -48,7 +48,15 @@ export interface TopologyOptions {
   readonly allowUndefined: ReadonlySet<string>;
 }
 
+/** A group across Topology instances of one pass: its kind and spec hash (docs/mechanisms/delta-simulation.md). */
+export const groupId = (inverse: boolean, hash: string): string => `${inverse ? 'i' : 'g'}\u0000${hash}`;
+
+/** Told about every count a placement records (+1) and its rollback removes (-1), with the placed pod's key. */
+export type CountObserver = (podKey: string, group: string, domain: string, delta: number) => void;
+
 export class Topology {
+  /** The delta simulation's base records its counts as its placements go (absent: nothing is told). */
+  onCount: CountObserver | undefined;
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly inverse = new Map<string, TopologyGroup>();
   private readonly filters = new Map<TopologyGroup, Filter>();
@@ -160,22 +168,78 @@ export class Topology {
       if (!this.filterMatches(g, taints, requirements)) continue;
       const domains = requirements.get(g.key);
       if (g.spec.type === 'anti-affinity') {
-        if (!domains.complement) for (const d of domains.values) this.bump(g, d);
+        if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key, false);
       } else {
         const single = domains.single();
-        if (single !== undefined) this.bump(g, single);
+        if (single !== undefined) this.bump(g, single, pod.key, false);
       }
     }
     for (const g of this.inverse.values()) {
       if (!g.owners.has(pod.key)) continue;
       const domains = requirements.get(g.key);
-      if (!domains.complement) for (const d of domains.values) this.bump(g, d);
+      if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key, true);
     }
   }
 
-  private bump(g: TopologyGroup, domain: string): void {
+  private bump(g: TopologyGroup, domain: string, pod: string, inverse: boolean): void {
     g.record(domain);
-    this.journal.push(() => g.record(domain, -1));
+    const observer = this.onCount;
+    if (!observer) {
+      this.journal.push(() => g.record(domain, -1));
+      return;
+    }
+    const id = groupId(inverse, g.spec.hash);
+    observer(pod, id, domain, 1);
+    this.journal.push(() => {
+      g.record(domain, -1);
+      observer(pod, id, domain, -1);
+    });
+  }
+
+  // What the delta simulation reads and adjusts to hold a run's counts at a queue place without running it
+  // (docs/mechanisms/delta-simulation.md): the groups by id, each pod's groups, and a count set from outside.
+
+  /** Every group of this run: its id and its key. */
+  *groupKeys(): IterableIterator<[string, string]> {
+    for (const g of this.groups.values()) yield [groupId(false, g.spec.hash), g.key];
+    for (const g of this.inverse.values()) yield [groupId(true, g.spec.hash), g.key];
+  }
+
+  /** A group's domain counts (registered domains included, at 0), or undefined when this run has no such group. */
+  countsOf(id: string): ReadonlyMap<string, number> | undefined {
+    return this.byId(id)?.domains;
+  }
+
+  /** Ids of the groups whose counts decide where the pod may go: those it owns and inverse groups selecting it. */
+  deciding(podKey: string): string[] {
+    const out: string[] = [];
+    for (const g of this.owned.get(podKey) ?? []) out.push(groupId(false, g.spec.hash));
+    for (const g of this.inverseSelecting.get(podKey) ?? []) out.push(groupId(true, g.spec.hash));
+    return out;
+  }
+
+  /** Ids of the groups that may count the pod once placed: groups selecting it and inverse groups it owns. */
+  counting(podKey: string): string[] {
+    const out: string[] = [];
+    for (const g of this.selecting.get(podKey) ?? []) out.push(groupId(false, g.spec.hash));
+    for (const g of this.inverse.values()) if (g.owners.has(podKey)) out.push(groupId(true, g.spec.hash));
+    return out;
+  }
+
+  /** Adds `n` to a group's count in `domain`, as the placements it stands for would have (no journal, no observer). */
+  addCount(id: string, domain: string, n: number): void {
+    this.byId(id)?.record(domain, n);
+  }
+
+  /** Whether `domain` counts for the pod in the group (the fork's reach rule, or upstream's). */
+  counts(pod: PodState, id: string, domain: string): boolean {
+    const g = this.byId(id);
+    return g !== undefined && this.countedFor(pod, g)(domain);
+  }
+
+  private byId(id: string): TopologyGroup | undefined {
+    const hash = id.slice(2);
+    return id.startsWith('i') ? this.inverse.get(hash) : this.groups.get(hash);
   }
 
   // The fork: a domain counts for a pod only if a NodePool or existing node the pod could use supplies it.

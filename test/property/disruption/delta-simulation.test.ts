@@ -21,9 +21,10 @@ import { buildSnapshot, type ClusterSnapshot } from '../../../shared/state/snaps
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import { NOW, snapshotOf } from '../../unit/disruption/fixtures.ts';
 import { SEED } from '../seed.ts';
-import { deltaCatalog, fleetArb, fleetObjects, LARGE_ONE_IN } from './delta-fleets.ts';
+import { deltaCatalog, fleetArb, fleetObjects, LARGE_ONE_IN, type DeltaFleet } from './delta-fleets.ts';
 
 const RANDOM_FLEETS = 1000;
+const SPREAD_FLEETS = 500;
 const RAMP_FLEETS = 12;
 const CROWDED_FLEETS = 4;
 const AGREEMENT = 0.99;
@@ -135,7 +136,56 @@ describe('delta simulation', () => {
       report(what, t, false);
     }, 180_000);
   rampFleets('small ramp-3400 fleets', RAMP_FLEETS, [6, 16], [0, 200]);
-  // a backlog several times what the nodes hold: the candidates' windows are crowded with backlog arrivals,
-  // which is where the window's collision check and its second round run (docs/mechanisms/delta-simulation.md, point 3)
+  // a backlog several times what the nodes hold: the candidates' pods displace backlog pods, which the follow
+  // re-places (docs/mechanisms/delta-simulation.md, point 4)
   rampFleets('crowded ramp-3400 fleets', CROWDED_FLEETS, [20, 40], [300, 700]);
+
+  // Two apps whose bound and pending pods mostly spread, repel or attract by zone, on CPU nodes packed tight: the
+  // candidate's pods leave its zone, displaced backlog pods move to other zones, and every verdict depends on the
+  // zone counts at the pod's queue place (docs/mechanisms/delta-simulation.md, points 2-4).
+  it(`never yields a command the full simulation rejects, on ${SPREAD_FLEETS} zone-spread fleets`, () => {
+    const types = deltaCatalog();
+    const t = tally();
+    fc.assert(
+      fc.property(spreadFleetArb, (f) => compare(snapshotOf(fleetObjects(f), types), NOW, t)),
+      { numRuns: SPREAD_FLEETS, seed: SEED },
+    );
+    report('zone-spread fleets', t, true);
+  }, 180_000);
+});
+
+const spreadPodArb = fc.record({
+  app: fc.constantFrom('web', 'api'),
+  millis: fc.constantFrom(250, 500, 1000, 1500),
+  memMi: fc.constantFrom(128, 512, 2048),
+  gpus: fc.constant(0),
+  efa: fc.constant(0),
+  topology: fc.constantFrom(
+    'zone-spread',
+    'zone-spread',
+    'zone-spread',
+    'none',
+    'zone-anti',
+    'zone-affinity',
+    'host-spread',
+  ),
+  created: fc.nat(5),
+  doNotDisrupt: fc.constant(false),
+});
+// CPU types only (0-2 aws, 5-6 gcp), every node initialized
+const spreadFleetArb: fc.Arbitrary<DeltaFleet> = fc.record({
+  nodes: fc.array(
+    fc.record({
+      type: fc.constantFrom(0, 1, 2, 5, 6),
+      zone: fc.nat(2),
+      pods: fc.array(spreadPodArb, { maxLength: 6 }),
+      state: fc.constant(0),
+    }),
+    { minLength: 2, maxLength: 9 },
+  ),
+  backlog: fc.array(spreadPodArb, { maxLength: 30 }),
+  gangs: fc.constant([]),
+  pdbs: fc.constant([]),
+  pdbMax: fc.constant(0),
+  spot: fc.boolean(),
 });
