@@ -259,6 +259,17 @@ describe('Compute Engine permissions that belong to few functions', () => {
   });
 });
 
+describe('the price APIs’ SDKs', () => {
+  it('are bundled by the pricing function alone: the billing catalog client (and with it @google-cloud/billing)', async () => {
+    const carrying: string[] = [];
+    for (const { name, handlerFile } of FUNCTIONS.filter((f) => existsSync(join(ROOT, f.handlerFile)))) {
+      const { files } = await bundleOf(handlerFile);
+      if (files.includes('shared/adapters/gcp-compute/billing-client.ts')) carrying.push(name);
+    }
+    expect(carrying).toEqual(['pricing']);
+  });
+});
+
 describe('actions that belong to one function alone', () => {
   /** The roles (logical ids) that grant `action`. */
   const granting = (action: string): string[] =>
