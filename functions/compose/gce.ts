@@ -1,5 +1,6 @@
 // Builds the Compute Engine CloudProvider: REST clients once per container, authenticated by workload
-// identity federation (no key files), or by an injected auth client against the local emulator.
+// identity federation (no key files), or by an injected auth client against the local emulator. No billing
+// client: that is the pricing function's (price-sources.ts).
 import { buildGce } from '../../shared/adapters/gcp-compute/build.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
 import { parseGceProviderConfig, type GceProviderConfig } from '../../shared/config/gcp-compute.ts';
@@ -43,12 +44,17 @@ export function gceAuth(
   return settings.credentials ? { credentials: settings.credentials } : {};
 }
 
+/**
+ * It calls no price API: a pass or a launcher hands it the stored price book (instance-types.ts,
+ * launch-handler.ts). `prices` prices an instance-type read that brings none (tests: liveGcePrices).
+ */
 export function buildGceProvider(
   settings: GceSettings,
   clock: Clock,
   logger: Logger,
   authClient?: AuthClient,
   closer?: Closer,
+  prices?: Parameters<typeof buildGce>[5],
 ): GceCloudProvider {
   const built = buildGce(
     gceConfig(settings),
@@ -56,6 +62,7 @@ export function buildGceProvider(
     logger,
     gceAuth(settings, authClient),
     settings.endpoint,
+    prices,
   );
   closer?.add(() => built.close());
   return built.provider;

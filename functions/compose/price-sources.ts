@@ -3,7 +3,10 @@
 // the clients and configs are the providers' own (ec2.ts, gce.ts).
 import { Ec2PriceSource } from '../../shared/adapters/aws-ec2/price-source.ts';
 import { createPricingClient } from '../../shared/adapters/aws-ec2/pricing.ts';
-import { buildGcePriceSource } from '../../shared/adapters/gcp-compute/build-prices.ts';
+import {
+  buildBillingPriceReader,
+  buildGcePriceSource,
+} from '../../shared/adapters/gcp-compute/build-prices.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import { rowsLookup } from '../../shared/loop/prices.ts';
 import type { PriceLookup, PriceSource } from '../../shared/ports/price-store.ts';
@@ -46,4 +49,18 @@ export function buildGcePriceSourceFrom(
   const built = buildGcePriceSource(gceConfig(settings), gceAuth(settings, authClient), settings.endpoint);
   closer?.add(() => built.close());
   return built.source;
+}
+
+/**
+ * The billing catalog read afresh on every instance-type read, as a Compute Engine provider's own prices: for
+ * tests and local tools that build a provider without a stored book (no deployed function uses it).
+ */
+export function liveGcePrices(
+  settings: GceSettings,
+  authClient?: Parameters<typeof buildGcePriceSource>[1]['client'],
+  closer?: Closer,
+): ReturnType<typeof buildBillingPriceReader>['read'] {
+  const built = buildBillingPriceReader(gceAuth(settings, authClient), settings.endpoint);
+  closer?.add(() => built.close());
+  return built.read;
 }

@@ -1,8 +1,10 @@
 // Samples the fleet from the Kubernetes emulator's store: nodes per cloud and NodePool, pending pods, the
-// cost of the running nodes at the catalog's prices, and the LP lower bound of the bound pods.
+// cost of the running nodes at the catalog's prices, and the LP lower bound of the bound pods — the same
+// pool-aware bound the summary ends on (report/fleet-bound.ts lpBound), so the chart line meets that figure.
 import type { KubeApiEmulator, KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { addInto, fromQuantities, type MutableResourceList } from '../../shared/model/resources.ts';
+import { emulatorObjects, lpBound } from './report/fleet-bound.ts';
 import { GPU_MODEL_LABEL, lowerBoundPerHour, modelRow } from './report/lower-bound.ts';
 
 export interface FleetObservation {
@@ -37,6 +39,23 @@ function priceOf(node: KubeObject, catalog: InstanceTypeCatalog): { cloud: strin
 
 const phase = (p: KubeObject): string | undefined => (p.status as { phase?: string } | undefined)?.phase;
 
+/**
+ * The divisible bound (lower-bound.ts lowerBoundPerHour over the summed requests, GPU models kept): only above
+ * FLOOR_MAX_PODS running pods, where the pool-aware LP is not computed — the summary keeps this one there too.
+ */
+function divisibleBound(pods: readonly KubeObject[], catalog: InstanceTypeCatalog): number {
+  const demand: MutableResourceList = {};
+  for (const p of pods) {
+    const spec = (p as PodShape).spec;
+    const asked: MutableResourceList = {};
+    for (const c of spec?.containers ?? []) addInto(asked, fromQuantities(c.resources?.requests));
+    addInto(demand, asked);
+    const model = spec?.nodeSelector?.[GPU_MODEL_LABEL];
+    if (model && asked[GPU]) addInto(demand, { [modelRow(GPU, model)]: asked[GPU] });
+  }
+  return lowerBoundPerHour(demand, catalog).perHour;
+}
+
 export function observe(emulator: KubeApiEmulator, catalog: InstanceTypeCatalog): FleetObservation {
   const nodesByCloud: Record<string, number> = { aws: 0, gcp: 0 };
   const nodesByPool: Record<string, number> = {};
@@ -48,24 +67,15 @@ export function observe(emulator: KubeApiEmulator, catalog: InstanceTypeCatalog)
     nodesByPool[pool] = (nodesByPool[pool] ?? 0) + 1;
     costPerHour += price;
   }
-  const demand: MutableResourceList = {};
+  const running: KubeObject[] = [];
   let pending = 0;
-  let bound = 0;
   for (const p of emulator.store.all(emulator.typeOf('Pod'))) {
     if (['Succeeded', 'Failed'].includes(phase(p) ?? '') || p.metadata.deletionTimestamp) continue;
-    const spec = (p as PodShape).spec;
-    if (!spec?.nodeName) {
-      pending++;
-      continue;
-    }
-    bound++;
-    const asked: MutableResourceList = {};
-    for (const c of spec.containers ?? []) addInto(asked, fromQuantities(c.resources?.requests));
-    addInto(demand, asked);
-    // A pod that names its GPU model can only use that model's GPUs (lower-bound.ts, the model rows).
-    const model = spec.nodeSelector?.[GPU_MODEL_LABEL];
-    if (model && asked[GPU]) addInto(demand, { [modelRow(GPU, model)]: asked[GPU] });
+    if ((p as PodShape).spec?.nodeName) running.push(p);
+    else pending++;
   }
-  const lb = lowerBoundPerHour(demand, catalog).perHour;
-  return { nodesByCloud, nodesByPool, pending, bound, costPerHour, lowerBoundPerHour: lb };
+  const lb =
+    (running.length > 0 ? lpBound(emulatorObjects(emulator), catalog)?.lpPerHour : 0) ??
+    divisibleBound(running, catalog);
+  return { nodesByCloud, nodesByPool, pending, bound: running.length, costPerHour, lowerBoundPerHour: lb };
 }

@@ -1,10 +1,12 @@
 // The deployable as CloudFormation: `osls package` runs offline once, then every function in serverless.yml is
 // checked (handler present, trigger, timeout against the budget its own config parses to, concurrency, own
 // role) and every role is held to least privilege. A function whose handler does not exist fails alone.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
 import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
 import { CENSUS_MARGIN_MS } from '../../shared/config/census.ts';
 import { admissionBudgetMs } from '../../shared/disruption/admission-budget.ts';
@@ -14,9 +16,12 @@ import {
   ROOT,
   bundleOf,
   deriveActions,
+  deriveGcePermissions,
+  gceCallsIn,
   portCallsIn,
   readCallTable,
   readEc2Permissions,
+  readGcePermissions,
 } from './support/derive.ts';
 import { CI_PARAMS, serviceFunctions, type Packaged } from './support/package.ts';
 import { packagedService } from './support/packaged.ts';
@@ -180,6 +185,91 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
   });
 });
 
+/** A gcloud role definition file (`gcloud iam roles create --file`), as infra/gcp/roles/ holds them. */
+const gcpRoleSchema = z
+  .object({
+    title: z.string().min(1),
+    description: z.string().min(1),
+    stage: z.literal('GA'),
+    includedPermissions: z.array(z.string().regex(/^[a-z]+\.[A-Za-z]+\.[A-Za-z]+$/)).min(1),
+  })
+  .strict();
+const gcpRoleFile = (fn: string) => join(ROOT, 'infra/gcp/roles', `${fn}.yaml`);
+function gcpRoleOf(fn: string): string[] | undefined {
+  if (!existsSync(gcpRoleFile(fn))) return undefined;
+  return gcpRoleSchema.parse(parse(readFileSync(gcpRoleFile(fn), 'utf8'))).includedPermissions;
+}
+
+describe.each(FUNCTIONS)('the Google custom role of $name', ({ name, handlerFile }) => {
+  it('grants exactly the Compute Engine permissions its bundled code calls (calls.yml gce:, gcp-compute/PERMISSIONS.md)', async () => {
+    if (!existsSync(join(ROOT, handlerFile)))
+      throw new Error(`${handlerFile} is missing: no code to derive ${name}'s Google role from`);
+    const table = readCallTable();
+    const calls = gceCallsIn(await bundleOf(handlerFile), table);
+    const derived = deriveGcePermissions(calls, table, readGcePermissions());
+    expect(derived.unknown).toEqual([]);
+    const granted = gcpRoleOf(name);
+    if (!calls.bundled) {
+      expect(granted, `infra/gcp/roles/${name}.yaml: ${name} calls no Google API`).toBeUndefined();
+      return;
+    }
+    expect(granted, `infra/gcp/roles/${name}.yaml is missing`).toBeDefined();
+    const allowed = new Set(granted);
+    expect(allowed.size, `infra/gcp/roles/${name}.yaml lists a permission twice`).toBe(granted?.length);
+    // Both ways, as for the AWS role: granted and never called fails as much as called and not granted.
+    expect({
+      grantedNeverCalled: [...allowed].filter((p) => !derived.permissions.has(p)).sort(),
+      calledNotGranted: [...derived.permissions].filter((p) => !allowed.has(p)).sort(),
+    }).toEqual({ grantedNeverCalled: [], calledNotGranted: [] });
+  });
+
+  it('is the role of its own service account: the function impersonates that account, or has no Google credentials', async () => {
+    const env = environmentOf(packaged.template, name);
+    if (!existsSync(gcpRoleFile(name))) {
+      expect(env.KRAFTSMAN_GCP_CREDENTIALS, `${name} has no Google role`).toBeUndefined();
+      return;
+    }
+    const creds = JSON.parse(env.KRAFTSMAN_GCP_CREDENTIALS ?? '{}') as Record<string, unknown>;
+    expect(creds.service_account_impersonation_url).toBe(
+      `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/kraftsman-dev-${name}@${CI_PARAMS.gcpProject}.iam.gserviceaccount.com:generateAccessToken`,
+    );
+    expect(() => workloadIdentityClient(env.KRAFTSMAN_GCP_CREDENTIALS)).not.toThrow();
+  });
+});
+
+describe('Compute Engine permissions that belong to few functions', () => {
+  const granting = (permission: string): string[] =>
+    FUNCTIONS.map((f) => f.name)
+      .filter((fn) => gcpRoleOf(fn)?.includes(permission))
+      .sort();
+
+  it('creating instances is launch-gcp’s; deleting them launch-gcp’s (a partial gang), orchestrate’s and lifecycle’s', () => {
+    for (const p of [
+      'compute.instances.create',
+      'compute.disks.create',
+      'compute.images.useReadOnly',
+      'compute.subnetworks.use',
+      'compute.instances.setMetadata',
+      'compute.instances.setLabels',
+      'compute.instances.setTags',
+      'compute.instances.setServiceAccount',
+    ])
+      expect(granting(p), p).toEqual(['launch-gcp']);
+    expect(granting('compute.instances.delete')).toEqual(['launch-gcp', 'lifecycle', 'orchestrate']);
+  });
+});
+
+describe('the price APIs’ SDKs', () => {
+  it('are bundled by the pricing function alone: the billing catalog client (and with it @google-cloud/billing)', async () => {
+    const carrying: string[] = [];
+    for (const { name, handlerFile } of FUNCTIONS.filter((f) => existsSync(join(ROOT, f.handlerFile)))) {
+      const { files } = await bundleOf(handlerFile);
+      if (files.includes('shared/adapters/gcp-compute/billing-client.ts')) carrying.push(name);
+    }
+    expect(carrying).toEqual(['pricing']);
+  });
+});
+
 describe('actions that belong to one function alone', () => {
   /** The roles (logical ids) that grant `action`. */
   const granting = (action: string): string[] =>
@@ -257,8 +347,8 @@ describe('environment', () => {
     const env = environmentOf(packaged.template, 'provision');
     const creds = JSON.parse(env.KRAFTSMAN_GCP_CREDENTIALS ?? '{}') as Record<string, unknown>;
     expect(creds.token_url).toBe('https://sts.googleapis.com/v1/token');
-    expect(creds.service_account_impersonation_url).toBe(
-      `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/${CI_PARAMS.gcpServiceAccount}:generateAccessToken`,
+    expect(String(creds.service_account_impersonation_url)).toMatch(
+      /^https:\/\/iamcredentials\.googleapis\.com\/v1\/projects\/-\/serviceAccounts\/[^/]+:generateAccessToken$/,
     );
     expect(creds.audience).toBe(
       `//iam.googleapis.com/projects/${CI_PARAMS.gcpProjectNumber}/locations/global/workloadIdentityPools/kraftsman/providers/aws`,

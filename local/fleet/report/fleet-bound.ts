@@ -50,15 +50,35 @@ const unbound = (p: Pod): Pod => {
  */
 export const FLOOR_MAX_PODS = 3000;
 
-export function fleetBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): FleetBound | undefined {
+/** The running pods unbound onto an empty cluster of the same NodePools: what both floors pack afresh. */
+function freshSnapshot(objects: ClusterObjects, catalog: InstanceTypeCatalog) {
   const running = objects.pods.filter((p) => p.spec.nodeName && isActive(p) && !isOwnedByDaemonSet(p));
   if (running.length > FLOOR_MAX_PODS) return undefined;
   const fresh: ClusterObjects = { ...objects, nodes: [], nodeClaims: [], pods: running.map(unbound) };
-  const snapshot = buildSnapshot(fresh, buildInstanceTypes(catalog.instanceTypes));
+  return buildSnapshot(fresh, buildInstanceTypes(catalog.instanceTypes));
+}
+
+export type LpBound = Pick<FleetBound, 'lpPerHour' | 'classes' | 'unserved'>;
+
+function lpOf(snapshot: NonNullable<ReturnType<typeof freshSnapshot>>): LpBound {
   const { classes, options, unserved } = podClasses(passView(snapshot));
-  const lpPerHour = assignmentBound(classes, options);
+  return { lpPerHour: assignmentBound(classes, options), classes: classes.length, unserved };
+}
+
+/**
+ * The pool-aware LP bound alone: the one figure both the per-minute chart line (observe.ts) and the summary's
+ * end bound come from (docs/fleet.md, "What the summary counts"). Undefined above FLOOR_MAX_PODS.
+ */
+export function lpBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): LpBound | undefined {
+  const snapshot = freshSnapshot(objects, catalog);
+  return snapshot ? lpOf(snapshot) : undefined;
+}
+
+export function fleetBound(objects: ClusterObjects, catalog: InstanceTypeCatalog): FleetBound | undefined {
+  const snapshot = freshSnapshot(objects, catalog);
+  if (!snapshot) return undefined;
   const packing = simulateProvisioning(snapshot, { upstream: false });
   const packingPerHour = packing.nodeClaims.reduce((s, c) => s + (c.cheapest?.price ?? 0), 0);
   const unplaced = packing.pods.filter((p) => p.result === 'unschedulable').length;
-  return { lpPerHour, packingPerHour, classes: classes.length, unserved, unplaced };
+  return { ...lpOf(snapshot), packingPerHour, unplaced };
 }

@@ -1,12 +1,12 @@
-// Builds the Compute Engine provider with its REST clients and the Cloud Billing price reader, authenticated
-// by workload identity federation or by an injected auth client (the local emulator): the SDK wiring stays
-// inside the adapter; functions/compose passes settings in.
+// Builds the Compute Engine provider with its REST clients, authenticated by workload identity federation or by
+// an injected auth client (the local emulator): the SDK wiring stays inside the adapter; functions/compose
+// passes settings in. It reads no prices: every function hands its instance-type reads the stored book
+// (docs/functions/pricing.md); `readPrices` is for tests and local tools that price without one.
 import type { GceProviderConfig } from '../../config/gcp-compute.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
-import { billingPriceReader } from './billing.ts';
 import { connectGce, type GceAuth } from './connect.ts';
-import { GceCloudProvider } from './provider.ts';
+import { GceCloudProvider, type GceProviderDeps } from './provider.ts';
 
 export interface GceBuild {
   readonly provider: GceCloudProvider;
@@ -19,6 +19,7 @@ export function buildGce(
   logger: Logger,
   auth: GceAuth,
   endpoint?: { host: string; port: number },
+  readPrices?: GceProviderDeps['readPrices'],
 ): GceBuild {
   const gce = connectGce(auth, endpoint);
   const provider = new GceCloudProvider({
@@ -26,7 +27,7 @@ export function buildGce(
     config,
     clock,
     logger,
-    readPrices: billingPriceReader(gce.billing),
+    ...(readPrices ? { readPrices } : {}),
   });
   return { provider, close: () => gce.close() };
 }

@@ -55,7 +55,10 @@ export interface GceProviderDeps {
   readonly clients: ComputeClients;
   readonly config: GceProviderConfig;
   readonly clock: Clock;
-  /** Reads prices from the Cloud Billing catalog; without it (or when it fails) the catalog prices. */
+  /**
+   * Prices for an instance-type read that brings none (`options.prices`), layered over `fallbackCatalog`: tests
+   * and local tools (the billing catalog, billing.ts); every function hands in the stored book instead.
+   */
   readonly readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>;
   readonly fallbackCatalog?: InstanceTypeCatalog;
   readonly logger?: Logger;
@@ -201,17 +204,18 @@ export class GceCloudProvider implements CloudProvider {
     await deleteInstance(this.ctx, zone, name, ['delete', id]);
   }
 
-  /** With `options.prices` (the stored price book, shared/loop/prices.ts) the billing catalog is not read. */
+  /** Priced by `options.prices` (the stored price book, shared/loop/prices.ts), else by the provider's own. */
   async instanceTypes(
     nodeClass: NodeClass,
     options: InstanceTypeReadOptions = {},
   ): Promise<readonly InstanceTypeSpec[]> {
+    const nc = this.gceClass(nodeClass);
     const stored = options.prices;
-    return readInstanceTypes(
-      this.ctx,
-      this.gceClass(nodeClass),
-      stored ? { ...this.deps, readPrices: () => stored() } : this.deps,
-    );
+    if (!stored && !this.deps.readPrices && !this.deps.fallbackCatalog)
+      throw new FatalCloudError(
+        `Compute Engine instance types of ${nc.metadata.name}: no prices to read them with (pass the stored price book)`,
+      );
+    return readInstanceTypes(this.ctx, nc, stored ? { ...this.deps, readPrices: () => stored() } : this.deps);
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {

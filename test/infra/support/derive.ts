@@ -1,7 +1,9 @@
 // Derives each function's AWS permissions from its own code: esbuild bundles its handler (tree-shaken, so a
 // function a bundled file exports but the handler never reaches is not in it), the bundle names the StateStore
 // and CloudProvider methods it calls, and infra/iam/calls.yml plus the EC2 adapter's PERMISSIONS.md turn the
-// methods into IAM actions. The roles in infra/iam/roles.yml must match.
+// methods into IAM actions. The roles in infra/iam/roles.yml must match. The same port calls, through the
+// table's `gce:` rows and the Compute Engine adapter's PERMISSIONS.md, give each function's Google custom role
+// (infra/gcp/roles/<function>.yaml).
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -13,6 +15,7 @@ export const ROOT = join(import.meta.dirname, '..', '..', '..');
 const callsSchema = z.object({
   store: z.record(z.string(), z.array(z.string()).min(1)),
   cloud: z.record(z.string(), z.array(z.string()).min(1)),
+  gce: z.record(z.string(), z.array(z.string()).min(1)),
 });
 export type CallTable = z.infer<typeof callsSchema>;
 
@@ -125,4 +128,56 @@ export function deriveActions(
       for (const a of row ?? []) actions.add(a);
     }
   return { dynamodb, ec2: actions, unknown };
+}
+
+/** Compute Engine API call (first column of gcp-compute/PERMISSIONS.md) → the IAM permissions its row names. */
+export function readGcePermissions(): Map<string, string[]> {
+  const text = readFileSync(join(ROOT, 'shared/adapters/gcp-compute/PERMISSIONS.md'), 'utf8');
+  const rows = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const call = /^(?:Cloud Billing )?`([\w.]+)`/.exec(cells[1] ?? '')?.[1];
+    if (!call) continue;
+    // Only project-level Compute permissions go into a custom role; iam.serviceAccounts.actAs is granted on
+    // the nodes' service account alone (roles/iam.serviceAccountUser there, docs/deploy.md).
+    rows.set(call, [...new Set((cells[3] ?? '').match(/\bcompute\.[A-Za-z]+\.[A-Za-z]+/g) ?? [])]);
+  }
+  return rows;
+}
+
+/** `deps.preemptions?.interruptions(…)`: lifecycle reads Compute Engine preemptions through its own port. */
+const GCE_CALL = /\b(?:provider|source|preemptions)\d*\??\.(\w+)\(/g;
+
+export interface GceCalls {
+  /** Whether the Compute Engine adapter is bundled: only then does a port call cost Google permissions. */
+  readonly bundled: boolean;
+  /** The port methods (rows under `gce:` in infra/iam/calls.yml) the bundled code calls. */
+  readonly methods: ReadonlySet<string>;
+}
+
+export function gceCallsIn(bundle: Bundle, table: CallTable): GceCalls {
+  const bundled = ['provider.ts', 'price-source.ts'].some((f) =>
+    bundle.files.includes(`shared/adapters/gcp-compute/${f}`),
+  );
+  const methods = new Set<string>();
+  if (bundled)
+    for (const m of bundle.code.matchAll(GCE_CALL)) if (m[1] && m[1] in table.gce) methods.add(m[1]);
+  return { bundled, methods };
+}
+
+/** The Compute Engine permissions the methods cost; calls with no row in PERMISSIONS.md are `unknown`. */
+export function deriveGcePermissions(
+  calls: GceCalls,
+  table: CallTable,
+  rows: Map<string, string[]>,
+): { readonly permissions: ReadonlySet<string>; readonly unknown: readonly string[] } {
+  const permissions = new Set<string>();
+  const unknown: string[] = [];
+  for (const method of calls.methods)
+    for (const call of table.gce[method] ?? []) {
+      const row = rows.get(call);
+      if (!row) unknown.push(`${call} (CloudProvider.${method}; no row in gcp-compute/PERMISSIONS.md)`);
+      for (const p of row ?? []) permissions.add(p);
+    }
+  return { permissions, unknown };
 }

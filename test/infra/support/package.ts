@@ -19,7 +19,6 @@ export const CI_PARAMS = {
   gcpProjectNumber: '123456789012',
   gcpRegion: 'us-central1',
   gcpZones: 'us-central1-a,us-central1-b',
-  gcpServiceAccount: 'kraftsman@kraftsman-ci.iam.gserviceaccount.com',
 } as const;
 
 export interface ServiceFunction {

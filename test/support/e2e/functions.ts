@@ -8,6 +8,7 @@ import type { LifecycleHandlerDeps } from '../../../functions/lifecycle/deps.ts'
 import { createProvisionHandler } from '../../../functions/provision/handler.ts';
 import type { ProvisionHandlerDeps } from '../../../functions/provision/deps.ts';
 import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
+import { StoredPrices } from '../../../shared/loop/prices.ts';
 import type { LifecycleSettings } from '../../../shared/loop/lifecycle.ts';
 import type { WatchSettings } from '../../../shared/loop/provision.ts';
 import type { Cloud } from '../../../shared/model/labels.ts';
@@ -53,10 +54,22 @@ export function provisionHandler(h: E2eHarness, watch: Partial<WatchSettings> = 
   return createProvisionHandler(() => Promise.resolve(deps));
 }
 
+/**
+ * A launcher's deps as composeLaunchDeps builds them: the stored price book over the built-in catalog (the
+ * catalog alone until a pricing run stores a book), as a deployed launcher and the local fleet's read it.
+ */
 export function launchDeps(h: E2eHarness, provider: CloudProvider): LaunchHandlerDeps {
   const o = obs(h);
+  const book = new StoredPrices({ store: h.priceStore(), clusterName: h.clusterName, clock: h.clock, ...o });
   return {
-    loop: { cluster: h.cluster(), store: h.store(), provider, clock: h.clock, ...o },
+    loop: {
+      cluster: h.cluster(),
+      store: h.store(),
+      provider,
+      clock: h.clock,
+      prices: () => book.lookup(provider.cloud),
+      ...o,
+    },
     settings: { clusterName: h.clusterName, unavailableTtlMs: 180_000 },
     obs: o,
   };

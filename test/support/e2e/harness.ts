@@ -19,7 +19,9 @@ import type { GceCloudProvider } from '../../../shared/adapters/gcp-compute/prov
 import { InProcessInvoker } from '../../../shared/adapters/memory/invoker.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import type { Timer } from '../../../shared/ports/timer.ts';
-import { liveEc2Prices } from '../../../functions/compose/price-sources.ts';
+import { liveEc2Prices, liveGcePrices } from '../../../functions/compose/price-sources.ts';
+import { buildPriceStore } from '../../../functions/compose/price-store.ts';
+import type { DynamoDbPriceStore } from '../../../shared/adapters/dynamodb/prices.ts';
 import {
   Closer,
   buildCluster,
@@ -76,6 +78,8 @@ export interface E2eHarness {
   /** Each call is a fresh "container": its own clients and caches. */
   cluster(): KubeCluster;
   store(): DynamoDbStateStore;
+  /** The price book the pricing function stores, in the same table (launchers read it as deployed). */
+  priceStore(): DynamoDbPriceStore;
   ec2Provider(): Ec2CloudProvider;
   gceProvider(): GceCloudProvider;
   seed(objects: readonly KubeObject[]): void;
@@ -153,6 +157,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       settings,
       cluster: () => buildCluster(settings.cluster, logger),
       store: () => buildStateStore(settings.store, clock, LOCAL_CREDENTIALS, closer),
+      priceStore: () => buildPriceStore(settings.store, LOCAL_CREDENTIALS, closer),
       // Priced from the emulator's price APIs, read afresh each time (a test may change them).
       ec2Provider: () =>
         buildEc2Provider(
@@ -163,7 +168,15 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
           closer,
           liveEc2Prices(settings.ec2, clock, LOCAL_CREDENTIALS, closer),
         ),
-      gceProvider: () => buildGceProvider(settings.gce, clock, logger, fakeGoogleAuth(), closer),
+      gceProvider: () =>
+        buildGceProvider(
+          settings.gce,
+          clock,
+          logger,
+          fakeGoogleAuth(),
+          closer,
+          liveGcePrices(settings.gce, fakeGoogleAuth(), closer),
+        ),
       seed: (objects: readonly KubeObject[]) => kube.seed(objects),
       list: (kind: string) => kube.store.all(kube.typeOf(kind)),
       bind: () => bindPending(kube),

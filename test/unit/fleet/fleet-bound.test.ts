@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import type { Pod } from '../../../shared/model/pod.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
-import { FLOOR_MAX_PODS, fleetBound } from '../../../local/fleet/report/fleet-bound.ts';
+import { FLOOR_MAX_PODS, fleetBound, lpBound } from '../../../local/fleet/report/fleet-bound.ts';
 import { assignmentBound } from '../../../local/fleet/report/lower-bound.ts';
 import type { NodeOption, PodClass } from '../../../local/fleet/report/pod-classes.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
@@ -77,6 +77,16 @@ describe('fleetBound on the ramp fleet', () => {
     expect(b.lpPerHour).toBeLessThanOrEqual(nodeCost(o) + 1e-6);
   });
 
+  it('is the LP the per-minute chart line draws (lpBound): one bound, the summary’s end figure and the line', () => {
+    const o = objects();
+    const b = fleetBound(o, catalog);
+    expect(lpBound(o, catalog)).toEqual({
+      lpPerHour: b?.lpPerHour,
+      classes: b?.classes,
+      unserved: b?.unserved,
+    });
+  });
+
   it('rises with a DaemonSet every node must carry, and names a pod no pool admits', () => {
     const o = objects();
     const base = fleetBound(o, catalog);
@@ -108,5 +118,6 @@ describe('fleetBound on the ramp fleet', () => {
     ).objects;
     expect(big.pods.filter((p) => p.spec.nodeName).length).toBeGreaterThan(FLOOR_MAX_PODS);
     expect(fleetBound(big, catalog)).toBeUndefined();
+    expect(lpBound(big, catalog)).toBeUndefined();
   });
 });
