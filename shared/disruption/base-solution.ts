@@ -1,7 +1,6 @@
 // The pass's base solution for the delta simulation (docs/mechanisms/delta-simulation.md): the pending backlog
-// solved once against the whole cluster, as the provisioner would, with the time at which the scheduler's first
-// pass decides each pod (its place in the queue; a gang at its first member's). A candidate's delta is then
-// judged against the base as it stood at the moment its pods would be scheduled.
+// solved once against the whole cluster, as the provisioner would, with the queue place at which the scheduler's
+// first pass decides each pod (a gang at its first member's) and what that pass did with it.
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
 import {
@@ -9,6 +8,7 @@ import {
   type Deadline,
   type SchedulingInput,
   type SchedulingOptions,
+  type SchedulingResult,
 } from '../scheduling/scheduler.ts';
 import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { Topology } from '../scheduling/topology.ts';
@@ -119,40 +119,9 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const states = backlog
     .map((p) => new PodState(p, options.toleratePreferNoSchedule))
     .sort(byCpuAndMemoryDescending);
-  // a gang is placed as a unit when its first member leaves the queue
-  const gangs = new Map<string, { at: number; members: PendingPod[] }>();
-  states.forEach((s, i) => {
-    const g = s.info.gang?.name;
-    if (g === undefined) return;
-    const entry = gangs.get(g);
-    if (entry) entry.members.push(s.info);
-    else gangs.set(g, { at: i, members: [s.info] });
-  });
-  const timed = new Map<string, Timed>();
-  const arrivals: Arrival[] = [];
-  const offNodes: OffNode[] = [];
-  states.forEach((s, i) => {
-    const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
-    const placement = result.placements.get(s.key);
-    const firstPass = placement !== undefined && !result.requeued.has(s.key);
-    timed.set(s.key, {
-      key: s.key,
-      decided,
-      placed: firstPass ? decided : Number.POSITIVE_INFINITY,
-      node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
-    });
-    if (firstPass && placement.kind === 'existing')
-      arrivals.push({ pod: s.info, state: s, at: decided, node: placement.node });
-    else offNodes.push({ pod: s.info, state: s, at: decided });
-  });
-  arrivals.sort((a, b) => a.at - b.at);
-  offNodes.sort((a, b) => a.at - b.at);
-  const onNode = new Map<string, Arrival[]>();
-  for (const a of arrivals) {
-    const list = onNode.get(a.node) ?? [];
-    list.push(a);
-    onNode.set(a.node, list);
-  }
+  const gangs = queuedGangs(states);
+  const { timed, arrivals, offNodes } = queuePlaces(states, gangs, result);
+  const onNode = byNode(arrivals);
   const nodeIndex = new Map(input.existing.map((e, i) => [e.name, i]));
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
@@ -176,6 +145,57 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
 }
 
 const NO_COUNTS: readonly Count[] = [];
+
+/** Pending gangs by name, in queue order: a gang is placed as a unit when its first member leaves the queue. */
+function queuedGangs(states: readonly PodState[]): Map<string, { at: number; members: PendingPod[] }> {
+  const gangs = new Map<string, { at: number; members: PendingPod[] }>();
+  states.forEach((s, i) => {
+    const g = s.info.gang?.name;
+    if (g === undefined) return;
+    const entry = gangs.get(g);
+    if (entry) entry.members.push(s.info);
+    else gangs.set(g, { at: i, members: [s.info] });
+  });
+  return gangs;
+}
+
+/** Each backlog pod's queue place and what the scheduler's first pass did with it, by time. */
+function queuePlaces(
+  states: readonly PodState[],
+  gangs: ReadonlyMap<string, { readonly at: number }>,
+  result: SchedulingResult,
+): { timed: Map<string, Timed>; arrivals: Arrival[]; offNodes: OffNode[] } {
+  const timed = new Map<string, Timed>();
+  const arrivals: Arrival[] = [];
+  const offNodes: OffNode[] = [];
+  states.forEach((s, i) => {
+    const decided = s.info.gang ? (gangs.get(s.info.gang.name)?.at ?? i) : i;
+    const placement = result.placements.get(s.key);
+    const firstPass = placement !== undefined && !result.requeued.has(s.key);
+    timed.set(s.key, {
+      key: s.key,
+      decided,
+      placed: firstPass ? decided : Number.POSITIVE_INFINITY,
+      node: firstPass && placement.kind === 'existing' ? placement.node : undefined,
+    });
+    if (firstPass && placement.kind === 'existing')
+      arrivals.push({ pod: s.info, state: s, at: decided, node: placement.node });
+    else offNodes.push({ pod: s.info, state: s, at: decided });
+  });
+  arrivals.sort((a, b) => a.at - b.at);
+  offNodes.sort((a, b) => a.at - b.at);
+  return { timed, arrivals, offNodes };
+}
+
+function byNode(arrivals: readonly Arrival[]): Map<string, Arrival[]> {
+  const onNode = new Map<string, Arrival[]>();
+  for (const a of arrivals) {
+    const list = onNode.get(a.node) ?? [];
+    list.push(a);
+    onNode.set(a.node, list);
+  }
+  return onNode;
+}
 
 /**
  * Watches the base's topology: its counts before the first placement, and every count each placement adds or a

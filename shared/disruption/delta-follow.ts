@@ -1,24 +1,18 @@
 // The window check of the delta simulation, decided exactly (docs/mechanisms/delta-simulation.md, point 3): the
-// full simulation interleaves the backlog's pods with the delta's pods. This follows that interleaving pod by pod
-// in queue order with the scheduler's own existing-node check and the full simulation's own topology (its counts
-// kept at each queue place from the base's recorded counts and the follow's differences), keeping the exact
-// state of every node that differs from the base, and gives up only where a claim it cannot see could decide.
-import { HOSTNAME } from '../model/labels.ts';
-import { add, fits, fitsSum, type ResourceList } from '../model/resources.ts';
-import { newClaimAccepts } from '../scheduling/fit-check.ts';
+// full simulation's interleaving of backlog and delta pods followed pod by pod in queue order, with the node state
+// (delta-node-slots.ts) and the count differences (delta-count-diff.ts); it gives up only where a claim could decide.
 import type { GangRecord } from '../scheduling/gang-record.ts';
-import type { InstanceType } from '../scheduling/instance-type.ts';
-import { Journal } from '../scheduling/journal.ts';
-import { ExistingNode, staticallyRejects, type ExistingNodeInput } from '../scheduling/nodes.ts';
+import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import { PodState } from '../scheduling/pod-state.ts';
 import { labelRequirements } from '../scheduling/requirement-set.ts';
 import type { Labels } from '../scheduling/selector.ts';
 import { staticFit } from '../scheduling/static-fit.ts';
 import type { Deadline } from '../scheduling/scheduler.ts';
-import type { NodeClaimTemplate } from '../scheduling/template.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
-import { withLoad } from './delta-window.ts';
+import { CountDiff } from './delta-count-diff.ts';
+import { claimLands } from './delta-gang-claims.ts';
+import { NodeSlots, type Slot } from './delta-node-slots.ts';
 
 /** A delta pod (the candidate's, or a backlog pod the base put on it) at its queue time. */
 export interface DeltaPod {
@@ -29,18 +23,8 @@ export interface DeltaPod {
 export type FollowVerdict =
   'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window' | 'timed-out';
 
-const NO_LOAD: ResourceList = {};
-
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
 export const MAX_REPLACED = 4096;
-
-/** A node whose state in the full simulation differs from the base's: its exact state, and base pods it lacks. */
-interface Slot {
-  readonly name: string;
-  readonly node: ExistingNode;
-  readonly index: number;
-  missing: number;
-}
 
 export interface FollowInput {
   readonly base: BaseSolution;
@@ -78,9 +62,8 @@ export function follow(x: FollowInput): { verdict: FollowVerdict; nodes: Readonl
 }
 
 class Follow {
-  private readonly slots = new Map<string, Slot>();
-  /** Slots lacking a base pod, by node order: where a backlog pod may now fit earlier than in the base. */
-  private readonly lighter: Slot[] = [];
+  private readonly slots: NodeSlots;
+  private readonly counts: CountDiff;
   /** Some pod went to the claims in one run and not the other: the claims are no longer the base's. */
   private claimsDiverged = false;
   private replaced = 0;
@@ -89,91 +72,11 @@ class Follow {
   /** The node the full simulation gave each delta pod. */
   readonly placedBy = new Map<string, string>();
   private readonly tolerate: boolean;
-  /** Never begun: placements here are never rolled back, so it records nothing. */
-  private readonly journal = new Journal();
-  /** Per group: full simulation's count minus the base's, by domain, where they differ (now). */
-  private readonly diff = new Map<string, Map<string, number>>();
-  /** Groups whose domains or reach differ from the base's for good (not a count a later placement evens out). */
-  private readonly structural = new Set<string>();
-  private readonly keyOf = new Map<string, string>();
-  /** Per node: the base's arrival times on it and the running sum of their requests (a node walk's cheap test). */
-  private readonly loads = new Map<string, { at: number[]; sums: ResourceList[] }>();
-  /** Groups of the full simulation the base does not have (the candidate's pods own them): no base count is theirs. */
-  private readonly unknown = new Set<string>();
 
   constructor(private readonly x: FollowInput) {
     this.tolerate = x.base.options.toleratePreferNoSchedule;
-    x.live.onCount = (_pod, group, domain, delta) => this.bump(group, domain, delta);
-    this.initialDiff();
-  }
-
-  // Before any placement the runs differ only where the candidate was: its bound pods' counts at its own
-  // domains, and those domains themselves if it was their last supplier. Its hostname is no node of the full
-  // simulation, so no pod can be placed there and its count decides nothing (docs/mechanisms/delta-simulation.md).
-  private initialDiff(): void {
-    const { live, base, candidate } = this.x;
-    for (const [id, key] of live.groupKeys()) {
-      this.keyOf.set(id, key);
-      const before = base.initialCounts(id);
-      if (!before) {
-        this.structural.add(id);
-        this.unknown.add(id);
-        continue;
-      }
-      const v = candidate.labels[key];
-      if (key === HOSTNAME || v === undefined) continue;
-      const full = live.countsOf(id)?.get(v);
-      const was = before.get(v);
-      if ((full === undefined) !== (was === undefined)) this.structural.add(id);
-      else if (full !== was) this.bump(id, v, (full as number) - (was as number));
-    }
-  }
-
-  private bump(group: string, domain: string, delta: number): void {
-    let m = this.diff.get(group);
-    if (!m) this.diff.set(group, (m = new Map()));
-    const n = (m.get(domain) ?? 0) + delta;
-    if (n === 0) m.delete(domain);
-    else m.set(domain, n);
-    if (m.size === 0) this.diff.delete(group);
-  }
-
-  /** Whether the pod's topology sees exactly what it saw in the base at this queue place. */
-  private clean(s: PodState): boolean {
-    const { live, base, candidate } = this.x;
-    for (const id of live.deciding(s.key)) {
-      if (this.structural.has(id) || this.diff.has(id)) return false;
-      const key = this.keyOf.get(id) as string;
-      const v = candidate.labels[key];
-      // the fork's reach rule: the candidate may have been the domain's only supplier this pod could use
-      if (key !== HOSTNAME && v !== undefined && live.counts(s, id, v) !== base.topology.counts(s, id, v))
-        return false;
-    }
-    return true;
-  }
-
-  /** The pod stays where the base put it, off the nodes the follow holds: its base counts stand. */
-  private keep(s: PodState): void {
-    for (const c of this.x.base.countsOf(s.key)) this.x.live.addCount(c.group, c.domain, c.delta);
-  }
-
-  /** A group the base does not have counts the pod: its base counts miss that group, only placing it counts it. */
-  private countedUnknown(s: PodState): boolean {
-    return this.unknown.size > 0 && this.x.live.counting(s.key).some((id) => this.unknown.has(id));
-  }
-
-  /** The pod was placed here through the live topology (which counted it): its base counts are not the run's. */
-  private unkeep(s: PodState): void {
-    for (const c of this.x.base.countsOf(s.key)) this.bump(c.group, c.domain, -c.delta);
-  }
-
-  private place(s: Slot, state: PodState): boolean {
-    return s.node.add(state, this.x.live, this.journal) === undefined;
-  }
-
-  /** A topology group decides or counts the pod: where it goes changes what others see, or depends on counts. */
-  private coupled(s: PodState): boolean {
-    return this.x.live.deciding(s.key).length > 0 || this.x.live.counting(s.key).length > 0;
+    this.counts = new CountDiff(x.base, x.live, x.candidate.labels);
+    this.slots = new NodeSlots(x.base, x.inputs, x.live);
   }
 
   run(): FollowVerdict {
@@ -203,62 +106,13 @@ class Follow {
     }
   }
 
-  private idx(node: string): number {
-    return this.x.base.nodeIndex.get(node) ?? Number.POSITIVE_INFINITY;
-  }
-
-  /** The node as the full simulation has it at `time`: the slot, or the base's state then (made a slot). */
-  private slot(name: string, time: number): Slot | undefined {
-    const known = this.slots.get(name);
-    if (known) return known;
-    const input = this.baseInput(name, time);
-    if (!input) return undefined;
-    const s: Slot = { name, node: new ExistingNode(input), index: this.idx(name), missing: 0 };
-    this.slots.set(name, s);
-    return s;
-  }
-
-  /** An untouched node's state at `time`: the full simulation's node plus the base arrivals before then. */
-  private baseInput(name: string, time: number): ExistingNodeInput | undefined {
-    const input = this.x.inputs.get(name);
-    if (!input) return undefined;
-    const pods = (this.x.base.onNode.get(name) ?? []).filter((a) => a.at < time).map((a) => a.pod);
-    return pods.length ? withLoad(input, pods) : input;
-  }
-
-  /** What the base's arrivals on an untouched node request before `time`. */
-  private loadBefore(name: string, time: number): ResourceList {
-    let l = this.loads.get(name);
-    if (!l) {
-      const at: number[] = [];
-      const sums: ResourceList[] = [];
-      for (const a of this.x.base.onNode.get(name) ?? []) {
-        at.push(a.at);
-        sums.push(sums.length ? add(sums[sums.length - 1] as ResourceList, a.pod.requests) : a.pod.requests);
-      }
-      this.loads.set(name, (l = { at, sums }));
-    }
-    let lo = 0;
-    let hi = l.at.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((l.at[mid] as number) < time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? NO_LOAD : (l.sums[lo - 1] as ResourceList);
-  }
-
-  private lose(s: Slot): void {
-    if (s.missing++ === 0) insertByIndex(this.lighter, s);
-  }
-
   // A delta pod has no base placement to keep: it is placed over the whole node order, as the scheduler tries it.
   private delta(d: DeltaPod): FollowVerdict {
-    const to = this.scanAfter(d.state, -1, d.time);
+    const to = this.slots.scanAfter(d.state, -1, d.time);
     // no existing node takes it: it meets the base's claims, whose state the follow does not have
     if (!to) return 'needs-claim';
     this.placedBy.set(d.state.key, to.name);
-    this.unkeep(d.state);
+    this.counts.unkeep(d.state);
     return 'same';
   }
 
@@ -267,11 +121,11 @@ class Follow {
     if (this.x.moved.has(key)) {
       // the delta placed it: its base node lacks it, unless the delta put it back on the same node
       if (node !== undefined && this.placedBy.get(key) !== node && this.x.inputs.has(node))
-        this.lose(this.slot(node, e.at) as Slot);
+        this.slots.lose(this.slots.slot(node, e.at) as Slot);
       return 'same';
     }
     // once the claims differ, a pod a group counts may take another claim, in another domain
-    if (node === undefined && this.claimsDiverged && this.coupled(e.state)) return 'topology';
+    if (node === undefined && this.claimsDiverged && this.counts.coupled(e.state)) return 'topology';
     const gang = this.x.base.gangOf(key);
     if (gang === undefined) return this.single(e.state, node, e.at);
     if (gangsDone.has(gang)) return 'same';
@@ -282,36 +136,35 @@ class Follow {
   /** Where the full simulation's first attempt puts a backlog pod the base put on `home` (or on no node). */
   private single(state: PodState, home: string | undefined, time: number): FollowVerdict {
     // its topology sees other counts than in the base: the base's verdicts on the nodes before its home say nothing
-    if (!this.clean(state)) {
-      const to = this.scanAfter(state, -1, time);
+    if (!this.counts.clean(state)) {
+      const to = this.slots.scanAfter(state, -1, time);
       if (to && to.name === home) {
         this.went = 'node';
-        this.unkeep(state);
+        this.counts.unkeep(state);
         return 'same';
       }
       return this.moved(state, home, time, to);
     }
-    const moved = this.firstIn(
-      this.lighter,
+    const moved = this.slots.firstLighter(
       state,
-      home === undefined ? Number.POSITIVE_INFINITY : this.idx(home),
+      home === undefined ? Number.POSITIVE_INFINITY : this.slots.index(home),
     );
     if (moved) return this.moved(state, home, time, moved);
     this.went = home === undefined ? 'claims' : 'node';
     let s = home === undefined ? undefined : this.slots.get(home);
     // untouched: the nodes before it hold what they held in the base, the node itself too
-    if (!s && !this.countedUnknown(state)) {
-      this.keep(state);
+    if (!s && !this.counts.countedUnknown(state)) {
+      this.counts.keep(state);
       return 'same';
     }
     // on a claim of the base it would count in a group the base never had: its domain there is the claims'
     if (home === undefined) return 'topology';
-    if (!s) s = this.slot(home, time) as Slot;
-    if (this.place(s, state)) {
-      this.unkeep(state);
+    if (!s) s = this.slots.slot(home, time) as Slot;
+    if (this.slots.place(s, state)) {
+      this.counts.unkeep(state);
       return 'same';
     }
-    return this.moved(state, home, time, this.scanAfter(state, s.index, time));
+    return this.moved(state, home, time, this.slots.scanAfter(state, s.index, time));
   }
 
   private moved(
@@ -322,57 +175,21 @@ class Follow {
   ): FollowVerdict {
     this.went = to ? 'node' : 'claims';
     // a pod a group decides or counts, sent to claims other than the base's: its domain there is the claims'
-    if (!to && this.coupled(state)) return 'topology';
+    if (!to && this.counts.coupled(state)) return 'topology';
     this.replaced++;
-    if (to) this.unkeep(state);
-    if (home !== undefined) this.lose(this.slot(home, time) as Slot);
+    if (to) this.counts.unkeep(state);
+    if (home !== undefined) this.slots.lose(this.slots.slot(home, time) as Slot);
     if ((home === undefined) !== (to === undefined)) this.claimsDiverged = true;
     return 'same';
-  }
-
-  private firstIn(slots: readonly Slot[], state: PodState, below: number): Slot | undefined {
-    for (const s of slots) {
-      if (s.index >= below) break;
-      if (fits(state.info.requests, s.node.free()) && this.place(s, state)) return s;
-    }
-    return undefined;
-  }
-
-  /**
-   * The first node after `after` in the node order that takes the pod (placed there, through the live topology),
-   * as the scheduler walks on. A node it only tries becomes a slot when it takes the pod.
-   */
-  private scanAfter(state: PodState, after: number, time: number): Slot | undefined {
-    const existing = this.x.base.input.existing;
-    const want = state.info.requests;
-    for (let i = after + 1; i < existing.length; i++) {
-      const name = (existing[i] as ExistingNodeInput).name;
-      const s = this.slots.get(name);
-      if (s) {
-        if (fits(want, s.node.free()) && this.place(s, state)) return s;
-        continue;
-      }
-      const input = this.x.inputs.get(name);
-      // a node too small before any backlog placement only filled up since
-      if (!input || !fits(want, input.available) || staticallyRejects(input, state)) continue;
-      if (!fitsSum(this.loadBefore(name, time), want, input.available)) continue;
-      const now = this.baseInput(name, time) as ExistingNodeInput;
-      const node = new ExistingNode(now);
-      if (node.add(state, this.x.live, this.journal) !== undefined) continue;
-      const made: Slot = { name, node, index: this.idx(name), missing: 0 };
-      this.slots.set(name, made);
-      return made;
-    }
-    return undefined;
   }
 
   private gang(name: string, time: number): FollowVerdict {
     const members = (this.x.base.pendingGangs.get(name)?.members ?? []).map(
       (m) => new PodState(m, this.tolerate),
     );
-    const exact = members.every((m) => this.clean(m) && !this.countedUnknown(m));
+    const exact = members.every((m) => this.counts.clean(m) && !this.counts.countedUnknown(m));
     if (this.slots.size === 0 && !this.claimsDiverged && exact) {
-      for (const m of members) this.keep(m);
+      for (const m of members) this.counts.keep(m);
       return 'same';
     }
     const record = this.x.base.gangRecord(name);
@@ -387,10 +204,10 @@ class Follow {
     // a member whose topology sees other counts may be turned away where the base placed it
     if (!exact) return 'topology';
     for (const m of members)
-      for (const s of this.slots.values()) {
+      for (const s of this.slots.all()) {
         if (staticFit(s.node.input, labelRequirements(s.node.input.labels), m) === 0) return 'gang-displaced';
       }
-    for (const m of members) this.keep(m);
+    for (const m of members) this.counts.keep(m);
     return 'same';
   }
 
@@ -402,7 +219,7 @@ class Follow {
     const claimsBefore = this.claimsDiverged;
     for (const m of members) {
       const home = this.x.base.nodeOf(m.key);
-      if (home !== undefined && this.x.inputs.has(home)) this.slot(home, time);
+      if (home !== undefined && this.x.inputs.has(home)) this.slots.slot(home, time);
     }
     let toClaims = 0;
     for (const m of members) {
@@ -414,41 +231,11 @@ class Follow {
       // the claims it meets are the base's only while nothing diverged before it
       if (before || this.claimsDiverged) {
         if (claimsBefore) return 'gang-displaced';
-        if (this.coupled(m)) return 'topology';
-        if (!this.claimLands(m, record, toClaims)) return 'gang-displaced';
+        if (this.counts.coupled(m)) return 'topology';
+        if (!claimLands(this.x.base, m, record, toClaims)) return 'gang-displaced';
       }
       toClaims++;
     }
     return 'same';
   }
-
-  private claimLands(m: PodState, record: GangRecord, before: number): boolean {
-    const b = this.x.base;
-    return b.input.templates.some((t) => {
-      const left = record.remaining.get(t.nodePool);
-      const types = left ? surelyWithin(t, left, before) : t.instanceTypes;
-      return newClaimAccepts(t, types, m, b.options.allowUndefined);
-    });
-  }
-}
-
-function insertByIndex(list: Slot[], s: Slot): void {
-  const i = list.findIndex((l) => l.index > s.index);
-  list.splice(i < 0 ? list.length : i, 0, s);
-}
-
-/** The template's types within `left` even after `claims` more claims of its largest type (subtractMax). */
-function surelyWithin(t: NodeClaimTemplate, left: ResourceList, claims: number): InstanceType[] {
-  const worst: Record<string, number> = {};
-  for (const k in left) {
-    const l = left[k] as number;
-    if (l >= Number.MAX_SAFE_INTEGER) continue; // a saturated limit stays unlimited
-    let max = 0;
-    for (const it of t.instanceTypes) max = Math.max(max, it.capacity[k] ?? 0);
-    worst[k] = l - claims * max;
-  }
-  return t.instanceTypes.filter((it) => {
-    for (const k in worst) if ((it.capacity[k] ?? 0) > (worst[k] as number)) return false;
-    return true;
-  });
 }

@@ -1,13 +1,10 @@
-// The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): instead of solving the whole
-// backlog again for every candidate, follow the full simulation from the base solution, which solved the backlog
-// once per pass: only what the candidate changes — its pods, the backlog pods the base had put on it, and what
-// they displace — is placed again, with the scheduler's own checks and the full simulation's topology counts.
-// It answers only where that answer is provably the full simulation's: every moved pod lands on an existing
-// node, and nothing a claim decides differs. Anything else falls back to the full simulation.
+// The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): a candidate's full simulation
+// followed from the pass's base solution, only what the candidate changes placed again; it answers only where that
+// is provably the full simulation's answer (every moved pod on an existing node), else falls back to it.
 import { Journal } from '../scheduling/journal.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
-import type { Deadline } from '../scheduling/scheduler.ts';
+import type { Deadline, SchedulingInput } from '../scheduling/scheduler.ts';
 import { Topology } from '../scheduling/topology.ts';
 import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
@@ -107,23 +104,7 @@ function simulateDelta(
   const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
   const { verdict, nodes } = ctx.timed('simulation', () => {
     const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
-    const states = [
-      ...base.arrivals.map((a) => a.state),
-      ...base.offNodes.map((o) => o.state),
-      ...moved.filter((m) => m.kind === 'own').map((m) => m.state),
-    ];
-    const live = new Topology(
-      input.universe,
-      input.namespaces,
-      input.bound,
-      states,
-      {
-        reachableDomainsOnly: base.options.reachableDomainsOnly,
-        allowUndefined: base.options.allowUndefined,
-      },
-      new Journal(),
-      input.topologyShare,
-    );
+    const live = liveTopology(input, base, moved);
     // a gang's members leave the queue together, in the queue's order
     const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));
     return follow({
@@ -141,6 +122,27 @@ function simulateDelta(
   if (verdict === 'timed-out') return decided(TIMED_OUT);
   if (verdict !== 'same') return fallback(verdict);
   return certify(base, moved, nodes);
+}
+
+/** The full simulation's topology before its first placement: every pending pod's groups, the candidate's too. */
+function liveTopology(input: SchedulingInput, base: BaseSolution, moved: readonly Timed[]): Topology {
+  const states = [
+    ...base.arrivals.map((a) => a.state),
+    ...base.offNodes.map((o) => o.state),
+    ...moved.filter((m) => m.kind === 'own').map((m) => m.state),
+  ];
+  return new Topology(
+    input.universe,
+    input.namespaces,
+    input.bound,
+    states,
+    {
+      reachableDomainsOnly: base.options.reachableDomainsOnly,
+      allowUndefined: base.options.allowUndefined,
+    },
+    new Journal(),
+    input.topologyShare,
+  );
 }
 
 function certify(

@@ -1,6 +1,6 @@
-// The delta's node state (docs/mechanisms/delta-simulation.md): a node of the full simulation as the base had it
-// at a queue place, its backlog arrivals before then taking their share. The follow (delta-follow.ts) keeps the
-// state of every node that differs from that.
+// A node of the full simulation as the base had it at a queue place (docs/mechanisms/delta-simulation.md), its
+// backlog arrivals before then taking their share. The follow's slots (delta-node-slots.ts) hold every node that
+// differs from that.
 import { addInto, subtract, type MutableResourceList } from '../model/resources.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
