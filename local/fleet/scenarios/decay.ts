@@ -87,11 +87,12 @@ export const DECAY_BOUND_BATCHED: FleetDecayShape = {
  * leave at minute 1. The walk budgets are scaled to the fleet in both modes (`singleNodeTimeout`,
  * `multiNodeTimeout`, docs/deploy.md): upstream restarts every walk at the head and times out inside it; the
  * coverage cycle resumes where the last walk stopped, and skipping unchanged negatives makes the head free after
- * its first evaluation (docs/mechanisms/coverage-cycle.md, negative-cache.md).
+ * its first evaluation (docs/mechanisms/coverage-cycle.md, negative-cache.md). An 80 ms walk reached about a
+ * quarter of the 160-node head (load 5–7 on the 2-core machine): docs/fleet.md has the figures.
  */
 export const DECAY_WALK: FleetDecayShape = {
   nodes: { 'inference-aws': 0, 'inference-gcp': 0, 'cpu-aws': 30, 'cpu-gcp': 0 },
-  head: { pool: 'cpu-aws', nodes: 80, type: 'c7i.xlarge' },
+  head: { pool: 'cpu-aws', nodes: 160, type: 'c7i.xlarge' },
   pendingShare: 0,
   minutes: 20,
   fallAt: [1],
@@ -100,7 +101,7 @@ export const DECAY_WALK: FleetDecayShape = {
   budget: '30%',
   pdbEvery: 0,
   parameters: {
-    singleNodeTimeout: '40ms',
+    singleNodeTimeout: '80ms',
     multiNodeTimeout: '50ms',
     skipUnchangedNegatives: 'true',
     maxCommands: '5',
