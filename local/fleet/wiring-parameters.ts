@@ -7,6 +7,9 @@
 export const DEPLOY_PARAMETERS = {
   maxCommands: 'KRAFTSMAN_MAX_COMMANDS',
   skipUnchangedNegatives: 'KRAFTSMAN_SKIP_UNCHANGED_NEGATIVES',
+  /** The walk budgets (Karpenter's 3 min single-node, 1 min multi-node): wall-clock, both modes read them. */
+  singleNodeTimeout: 'KRAFTSMAN_SINGLE_NODE_TIMEOUT',
+  multiNodeTimeout: 'KRAFTSMAN_MULTI_NODE_TIMEOUT',
 } as const;
 
 export type DeployParameter = keyof typeof DEPLOY_PARAMETERS;

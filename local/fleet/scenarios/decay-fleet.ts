@@ -26,6 +26,20 @@ export interface DecayFleetShape {
   readonly budget?: string;
   /** Every n-th Deployment gets a PDB that allows one disruption (default 3: a third of them); 0, none. */
   readonly pdbEvery?: number;
+  /**
+   * A walk's head: `nodes` more nodes in `pool`, all of `type`, each running one replica of a Deployment pinned to
+   * that type (a nodeSelector) whose request is the node's whole allocatable CPU. One pod each, so they sort first
+   * in the pool's disruption-cost order, and none can be consolidated: there is no room for the pod elsewhere and
+   * no cheaper node of its type (`no-cheaper-replacement`). Its pods are in namespace `data`, which the load
+   * falls in only if the scenario says so (docs/fleet.md, "Sooner than upstream").
+   */
+  readonly head?: {
+    readonly pool: DecayPool;
+    readonly nodes: number;
+    readonly type: string;
+    /** The types the rest of its pool is seeded with (default the generator's). */
+    readonly tailTypes?: ReadonlyArray<readonly [string, number]>;
+  };
 }
 
 export const DECAY_POOLS = ['inference-aws', 'inference-gcp', 'cpu-aws', 'cpu-gcp'] as const;
@@ -117,15 +131,54 @@ function services(rng: Rng): { dep: Deployment; cloud?: string }[] {
   }));
 }
 
-/** Every GPU serves one replica; CPU nodes are filled to 70–90% of their CPU. */
+/**
+ * With a head, its nodes are 20–29 days old and the rest of its pool 2 hours to 5 days (expireAfter 720h): the
+ * disruption cost weighs a node's pods by its remaining lifetime (Karpenter v1.14 `disruptionutils.DisruptionCost`,
+ * times `LifetimeRemaining`), so an old one-pod node costs under 0.4 and a young service node several, and the head
+ * sorts wholly before the tail rather than mixed with it by age.
+ */
+function aged(slots: NodeSlot[], head: PoolSpec | undefined, rng: Rng): NodeSlot[] {
+  if (!head) return slots;
+  return slots.map((s) =>
+    s.pool === head
+      ? { ...s, created: createdAgo(rng, 24 * 20, 24 * 29) }
+      : s.pool.name === head.name
+        ? { ...s, created: createdAgo(rng, 2, 24 * 5) }
+        : s,
+  );
+}
+
+/** The head's Deployment: one replica fills a head node's allocatable CPU, pinned to its type. */
+function pinned(slot: NodeSlot, rng: Rng): Deployment {
+  return makeDeployment(
+    {
+      name: 'pinned',
+      namespace: 'data',
+      image: 'registry.example.internal/shard:3.1',
+      requests: { cpu: `${slot.allocatable.cpu}m`, memory: '4Gi' },
+      nodeSelector: { 'node.kubernetes.io/instance-type': slot.type.name },
+    },
+    rng,
+  );
+}
+
+/** Every GPU serves one replica; CPU nodes are filled to 70–90% of their CPU; a head node holds one pinned pod. */
 function fill(
   slots: readonly NodeSlot[],
+  head: PoolSpec | undefined,
   gpu: Map<string, Deployment[]>,
   cpu: { dep: Deployment; cloud?: string }[],
   rng: Rng,
   pods: unknown[],
 ): void {
+  let headDep: Deployment | undefined;
   for (const slot of slots) {
+    if (slot.pool === head) {
+      headDep ??= pinned(slot, rng);
+      if (!placeReplica(headDep, slot, rng, pods))
+        throw new Error(`decay fleet: the pinned pod does not fit head node ${slot.name}`);
+      continue;
+    }
     if (slot.gpuModel) {
       const deps = gpu.get(slot.gpuModel) ?? [];
       for (let g = 0; g < slot.allocatable.gpu / 1000; g++)
@@ -179,24 +232,36 @@ export function decayFleet(seed: number, shape: DecayFleetShape): unknown[] {
   const rng = createRng(seed);
   const pdbEvery = shape.pdbEvery ?? 3;
   const catalog = new Map<string, InstanceTypeSpec>(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
-  const specs = DECAY_POOLS.map((p) => onDemand(p, shape.nodes[p]));
-  const slots = generateNodes(
-    specs.reduce((n, s) => n + s.share, 0),
-    specs,
-    catalog,
+  const specs = DECAY_POOLS.map((p) => {
+    const spec = onDemand(p, shape.nodes[p]);
+    const tail = shape.head?.pool === p ? shape.head.tailTypes : undefined;
+    return tail ? { ...spec, types: tail } : spec;
+  });
+  const head = shape.head
+    ? { ...onDemand(shape.head.pool, shape.head.nodes), types: [[shape.head.type, 1] as const] }
+    : undefined;
+  const seeded = head ? [head, ...specs] : specs;
+  const slots = aged(
+    generateNodes(
+      seeded.reduce((n, s) => n + s.share, 0),
+      seeded,
+      catalog,
+      rng,
+    ),
+    head,
     rng,
   );
   const gpu = servers(slots, rng);
   const cpu = services(rng);
   const pods: unknown[] = [];
-  fill(slots, gpu, cpu, rng, pods);
+  fill(slots, head, gpu, cpu, rng, pods);
   const deps = [...[...gpu.values()].flat(), ...cpu.map((s) => s.dep)];
   const after = new Date(FLEET_NOW - 60_000).toISOString().replace('.000Z', 'Z');
   for (const d of deps)
     for (let k = 0; k < Math.round(d.bound * shape.pendingShare); k++)
       pods.push(stampPod(d.tpl, { after }, rng));
   return [
-    ...['kube-system', 'ml-inference', 'web'].map((n) => namespace(n, rng)),
+    ...['kube-system', 'ml-inference', 'web', ...(head ? ['data'] : [])].map((n) => namespace(n, rng)),
     ...nodeClassObjects(rng),
     ...specs.map((s) => poolObject(s, shape, rng)),
     ...slots.map((s) => nodeObject(s, rng)),

@@ -15,6 +15,8 @@ export interface FleetDecayShape extends DecayFleetShape {
   readonly fallAt: readonly number[];
   /** The share of the bound pods that leaves at each of `fallAt`. */
   readonly fall: number;
+  /** The load falls in this namespace only (`web`: the services, not the head's pinned pods); unset, everywhere. */
+  readonly fallIn?: string;
   /** Short GPU batch jobs arriving every minute while the fleet consolidates (batch-stream.ts). */
   readonly batch?: BatchStream;
   /** The deployment parameters its operator set (Scenario.parameters). */
@@ -27,14 +29,18 @@ export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
   const deployed = Object.entries(shape.parameters ?? {}).map(([k, v]) => `--param ${k}=${v}`);
   return {
     name,
-    description: `an inference and services fleet of ${nodes} nodes whose load falls by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})${deployed.length > 0 ? `, deployed with ${deployed.join(' ')}` : ''}`,
+    description: `${
+      shape.head
+        ? `a walk's head and tail: ${shape.head.nodes} one-pod ${shape.head.type} nodes no consolidator can move, then ${shape.nodes[shape.head.pool]} service nodes, in ${shape.head.pool}; the services fall`
+        : `an inference and services fleet of ${nodes} nodes whose load falls`
+    } by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})${deployed.length > 0 ? `, deployed with ${deployed.join(' ')}` : ''}`,
     minutes: shape.minutes,
     world: RAMP_WORLD,
     ...(shape.parameters ? { parameters: shape.parameters } : {}),
     objects: (seed, runStart) =>
       localize(decayFleet(seed, shape), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
     atMinute(minute, e, pods) {
-      if (shape.fallAt.includes(minute)) shed(e, pods, shape.fall);
+      if (shape.fallAt.includes(minute)) shed(e, pods, shape.fall, shape.fallIn);
       if (shape.batch) batchMinute(shape.batch, minute, e, pods);
     },
   };
@@ -73,4 +79,31 @@ export const DECAY_BATCH: FleetDecayShape = {
 export const DECAY_BOUND_BATCHED: FleetDecayShape = {
   ...DECAY_BOUND,
   parameters: { maxCommands: '5' },
+};
+
+/**
+ * A walk that never reaches its tail (docs/fleet.md, "Sooner than upstream: the walk budget"): cpu-aws holds a head
+ * of one-pod nodes no consolidator can move (decay-fleet.ts, `head`) and a tail of service nodes half of whose pods
+ * leave at minute 1. The walk budgets are scaled to the fleet in both modes (`singleNodeTimeout`,
+ * `multiNodeTimeout`, docs/deploy.md): upstream restarts every walk at the head and times out inside it; the
+ * coverage cycle resumes where the last walk stopped, and skipping unchanged negatives makes the head free after
+ * its first evaluation (docs/mechanisms/coverage-cycle.md, negative-cache.md). An 80 ms walk reached about a
+ * quarter of the 160-node head (load 5–7 on the 2-core machine): docs/fleet.md has the figures.
+ */
+export const DECAY_WALK: FleetDecayShape = {
+  nodes: { 'inference-aws': 0, 'inference-gcp': 0, 'cpu-aws': 30, 'cpu-gcp': 0 },
+  head: { pool: 'cpu-aws', nodes: 160, type: 'c7i.xlarge' },
+  pendingShare: 0,
+  minutes: 20,
+  fallAt: [1],
+  fall: 0.5,
+  fallIn: 'web',
+  budget: '30%',
+  pdbEvery: 0,
+  parameters: {
+    singleNodeTimeout: '80ms',
+    multiNodeTimeout: '50ms',
+    skipUnchangedNegatives: 'true',
+    maxCommands: '5',
+  },
 };

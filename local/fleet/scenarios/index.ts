@@ -7,7 +7,7 @@ import type { FleetEnvironment, FleetWorld } from '../environment.ts';
 import type { PodLedger } from '../pods.ts';
 import { candidateDeleted } from './candidate-deleted.ts';
 import { crossCloud } from './cross-cloud.ts';
-import { DECAY_BATCH, DECAY_BOUND, DECAY_BOUND_BATCHED, fleetDecay } from './decay.ts';
+import { DECAY_BATCH, DECAY_BOUND, DECAY_BOUND_BATCHED, DECAY_WALK, fleetDecay } from './decay.ts';
 import { gangRefused } from './gang-refused.ts';
 import { Timeline } from '../events.ts';
 import { boundPods, remove, shed } from './load.ts';
@@ -118,6 +118,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fleetDecay('decay-bound', DECAY_BOUND),
   fleetDecay('decay-batch', DECAY_BATCH),
   fleetDecay('decay-bound-batched', DECAY_BOUND_BATCHED),
+  fleetDecay('decay-walk', DECAY_WALK),
   gangRefused(),
   spotInterruption(),
   candidateDeleted(),

@@ -17,14 +17,16 @@ export const boundPods = (e: KubeApiEmulator): KubeObject[] =>
 
 /**
  * Scales down: deletes `fraction` of the bound, non-DaemonSet pods (every k-th, so the fall is spread over
- * the fleet). The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
+ * the fleet), or of those in `namespace` only. The owner deletes them, so the owner does not recreate them: the pod leaves its owner first.
  */
-export function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number): void {
+export function shed(e: KubeApiEmulator, pods: PodLedger, fraction: number, namespace?: string): void {
   const step = Math.max(1, Math.round(1 / fraction));
   remove(
     e,
     pods,
-    boundPods(e).filter((_, i) => i % step === 0),
+    boundPods(e)
+      .filter((p) => namespace === undefined || p.metadata.namespace === namespace)
+      .filter((_, i) => i % step === 0),
   );
 }
 

@@ -38,6 +38,15 @@ describe('a scenario’s deployment parameters', () => {
     expect(o.skipUnchangedNegatives).toBe(false);
   });
 
+  it('set the walk budgets in both modes (upstream keeps them: a deployment setting, not a fork difference)', () => {
+    for (const upstream of [false, true]) {
+      const o = consolidate({ singleNodeTimeout: '400ms', multiNodeTimeout: '150ms' }, upstream);
+      expect(o.singleNodeTimeoutMs).toBe(400);
+      expect(o.multiNodeTimeoutMs).toBe(150);
+    }
+    expect(() => consolidate({ singleNodeTimeout: 'soon' })).toThrow(/KRAFTSMAN_SINGLE_NODE_TIMEOUT/);
+  });
+
   it('leave the defaults when unset', () => {
     expect(parameterEnv({})).toEqual({});
     expect(consolidate({}).maxCommands).toBe(1);
