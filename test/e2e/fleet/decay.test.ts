@@ -1,9 +1,9 @@
 // The decay scenario end to end (issue 16, scenarios; docs/fleet.md, "Scenarios", decay-bound): half the load of an
 // inference and services fleet leaves, and the fleet consolidates through the real handlers — consolidate → admit →
 // orchestrate → lifecycle — and ends within 10% of the LP bound on cost, there before its last minute. Upstream mode is
-// not compared here: which mode is within 10% first moves with the timing of commands in flight, with batched
-// admission on too (`decay-bound-batched`: four seeds, no margin that holds on every one); docs/fleet.md, "Sooner
-// than upstream: what holds", has the figures and what would make the comparison a test.
+// not compared here: on this fleet which mode is within 10% first moves with the timing of commands in flight
+// (docs/fleet.md, "Sooner than upstream: what holds"); decay-walk.test.ts compares them where a fork mechanism (the
+// coverage cycle under a walk budget) decides the race.
 import { describe, expect, it } from 'vitest';
 import { DECAY_BOUND } from '../../../local/fleet/scenarios/decay.ts';
 import { runDecay } from '../../support/e2e/fleet-decay.ts';
