@@ -40,8 +40,7 @@ export class KubeApiEmulator {
   readonly store: Store;
   /** The emulator's clock: grace periods and the cluster-side controllers (alive/) read it. */
   readonly now: () => Date;
-  /** Requests served, bytes sent, and TCP connections accepted (keep-alive clients reuse theirs). */
-  readonly stats = { requests: 0, bytesOut: 0, connections: 0 };
+  readonly stats = { requests: 0, bytesOut: 0 };
   readonly audit: AuditLog;
   /** Called before a resource request is served: tests use it to race a concurrent writer. */
   readonly beforeRequest: ((verb: string, route: Route) => void)[] = [];
@@ -110,7 +109,6 @@ export class KubeApiEmulator {
 
   async start(): Promise<string> {
     const server = createServer((req, res) => void this.handle(req, res));
-    server.on('connection', () => this.stats.connections++);
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

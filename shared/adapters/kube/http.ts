@@ -11,7 +11,6 @@ import {
   wrapHttpLibrary,
 } from '@kubernetes/client-node';
 import { ClusterError } from '../../ports/cluster/errors.ts';
-import { pooledAgent } from './agents.ts';
 
 export interface RequestLimits {
   /** Whole request, connect to last byte (ms). */
@@ -55,8 +54,7 @@ export function sendBounded(
   const what = `${init.method ?? 'GET'} ${url.pathname}`;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    // A pooled keep-alive agent instead of the one-request agent client-node made (agents.ts).
-    const req = send(url, { ...init, agent: pooledAgent(init.agent) as RequestOptions['agent'] });
+    const req = send(url, init);
     const timer = setTimeout(
       () => req.destroy(new RequestTimeoutError(what, limits.timeoutMs)),
       limits.timeoutMs,
