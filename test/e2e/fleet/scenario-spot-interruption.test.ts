@@ -69,7 +69,13 @@ describe('spot-interruption', () => {
       const replacements = pods.filter(
         (p) => Date.parse(String(p.node?.metadata.creationTimestamp)) > Date.parse(i.at),
       );
-      expect(replacements).toHaveLength(i.pods?.length ?? 0);
+      // Where each replica runs, for a failure to explain itself (a pod bound to a Node that is gone has none).
+      const where = pods.map(
+        (p) =>
+          `${p.pod.metadata.name} on ${p.pod.spec?.nodeName ?? '(unbound)'} ` +
+          `${p.node ? `created ${String(p.node.metadata.creationTimestamp)}` : '(no such Node)'}`,
+      );
+      expect(replacements, `interrupted at ${i.at}: ${where.join('; ')}`).toHaveLength(i.pods?.length ?? 0);
       for (const p of replacements) {
         expect(p.node?.spec?.providerID?.startsWith(i.cloud === 'aws' ? 'aws://' : 'gce://')).toBe(true);
         if (i.cloud === 'aws')
