@@ -67,6 +67,8 @@ export interface BaseSolution {
   >;
   /** How many base pods precede `p` in the scheduler's queue: the time `p` would be decided at. */
   timeOf(p: PodState): number;
+  /** The base's state of a backlog pod (shared: the follow reads it, never relaxes it). */
+  stateOf(key: string): PodState | undefined;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
   /** How the scheduler placed a pending gang, with the NodePool limits left just before it. */
@@ -123,6 +125,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const { timed, arrivals, offNodes } = queuePlaces(states, gangs, result);
   const onNode = byNode(arrivals);
   const nodeIndex = new Map(input.existing.map((e, i) => [e.name, i]));
+  const stateByKey = new Map(states.map((st) => [st.key, st]));
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
   return {
@@ -135,6 +138,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     stateNodes: new Map([...view.snapshot.nodes, ...view.snapshot.inFlight].map((n) => [n.name, n])),
     pendingGangs: gangs,
     timeOf: (p) => precedingCount(states, p),
+    stateOf: (key) => stateByKey.get(key),
     gangOf: (key) => gangOfPod.get(key),
     gangRecord: (gang) => gangRecords.get(gang),
     nodeOf: (key) => timed.get(key)?.node,

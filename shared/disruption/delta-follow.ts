@@ -185,7 +185,7 @@ class Follow {
 
   private gang(name: string, time: number): FollowVerdict {
     const members = (this.x.base.pendingGangs.get(name)?.members ?? []).map(
-      (m) => new PodState(m, this.tolerate),
+      (m) => this.x.base.stateOf(m.key) ?? new PodState(m, this.tolerate),
     );
     const exact = members.every((m) => this.counts.clean(m) && !this.counts.countedUnknown(m));
     if (this.slots.size === 0 && !this.claimsDiverged && exact) {

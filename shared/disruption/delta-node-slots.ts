@@ -105,7 +105,7 @@ export class NodeSlots {
   firstLighter(state: PodState, below: number): Slot | undefined {
     for (const s of this.lighter) {
       if (s.index >= below) break;
-      if (fits(state.info.requests, s.node.free()) && this.place(s, state)) return s;
+      if (s.node.fits(state.info.requests) && this.place(s, state)) return s;
     }
     return undefined;
   }
@@ -121,7 +121,7 @@ export class NodeSlots {
       const name = (existing[i] as ExistingNodeInput).name;
       const s = this.slots.get(name);
       if (s) {
-        if (fits(want, s.node.free()) && this.place(s, state)) return s;
+        if (s.node.fits(want) && this.place(s, state)) return s;
         continue;
       }
       const input = this.inputs.get(name);

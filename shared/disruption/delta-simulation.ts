@@ -186,7 +186,7 @@ function movedPods(base: BaseSolution, c: Candidate, own: readonly PendingPod[])
   const take = (pod: PendingPod, time: number) => {
     if (taken.has(pod.key)) return;
     taken.add(pod.key);
-    timed.push({ pod, state: new PodState(pod, tolerate), time, kind: 'backlog' });
+    timed.push({ pod, state: base.stateOf(pod.key) ?? new PodState(pod, tolerate), time, kind: 'backlog' });
   };
   for (const a of base.onNode.get(c.name) ?? []) {
     if (a.at >= until) continue; // displaced only after every pod of the command is placed: no matter

@@ -40,6 +40,11 @@ export class ExistingNode {
     return this.pods.length ? subtract(this.input.available, this.used) : this.input.available;
   }
 
+  /** Whether `requests` fit what is free, without building the free list (a node walk's cheap test). */
+  fits(requests: ResourceList): boolean {
+    return fitsSum(this.used, requests, this.input.available);
+  }
+
   constructor(readonly input: ExistingNodeInput) {
     this.initial = labelRequirements(input.labels); // shared; add() copies before narrowing
     this.requirements = this.initial;

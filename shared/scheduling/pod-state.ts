@@ -101,7 +101,11 @@ export class PodState {
     return (this.fitText ??= `${this.requirements.fingerprint()}\u0004${JSON.stringify(this.tolerations)}`);
   }
 
+  /** Bumped whenever a relaxation changes what the pod asks: memos of its derived specs check it. */
+  revision = 0;
+
   private derive(): void {
+    this.revision++;
     this.shapeText = undefined;
     this.fitText = undefined;
     const base = Requirements.fromLabels(this.info.pod.spec.nodeSelector);

@@ -25,7 +25,11 @@ export class TopologyGroup {
   readonly owners = new Set<string>();
   readonly domains = new Map<string, number>();
 
-  constructor(readonly spec: GroupSpec) {}
+  /** `id`: the group across Topology instances of one pass (topology.ts groupId). */
+  constructor(
+    readonly spec: GroupSpec,
+    readonly id: string,
+  ) {}
 
   get key(): string {
     return this.spec.key;

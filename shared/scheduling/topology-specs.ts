@@ -93,3 +93,38 @@ export function termNamespaces(
   if (!term.namespaces?.length && !term.namespaceSelector) out.add(pod.namespace);
   return out;
 }
+
+/** The specs a pod's own groups and its inverse anti-affinity groups have, in the order topology builds them. */
+export interface OwnSpecs {
+  readonly groups: readonly { readonly spec: GroupSpec; readonly filter?: Filter }[];
+  readonly inverse: readonly GroupSpec[];
+}
+
+const ownMemo = new WeakMap<
+  PodState,
+  { revision: number; namespaces: ReadonlyMap<string, Labels>; specs: OwnSpecs }
+>();
+
+/**
+ * A pod's group specs, derived once per pod state and namespace set (a pass builds one topology per simulation
+ * over the same pending pods; docs/mechanisms/delta-simulation.md): recomputed after a relaxation changes the pod.
+ */
+export function ownSpecs(pod: PodState, namespaces: ReadonlyMap<string, Labels>): OwnSpecs {
+  const known = ownMemo.get(pod);
+  if (known && known.revision === pod.revision && known.namespaces === namespaces) return known.specs;
+  const term = (type: TopologyType, t: PodAffinityTerm) => ({
+    spec: termSpec(type, t, termNamespaces(pod.info, t, namespaces)),
+  });
+  const specs: OwnSpecs = {
+    groups: [
+      ...pod.spread.map((c) => spreadSpec(pod, c)),
+      ...pod.affinityRequired.map((t) => term('affinity', t)),
+      ...pod.affinityPreferred.map((t) => term('affinity', t.podAffinityTerm)),
+      ...pod.antiRequired.map((t) => term('anti-affinity', t)),
+      ...pod.antiPreferred.map((t) => term('anti-affinity', t.podAffinityTerm)),
+    ],
+    inverse: pod.antiRequired.map((t) => termSpec('inverse', t, termNamespaces(pod.info, t, namespaces))),
+  };
+  ownMemo.set(pod, { revision: pod.revision, namespaces, specs });
+  return specs;
+}

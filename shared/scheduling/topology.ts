@@ -3,7 +3,7 @@
 // into their domains, and AddRequirements/Record as Karpenter's Topology does them.
 import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
-import type { PodAffinityTerm, TopologySpreadConstraint } from '../model/pod.ts';
+import type { PodAffinityTerm } from '../model/pod.ts';
 import { boundIn } from './bound-index.ts';
 import type { Journal } from './journal.ts';
 import { canUse, type Domains } from './domains.ts';
@@ -15,7 +15,7 @@ import type { Labels } from './selector.ts';
 import { untolerated } from './taints.ts';
 import { relevantInverse, type BoundInverse, type BoundInverseMemo } from './inverse-relevance.ts';
 import { TopologyGroup, type GroupSpec, type TopologyType } from './topology-group.ts';
-import { spreadSpec, termNamespaces, termSpec, type Filter } from './topology-specs.ts';
+import { ownSpecs, termNamespaces, termSpec, type Filter } from './topology-specs.ts';
 
 export interface TopologyPod {
   readonly key: string;
@@ -59,10 +59,14 @@ export class Topology {
   onCount: CountObserver | undefined;
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly inverse = new Map<string, TopologyGroup>();
+  /** Every group by its id (groupId). */
+  private readonly ids = new Map<string, TopologyGroup>();
   private readonly filters = new Map<TopologyGroup, Filter>();
   private readonly owned = new Map<string, TopologyGroup[]>();
   private readonly selecting = new Map<string, TopologyGroup[]>();
   private readonly inverseSelecting = new Map<string, TopologyGroup[]>();
+  /** The groups and inverse groups selecting a namespace and label set (shared, never mutated). */
+  private readonly selectionByShape = new Map<string, { sel: TopologyGroup[]; inv: TopologyGroup[] }>();
   /** Reach verdicts by pod shape (strict requirements + tolerations), key and taint policy, then domain. */
   private readonly reach = new Map<string, Map<string, boolean>>();
 
@@ -76,12 +80,8 @@ export class Topology {
     private readonly share?: TopologyShare,
   ) {
     for (const p of pending) this.own(p);
-    const terms = pending.flatMap((p) =>
-      p.antiRequired.map((term) => ({
-        p,
-        spec: termSpec('inverse', term, termNamespaces(p.info, term, namespaces)),
-      })),
-    );
+    const terms: { p: PodState; spec: GroupSpec }[] = [];
+    for (const p of pending) for (const spec of ownSpecs(p, namespaces).inverse) terms.push({ p, spec });
     const needed = relevantInverse(
       this.boundInverseGroups(),
       pending,
@@ -168,27 +168,27 @@ export class Topology {
       if (!this.filterMatches(g, taints, requirements)) continue;
       const domains = requirements.get(g.key);
       if (g.spec.type === 'anti-affinity') {
-        if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key, false);
+        if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key);
       } else {
         const single = domains.single();
-        if (single !== undefined) this.bump(g, single, pod.key, false);
+        if (single !== undefined) this.bump(g, single, pod.key);
       }
     }
     for (const g of this.inverse.values()) {
       if (!g.owners.has(pod.key)) continue;
       const domains = requirements.get(g.key);
-      if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key, true);
+      if (!domains.complement) for (const d of domains.values) this.bump(g, d, pod.key);
     }
   }
 
-  private bump(g: TopologyGroup, domain: string, pod: string, inverse: boolean): void {
+  private bump(g: TopologyGroup, domain: string, pod: string): void {
     g.record(domain);
     const observer = this.onCount;
     if (!observer) {
       this.journal.push(() => g.record(domain, -1));
       return;
     }
-    const id = groupId(inverse, g.spec.hash);
+    const id = g.id;
     observer(pod, id, domain, 1);
     this.journal.push(() => {
       g.record(domain, -1);
@@ -201,8 +201,8 @@ export class Topology {
 
   /** Every group of this run: its id and its key. */
   *groupKeys(): IterableIterator<[string, string]> {
-    for (const g of this.groups.values()) yield [groupId(false, g.spec.hash), g.key];
-    for (const g of this.inverse.values()) yield [groupId(true, g.spec.hash), g.key];
+    for (const g of this.groups.values()) yield [g.id, g.key];
+    for (const g of this.inverse.values()) yield [g.id, g.key];
   }
 
   /** A group's domain counts (registered domains included, at 0), or undefined when this run has no such group. */
@@ -213,16 +213,16 @@ export class Topology {
   /** Ids of the groups whose counts decide where the pod may go: those it owns and inverse groups selecting it. */
   deciding(podKey: string): string[] {
     const out: string[] = [];
-    for (const g of this.owned.get(podKey) ?? []) out.push(groupId(false, g.spec.hash));
-    for (const g of this.inverseSelecting.get(podKey) ?? []) out.push(groupId(true, g.spec.hash));
+    for (const g of this.owned.get(podKey) ?? []) out.push(g.id);
+    for (const g of this.inverseSelecting.get(podKey) ?? []) out.push(g.id);
     return out;
   }
 
   /** Ids of the groups that may count the pod once placed: groups selecting it and inverse groups it owns. */
   counting(podKey: string): string[] {
     const out: string[] = [];
-    for (const g of this.selecting.get(podKey) ?? []) out.push(groupId(false, g.spec.hash));
-    for (const g of this.inverse.values()) if (g.owners.has(podKey)) out.push(groupId(true, g.spec.hash));
+    for (const g of this.selecting.get(podKey) ?? []) out.push(g.id);
+    for (const g of this.inverse.values()) if (g.owners.has(podKey)) out.push(g.id);
     return out;
   }
 
@@ -238,8 +238,7 @@ export class Topology {
   }
 
   private byId(id: string): TopologyGroup | undefined {
-    const hash = id.slice(2);
-    return id.startsWith('i') ? this.inverse.get(hash) : this.groups.get(hash);
+    return this.ids.get(id);
   }
 
   // The fork: a domain counts for a pod only if a NodePool or existing node the pod could use supplies it.
@@ -283,31 +282,26 @@ export class Topology {
 
   private own(pod: PodState): void {
     const groups: TopologyGroup[] = [];
-    for (const c of pod.spread) groups.push(this.spreadGroup(pod, c));
-    for (const t of pod.affinityRequired) groups.push(this.termGroup(pod, t, 'affinity'));
-    for (const t of pod.affinityPreferred) groups.push(this.termGroup(pod, t.podAffinityTerm, 'affinity'));
-    for (const t of pod.antiRequired) groups.push(this.termGroup(pod, t, 'anti-affinity'));
-    for (const t of pod.antiPreferred) groups.push(this.termGroup(pod, t.podAffinityTerm, 'anti-affinity'));
+    for (const { spec, filter } of ownSpecs(pod, this.namespaces).groups)
+      groups.push(this.groupFor(this.groups, spec, filter));
     for (const g of groups) g.owners.add(pod.key);
     this.owned.set(pod.key, groups);
   }
 
+  // Which groups select a pod depends on its namespace and labels alone, and a deployment's replicas share them:
+  // judged once per label set while the groups stay the same (a new group clears the verdicts).
   private indexSelecting(pod: TopologyPod): void {
-    const sel: TopologyGroup[] = [];
-    for (const g of this.groups.values()) if (g.selectsPod(pod.namespace, pod.labels)) sel.push(g);
-    this.selecting.set(pod.key, sel);
-    const inv: TopologyGroup[] = [];
-    for (const g of this.inverse.values()) if (g.selectsPod(pod.namespace, pod.labels)) inv.push(g);
-    this.inverseSelecting.set(pod.key, inv);
-  }
-
-  private spreadGroup(pod: PodState, c: TopologySpreadConstraint): TopologyGroup {
-    const { spec, filter } = spreadSpec(pod, c);
-    return this.groupFor(this.groups, spec, filter);
-  }
-
-  private termGroup(pod: PodState, term: PodAffinityTerm, type: TopologyType): TopologyGroup {
-    return this.groupFor(this.groups, termSpec(type, term, termNamespaces(pod.info, term, this.namespaces)));
+    const shape = selectionShape(pod);
+    let known = this.selectionByShape.get(shape);
+    if (!known) {
+      const sel: TopologyGroup[] = [];
+      for (const g of this.groups.values()) if (g.selectsPod(pod.namespace, pod.labels)) sel.push(g);
+      const inv: TopologyGroup[] = [];
+      for (const g of this.inverse.values()) if (g.selectsPod(pod.namespace, pod.labels)) inv.push(g);
+      this.selectionByShape.set(shape, (known = { sel, inv }));
+    }
+    this.selecting.set(pod.key, known.sel);
+    this.inverseSelecting.set(pod.key, known.inv);
   }
 
   // Bound pods are the same for every simulation of a pass, so their terms become specs once (Karpenter #3271:
@@ -332,9 +326,11 @@ export class Topology {
   private inverseGroupOf(spec: GroupSpec): TopologyGroup {
     let g = this.inverse.get(spec.hash);
     if (!g) {
-      g = new TopologyGroup(spec);
+      g = new TopologyGroup(spec, groupId(true, spec.hash));
       for (const d of this.universe.domains(spec.key)) g.register(d);
       this.inverse.set(spec.hash, g);
+      this.ids.set(g.id, g);
+      this.selectionByShape.clear();
     }
     return g;
   }
@@ -342,10 +338,12 @@ export class Topology {
   private groupFor(map: Map<string, TopologyGroup>, spec: GroupSpec, filter?: Filter): TopologyGroup {
     let g = map.get(spec.hash);
     if (!g) {
-      g = new TopologyGroup(spec);
+      g = new TopologyGroup(spec, groupId(false, spec.hash));
       if (filter) this.filters.set(g, filter);
       for (const d of this.universe.domains(g.key)) g.register(d);
       map.set(spec.hash, g);
+      this.ids.set(g.id, g);
+      this.selectionByShape.clear();
       this.countExisting(g, false);
     }
     return g;
@@ -387,6 +385,28 @@ export class Topology {
     }
     return out;
   }
+}
+
+const shapes = new WeakMap<Labels, string>();
+const podShapes = new WeakMap<TopologyPod, string>();
+
+/** A pod's namespace and labels as one unambiguous key (a pod's labels are never mutated once read into a pass). */
+function selectionShape(pod: TopologyPod): string {
+  let shape = podShapes.get(pod);
+  if (shape !== undefined) return shape;
+  let text = shapes.get(pod.labels);
+  if (text === undefined) {
+    const l = pod.labels;
+    text = JSON.stringify(
+      Object.keys(l)
+        .sort()
+        .map((k) => [k, l[k]]),
+    );
+    shapes.set(pod.labels, text);
+  }
+  shape = JSON.stringify(pod.namespace) + text;
+  podShapes.set(pod, shape);
+  return shape;
 }
 
 const describe = (t: TopologyType): string =>
