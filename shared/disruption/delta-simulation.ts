@@ -126,23 +126,58 @@ function simulateDelta(
 
 /** The full simulation's topology before its first placement: every pending pod's groups, the candidate's too. */
 function liveTopology(input: SchedulingInput, base: BaseSolution, moved: readonly Timed[]): Topology {
-  const states = [
-    ...base.arrivals.map((a) => a.state),
-    ...base.offNodes.map((o) => o.state),
-    ...moved.filter((m) => m.kind === 'own').map((m) => m.state),
-  ];
+  const own = moved.filter((m) => m.kind === 'own').map((m) => m.state);
+  const options = {
+    reachableDomainsOnly: base.options.reachableDomainsOnly,
+    allowUndefined: base.options.allowUndefined,
+  };
+  const template = backlogTopology(base);
+  // the backlog's groups come from the pass's template, read per pod only where the follow asks
+  if (template && base.input.namespaces === input.namespaces && base.input.bound === input.bound)
+    return new Topology(
+      input.universe,
+      input.namespaces,
+      input.bound,
+      own,
+      options,
+      new Journal(),
+      input.topologyShare,
+      template,
+    );
+  const states = [...base.arrivals.map((a) => a.state), ...base.offNodes.map((o) => o.state), ...own];
   return new Topology(
     input.universe,
     input.namespaces,
     input.bound,
     states,
-    {
-      reachableDomainsOnly: base.options.reachableDomainsOnly,
-      allowUndefined: base.options.allowUndefined,
-    },
+    options,
     new Journal(),
     input.topologyShare,
   );
+}
+
+const templates = new WeakMap<BaseSolution, Topology>();
+
+/** The backlog's topology before any placement, built once per base (docs/mechanisms/delta-simulation.md). */
+function backlogTopology(base: BaseSolution): Topology | undefined {
+  let t = templates.get(base);
+  if (!t) {
+    const states = [...base.arrivals.map((a) => a.state), ...base.offNodes.map((o) => o.state)];
+    t = new Topology(
+      base.input.universe,
+      base.input.namespaces,
+      base.input.bound,
+      states,
+      {
+        reachableDomainsOnly: base.options.reachableDomainsOnly,
+        allowUndefined: base.options.allowUndefined,
+      },
+      new Journal(),
+      base.input.topologyShare,
+    );
+    templates.set(base, t);
+  }
+  return t;
 }
 
 function certify(

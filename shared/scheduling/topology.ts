@@ -69,37 +69,70 @@ export class Topology {
   private readonly selectionByShape = new Map<string, { sel: TopologyGroup[]; inv: TopologyGroup[] }>();
   /** Reach verdicts by pod shape (strict requirements + tolerations), key and taint policy, then domain. */
   private readonly reach = new Map<string, Map<string, boolean>>();
+  /** The pending pods by key, built when a derived run first asks (docs/mechanisms/delta-simulation.md). */
+  private infos: Map<string, TopologyPod> | undefined;
 
+  /** What this run's pending pods need of the bound inverse groups, and their own inverse terms (a template's). */
+  private readonly needed: readonly BoundInverse[];
+  private readonly terms: readonly { readonly owner: string; readonly spec: GroupSpec }[];
+  /** With a template: this run's groups the template does not have (they may select its pods). */
+  private readonly added: { readonly groups: TopologyGroup[]; readonly inverse: TopologyGroup[] } | undefined;
+
+  /**
+   * `template`: a topology of the same pass (same namespaces, bound pods and options) over other pending pods,
+   * before any placement; this run then covers its pods and `pending` together, as one built over both would,
+   * but reads each template pod's groups from the template when first asked instead of deriving them for every
+   * pod up front (docs/mechanisms/delta-simulation.md, "Its cost"). Counts and domains are this run's own.
+   */
   constructor(
     private readonly universe: Domains,
     private readonly namespaces: ReadonlyMap<string, Labels>,
     private readonly bound: readonly BoundPod[],
-    pending: readonly PodState[],
+    private readonly pending: readonly PodState[],
     private readonly options: TopologyOptions,
     private readonly journal: Journal,
     private readonly share?: TopologyShare,
+    private readonly template?: Topology,
   ) {
+    if (template && template.namespaces !== namespaces)
+      throw new Error('a topology template must come from the same pass (its namespaces differ)');
+    if (template)
+      for (const g of template.groups.values()) this.groupFor(this.groups, g.spec, template.filters.get(g));
     for (const p of pending) this.own(p);
-    const terms: { p: PodState; spec: GroupSpec }[] = [];
-    for (const p of pending) for (const spec of ownSpecs(p, namespaces).inverse) terms.push({ p, spec });
+    const terms: { owner: string; spec: GroupSpec }[] = [...(template?.terms ?? [])];
+    for (const p of pending)
+      for (const spec of ownSpecs(p, namespaces).inverse) terms.push({ owner: p.key, spec });
+    this.terms = terms;
     const needed = relevantInverse(
       this.boundInverseGroups(),
       pending,
       new Set(terms.map((t) => t.spec.hash)),
       share,
     );
+    // the template's pods need what they needed there: a group is needed when any pending pod needs it
+    if (template) {
+      const have = new Set(needed.map((n) => n.spec.hash));
+      for (const n of template.needed) if (!have.has(n.spec.hash)) needed.push(n);
+    }
+    this.needed = needed;
     for (const { spec, owners } of needed) {
       const g = this.inverseGroupOf(spec);
       for (const o of owners) g.owners.add(o);
     }
-    for (const { p, spec } of terms) this.inverseGroupOf(spec).owners.add(p.key);
+    for (const { owner, spec } of terms) this.inverseGroupOf(spec).owners.add(owner);
     for (const g of this.inverse.values()) this.countExisting(g, true);
+    if (template) {
+      const inherited = template.ids;
+      const fresh = (gs: Iterable<TopologyGroup>) => [...gs].filter((g) => !inherited.has(g.id));
+      this.added = { groups: fresh(this.groups.values()), inverse: fresh(this.inverse.values()) };
+    }
     for (const p of pending) this.indexSelecting(p.info);
   }
 
   /** Re-derives the groups a pod owns after one of its preferences was relaxed. */
   update(pod: PodState): void {
-    for (const g of this.owned.get(pod.key) ?? []) g.owners.delete(pod.key);
+    this.decidingMemo = undefined;
+    for (const g of this.ownedOf(pod.key)) g.owners.delete(pod.key);
     this.own(pod);
     this.indexSelecting(pod.info);
   }
@@ -110,8 +143,8 @@ export class Topology {
     taints: readonly Taint[],
     nodeRequirements: Requirements,
   ): Requirements | string {
-    const owned = this.owned.get(pod.key) ?? [];
-    const inverse = this.inverseSelecting.get(pod.key) ?? [];
+    const owned = this.ownedOf(pod.key);
+    const inverse = this.inverseSelectingOf(pod.key);
     if (owned.length === 0 && inverse.length === 0) return nodeRequirements;
     let result: Requirements | undefined;
     for (const g of owned.length ? (inverse.length ? [...owned, ...inverse] : owned) : inverse) {
@@ -151,20 +184,20 @@ export class Topology {
     const exclude = (g: TopologyGroup, limit: number): void => {
       for (const [domain, count] of g.domains) if (count >= limit) (out ??= new Set()).add(domain);
     };
-    for (const g of this.owned.get(pod.key) ?? []) {
+    for (const g of this.ownedOf(pod.key)) {
       if (g.key !== HOSTNAME) continue;
       if (g.spec.type === 'anti-affinity') exclude(g, 1);
       else if (g.spec.type === 'spread' && g.selectsPod(pod.info.namespace, pod.info.labels))
         exclude(g, g.spec.maxSkew);
     }
-    for (const g of this.inverseSelecting.get(pod.key) ?? [])
+    for (const g of this.inverseSelectingOf(pod.key))
       if (g.key === HOSTNAME && !this.filters.has(g)) exclude(g, 1);
     return out;
   }
 
   /** Records a placed pod in every group that counts it. */
   record(pod: TopologyPod, taints: readonly Taint[], requirements: Requirements): void {
-    for (const g of this.selecting.get(pod.key) ?? []) {
+    for (const g of this.selectingOf(pod.key)) {
       if (!this.filterMatches(g, taints, requirements)) continue;
       const domains = requirements.get(g.key);
       if (g.spec.type === 'anti-affinity') {
@@ -211,17 +244,34 @@ export class Topology {
   }
 
   /** Ids of the groups whose counts decide where the pod may go: those it owns and inverse groups selecting it. */
-  deciding(podKey: string): string[] {
+  deciding(podKey: string): readonly string[] {
+    // a template pod no group of this run's own selects decides by the template's groups: no need to inherit it
+    if (this.added?.inverse.length === 0 && !this.owned.has(podKey) && this.template?.pendingInfo(podKey))
+      return this.template.decidingOnce(podKey);
+    return this.decidingNow(podKey);
+  }
+
+  private decidingMemo: Map<string, readonly string[]> | undefined;
+
+  /** `deciding`, remembered per pod: a template's answers do not change (nothing is placed through it). */
+  private decidingOnce(podKey: string): readonly string[] {
+    this.decidingMemo ??= new Map();
+    let ids = this.decidingMemo.get(podKey);
+    if (!ids) this.decidingMemo.set(podKey, (ids = this.decidingNow(podKey)));
+    return ids;
+  }
+
+  private decidingNow(podKey: string): string[] {
     const out: string[] = [];
-    for (const g of this.owned.get(podKey) ?? []) out.push(g.id);
-    for (const g of this.inverseSelecting.get(podKey) ?? []) out.push(g.id);
+    for (const g of this.ownedOf(podKey)) out.push(g.id);
+    for (const g of this.inverseSelectingOf(podKey)) out.push(g.id);
     return out;
   }
 
   /** Ids of the groups that may count the pod once placed: groups selecting it and inverse groups it owns. */
   counting(podKey: string): string[] {
     const out: string[] = [];
-    for (const g of this.selecting.get(podKey) ?? []) out.push(g.id);
+    for (const g of this.selectingOf(podKey)) out.push(g.id);
     for (const g of this.inverse.values()) if (g.owners.has(podKey)) out.push(g.id);
     return out;
   }
@@ -286,6 +336,53 @@ export class Topology {
       groups.push(this.groupFor(this.groups, spec, filter));
     for (const g of groups) g.owners.add(pod.key);
     this.owned.set(pod.key, groups);
+  }
+
+  private ownedOf(key: string): readonly TopologyGroup[] {
+    return this.owned.get(key) ?? this.inherit(key)?.owned ?? NONE;
+  }
+
+  private selectingOf(key: string): readonly TopologyGroup[] {
+    return this.selecting.get(key) ?? this.inherit(key)?.selecting ?? NONE;
+  }
+
+  private inverseSelectingOf(key: string): readonly TopologyGroup[] {
+    return this.inverseSelecting.get(key) ?? this.inherit(key)?.inverse ?? NONE;
+  }
+
+  // A template pod's groups, first asked: the template's, as this run's groups of the same id, plus the groups
+  // only this run has that select it (as indexSelecting would have found them at construction).
+  private inherit(
+    key: string,
+  ): { owned: TopologyGroup[]; selecting: TopologyGroup[]; inverse: TopologyGroup[] } | undefined {
+    const t = this.template;
+    const info = t?.pendingInfo(key);
+    if (!t || !info || !this.added) return undefined;
+    const owned = this.mine(t.ownedOf(key));
+    const selecting = this.mine(t.selectingOf(key));
+    for (const g of this.added.groups) if (g.selectsPod(info.namespace, info.labels)) selecting.push(g);
+    const inverse = this.mine(t.inverseSelectingOf(key));
+    for (const g of this.added.inverse) if (g.selectsPod(info.namespace, info.labels)) inverse.push(g);
+    this.owned.set(key, owned);
+    this.selecting.set(key, selecting);
+    this.inverseSelecting.set(key, inverse);
+    return { owned, selecting, inverse };
+  }
+
+  /** This run's groups of the same ids as a template's. */
+  private mine(groups: readonly TopologyGroup[]): TopologyGroup[] {
+    const out: TopologyGroup[] = [];
+    for (const g of groups) out.push(this.ids.get(g.id) as TopologyGroup);
+    return out;
+  }
+
+  /** A pending pod of this run (a template's included), by key. */
+  private pendingInfo(key: string): TopologyPod | undefined {
+    if (!this.infos) {
+      this.infos = new Map();
+      for (const p of this.pending) this.infos.set(p.key, p.info);
+    }
+    return this.infos.get(key) ?? this.template?.pendingInfo(key);
   }
 
   // Which groups select a pod depends on its namespace and labels alone, and a deployment's replicas share them:
@@ -387,6 +484,7 @@ export class Topology {
   }
 }
 
+const NONE: readonly TopologyGroup[] = [];
 const shapes = new WeakMap<Labels, string>();
 const podShapes = new WeakMap<TopologyPod, string>();
 
