@@ -59,16 +59,27 @@ export class CountDiff {
 
   /** Whether the pod's topology sees exactly what it saw in the base at this queue place. */
   clean(s: PodState): boolean {
-    const { live, base, candidate } = this;
+    const { live, candidate } = this;
     for (const id of live.deciding(s.key)) {
       if (this.structural.has(id) || this.diff.has(id)) return false;
       const key = this.keyOf.get(id) as string;
       const v = candidate[key];
       // the fork's reach rule: the candidate may have been the domain's only supplier this pod could use
-      if (key !== HOSTNAME && v !== undefined && live.counts(s, id, v) !== base.topology.counts(s, id, v))
-        return false;
+      if (key !== HOSTNAME && v !== undefined && !this.sameReach(s, id, v)) return false;
     }
     return true;
+  }
+
+  /** Per pod shape and group: whether the candidate's domain counts alike in both runs (a shape decides reach). */
+  private readonly reach = new Map<string, Map<string, boolean>>();
+
+  private sameReach(s: PodState, id: string, domain: string): boolean {
+    let byGroup = this.reach.get(s.shape);
+    if (!byGroup) this.reach.set(s.shape, (byGroup = new Map()));
+    let same = byGroup.get(id);
+    if (same === undefined)
+      byGroup.set(id, (same = this.live.counts(s, id, domain) === this.base.topology.counts(s, id, domain)));
+    return same;
   }
 
   /** The pod stays where the base put it, off the nodes the follow holds: its base counts stand. */

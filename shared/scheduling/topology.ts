@@ -131,7 +131,7 @@ export class Topology {
 
   /** Re-derives the groups a pod owns after one of its preferences was relaxed. */
   update(pod: PodState): void {
-    this.decidingMemo = undefined;
+    this.memo = undefined;
     for (const g of this.ownedOf(pod.key)) g.owners.delete(pod.key);
     this.own(pod);
     this.indexSelecting(pod.info);
@@ -245,20 +245,15 @@ export class Topology {
 
   /** Ids of the groups whose counts decide where the pod may go: those it owns and inverse groups selecting it. */
   deciding(podKey: string): readonly string[] {
-    // a template pod no group of this run's own selects decides by the template's groups: no need to inherit it
-    if (this.added?.inverse.length === 0 && !this.owned.has(podKey) && this.template?.pendingInfo(podKey))
-      return this.template.decidingOnce(podKey);
-    return this.decidingNow(podKey);
-  }
-
-  private decidingMemo: Map<string, readonly string[]> | undefined;
-
-  /** `deciding`, remembered per pod: a template's answers do not change (nothing is placed through it). */
-  private decidingOnce(podKey: string): readonly string[] {
-    this.decidingMemo ??= new Map();
-    let ids = this.decidingMemo.get(podKey);
-    if (!ids) this.decidingMemo.set(podKey, (ids = this.decidingNow(podKey)));
-    return ids;
+    // a template pod not asked for yet decides by the template's groups and this run's own inverse groups that
+    // select it: no need to inherit it
+    const t = this.uninherited(podKey);
+    if (!t) return this.decidingNow(podKey);
+    const ids = t.template.remembered(podKey).deciding;
+    let out: string[] | undefined;
+    for (const g of t.added.inverse)
+      if (g.selectsPod(t.info.namespace, t.info.labels)) (out ??= [...ids]).push(g.id);
+    return out ?? ids;
   }
 
   private decidingNow(podKey: string): string[] {
@@ -269,11 +264,46 @@ export class Topology {
   }
 
   /** Ids of the groups that may count the pod once placed: groups selecting it and inverse groups it owns. */
-  counting(podKey: string): string[] {
+  counting(podKey: string): readonly string[] {
+    // a template pod not asked for yet: the template's, and this run's own groups that select it (a template pod
+    // owns none of the inverse groups only this run has)
+    const t = this.uninherited(podKey);
+    if (!t) return this.countingNow(podKey);
+    const ids = t.template.remembered(podKey).counting;
+    let out: string[] | undefined;
+    for (const g of t.added.groups)
+      if (g.selectsPod(t.info.namespace, t.info.labels)) (out ??= [...ids]).push(g.id);
+    return out ?? ids;
+  }
+
+  private countingNow(podKey: string): string[] {
     const out: string[] = [];
     for (const g of this.selectingOf(podKey)) out.push(g.id);
     for (const g of this.inverse.values()) if (g.owners.has(podKey)) out.push(g.id);
     return out;
+  }
+
+  /** A template pod this run has not inherited yet, with what answers for it. */
+  private uninherited(
+    podKey: string,
+  ): { template: Topology; added: NonNullable<Topology['added']>; info: TopologyPod } | undefined {
+    if (!this.template || !this.added || this.owned.has(podKey)) return undefined;
+    const info = this.template.pendingInfo(podKey);
+    return info && { template: this.template, added: this.added, info };
+  }
+
+  private memo: Map<string, { deciding: readonly string[]; counting: readonly string[] }> | undefined;
+
+  /** A pod's deciding and counting ids, remembered: a template's answers do not change (nothing is placed through it). */
+  private remembered(podKey: string): { deciding: readonly string[]; counting: readonly string[] } {
+    this.memo ??= new Map();
+    let known = this.memo.get(podKey);
+    if (!known)
+      this.memo.set(
+        podKey,
+        (known = { deciding: this.decidingNow(podKey), counting: this.countingNow(podKey) }),
+      );
+    return known;
   }
 
   /** Adds `n` to a group's count in `domain`, as the placements it stands for would have (no journal, no observer). */
