@@ -12,5 +12,5 @@ const s = rampSnapshot(Number(nodes), Number(pending));
 const before = process.resourceUsage().maxRSS;
 const c = census(s, passOptions({ upstream: mode === 'upstream' }));
 process.stdout.write(
-  `${JSON.stringify({ mode, censusMs: c.totalMs, peakRssMb: process.resourceUsage().maxRSS / 1024, fleetRssMb: before / 1024 })}\n`,
+  `${JSON.stringify({ mode, censusMs: c.totalMs, reached: c.reached, truncated: c.truncated, peakRssMb: process.resourceUsage().maxRSS / 1024, fleetRssMb: before / 1024 })}\n`,
 );

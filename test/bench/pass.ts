@@ -87,6 +87,8 @@ results.walk = walks;
 interface CensusRun {
   readonly mode: Mode;
   readonly censusMs: number;
+  readonly reached: number;
+  readonly truncated: boolean;
   readonly peakRssMb: number;
   readonly fleetRssMb: number;
 }
@@ -102,7 +104,7 @@ CENSUS.forEach((pending, i) => {
     const run = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as CensusRun;
     (censuses[pending] as Partial<Record<Mode, CensusRun>>)[mode] = run;
     log(
-      `census @${pending} pending, ${mode}: ${s1(run.censusMs)}, peak RSS ${run.peakRssMb.toFixed(0)} MB (fleet alone ${run.fleetRssMb.toFixed(0)} MB)`,
+      `census @${pending} pending, ${mode}: ${s1(run.censusMs)} (${run.reached} candidates judged${run.truncated ? ', CUT OFF' : ''}), peak RSS ${run.peakRssMb.toFixed(0)} MB (fleet alone ${run.fleetRssMb.toFixed(0)} MB)`,
     );
   }
 });
