@@ -479,11 +479,10 @@ export class Topology {
   // Counts bound pods into a group's domains: for normal groups the pods the group selects (on nodes that pass
   // its filter); for inverse groups the owners themselves, at their nodes' domains.
   private countExisting(g: TopologyGroup, inverse: boolean): void {
-    const key = `${inverse ? 'inverse' : 'group'}\u0002${g.spec.hash}`;
-    let counts = this.share?.counts.get(key);
+    let counts = this.share?.counts.get(g.id);
     if (!counts) {
       counts = this.countOver(this.bound, g, inverse);
-      this.share?.counts.set(key, counts);
+      this.share?.counts.set(g.id, counts);
     }
     for (const [domain, n] of counts) g.record(domain, n);
     if (this.share?.removed.length)
@@ -503,7 +502,9 @@ export class Topology {
       return ok;
     };
     // only the group's owners (inverse) or its namespaces' pods carrying its anchor label can count: read just those
-    for (const b of boundIn(pods, inverse ? { keys: g.owners } : g.spec)) {
+    // a few pods (a candidate's, left out of this run) are read directly: indexing them would cost more
+    const read = pods.length <= FEW_PODS ? pods : boundIn(pods, inverse ? { keys: g.owners } : g.spec);
+    for (const b of read) {
       const domain = b.nodeLabels[g.key];
       if (domain === undefined) continue;
       if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
@@ -515,6 +516,8 @@ export class Topology {
 }
 
 const NONE: readonly TopologyGroup[] = [];
+/** Bound-pod lists up to this long are read whole rather than through their index (bound-index.ts). */
+const FEW_PODS = 64;
 const shapes = new WeakMap<Labels, string>();
 const podShapes = new WeakMap<TopologyPod, string>();
 
