@@ -4,8 +4,11 @@
 import type { KubeApiEmulator, KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { addInto, fromQuantities, type MutableResourceList } from '../../shared/model/resources.ts';
-import { emulatorObjects, lpBound } from './report/fleet-bound.ts';
+import { emulatorObjects, FLOOR_MAX_PODS, lpBound } from './report/fleet-bound.ts';
 import { GPU_MODEL_LABEL, lowerBoundPerHour, modelRow } from './report/lower-bound.ts';
+
+type OwnerRef = { readonly kind?: string };
+const isDaemonSet = (o: OwnerRef): boolean => o.kind === 'DaemonSet';
 
 export interface FleetObservation {
   readonly nodesByCloud: Record<string, number>;
@@ -74,8 +77,16 @@ export function observe(emulator: KubeApiEmulator, catalog: InstanceTypeCatalog)
     if ((p as PodShape).spec?.nodeName) running.push(p);
     else pending++;
   }
+  // Above FLOOR_MAX_PODS lpBound answers undefined: skip reading every object of the store to learn that (the
+  // full ramp's 28,000 pods, every minute). Its count leaves DaemonSet pods out, as lpBound's does.
+  const counted = running.filter(
+    (p) => !(p.metadata.ownerReferences as OwnerRef[] | undefined)?.some(isDaemonSet),
+  );
   const lb =
-    (running.length > 0 ? lpBound(emulatorObjects(emulator), catalog)?.lpPerHour : 0) ??
-    divisibleBound(running, catalog);
+    (running.length === 0
+      ? 0
+      : counted.length > FLOOR_MAX_PODS
+        ? undefined
+        : lpBound(emulatorObjects(emulator), catalog)?.lpPerHour) ?? divisibleBound(running, catalog);
   return { nodesByCloud, nodesByPool, pending, bound: running.length, costPerHour, lowerBoundPerHour: lb };
 }

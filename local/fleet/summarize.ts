@@ -61,7 +61,8 @@ export function summarize(r: RunRecord): FleetRun {
       r.ledger.goneWithin(2),
     ),
   };
-  // Both are lower bounds, so the larger is one too: the end state's, with placement kept, is the tighter.
+  // The last sample's line and the end's floor come from one function (lpBound); above FLOOR_MAX_PODS the floor
+  // is absent and the line is the divisible bound. The larger of two lower bounds is one too.
   const bound = Math.max(last.lowerBoundPerHour, floor?.lpPerHour ?? 0);
   const converged = bound > 0 ? convergedMinute(r.samples, bound) : undefined;
   return {
