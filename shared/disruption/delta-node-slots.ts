@@ -8,7 +8,7 @@ import { labelRequirements } from '../scheduling/requirement-set.ts';
 import { LABELS, staticFit, TAINT } from '../scheduling/static-fit.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution } from './base-solution.ts';
-import { LighterRoom } from './delta-room-lighter.ts';
+import { SlotRoom } from './delta-room-slots.ts';
 import { baseRoom, roomWants, type BaseRoom } from './delta-room.ts';
 import { withLoad } from './delta-window.ts';
 
@@ -24,19 +24,19 @@ export interface Slot {
 
 export class NodeSlots {
   private readonly slots = new Map<string, Slot>();
-  /** Every slot, by node order: a node walk checks each against its own state. */
-  private readonly order: Slot[] = [];
+  /** Every slot in the node order, by node index, with its exact free room (kept by the node's onFreeChanged). */
+  private readonly slotRoom: SlotRoom;
+  private readonly slotAt: (Slot | undefined)[] = [];
   /**
    * Slots lacking a base pod, where a backlog pod may now fit earlier than in the base: by node index with their
-   * exact free room (kept by the node's onFreeChanged), and, after those, any off the node order.
+   * free room, and, after those, any off the node order.
    */
-  private lighterRoom: LighterRoom | undefined;
-  private readonly lighterAt: (Slot | undefined)[] = [];
+  private lighterRoom: SlotRoom | undefined;
   private readonly lighterOff: Slot[] = [];
   /** The base's room over queue time, when this follow's nodes are the base's (undefined: walk every node). */
   private room: BaseRoom | undefined | null = null;
   /** Per node: the base's arrival times on it and the running sum of their requests (a node walk's cheap test). */
-  private readonly loads = new Map<string, { at: number[]; sums: ResourceList[] }>();
+  private readonly loads: Map<string, { at: number[]; sums: ResourceList[] }>;
   /** Never begun: placements here are never rolled back, so it records nothing. */
   private readonly journal = new Journal();
 
@@ -45,7 +45,10 @@ export class NodeSlots {
     private readonly base: BaseSolution,
     private readonly inputs: ReadonlyMap<string, ExistingNodeInput>,
     private readonly live: Topology,
-  ) {}
+  ) {
+    this.slotRoom = new SlotRoom(base.input.existing.length);
+    this.loads = baseLoads(base);
+  }
 
   get size(): number {
     return this.slots.size;
@@ -74,7 +77,14 @@ export class NodeSlots {
 
   private made(s: Slot): Slot {
     this.slots.set(s.name, s);
-    insertByIndex(this.order, s);
+    if (!(s.index < this.base.input.existing.length)) return s;
+    const { available } = s.node.input;
+    this.slotRoom.set(s.index, available, s.node.free());
+    this.slotAt[s.index] = s;
+    s.node.onFreeChanged = (free) => {
+      this.slotRoom.set(s.index, available, free);
+      if (s.missing > 0) this.lighterRoom?.set(s.index, available, free);
+    };
     return s;
   }
 
@@ -86,7 +96,7 @@ export class NodeSlots {
     return pods.length ? withLoad(input, pods) : input;
   }
 
-  /** What the base's arrivals on an untouched node request before `time`. */
+  /** What the base's arrivals on an untouched node request before `time` (sums kept per base, for the pass). */
   private loadBefore(name: string, time: number): ResourceList {
     let l = this.loads.get(name);
     if (!l) {
@@ -116,11 +126,7 @@ export class NodeSlots {
       insertByIndex(this.lighterOff, s);
       return;
     }
-    const room = (this.lighterRoom ??= new LighterRoom(n));
-    const { available } = s.node.input;
-    room.set(s.index, available, s.node.free());
-    s.node.onFreeChanged = (free) => room.set(s.index, available, free);
-    this.lighterAt[s.index] = s;
+    (this.lighterRoom ??= new SlotRoom(n)).set(s.index, s.node.input.available, s.node.free());
   }
 
   /**
@@ -149,7 +155,7 @@ export class NodeSlots {
     if (room) {
       const wants = roomWants(want);
       for (let j = room.next(0, below, wants); j >= 0; j = room.next(j + 1, below, wants)) {
-        const s = this.lighterAt[j];
+        const s = this.slotAt[j];
         if (s && this.mayTake(s, state) && this.place(s, state)) return s;
       }
     }
@@ -173,16 +179,15 @@ export class NodeSlots {
     const want = state.info.requests;
     const wants = roomWants(want);
     const version = tree.version(time);
-    let si = firstAfter(this.order, after);
+    let si = this.slotRoom.next(after + 1, n, wants);
     let ti = tree.next(version, after + 1, wants);
     for (;;) {
-      const s = this.order[si];
-      const slotAt = s && s.index < n ? s.index : Number.POSITIVE_INFINITY;
-      if (ti < 0 && slotAt === Number.POSITIVE_INFINITY) return undefined;
-      if (ti < 0 || slotAt <= ti) {
-        si++;
-        if (slotAt === ti) ti = tree.next(version, ti + 1, wants);
-        if (this.mayTake(s as Slot, state) && this.place(s as Slot, state)) return s;
+      if (ti < 0 && si < 0) return undefined;
+      if (ti < 0 || (si >= 0 && si <= ti)) {
+        const s = this.slotAt[si] as Slot;
+        if (si === ti) ti = tree.next(version, ti + 1, wants);
+        si = this.slotRoom.next(si + 1, n, wants);
+        if (this.mayTake(s, state) && this.place(s, state)) return s;
         continue;
       }
       const i = ti;
@@ -253,6 +258,14 @@ function labelConflict(input: ExistingNodeInput, state: PodState): boolean {
     byPod.set(state.fitKey, known);
   }
   return known;
+}
+
+const loadsMemo = new WeakMap<BaseSolution, Map<string, { at: number[]; sums: ResourceList[] }>>();
+
+function baseLoads(base: BaseSolution): Map<string, { at: number[]; sums: ResourceList[] }> {
+  let loads = loadsMemo.get(base);
+  if (!loads) loadsMemo.set(base, (loads = new Map()));
+  return loads;
 }
 
 function insertByIndex(list: Slot[], s: Slot): void {

@@ -1,5 +1,5 @@
 // The follow's room indexes (docs/mechanisms/delta-simulation.md, point 4) against a brute-force scan: the base's
-// persistent room tree over queue time, and the lighter slots' room. A tree may only be lenient: it never rules
+// persistent room tree over queue time, and the slots' room. A tree may only be lenient: it never rules
 // out a node the exact test (fitsSum of the load so far and the wants) accepts. Seeded per run, printed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   PODS,
   type ResourceList,
 } from '../../../shared/model/resources.ts';
-import { LighterRoom } from '../../../shared/disruption/delta-room-lighter.ts';
+import { SlotRoom } from '../../../shared/disruption/delta-room-slots.ts';
 import { RoomTree, roomWants, type RoomArrival } from '../../../shared/disruption/delta-room.ts';
 import { propertyRuns } from '../../property/seed.ts';
 
@@ -165,7 +165,7 @@ describe('the base room tree', () => {
   });
 });
 
-describe('the lighter slots room', () => {
+describe('the slots room', () => {
   it('finds the first recorded node in a range whose free room covers the wants, as a scan does', () => {
     const ops = fc.array(
       fc.record({ node: fc.nat(40), available: resources(false), free: resources(false) }),
@@ -174,7 +174,7 @@ describe('the lighter slots room', () => {
     const query = fc.record({ from: fc.nat(45), below: fc.nat(45), want: resources(false) });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 41 }), ops, fc.array(query, { maxLength: 10 }), (n, sets, qs) => {
-        const room = new LighterRoom(n);
+        const room = new SlotRoom(n);
         const free = new Map<number, ResourceList>();
         for (const s of sets.filter((x) => x.node < n)) {
           room.set(s.node, s.available, s.free);

@@ -1,14 +1,14 @@
-// The exact free room of the follow's lighter slots (docs/mechanisms/delta-simulation.md, point 4), by node
-// order: a max segment tree, so a backlog pod passes over the lighter slots it cannot fit without trying each.
+// The exact free room of the follow's slots (docs/mechanisms/delta-simulation.md, point 4), by node order: a max
+// segment tree, so a node walk passes over the slots (or the lighter ones) a pod cannot fit without trying each.
 // A necessary condition only, like the base's room tree (delta-room.ts): the slot's own check still decides.
 import type { ResourceList } from '../model/resources.ts';
 import { covers, lenient, STRIDE, TRACKED } from './delta-room.ts';
 
 const R = TRACKED.length;
 
-export class LighterRoom {
+export class SlotRoom {
   private readonly size: number;
-  /** STRIDE maxima per tree node (as delta-room.ts): a node that is no lighter slot holds -Infinity, never found. */
+  /** STRIDE maxima per tree node (as delta-room.ts): a node not recorded holds -Infinity, never found. */
   private readonly max: Float64Array;
 
   constructor(nodes: number) {
