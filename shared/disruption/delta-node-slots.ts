@@ -4,8 +4,12 @@ import { add, fits, fitsSum, type ResourceList } from '../model/resources.ts';
 import { Journal } from '../scheduling/journal.ts';
 import { ExistingNode, staticallyRejects, type ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PodState } from '../scheduling/pod-state.ts';
+import { labelRequirements } from '../scheduling/requirement-set.ts';
+import { LABELS, staticFit, TAINT } from '../scheduling/static-fit.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution } from './base-solution.ts';
+import { SlotRoom } from './delta-room-slots.ts';
+import { baseRoom, roomWants, type BaseRoom } from './delta-room.ts';
 import { withLoad } from './delta-window.ts';
 
 const NO_LOAD: ResourceList = {};
@@ -20,10 +24,19 @@ export interface Slot {
 
 export class NodeSlots {
   private readonly slots = new Map<string, Slot>();
-  /** Slots lacking a base pod, by node order: where a backlog pod may now fit earlier than in the base. */
-  private readonly lighter: Slot[] = [];
+  /** Every slot in the node order, by node index, with its exact free room (kept by the node's onFreeChanged). */
+  private readonly slotRoom: SlotRoom;
+  private readonly slotAt: (Slot | undefined)[] = [];
+  /**
+   * Slots lacking a base pod, where a backlog pod may now fit earlier than in the base: by node index with their
+   * free room, and, after those, any off the node order.
+   */
+  private lighterRoom: SlotRoom | undefined;
+  private readonly lighterOff: Slot[] = [];
+  /** The base's room over queue time, when this follow's nodes are the base's (undefined: walk every node). */
+  private room: BaseRoom | undefined | null = null;
   /** Per node: the base's arrival times on it and the running sum of their requests (a node walk's cheap test). */
-  private readonly loads = new Map<string, { at: number[]; sums: ResourceList[] }>();
+  private readonly loads: Map<string, { at: number[]; sums: ResourceList[] }>;
   /** Never begun: placements here are never rolled back, so it records nothing. */
   private readonly journal = new Journal();
 
@@ -32,7 +45,10 @@ export class NodeSlots {
     private readonly base: BaseSolution,
     private readonly inputs: ReadonlyMap<string, ExistingNodeInput>,
     private readonly live: Topology,
-  ) {}
+  ) {
+    this.slotRoom = new SlotRoom(base.input.existing.length);
+    this.loads = baseLoads(base);
+  }
 
   get size(): number {
     return this.slots.size;
@@ -56,8 +72,19 @@ export class NodeSlots {
     if (known) return known;
     const input = this.baseInput(name, time);
     if (!input) return undefined;
-    const s: Slot = { name, node: new ExistingNode(input), index: this.index(name), missing: 0 };
-    this.slots.set(name, s);
+    return this.made({ name, node: new ExistingNode(input), index: this.index(name), missing: 0 });
+  }
+
+  private made(s: Slot): Slot {
+    this.slots.set(s.name, s);
+    if (!(s.index < this.base.input.existing.length)) return s;
+    const { available } = s.node.input;
+    this.slotRoom.set(s.index, available, s.node.free());
+    this.slotAt[s.index] = s;
+    s.node.onFreeChanged = (free) => {
+      this.slotRoom.set(s.index, available, free);
+      if (s.missing > 0) this.lighterRoom?.set(s.index, available, free);
+    };
     return s;
   }
 
@@ -69,7 +96,7 @@ export class NodeSlots {
     return pods.length ? withLoad(input, pods) : input;
   }
 
-  /** What the base's arrivals on an untouched node request before `time`. */
+  /** What the base's arrivals on an untouched node request before `time` (sums kept per base, for the pass). */
   private loadBefore(name: string, time: number): ResourceList {
     let l = this.loads.get(name);
     if (!l) {
@@ -93,7 +120,27 @@ export class NodeSlots {
 
   /** The slot lacks one more base pod. */
   lose(s: Slot): void {
-    if (s.missing++ === 0) insertByIndex(this.lighter, s);
+    if (s.missing++ !== 0) return;
+    const n = this.base.input.existing.length;
+    if (!(s.index < n)) {
+      insertByIndex(this.lighterOff, s);
+      return;
+    }
+    (this.lighterRoom ??= new SlotRoom(n)).set(s.index, s.node.input.available, s.node.free());
+  }
+
+  /**
+   * Whether the slot passes the checks its add makes first: the resources, and the static verdict (memoized per
+   * pass on the base's input of the node, the same taints and labels). Labels decide alone only while nothing
+   * narrowed the node's requirements, as in ExistingNode.add; once narrowed, a conflict on a key the node has a
+   * label for still turns the pod away (see labelConflict).
+   */
+  private mayTake(s: Slot, state: PodState): boolean {
+    if (!s.node.fits(state.info.requests)) return false;
+    const input = this.inputs.get(s.name) ?? s.node.input;
+    const fit = staticFit(input, labelRequirements(input.labels), state);
+    if (fit & TAINT) return false;
+    return (fit & LABELS) === 0 || (s.node.pods.length > 0 && !labelConflict(input, state));
   }
 
   /** Places the pod on the slot through the live topology, if the node takes it. */
@@ -103,43 +150,137 @@ export class NodeSlots {
 
   /** The first slot lacking a base pod before node order `below` that takes the pod (placed there). */
   firstLighter(state: PodState, below: number): Slot | undefined {
-    for (const s of this.lighter) {
+    const want = state.info.requests;
+    const room = this.lighterRoom;
+    if (room) {
+      const wants = roomWants(want);
+      for (let j = room.next(0, below, wants); j >= 0; j = room.next(j + 1, below, wants)) {
+        const s = this.slotAt[j];
+        if (s && this.mayTake(s, state) && this.place(s, state)) return s;
+      }
+    }
+    for (const s of this.lighterOff) {
       if (s.index >= below) break;
-      if (s.node.fits(state.info.requests) && this.place(s, state)) return s;
+      if (this.mayTake(s, state) && this.place(s, state)) return s;
     }
     return undefined;
   }
 
   /**
    * The first node after `after` in the node order that takes the pod (placed there, through the live topology),
-   * as the scheduler walks on. A node it only tries becomes a slot when it takes the pod.
+   * as the scheduler walks on. A node it only tries becomes a slot when it takes the pod. The slots are checked
+   * against their own state; of the other nodes, only those the base's room at `time` could take and the pod's
+   * static verdict admits (delta-room.ts): the nodes every other would be rejected by the checks below anyway.
    */
   scanAfter(state: PodState, after: number, time: number): Slot | undefined {
-    const existing = this.base.input.existing;
+    const tree = this.baseRoom()?.forPod(state);
+    if (!tree) return this.walk(state, after, time);
+    const n = this.base.input.existing.length;
     const want = state.info.requests;
-    for (let i = after + 1; i < existing.length; i++) {
-      const name = (existing[i] as ExistingNodeInput).name;
-      const s = this.slots.get(name);
-      if (s) {
-        if (s.node.fits(want) && this.place(s, state)) return s;
+    const wants = roomWants(want);
+    const version = tree.version(time);
+    let si = this.slotRoom.next(after + 1, n, wants);
+    let ti = tree.next(version, after + 1, wants);
+    for (;;) {
+      if (ti < 0 && si < 0) return undefined;
+      if (ti < 0 || (si >= 0 && si <= ti)) {
+        const s = this.slotAt[si] as Slot;
+        if (si === ti) ti = tree.next(version, ti + 1, wants);
+        si = this.slotRoom.next(si + 1, n, wants);
+        if (this.mayTake(s, state) && this.place(s, state)) return s;
         continue;
       }
-      const input = this.inputs.get(name);
-      // a node too small before any backlog placement only filled up since
-      if (!input || !fits(want, input.available) || staticallyRejects(input, state)) continue;
-      if (!fitsSum(this.loadBefore(name, time), want, input.available)) continue;
-      const now = this.baseInput(name, time) as ExistingNodeInput;
-      const node = new ExistingNode(now);
-      if (node.add(state, this.live, this.journal) !== undefined) continue;
-      const made: Slot = { name, node, index: this.index(name), missing: 0 };
-      this.slots.set(name, made);
-      return made;
+      const i = ti;
+      ti = tree.next(version, i + 1, wants);
+      const made = this.tryUntouched(i, state, time);
+      if (made) return made;
+    }
+  }
+
+  /** The base's room trees, if every node of this follow is the base's own input (they are built from those). */
+  private baseRoom(): BaseRoom | undefined {
+    if (this.room !== null) return this.room;
+    const existing = this.base.input.existing;
+    let same = true;
+    for (const [name, input] of this.inputs) {
+      const i = this.base.nodeIndex.get(name);
+      if (i === undefined || existing[i] !== input) same = false;
+    }
+    this.room = same ? baseRoom(this.base) : undefined;
+    return this.room;
+  }
+
+  /** scanAfter over every node in turn: the same walk, without the room tree. */
+  private walk(state: PodState, after: number, time: number): Slot | undefined {
+    const existing = this.base.input.existing;
+    for (let i = after + 1; i < existing.length; i++) {
+      const s = this.slots.get((existing[i] as ExistingNodeInput).name);
+      if (s) {
+        if (this.mayTake(s, state) && this.place(s, state)) return s;
+        continue;
+      }
+      const made = this.tryUntouched(i, state, time);
+      if (made) return made;
     }
     return undefined;
   }
+
+  /** An untouched node `i` of the node order, tried as the base had it at `time`: a slot if it takes the pod. */
+  private tryUntouched(i: number, state: PodState, time: number): Slot | undefined {
+    const name = (this.base.input.existing[i] as ExistingNodeInput).name;
+    if (this.slots.has(name)) return undefined;
+    const want = state.info.requests;
+    const input = this.inputs.get(name);
+    // a node too small before any backlog placement only filled up since
+    if (!input || !fits(want, input.available) || staticallyRejects(input, state)) return undefined;
+    if (!fitsSum(this.loadBefore(name, time), want, input.available)) return undefined;
+    const now = this.baseInput(name, time) as ExistingNodeInput;
+    const node = new ExistingNode(now);
+    if (node.add(state, this.live, this.journal) !== undefined) return undefined;
+    return this.made({ name, node, index: this.index(name), missing: 0 });
+  }
+}
+
+const conflicts = new WeakMap<ExistingNodeInput, Map<string, boolean>>();
+
+/**
+ * Whether the pod's requirements conflict with the node's own labels on a key the node has. Narrowing keeps such
+ * a key's requirement `In [its value]` (a placement admitted only pods that intersect it), so the node's narrowed
+ * requirements conflict there too and its add refuses the pod. Memoized per node input and pod fit key (the
+ * requirements' fingerprint), like staticFit.
+ */
+function labelConflict(input: ExistingNodeInput, state: PodState): boolean {
+  let byPod = conflicts.get(input);
+  if (!byPod) conflicts.set(input, (byPod = new Map()));
+  let known = byPod.get(state.fitKey);
+  if (known === undefined) {
+    known = labelRequirements(input.labels).conflict(state.requirements) !== undefined;
+    byPod.set(state.fitKey, known);
+  }
+  return known;
+}
+
+const loadsMemo = new WeakMap<BaseSolution, Map<string, { at: number[]; sums: ResourceList[] }>>();
+
+function baseLoads(base: BaseSolution): Map<string, { at: number[]; sums: ResourceList[] }> {
+  let loads = loadsMemo.get(base);
+  if (!loads) loadsMemo.set(base, (loads = new Map()));
+  return loads;
 }
 
 function insertByIndex(list: Slot[], s: Slot): void {
-  const i = list.findIndex((l) => l.index > s.index);
-  list.splice(i < 0 ? list.length : i, 0, s);
+  const i = firstAfter(list, s.index);
+  list.splice(i, 0, s);
+}
+
+/** The position of the first slot whose node index is above `index` (the list is by node index). */
+function firstAfter(list: readonly Slot[], index: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as Slot).index <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
