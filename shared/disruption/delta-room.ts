@@ -186,11 +186,10 @@ export class BaseRoom {
     base: BaseSolution,
   ) {
     this.available = existing.map((e) => e.available);
-    this.arrivals = base.arrivals.map((a) => ({
-      at: a.at,
-      node: base.nodeIndex.get(a.node) ?? -1,
-      requests: a.pod.requests,
-    }));
+    // by queue place, as the versions count them (the base sorts its arrivals so; a stable sort keeps that)
+    this.arrivals = base.arrivals
+      .map((a) => ({ at: a.at, node: base.nodeIndex.get(a.node) ?? -1, requests: a.pod.requests }))
+      .sort((x, y) => x.at - y.at);
   }
 
   /** The tree over the nodes that do not statically reject the pod. */
