@@ -9,7 +9,7 @@ import { LABELS, staticFit, TAINT } from '../scheduling/static-fit.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution } from './base-solution.ts';
 import { SlotRoom } from './delta-room-slots.ts';
-import { baseRoom, roomWants, type BaseRoom } from './delta-room.ts';
+import { baseRoom, countBelow, roomWants, type BaseRoom } from './delta-room.ts';
 import { withLoad } from './delta-window.ts';
 
 const NO_LOAD: ResourceList = {};
@@ -108,13 +108,7 @@ export class NodeSlots {
       }
       this.loads.set(name, (l = { at, sums }));
     }
-    let lo = 0;
-    let hi = l.at.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((l.at[mid] as number) < time) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = countBelow(l.at, time);
     return lo === 0 ? NO_LOAD : (l.sums[lo - 1] as ResourceList);
   }
 

@@ -20,6 +20,18 @@ export function lenient(available: number, room: number): number {
   return room + 1e-9 * (Math.abs(available) + Math.abs(available - room) + 1);
 }
 
+/** How many of the ascending `sorted` are below `t` (binary search). */
+export function countBelow(sorted: ArrayLike<number>, t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The tracked part of a pod's requests, once per walk (and a kept node: even a pod that asks for nothing). */
 export function roomWants(requests: ResourceList): Float64Array {
   const out = new Float64Array(STRIDE);
@@ -106,14 +118,7 @@ export class RoomTree {
 
   /** The version for queue place `time`: how many arrivals come before it (the set loadBefore sums). */
   version(time: number): number {
-    let lo = 0;
-    let hi = this.at.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.at[mid] as number) < time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return countBelow(this.at, time);
   }
 
   /** The first node index ≥ from whose room at `version` covers every tracked want, or -1. */

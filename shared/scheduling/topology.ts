@@ -248,12 +248,9 @@ export class Topology {
     // a template pod not asked for yet decides by the template's groups and this run's own inverse groups that
     // select it: no need to inherit it
     const t = this.uninherited(podKey);
-    if (!t) return this.decidingNow(podKey);
-    const ids = t.template.remembered(podKey).deciding;
-    let out: string[] | undefined;
-    for (const g of t.added.inverse)
-      if (g.selectsPod(t.info.namespace, t.info.labels)) (out ??= [...ids]).push(g.id);
-    return out ?? ids;
+    return t
+      ? withSelecting(t.template.remembered(podKey).deciding, t.added.inverse, t.info)
+      : this.decidingNow(podKey);
   }
 
   private decidingNow(podKey: string): string[] {
@@ -268,12 +265,9 @@ export class Topology {
     // a template pod not asked for yet: the template's, and this run's own groups that select it (a template pod
     // owns none of the inverse groups only this run has)
     const t = this.uninherited(podKey);
-    if (!t) return this.countingNow(podKey);
-    const ids = t.template.remembered(podKey).counting;
-    let out: string[] | undefined;
-    for (const g of t.added.groups)
-      if (g.selectsPod(t.info.namespace, t.info.labels)) (out ??= [...ids]).push(g.id);
-    return out ?? ids;
+    return t
+      ? withSelecting(t.template.remembered(podKey).counting, t.added.groups, t.info)
+      : this.countingNow(podKey);
   }
 
   private countingNow(podKey: string): string[] {
@@ -513,6 +507,17 @@ export class Topology {
     }
     return out;
   }
+}
+
+/** `ids` and the ids of the groups among `groups` that select the pod (a copy only when one does). */
+function withSelecting(
+  ids: readonly string[],
+  groups: readonly TopologyGroup[],
+  pod: TopologyPod,
+): readonly string[] {
+  let out: string[] | undefined;
+  for (const g of groups) if (g.selectsPod(pod.namespace, pod.labels)) (out ??= [...ids]).push(g.id);
+  return out ?? ids;
 }
 
 const NONE: readonly TopologyGroup[] = [];
