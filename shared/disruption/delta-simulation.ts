@@ -127,39 +127,32 @@ function simulateDelta(
 /** The full simulation's topology before its first placement: every pending pod's groups, the candidate's too. */
 function liveTopology(input: SchedulingInput, base: BaseSolution, moved: readonly Timed[]): Topology {
   const own = moved.filter((m) => m.kind === 'own').map((m) => m.state);
-  const options = {
-    reachableDomainsOnly: base.options.reachableDomainsOnly,
-    allowUndefined: base.options.allowUndefined,
-  };
-  const template = backlogTopology(base);
   // the backlog's groups come from the pass's template, read per pod only where the follow asks
-  if (template && base.input.namespaces === input.namespaces && base.input.bound === input.bound)
-    return new Topology(
-      input.universe,
-      input.namespaces,
-      input.bound,
-      own,
-      options,
-      new Journal(),
-      input.topologyShare,
-      template,
-    );
-  const states = [...base.arrivals.map((a) => a.state), ...base.offNodes.map((o) => o.state), ...own];
+  const same = base.input.namespaces === input.namespaces && base.input.bound === input.bound;
+  const pending = same
+    ? own
+    : [...base.arrivals.map((a) => a.state), ...base.offNodes.map((o) => o.state), ...own];
   return new Topology(
     input.universe,
     input.namespaces,
     input.bound,
-    states,
-    options,
+    pending,
+    topologyOptions(base),
     new Journal(),
     input.topologyShare,
+    same ? backlogTopology(base) : undefined,
   );
 }
+
+const topologyOptions = (base: BaseSolution) => ({
+  reachableDomainsOnly: base.options.reachableDomainsOnly,
+  allowUndefined: base.options.allowUndefined,
+});
 
 const templates = new WeakMap<BaseSolution, Topology>();
 
 /** The backlog's topology before any placement, built once per base (docs/mechanisms/delta-simulation.md). */
-function backlogTopology(base: BaseSolution): Topology | undefined {
+function backlogTopology(base: BaseSolution): Topology {
   let t = templates.get(base);
   if (!t) {
     const states = [...base.arrivals.map((a) => a.state), ...base.offNodes.map((o) => o.state)];
@@ -168,10 +161,7 @@ function backlogTopology(base: BaseSolution): Topology | undefined {
       base.input.namespaces,
       base.input.bound,
       states,
-      {
-        reachableDomainsOnly: base.options.reachableDomainsOnly,
-        allowUndefined: base.options.allowUndefined,
-      },
+      topologyOptions(base),
       new Journal(),
       base.input.topologyShare,
     );
