@@ -6,6 +6,10 @@ import type { LabelPredicate, Labels } from './selector.ts';
 
 export type TopologyType = 'spread' | 'affinity' | 'anti-affinity';
 
+/** The kind of constraint a group stands for, as Karpenter's messages name it. */
+export const describeType = (t: TopologyType): string =>
+  t === 'spread' ? 'topology spread' : t === 'affinity' ? 'pod affinity' : 'pod anti-affinity';
+
 export interface GroupSpec {
   readonly type: TopologyType;
   readonly key: string;

@@ -1,52 +1,22 @@
 // The topology of one scheduling run: groups for the pending pods' spread constraints and (anti-)affinity
 // terms, inverse anti-affinity groups from pods that carry required anti-affinity, existing pods counted
 // into their domains, and AddRequirements/Record as Karpenter's Topology does them.
-import { HOSTNAME } from '../model/labels.ts';
 import type { Taint } from '../model/meta.ts';
-import type { PodAffinityTerm } from '../model/pod.ts';
-import { boundIn } from './bound-index.ts';
 import type { Journal } from './journal.ts';
-import { canUse, type Domains } from './domains.ts';
+import type { Domains } from './domains.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
 import type { Requirements } from './requirement-set.ts';
-import { labelRequirements } from './requirement-set.ts';
 import type { Labels } from './selector.ts';
-import { untolerated } from './taints.ts';
-import { relevantInverse, type BoundInverse, type BoundInverseMemo } from './inverse-relevance.ts';
-import { TopologyGroup, type GroupSpec, type TopologyType } from './topology-group.ts';
-import { ownSpecs, termNamespaces, termSpec, type Filter } from './topology-specs.ts';
+import { relevantInverse, type BoundInverse } from './inverse-relevance.ts';
+import { describeType, TopologyGroup, type GroupSpec } from './topology-group.ts';
+import { boundInverseGroups, countBound, filterMatches } from './topology-bound.ts';
+import { countedFor, type ReachCache } from './topology-reach.ts';
+import { excludedHostnames, selectionShape, withSelecting } from './topology-selection.ts';
+import { ownSpecs, type Filter } from './topology-specs.ts';
+import type { BoundPod, TopologyOptions, TopologyPod, TopologyShare } from './topology-types.ts';
 
-export interface TopologyPod {
-  readonly key: string;
-  readonly namespace: string;
-  readonly labels: Labels;
-}
-
-/** A bound pod as topology counts it. */
-export interface BoundPod extends TopologyPod {
-  readonly nodeLabels: Labels;
-  readonly nodeTaints: readonly Taint[];
-  readonly antiAffinity: readonly PodAffinityTerm[];
-}
-
-/**
- * Pass-scoped sharing (docs/mechanisms/simulation-copy.md): existing-pod counts per group are computed once over
- * every bound pod of the pass and reused; a simulation that leaves nodes out subtracts only their pods.
- */
-export interface TopologyShare {
-  readonly counts: Map<string, ReadonlyMap<string, number>>;
-  /** Bound pods of the nodes this simulation leaves out (already inside `bound`). */
-  readonly removed: readonly BoundPod[];
-  /** The inverse groups `bound` imposes (specs and owners), derived by the first simulation of the pass. */
-  readonly boundInverse?: BoundInverseMemo;
-}
-
-export interface TopologyOptions {
-  /** The fork's rule: a pod counts only domains it can reach (off in upstream mode). */
-  readonly reachableDomainsOnly: boolean;
-  readonly allowUndefined: ReadonlySet<string>;
-}
+export type { BoundPod, TopologyOptions, TopologyPod, TopologyShare } from './topology-types.ts';
 
 /** A group across Topology instances of one pass: its kind and spec hash (docs/mechanisms/delta-simulation.md). */
 export const groupId = (inverse: boolean, hash: string): string => `${inverse ? 'i' : 'g'}\u0000${hash}`;
@@ -67,8 +37,7 @@ export class Topology {
   private readonly inverseSelecting = new Map<string, TopologyGroup[]>();
   /** The groups and inverse groups selecting a namespace and label set (shared, never mutated). */
   private readonly selectionByShape = new Map<string, { sel: TopologyGroup[]; inv: TopologyGroup[] }>();
-  /** Reach verdicts by pod shape (strict requirements + tolerations), key and taint policy, then domain. */
-  private readonly reach = new Map<string, Map<string, boolean>>();
+  private readonly reach: ReachCache = new Map();
   /** The pending pods by key, built when a derived run first asks (docs/mechanisms/delta-simulation.md). */
   private infos: Map<string, TopologyPod> | undefined;
 
@@ -104,7 +73,7 @@ export class Topology {
       for (const spec of ownSpecs(p, namespaces).inverse) terms.push({ owner: p.key, spec });
     this.terms = terms;
     const needed = relevantInverse(
-      this.boundInverseGroups(),
+      boundInverseGroups(this.bound, namespaces, share?.boundInverse),
       pending,
       new Set(terms.map((t) => t.spec.hash)),
       share,
@@ -166,7 +135,7 @@ export class Topology {
       );
       if (domains.size() === 0) {
         // kept cheap: most failures are trial placements whose message nobody reads
-        return `unsatisfiable topology constraint for ${describe(g.spec.type)}, key=${g.key}`;
+        return `unsatisfiable topology constraint for ${describeType(g.spec.type)}, key=${g.key}`;
       }
       result ??= nodeRequirements.copy();
       result.add(domains);
@@ -174,25 +143,10 @@ export class Topology {
     return result ?? nodeRequirements;
   }
 
-  /**
-   * Hostnames the pod can certainly not join right now — a domain already holding a pod its hostname
-   * anti-affinity (own or inverse) excludes, or a hostname spread already at maxSkew. A pre-filter only:
-   * everything it lets through is still checked in full by addRequirements.
-   */
+  /** Hostnames the pod can certainly not join right now (a pre-filter: topology-selection.ts). */
   excludedHostnames(pod: PodState): ReadonlySet<string> | undefined {
-    let out: Set<string> | undefined;
-    const exclude = (g: TopologyGroup, limit: number): void => {
-      for (const [domain, count] of g.domains) if (count >= limit) (out ??= new Set()).add(domain);
-    };
-    for (const g of this.ownedOf(pod.key)) {
-      if (g.key !== HOSTNAME) continue;
-      if (g.spec.type === 'anti-affinity') exclude(g, 1);
-      else if (g.spec.type === 'spread' && g.selectsPod(pod.info.namespace, pod.info.labels))
-        exclude(g, g.spec.maxSkew);
-    }
-    for (const g of this.inverseSelectingOf(pod.key))
-      if (g.key === HOSTNAME && !this.filters.has(g)) exclude(g, 1);
-    return out;
+    const filtered = (g: TopologyGroup) => this.filters.has(g);
+    return excludedHostnames(pod, this.ownedOf(pod.key), this.inverseSelectingOf(pod.key), filtered);
   }
 
   /** Records a placed pod in every group that counts it. */
@@ -315,43 +269,12 @@ export class Topology {
     return this.ids.get(id);
   }
 
-  // The fork: a domain counts for a pod only if a NodePool or existing node the pod could use supplies it.
-  // Upstream: every domain counts (tainted suppliers excluded only under nodeTaintsPolicy: Honor). Verdicts are
-  // shared by every pod of the same shape (a deployment's replicas), not recomputed per pod.
   private countedFor(pod: PodState, g: TopologyGroup): (domain: string) => boolean {
-    const key = g.key;
-    const honor = g.spec.honorTaints;
-    if (!this.options.reachableDomainsOnly) {
-      if (!honor) return () => true;
-      return (domain) => {
-        const suppliers = this.universe.suppliers(key, domain);
-        return suppliers.length === 0 || suppliers.some((s) => !untolerated(s.taints, pod.tolerations));
-      };
-    }
-    const shape = `${pod.shape}\u0000${key}\u0000${honor}`;
-    let verdicts = this.reach.get(shape);
-    if (!verdicts) this.reach.set(shape, (verdicts = new Map()));
-    const cache = verdicts;
-    return (domain) => {
-      let ok = cache.get(domain);
-      if (ok === undefined) {
-        ok = this.universe
-          .suppliers(key, domain)
-          .some((s) =>
-            canUse(s, pod.strictRequirements, pod.tolerations, honor, this.options.allowUndefined),
-          );
-        cache.set(domain, ok);
-      }
-      return ok;
-    };
+    return countedFor(this.universe, this.options, this.reach, pod, g);
   }
 
   private filterMatches(g: TopologyGroup, taints: readonly Taint[], requirements: Requirements): boolean {
-    const f = this.filters.get(g);
-    if (!f) return true;
-    if (f.tolerations && untolerated(taints, f.tolerations)) return false;
-    if (!f.terms) return true;
-    return f.terms.some((t) => requirements.compatible(t, this.options.allowUndefined));
+    return filterMatches(this.filters.get(g), taints, requirements, this.options.allowUndefined);
   }
 
   private own(pod: PodState): void {
@@ -425,25 +348,6 @@ export class Topology {
     this.inverseSelecting.set(pod.key, known.inv);
   }
 
-  // Bound pods are the same for every simulation of a pass, so their terms become specs once (Karpenter #3271:
-  // building these groups was a third of a simulation).
-  private boundInverseGroups(): readonly BoundInverse[] {
-    const memo = this.share?.boundInverse;
-    if (memo?.groups) return memo.groups;
-    const bySpec = new Map<string, { spec: GroupSpec; owners: string[] }>();
-    for (const b of this.bound) {
-      for (const term of b.antiAffinity) {
-        const spec = termSpec('inverse', term, termNamespaces(b, term, this.namespaces));
-        const entry = bySpec.get(spec.hash);
-        if (entry) entry.owners.push(b.key);
-        else bySpec.set(spec.hash, { spec, owners: [b.key] });
-      }
-    }
-    const groups = [...bySpec.values()];
-    if (memo) memo.groups = groups;
-    return groups;
-  }
-
   private inverseGroupOf(spec: GroupSpec): TopologyGroup {
     let g = this.inverse.get(spec.hash);
     if (!g) {
@@ -475,75 +379,20 @@ export class Topology {
   private countExisting(g: TopologyGroup, inverse: boolean): void {
     let counts = this.share?.counts.get(g.id);
     if (!counts) {
-      counts = this.countOver(this.bound, g, inverse);
+      counts = countBound(this.bound, g, inverse, this.filters.get(g), this.options.allowUndefined);
       this.share?.counts.set(g.id, counts);
     }
     for (const [domain, n] of counts) g.record(domain, n);
     if (this.share?.removed.length)
-      for (const [domain, n] of this.countOver(this.share.removed, g, inverse)) g.record(domain, -n);
+      for (const [domain, n] of countBound(
+        this.share.removed,
+        g,
+        inverse,
+        this.filters.get(g),
+        this.options.allowUndefined,
+      ))
+        g.record(domain, -n);
   }
-
-  private countOver(pods: readonly BoundPod[], g: TopologyGroup, inverse: boolean): Map<string, number> {
-    const out = new Map<string, number>();
-    // the filter depends on the node alone, and a node carries ~24 bound pods: judged once per node
-    const nodeFilter = new Map<Labels, { taints: readonly Taint[]; ok: boolean }>();
-    const passes = (b: BoundPod): boolean => {
-      if (!this.filters.has(g)) return true;
-      const known = nodeFilter.get(b.nodeLabels);
-      if (known?.taints === b.nodeTaints) return known.ok;
-      const ok = this.filterMatches(g, b.nodeTaints, labelRequirements(b.nodeLabels));
-      nodeFilter.set(b.nodeLabels, { taints: b.nodeTaints, ok });
-      return ok;
-    };
-    // only the group's owners (inverse) or its namespaces' pods carrying its anchor label can count: read just those
-    // a few pods (a candidate's, left out of this run) are read directly: indexing them would cost more
-    const read = pods.length <= FEW_PODS ? pods : boundIn(pods, inverse ? { keys: g.owners } : g.spec);
-    for (const b of read) {
-      const domain = b.nodeLabels[g.key];
-      if (domain === undefined) continue;
-      if (inverse ? !g.owners.has(b.key) : !g.selectsPod(b.namespace, b.labels)) continue;
-      if (!inverse && !passes(b)) continue;
-      out.set(domain, (out.get(domain) ?? 0) + 1);
-    }
-    return out;
-  }
-}
-
-/** `ids` and the ids of the groups among `groups` that select the pod (a copy only when one does). */
-function withSelecting(
-  ids: readonly string[],
-  groups: readonly TopologyGroup[],
-  pod: TopologyPod,
-): readonly string[] {
-  let out: string[] | undefined;
-  for (const g of groups) if (g.selectsPod(pod.namespace, pod.labels)) (out ??= [...ids]).push(g.id);
-  return out ?? ids;
 }
 
 const NONE: readonly TopologyGroup[] = [];
-/** Bound-pod lists up to this long are read whole rather than through their index (bound-index.ts). */
-const FEW_PODS = 64;
-const shapes = new WeakMap<Labels, string>();
-const podShapes = new WeakMap<TopologyPod, string>();
-
-/** A pod's namespace and labels as one unambiguous key (a pod's labels are never mutated once read into a pass). */
-function selectionShape(pod: TopologyPod): string {
-  let shape = podShapes.get(pod);
-  if (shape !== undefined) return shape;
-  let text = shapes.get(pod.labels);
-  if (text === undefined) {
-    const l = pod.labels;
-    text = JSON.stringify(
-      Object.keys(l)
-        .sort()
-        .map((k) => [k, l[k]]),
-    );
-    shapes.set(pod.labels, text);
-  }
-  shape = JSON.stringify(pod.namespace) + text;
-  podShapes.set(pod, shape);
-  return shape;
-}
-
-const describe = (t: TopologyType): string =>
-  t === 'spread' ? 'topology spread' : t === 'affinity' ? 'pod affinity' : 'pod anti-affinity';
