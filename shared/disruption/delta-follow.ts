@@ -52,10 +52,16 @@ export interface FollowInput {
  * changed its suppliers) and no node before it lacks a base pod (it may now fit there) and its own node gained
  * none (it may not); otherwise it is placed over the whole node order as the scheduler would.
  */
-export function follow(x: FollowInput): { verdict: FollowVerdict; nodes: ReadonlyMap<string, string> } {
+export function follow(x: FollowInput): {
+  verdict: FollowVerdict;
+  nodes: ReadonlyMap<string, string>;
+  /** Backlog pods the full simulation placed elsewhere than the base, up to where the follow stopped. */
+  replaced: number;
+} {
   const f = new Follow(x);
   try {
-    return { verdict: f.run(), nodes: f.placedBy };
+    const verdict = f.run();
+    return { verdict, nodes: f.placedBy, replaced: f.replaced };
   } finally {
     x.live.onCount = undefined;
   }
@@ -66,7 +72,7 @@ class Follow {
   private readonly counts: CountDiff;
   /** Some pod went to the claims in one run and not the other: the claims are no longer the base's. */
   private claimsDiverged = false;
-  private replaced = 0;
+  replaced = 0;
   /** Where the last backlog pod `single` followed went in the full simulation. */
   private went: 'node' | 'claims' = 'node';
   /** The node the full simulation gave each delta pod. */

@@ -102,7 +102,7 @@ function simulateDelta(
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
   const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
-  const { verdict, nodes } = ctx.timed('simulation', () => {
+  const { verdict, nodes, replaced } = ctx.timed('simulation', () => {
     const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
     const live = liveTopology(input, base, moved);
     // a gang's members leave the queue together, in the queue's order
@@ -121,6 +121,7 @@ function simulateDelta(
   // cut off by the candidate's budget: no verdict, like a full simulation its deadline stopped
   if (verdict === 'timed-out') return decided(TIMED_OUT);
   if (verdict !== 'same') return fallback(verdict);
+  ctx.deltaReplaced.push(replaced);
   return certify(base, moved, nodes);
 }
 

@@ -26,6 +26,11 @@ export interface PassContext {
   readonly timings: Record<Stage, number>;
   /** Per-candidate answers of the delta simulation this pass: 'decided', or why it left the candidate to the full one. */
   readonly deltaOutcomes: Record<string, number>;
+  /**
+   * Per candidate the delta simulation decided: how many backlog pods its full simulation places elsewhere than
+   * the base did (the first-fit cascade the candidate's pods set off; docs/mechanisms/delta-simulation.md).
+   */
+  readonly deltaReplaced: number[];
   /** Nodes past expireAfter this pass: deleted by the expiration controller, so treated as deleting. */
   readonly expired: Set<string>;
   view(): PassView;
@@ -52,6 +57,7 @@ export function passContext(
   const timings: Record<Stage, number> = { 'state-copy': 0, 'pod-gather': 0, construction: 0, simulation: 0 };
   const expired = new Set<string>();
   const deltaOutcomes: Record<string, number> = {};
+  const deltaReplaced: number[] = [];
   const timed = <T>(stage: Stage, fn: () => T): T => {
     const start = stopwatch.elapsedMs();
     try {
@@ -71,6 +77,7 @@ export function passContext(
       stopwatch,
       timings,
       deltaOutcomes,
+      deltaReplaced,
       timed,
       expired,
       view: () => timed('state-copy', () => passView(snapshot)),
@@ -91,6 +98,7 @@ export function passContext(
     stopwatch,
     timings,
     deltaOutcomes,
+    deltaReplaced,
     timed,
     expired,
     view: () => (view ??= timed('state-copy', () => passView(snapshot))),

@@ -24,6 +24,11 @@ export interface Walk {
   readonly stages: Record<Stage, number>;
   /** Candidates whose verdict came from the delta simulation (kraftsman), and why the others fell back. */
   readonly delta: { readonly decided: number; readonly fallbacks: Record<string, number> };
+  /**
+   * Per candidate, beside perCandidate: the backlog pods its full simulation placed elsewhere than the base, where
+   * the delta decided it (undefined: the full simulation ran, or no backlog).
+   */
+  readonly replaced: readonly (number | undefined)[];
 }
 
 /** The single-node walk's candidates in Karpenter's order; `limit` > 0 takes an evenly spaced subset (quick checks). */
@@ -45,11 +50,14 @@ export function walk(s: ClusterSnapshot, options: PassOptions, limit = 0): Walk 
   const ctx = passContext(s, NOW, options, stopwatch);
   const candidates = walkCandidates(s, options, limit);
   const perCandidate: number[] = [];
+  const replaced: (number | undefined)[] = [];
   const outcomes: Record<string, number> = {};
   for (const c of candidates) {
+    const decided = ctx.deltaReplaced.length;
     const t = performance.now();
     const o = computeConsolidation(ctx, 'single-node-consolidation', [c]);
     perCandidate.push(performance.now() - t);
+    replaced.push(ctx.deltaReplaced.length > decided ? ctx.deltaReplaced[decided] : undefined);
     const k = o.kind === 'no-op' ? o.reason : o.command.replacements.length ? 'replace' : 'delete';
     outcomes[k] = (outcomes[k] ?? 0) + 1;
   }
@@ -62,6 +70,7 @@ export function walk(s: ClusterSnapshot, options: PassOptions, limit = 0): Walk 
     outcomes,
     stages: { ...ctx.timings },
     delta: deltaSplit(ctx.deltaOutcomes),
+    replaced,
   };
 }
 
@@ -97,4 +106,26 @@ export const p99 = (xs: readonly number[]) =>
 function deltaSplit(outcomes: Readonly<Record<string, number>>): Walk['delta'] {
   const { decided = 0, ...fallbacks } = outcomes;
   return { decided, fallbacks };
+}
+
+/** Candidates the delta decided, by how many backlog pods their full simulation re-placed: count and median cost. */
+export function byCascade(
+  w: Walk,
+): { readonly range: string; readonly candidates: number; readonly medianMs: number }[] {
+  const rows = w.replaced.flatMap((r, i) =>
+    r === undefined ? [] : [{ r, ms: w.perCandidate[i] as number }],
+  );
+  return (
+    [
+      [0, 0],
+      [1, 100],
+      [101, 250],
+      [251, 500],
+      [501, Number.POSITIVE_INFINITY],
+    ] as const
+  ).flatMap(([lo, hi]) => {
+    const b = rows.filter((x) => x.r >= lo && x.r <= hi);
+    const range = lo === hi ? `${lo}` : hi === Number.POSITIVE_INFINITY ? `${lo}+` : `${lo}-${hi}`;
+    return b.length ? [{ range, candidates: b.length, medianMs: median(b.map((x) => x.ms)) }] : [];
+  });
 }

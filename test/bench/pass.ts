@@ -15,7 +15,7 @@ import { passContext, STAGES } from '../../shared/disruption/pass-context.ts';
 import { passOptions } from '../../shared/disruption/types.ts';
 import { measureCoverage } from './coverage-measure.ts';
 import { negativeCacheBench } from './pass-negative.ts';
-import { median, NOW, p99, walk, type Walk } from './pass-walk.ts';
+import { byCascade, median, NOW, p99, walk, type Walk } from './pass-walk.ts';
 import { rampSnapshot } from './ramp-snapshot.ts';
 
 const { values } = parseArgs({
@@ -44,6 +44,7 @@ const HOURS =
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const s1 = (x: number) => `${(x / 1000).toFixed(1)} s`;
+const decidedReplaced = (x: Walk) => x.replaced.filter((r): r is number => r !== undefined);
 const MODES = { upstream: passOptions({ upstream: true }), kraftsman: passOptions({}) } as const;
 type Mode = keyof typeof MODES;
 /** Alternate which mode goes first, so neither always runs on the warmer (or busier) machine. */
@@ -63,7 +64,7 @@ BACKLOGS.forEach((pending, i) => {
     const w = walk(s, MODES[mode], LIMIT);
     (walks[pending] as Partial<Record<Mode, Walk>>)[mode] = w;
     log(
-      `walk @${pending} pending, ${mode}: ${w.candidates} candidates in ${s1(w.totalMs)} (CPU ${s1(w.cpuMs)}), median ${ms(median(w.perCandidate))}, p99 ${ms(p99(w.perCandidate))}; outcomes ${JSON.stringify(w.outcomes)}${mode === 'kraftsman' ? `; delta decided ${w.delta.decided}, fell back ${JSON.stringify(w.delta.fallbacks)}` : ''}`,
+      `walk @${pending} pending, ${mode}: ${w.candidates} candidates in ${s1(w.totalMs)} (CPU ${s1(w.cpuMs)}), median ${ms(median(w.perCandidate))}, p99 ${ms(p99(w.perCandidate))}; outcomes ${JSON.stringify(w.outcomes)}${mode === 'kraftsman' ? `; delta decided ${w.delta.decided}, fell back ${JSON.stringify(w.delta.fallbacks)}; backlog pods re-placed per decided candidate median ${median(decidedReplaced(w))}, p99 ${p99(decidedReplaced(w))}` : ''}`,
     );
   }
 });
@@ -82,6 +83,18 @@ for (const pending of BACKLOGS)
     );
   }
 results.walk = walks;
+log(
+  "\n1b. kraftsman's cost by the first-fit cascade a candidate's pods set off (backlog pods its full simulation re-places)",
+);
+const cascade: Record<number, ReturnType<typeof byCascade>> = {};
+for (const pending of BACKLOGS) {
+  const k = w(pending, 'kraftsman');
+  if (!k) continue;
+  cascade[pending] = byCascade(k);
+  const rows = cascade[pending].map((b) => `${b.range}: ${b.candidates}, median ${b.medianMs.toFixed(1)} ms`);
+  log(`${String(pending).padEnd(8)} ${rows.length ? rows.join('; ') : 'no candidate decided by the delta'}`);
+}
+results.cascade = cascade;
 
 // Census in a fresh process per mode, so its peak resident set is the pass's own.
 interface CensusRun {
