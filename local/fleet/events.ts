@@ -1,4 +1,4 @@
-// A scenario's timeline of what a cloud or an operator does to the running fleet (docs/fleet.md, "Scenarios"):
+// A scenario's timeline of what a cloud or an operator does to the running fleet (docs/fleet-scenarios.md):
 // a spot interruption warning (EC2's EventBridge event, which lifecycle takes from the queue), a Compute Engine
 // preemption (the zonal operation lifecycle reads), an instance terminated out of band under a command, an
 // offering out of capacity, a NodePool edited. Each goes through the emulators' own APIs, never into kraftsman.

@@ -1,4 +1,4 @@
-// When a run's cost settled near its floor (docs/fleet.md, "Scenarios", decay): the first simulated minute from
+// When a run's cost settled near its floor (docs/fleet-scenarios.md, decay): the first simulated minute from
 // which every sample's cost stays within a factor of the bound, so two modes of the same scenario and seed can be
 // compared by how soon each got there, not only by where each ended.
 import type { FleetSample } from './model.ts';

@@ -1,4 +1,4 @@
-// A stream of short GPU batch jobs (docs/fleet.md, "Scenarios", decay): from `from` to `until` a Job of `pods`
+// A stream of short GPU batch jobs (docs/fleet-scenarios.md, decay): from `from` to `until` a Job of `pods`
 // one-GPU workers arrives every minute — its workers on separate nodes (hostname anti-affinity), so they need new
 // nodes — and each Job completes `runs` minutes after it arrived, its bound workers leaving as a finished Job
 // lets them go. While a wave is pending and not yet provisioned, Karpenter's disruption simulation schedules

@@ -1,4 +1,4 @@
-// The decay scenario's fleet (docs/fleet.md, "Scenarios", decay): the generator's inference and CPU NodePools on
+// The decay scenario's fleet (docs/fleet-scenarios.md, decay): the generator's inference and CPU NodePools on
 // both clouds, on-demand only, every GPU serving one replica of a 1-GPU model server and the CPU nodes filled
 // with services; a third of the Deployments under a PDB that allows one disruption. Nothing on it is pinned
 // (no do-not-disrupt, no PDB at zero), so what is left after the load falls is movable and a consolidator can

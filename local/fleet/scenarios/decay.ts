@@ -1,5 +1,5 @@
 // `decay`: the load of a two-cloud inference and services fleet falls, and the fleet should consolidate to
-// within 10% of the LP bound (docs/fleet.md, "Scenarios", decay). The fleet is decay-fleet.ts; the load falls
+// within 10% of the LP bound (docs/fleet-scenarios.md, decay). The fleet is decay-fleet.ts; the load falls
 // by `fall` of the bound pods at each of `fallAt`, spread over the fleet.
 import { FLEET_NOW } from '../../../test/fixtures/fleet/ids.ts';
 import { batchMinute, type BatchStream } from './batch-stream.ts';

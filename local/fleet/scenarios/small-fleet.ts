@@ -1,4 +1,4 @@
-// Small two-cloud fleets for the event scenarios (docs/fleet.md, "Scenarios"): the shared generator's node
+// Small two-cloud fleets for the event scenarios (docs/fleet-scenarios.md): the shared generator's node
 // classes, NodePools and Node objects, with a few Deployments placed on them and a few pods pending — tens of
 // nodes, so a scenario runs through every handler in seconds and its outcome can be asserted exactly.
 import { builtinCatalog } from '../../../shared/catalog/builtin.ts';

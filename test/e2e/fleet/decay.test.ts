@@ -1,4 +1,4 @@
-// The decay scenario end to end (issue 16, scenarios; docs/fleet.md, "Scenarios", decay-bound): half the load of an
+// The decay scenario end to end (issue 16, scenarios; docs/fleet-scenarios.md, decay-bound): half the load of an
 // inference and services fleet leaves, and the fleet consolidates through the real handlers — consolidate → admit →
 // orchestrate → lifecycle — and ends settled (no command in flight) within 10% of the LP bound on cost, there before
 // its last minute. Upstream mode is not compared here: on this fleet which mode is within 10% first moves with the

@@ -1,7 +1,7 @@
 // What a replace is priced against, as Karpenter v1.14 prices it: the candidate at its own zone's and capacity
 // type's offering in the current price book (resolveNodePrice), each replacement type at its worst launch price
 // (WorstLaunchPrice), kept only if strictly cheaper; and no minimum saving unless the pool is Balanced. The
-// decay-bound churn of $0.02/h replaces is these rules on a constant book (docs/fleet.md, "Replace churn").
+// decay-bound churn of $0.02/h replaces is these rules on a constant book (docs/fleet-scenarios.md, "Replace churn").
 import { describe, expect, it } from 'vitest';
 import { catalogSchema } from '../../../shared/model/catalog.ts';
 import { buildInstanceTypes, type InstanceType } from '../../../shared/scheduling/instance-type.ts';
