@@ -2,15 +2,15 @@
 // differs from the base (a slot), the base's state of an untouched node at a queue place, and the node walks.
 import { add, fits, fitsSum, type ResourceList } from '../model/resources.ts';
 import { Journal } from '../scheduling/journal.ts';
-import { ExistingNode, staticallyRejects, type ExistingNodeInput } from '../scheduling/nodes.ts';
+import { ExistingNode, type ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PodState } from '../scheduling/pod-state.ts';
-import { labelRequirements } from '../scheduling/requirement-set.ts';
+import { labelRequirements, type Requirements } from '../scheduling/requirement-set.ts';
 import { LABELS, staticFit, TAINT } from '../scheduling/static-fit.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution } from './base-solution.ts';
 import { SlotRoom } from './delta-room-slots.ts';
 import { baseRoom, countBelow, roomWants, type BaseRoom } from './delta-room.ts';
-import { withLoad } from './delta-window.ts';
+import { narrowedBefore, narrowing, withLoad, type Narrowing } from './delta-window.ts';
 
 const NO_LOAD: ResourceList = {};
 
@@ -20,6 +20,8 @@ export interface Slot {
   readonly node: ExistingNode;
   readonly index: number;
   missing: number;
+  /** It may take a pod the base's node turned away: it lacks a base pod, or a placement widened it (place). */
+  lighter: boolean;
 }
 
 export class NodeSlots {
@@ -39,6 +41,8 @@ export class NodeSlots {
   private readonly loads: Map<string, { at: number[]; sums: ResourceList[] }>;
   /** Never begun: placements here are never rolled back, so it records nothing. */
   private readonly journal = new Journal();
+  /** What the base's arrivals narrowed on keys their nodes have no label for (delta-window.ts). */
+  private readonly narrowed: Narrowing;
 
   /** `inputs`: the full simulation's nodes before any backlog placement; pods are placed through `live`. */
   constructor(
@@ -48,6 +52,9 @@ export class NodeSlots {
   ) {
     this.slotRoom = new SlotRoom(base.input.existing.length);
     this.loads = baseLoads(base);
+    this.narrowed = narrowing(base);
+    // narrowed by an arrival's topology, which no replay gives: exact from the start, their base pods placed by add
+    for (const name of this.narrowed.pinned) if (inputs.has(name)) this.slot(name, 0);
   }
 
   get size(): number {
@@ -70,9 +77,22 @@ export class NodeSlots {
   slot(name: string, time: number): Slot | undefined {
     const known = this.slots.get(name);
     if (known) return known;
+    const node = this.baseNode(name, time);
+    if (!node) return undefined;
+    return this.made({ name, node, index: this.index(name), missing: 0, lighter: false });
+  }
+
+  /**
+   * An untouched node as the base had it at `time`: its arrivals' load, and what they narrowed on keys it has no
+   * label for (on the others narrowing changes nothing: delta-window.ts).
+   */
+  private baseNode(name: string, time: number): ExistingNode | undefined {
     const input = this.baseInput(name, time);
     if (!input) return undefined;
-    return this.made({ name, node: new ExistingNode(input), index: this.index(name), missing: 0 });
+    const node = new ExistingNode(input);
+    const narrowed = narrowedBefore(this.narrowed, name, time);
+    if (narrowed) node.requirements = labelRequirements(input.labels).copy().addAll(narrowed);
+    return node;
   }
 
   private made(s: Slot): Slot {
@@ -83,7 +103,7 @@ export class NodeSlots {
     this.slotAt[s.index] = s;
     s.node.onFreeChanged = (free) => {
       this.slotRoom.set(s.index, available, free);
-      if (s.missing > 0) this.lighterRoom?.set(s.index, available, free);
+      if (s.lighter) this.lighterRoom?.set(s.index, available, free);
     };
     return s;
   }
@@ -114,7 +134,14 @@ export class NodeSlots {
 
   /** The slot lacks one more base pod. */
   lose(s: Slot): void {
-    if (s.missing++ !== 0) return;
+    s.missing++;
+    this.lighten(s);
+  }
+
+  /** From now on firstLighter tries the slot. */
+  private lighten(s: Slot): void {
+    if (s.lighter) return;
+    s.lighter = true;
     const n = this.base.input.existing.length;
     if (!(s.index < n)) {
       insertByIndex(this.lighterOff, s);
@@ -126,23 +153,38 @@ export class NodeSlots {
   /**
    * Whether the slot passes the checks its add makes first: the resources, and the static verdict (memoized per
    * pass on the base's input of the node, the same taints and labels). Labels decide alone only while nothing
-   * narrowed the node's requirements, as in ExistingNode.add; once narrowed, a conflict on a key the node has a
-   * label for still turns the pod away (see labelConflict).
+   * narrowed the node's requirements (a placement, or the base's arrivals: baseNode), as in ExistingNode.add;
+   * once narrowed, a conflict on a key the node has a label for still turns the pod away (see labelConflict).
    */
   private mayTake(s: Slot, state: PodState): boolean {
     if (!s.node.fits(state.info.requests)) return false;
     const input = this.inputs.get(s.name) ?? s.node.input;
-    const fit = staticFit(input, labelRequirements(input.labels), state);
+    const labels = labelRequirements(input.labels);
+    const fit = staticFit(input, labels, state);
     if (fit & TAINT) return false;
-    return (fit & LABELS) === 0 || (s.node.pods.length > 0 && !labelConflict(input, state));
+    return (fit & LABELS) === 0 || (s.node.requirements !== labels && !labelConflict(input, state));
   }
 
   /** Places the pod on the slot through the live topology, if the node takes it. */
   place(s: Slot, state: PodState): boolean {
-    return s.node.add(state, this.live, this.journal) === undefined;
+    const before = s.node.requirements;
+    if (s.node.add(state, this.live, this.journal) !== undefined) return false;
+    this.widened(s, before);
+    return true;
   }
 
-  /** The first slot lacking a base pod before node order `below` that takes the pod (placed there). */
+  /**
+   * A placement that narrowed a key the node has no label for (the pod's `NotIn`, an anti-affinity's blocked
+   * domains) may let in a pod the base's node turned away there (a later `In`): not only load, so the node is
+   * tried as a lighter one from now on, as if it lacked a base pod (docs/mechanisms/delta-simulation.md, point 4).
+   */
+  private widened(s: Slot, before: Requirements): void {
+    if (s.lighter) return;
+    const labels = s.node.input.labels;
+    if (s.node.requirements.changedSince(before).some((k) => !Object.hasOwn(labels, k))) this.lighten(s);
+  }
+
+  /** The first lighter slot (lacking a base pod, or widened) before node order `below` that takes the pod. */
   firstLighter(state: PodState, below: number): Slot | undefined {
     const want = state.info.requests;
     const room = this.lighterRoom;
@@ -167,7 +209,9 @@ export class NodeSlots {
    * static verdict admits (delta-room.ts): the nodes every other would be rejected by the checks below anyway.
    */
   scanAfter(state: PodState, after: number, time: number): Slot | undefined {
-    const tree = this.baseRoom()?.forPod(state);
+    // a node the base narrowed may take a pod requiring a narrowed key that its labels turn away: the trees,
+    // built on the labels' verdicts, would skip it
+    const tree = this.requiresNarrowed(state) ? undefined : this.baseRoom()?.forPod(state);
     if (!tree) return this.walk(state, after, time);
     const n = this.base.input.existing.length;
     const want = state.info.requests;
@@ -204,6 +248,17 @@ export class NodeSlots {
     return this.room;
   }
 
+  /** Whether the pod requires (`In`, `Exists`, `Gt`, `Lt`) a key some base arrival narrowed on a node lacking it. */
+  private requiresNarrowed(state: PodState): boolean {
+    const keys = this.narrowed.keys;
+    if (keys.size === 0) return false;
+    for (const r of state.requirements.values()) {
+      const op = r.operator();
+      if (keys.has(r.key) && op !== 'NotIn' && op !== 'DoesNotExist') return true;
+    }
+    return false;
+  }
+
   /** scanAfter over every node in turn: the same walk, without the room tree. */
   private walk(state: PodState, after: number, time: number): Slot | undefined {
     const existing = this.base.input.existing;
@@ -226,12 +281,17 @@ export class NodeSlots {
     const want = state.info.requests;
     const input = this.inputs.get(name);
     // a node too small before any backlog placement only filled up since
-    if (!input || !fits(want, input.available) || staticallyRejects(input, state)) return undefined;
+    if (!input || !fits(want, input.available)) return undefined;
+    const fit = staticFit(input, labelRequirements(input.labels), state);
+    // the labels' verdict holds until the base's arrivals narrowed the node (baseNode)
+    if (fit & TAINT || (fit & LABELS && !narrowedBefore(this.narrowed, name, time))) return undefined;
     if (!fitsSum(this.loadBefore(name, time), want, input.available)) return undefined;
-    const now = this.baseInput(name, time) as ExistingNodeInput;
-    const node = new ExistingNode(now);
+    const node = this.baseNode(name, time) as ExistingNode;
+    const before = node.requirements;
     if (node.add(state, this.live, this.journal) !== undefined) return undefined;
-    return this.made({ name, node, index: this.index(name), missing: 0 });
+    const s = this.made({ name, node, index: this.index(name), missing: 0, lighter: false });
+    this.widened(s, before);
+    return s;
   }
 }
 

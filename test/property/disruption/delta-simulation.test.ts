@@ -19,14 +19,16 @@ import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts'
 import { recognize } from '../../../shared/state/recognize.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../../../shared/state/snapshot.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
-import { NOW, snapshotOf } from '../../unit/disruption/fixtures.ts';
+import { catalog, NOW, snapshotOf } from '../../unit/disruption/fixtures.ts';
 import { SEED } from '../seed.ts';
 import { deltaCatalog, fleetArb, fleetObjects, LARGE_ONE_IN, type DeltaFleet } from './delta-fleets.ts';
+import { narrowedFleetArb, narrowedFleetObjects } from './delta-narrowed-fleets.ts';
 
 const RANDOM_FLEETS = 1000;
 const SPREAD_FLEETS = 500;
 const RAMP_FLEETS = 12;
 const CROWDED_FLEETS = 4;
+const NARROWED_FLEETS = 500;
 const AGREEMENT = 0.99;
 
 const summary = (o: Outcome) =>
@@ -151,6 +153,18 @@ describe('delta simulation', () => {
       { numRuns: SPREAD_FLEETS, seed: SEED },
     );
     report('zone-spread fleets', t, true);
+  }, 180_000);
+
+  // Pods narrowing self-managed nodes on keys they have no label for (capacity type, zone), and pods that then
+  // fit there or no longer do (docs/mechanisms/delta-simulation.md, point 4).
+  it(`never yields a command the full simulation rejects, on ${NARROWED_FLEETS} narrowed fleets`, () => {
+    const types = catalog();
+    const t = tally();
+    fc.assert(
+      fc.property(narrowedFleetArb, (f) => compare(snapshotOf(narrowedFleetObjects(f), types), NOW, t)),
+      { numRuns: NARROWED_FLEETS, seed: SEED },
+    );
+    report('narrowed fleets', t, true);
   }, 180_000);
 });
 
