@@ -23,17 +23,25 @@ export interface FleetDecayShape extends DecayFleetShape {
   readonly parameters?: DeployParameters;
 }
 
+/** The scenario's one-line description: what falls, by how much and when, and how it was deployed. */
+function describe(shape: FleetDecayShape, nodes: number, left: number, deployed: readonly string[]): string {
+  const head = shape.head;
+  const fleet = head
+    ? "a walk's head and tail: " +
+      `${head.nodes} one-pod ${head.type} nodes no consolidator can move, then ` +
+      `${shape.nodes[head.pool]} service nodes, in ${head.pool}; the services fall`
+    : `an inference and services fleet of ${nodes} nodes whose load falls`;
+  const how = deployed.length > 0 ? `, deployed with ${deployed.join(' ')}` : '';
+  return `${fleet} by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})${how}`;
+}
+
 export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
   const nodes = Object.values(shape.nodes).reduce((a, b) => a + b, 0);
   const left = (1 - shape.fall) ** shape.fallAt.length;
   const deployed = Object.entries(shape.parameters ?? {}).map(([k, v]) => `--param ${k}=${v}`);
   return {
     name,
-    description: `${
-      shape.head
-        ? `a walk's head and tail: ${shape.head.nodes} one-pod ${shape.head.type} nodes no consolidator can move, then ${shape.nodes[shape.head.pool]} service nodes, in ${shape.head.pool}; the services fall`
-        : `an inference and services fleet of ${nodes} nodes whose load falls`
-    } by ${Math.round((1 - left) * 100)}% (minutes ${shape.fallAt.join(', ')})${deployed.length > 0 ? `, deployed with ${deployed.join(' ')}` : ''}`,
+    description: describe(shape, nodes, left, deployed),
     minutes: shape.minutes,
     world: RAMP_WORLD,
     ...(shape.parameters ? { parameters: shape.parameters } : {}),
