@@ -4,9 +4,7 @@
 import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import { PodState } from '../scheduling/pod-state.ts';
-import { labelRequirements } from '../scheduling/requirement-set.ts';
 import type { Labels } from '../scheduling/selector.ts';
-import { staticFit } from '../scheduling/static-fit.ts';
 import type { Deadline } from '../scheduling/scheduler.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
@@ -209,10 +207,13 @@ class Follow {
     if (this.claimsDiverged) return 'gang-displaced';
     // a member whose topology sees other counts may be turned away where the base placed it
     if (!exact) return 'topology';
-    for (const m of members)
-      for (const s of this.slots.all()) {
-        if (staticFit(s.node.input, labelRequirements(s.node.input.labels), m) === 0) return 'gang-displaced';
-      }
+    for (const m of members) {
+      // a member the base put on a node that differs now may not fit there
+      const home = this.x.base.nodeOf(m.key);
+      if (home !== undefined && this.slots.get(home)) return 'gang-displaced';
+      // judged on the slot's requirements as narrowed so far: a narrowed key may admit what its labels turn away
+      for (const s of this.slots.all()) if (s.node.admitsStatically(m)) return 'gang-displaced';
+    }
     for (const m of members) this.counts.keep(m);
     return 'same';
   }

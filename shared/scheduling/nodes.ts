@@ -58,6 +58,18 @@ export class ExistingNode {
     return this.input.labels[HOSTNAME] ?? this.input.name;
   }
 
+  /**
+   * Whether the node's taints and its requirements as narrowed so far admit the pod, whatever its load: the
+   * labels' verdict until a placement narrowed them, after which a key the node has no label for may admit what
+   * the labels turn away (docs/mechanisms/delta-simulation.md, point 4).
+   */
+  admitsStatically(pod: PodState): boolean {
+    const fit = staticFit(this.input, this.initial, pod);
+    if (fit & TAINT) return false;
+    if (this.requirements === this.initial) return (fit & LABELS) === 0;
+    return this.requirements.incompatibility(pod.requirements, NO_UNDEFINED) === undefined;
+  }
+
   /** Places the pod if it fits; returns undefined on success or the reason it does not fit. */
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
     const fit = staticFit(this.input, this.initial, pod);

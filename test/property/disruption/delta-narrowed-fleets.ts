@@ -2,7 +2,8 @@
 // point 4): self-managed nodes without a capacity-type or zone label beside managed on-demand and spot nodes, and
 // pods requiring `NotIn`/`In` on the capacity type, `DoesNotExist`/`NotIn` on the zone, some spreading or
 // repelling by zone. A `NotIn` placed on such a node lets a later `In` on that key in; a zone spread pins the
-// missing zone to the domains it may take.
+// missing zone to the domains it may take. Pending gangs whose members need such a key: a gang the base could not
+// place, or placed over several rounds, must stay the base's unless no node that differs could take a member.
 import fc from 'fast-check';
 import { ec2NodeClass, node, nodePool, pod, ZONES } from '../../unit/disruption/fixtures.ts';
 
@@ -28,6 +29,8 @@ const narrowedPodArb = fc.record({
   created: fc.nat(5),
 });
 type NarrowedPod = typeof narrowedPodArb extends fc.Arbitrary<infer T> ? T : never;
+/** A pod's shape; a gang's members carry an app of their own. */
+type PodShape = Omit<NarrowedPod, 'app'> & { readonly app: string };
 
 export const narrowedFleetArb = fc.record({
   nodes: fc.array(
@@ -41,13 +44,69 @@ export const narrowedFleetArb = fc.record({
     { minLength: 2, maxLength: 8 },
   ),
   backlog: fc.array(narrowedPodArb, { maxLength: 25 }),
-  spot: fc.boolean(),
+  /** Pending Volcano gangs: `short` members fewer than minMember are allowed to fail. */
+  gangs: fc.array(
+    fc.record({
+      size: fc.integer({ min: 2, max: 4 }),
+      short: fc.nat(1),
+      member: narrowedPodArb.map((p) => ({
+        ...p,
+        needs: p.needs === 'none' ? ('on-demand' as const) : p.needs,
+      })),
+    }),
+    { maxLength: 2 },
+  ),
+  /** What the pool launches: a spot-only pool opens no claim for an on-demand pod, so its gang rolls back. */
+  pool: fc.constantFrom('on-demand', 'both', 'spot'),
 });
+/**
+ * Narrowed fleets built around gangs: a self-managed node without a capacity-type label first in the node order
+ * (its bound pods may narrow it, or a moved `NotIn [spot]` pod will), a few managed nodes, pending gangs whose
+ * members need on-demand capacity, and a pool that may launch only spot (the gangs then roll back in the base).
+ */
+export const narrowedGangFleetArb = fc.record({
+  nodes: fc
+    .tuple(
+      fc.record({
+        size: fc.constantFrom(4, 8),
+        zone: fc.nat(2),
+        kind: fc.constant('no-capacity' as const),
+        pods: fc.array(narrowedPodArb, { maxLength: 3 }),
+      }),
+      fc.array(
+        fc.record({
+          size: fc.constantFrom(2, 4),
+          zone: fc.nat(2),
+          kind: fc.constantFrom('on-demand' as const, 'spot' as const),
+          pods: fc.array(
+            narrowedPodArb.map((p) => ({
+              ...p,
+              needs: p.needs === 'none' ? ('not-spot' as const) : p.needs,
+            })),
+            { minLength: 1, maxLength: 3 },
+          ),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    )
+    .map(([self, managed]) => [self, ...managed]),
+  backlog: fc.array(narrowedPodArb, { maxLength: 4 }),
+  gangs: fc.array(
+    fc.record({
+      size: fc.integer({ min: 2, max: 3 }),
+      short: fc.constant(0),
+      member: narrowedPodArb.map((p) => ({ ...p, needs: 'on-demand' as const, topology: 'none' as const })),
+    }),
+    { minLength: 1, maxLength: 2 },
+  ),
+  pool: fc.constantFrom('spot' as const, 'both' as const),
+});
+
 export type NarrowedFleet = typeof narrowedFleetArb extends fc.Arbitrary<infer T> ? T : never;
 
 const expression = (key: string, operator: string, values: string[] = []) => ({ key, operator, values });
 
-function needsOf(p: NarrowedPod): Obj | undefined {
+function needsOf(p: PodShape): Obj | undefined {
   switch (p.needs) {
     case 'not-spot':
       return expression(CAPACITY_TYPE, 'NotIn', ['spot']);
@@ -66,7 +125,7 @@ function needsOf(p: NarrowedPod): Obj | undefined {
   }
 }
 
-function podObj(name: string, p: NarrowedPod, host?: string): Obj {
+function podObj(name: string, p: PodShape, host?: string): Obj {
   const o = pod(name, {
     node: host,
     cpu: `${p.millis}m`,
@@ -95,7 +154,9 @@ function podObj(name: string, p: NarrowedPod, host?: string): Obj {
 
 export function narrowedFleetObjects(f: NarrowedFleet): Obj[] {
   const out: Obj[] = [
-    nodePool('default', { capacityTypes: f.spot ? ['on-demand', 'spot'] : ['on-demand'] }),
+    nodePool('default', {
+      capacityTypes: f.pool === 'both' ? ['on-demand', 'spot'] : [f.pool],
+    }),
     ec2NodeClass(),
   ];
   f.nodes.forEach((n, i) => {
@@ -114,5 +175,20 @@ export function narrowedFleetObjects(f: NarrowedFleet): Obj[] {
     n.pods.forEach((p, j) => out.push(podObj(`b${i}-${j}`, p, name)));
   });
   f.backlog.forEach((p, i) => out.push(podObj(`pending-${i}`, p)));
+  f.gangs.forEach((g, k) => {
+    const group = `gang-${k}`;
+    out.push({
+      apiVersion: 'scheduling.volcano.sh/v1beta1',
+      kind: 'PodGroup',
+      metadata: { name: group, namespace: 'default' },
+      spec: { minMember: Math.max(1, g.size - g.short) },
+    });
+    for (let m = 0; m < g.size; m++) {
+      const o = podObj(`${group}-${m}`, { ...g.member, app: 'train' });
+      (o.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': group };
+      (o.spec as Obj).schedulerName = 'volcano';
+      out.push(o);
+    }
+  });
   return out;
 }

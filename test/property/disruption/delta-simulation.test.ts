@@ -22,13 +22,14 @@ import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import { catalog, NOW, snapshotOf } from '../../unit/disruption/fixtures.ts';
 import { SEED } from '../seed.ts';
 import { deltaCatalog, fleetArb, fleetObjects, LARGE_ONE_IN, type DeltaFleet } from './delta-fleets.ts';
-import { narrowedFleetArb, narrowedFleetObjects } from './delta-narrowed-fleets.ts';
+import { narrowedFleetArb, narrowedFleetObjects, narrowedGangFleetArb } from './delta-narrowed-fleets.ts';
 
 const RANDOM_FLEETS = 1000;
 const SPREAD_FLEETS = 500;
 const RAMP_FLEETS = 12;
 const CROWDED_FLEETS = 4;
 const NARROWED_FLEETS = 500;
+const NARROWED_GANG_FLEETS = 500;
 const AGREEMENT = 0.99;
 
 const summary = (o: Outcome) =>
@@ -165,6 +166,18 @@ describe('delta simulation', () => {
       { numRuns: NARROWED_FLEETS, seed: SEED },
     );
     report('narrowed fleets', t, true);
+  }, 180_000);
+
+  // Gangs on narrowed fleets: a gang the base rolled back or placed over several rounds must stay the base's, so no
+  // node the follow changed may take a member on the requirements it has now (a narrowed key admits more).
+  it(`never yields a command the full simulation rejects, on ${NARROWED_GANG_FLEETS} narrowed gang fleets`, () => {
+    const types = catalog();
+    const t = tally();
+    fc.assert(
+      fc.property(narrowedGangFleetArb, (f) => compare(snapshotOf(narrowedFleetObjects(f), types), NOW, t)),
+      { numRuns: NARROWED_GANG_FLEETS, seed: SEED },
+    );
+    report('narrowed gang fleets', t, true);
   }, 180_000);
 });
 

@@ -191,3 +191,50 @@ describe('the delta simulation still answers on a narrowed node', () => {
     expect(summary(delta)).toEqual(summary(upstream));
   });
 });
+
+/**
+ * A gang the base could not place (it rolled back) must stay the base's in the follow: no node that differs may
+ * take a member. a-self (4 CPUs free, no capacity-type label) turns the gang's on-demand members away in the
+ * base, and the spot-only pool opens no claim for them. The candidate's x (2 CPUs, not spot) narrows a-self to
+ * `capacity-type NotIn [spot]`, after which both members (1 CPU each, `In [on-demand]`) fit there: the full
+ * simulation places the gang and leaves y (500m) no node but a claim. Judging the slot by its labels alone
+ * keeps the gang off it and gives y a-self's room: a delete the full simulation never makes.
+ */
+function narrowedGangFleet(): Obj[] {
+  const member = (name: string) => {
+    const p = onCapacity(name, 'In', ['on-demand'], { cpu: '1' });
+    (p.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': 'train' };
+    p.spec.schedulerName = 'volcano';
+    return p;
+  };
+  return [
+    nodePool('default', { capacityTypes: ['spot'] }),
+    unlabelled('a-self', CAPACITY_TYPE, { pool: null, type: 's-8' }),
+    pod('a-bound', { node: 'a-self', cpu: '4' }),
+    node('c-cand', { type: 's-4' }),
+    onCapacity('x', 'NotIn', ['spot'], { node: 'c-cand', cpu: '2' }),
+    pod('y', { node: 'c-cand', cpu: '500m' }),
+    {
+      apiVersion: 'scheduling.volcano.sh/v1beta1',
+      kind: 'PodGroup',
+      metadata: { name: 'train', namespace: 'default' },
+      spec: { minMember: 2 },
+    },
+    member('train-0'),
+    member('train-1'),
+  ];
+}
+
+describe('the delta simulation and a gang the base rolled back', () => {
+  it('leaves the candidate to the full simulation when a narrowed node could now take a member', () => {
+    const snapshot = snapshotOf(narrowedGangFleet());
+    const { delta, upstream, outcomes } = judge(snapshot, 'c-cand');
+    // the full simulation: the gang on a-self behind x, y on a spot claim
+    expect(summary(upstream)).toEqual({
+      candidates: ['c-cand'],
+      replacements: [['default', expect.any(Array), 'spot']],
+    });
+    expect(outcomes).toEqual({ 'gang-displaced': 1 });
+    expect(summary(delta)).toEqual(summary(upstream));
+  });
+});
