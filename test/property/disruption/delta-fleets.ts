@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { catalogSchema } from '../../../shared/model/catalog.ts';
 import { buildInstanceTypes, type InstanceType } from '../../../shared/scheduling/instance-type.ts';
-import { node, nodePool, pdb, pod } from '../../unit/disruption/fixtures.ts';
+import { gangMember, node, nodePool, pdb, pod, podGroup } from '../../unit/disruption/fixtures.ts';
 
 type Obj = Record<string, unknown>;
 const CLOUDS = {
@@ -239,19 +239,13 @@ function gangObjects(f: DeltaFleet, hosts: readonly string[]): Obj[] {
   const out: Obj[] = [];
   f.gangs.forEach((g, k) => {
     const group = `gang-${k}`;
-    out.push({
-      apiVersion: 'scheduling.volcano.sh/v1beta1',
-      kind: 'PodGroup',
-      metadata: { name: group, namespace: 'default' },
-      spec: { minMember: Math.max(1, g.size - g.short) },
-    });
+    out.push(podGroup(group, Math.max(1, g.size - g.short)));
     for (let m = 0; m < g.size; m++) {
       const shape: P = { ...GANG_MEMBER, millis: g.millis };
       // the first `running` members run on CPU nodes round robin; the rest are pending
       const host = m < g.running ? hosts[(k + m) % Math.max(1, hosts.length)] : undefined;
       const o = podObj(`${group}-${m}`, { ...shape, gpus: host ? 0 : g.gpus }, { node: host });
-      (o.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': group };
-      out.push(o);
+      out.push(gangMember(o, group, false));
     }
   });
   return out;

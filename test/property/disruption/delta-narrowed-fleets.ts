@@ -5,7 +5,15 @@
 // missing zone to the domains it may take. Pending gangs whose members need such a key: a gang the base could not
 // place, or placed over several rounds, must stay the base's unless no node that differs could take a member.
 import fc from 'fast-check';
-import { ec2NodeClass, node, nodePool, pod, ZONES } from '../../unit/disruption/fixtures.ts';
+import {
+  ec2NodeClass,
+  gangMember,
+  node,
+  nodePool,
+  pod,
+  podGroup,
+  ZONES,
+} from '../../unit/disruption/fixtures.ts';
 
 type Obj = Record<string, unknown>;
 const CAPACITY_TYPE = 'karpenter.sh/capacity-type';
@@ -177,18 +185,9 @@ export function narrowedFleetObjects(f: NarrowedFleet): Obj[] {
   f.backlog.forEach((p, i) => out.push(podObj(`pending-${i}`, p)));
   f.gangs.forEach((g, k) => {
     const group = `gang-${k}`;
-    out.push({
-      apiVersion: 'scheduling.volcano.sh/v1beta1',
-      kind: 'PodGroup',
-      metadata: { name: group, namespace: 'default' },
-      spec: { minMember: Math.max(1, g.size - g.short) },
-    });
-    for (let m = 0; m < g.size; m++) {
-      const o = podObj(`${group}-${m}`, { ...g.member, app: 'train' });
-      (o.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': group };
-      (o.spec as Obj).schedulerName = 'volcano';
-      out.push(o);
-    }
+    out.push(podGroup(group, Math.max(1, g.size - g.short)));
+    for (let m = 0; m < g.size; m++)
+      out.push(gangMember(podObj(`${group}-${m}`, { ...g.member, app: 'train' }), group));
   });
   return out;
 }

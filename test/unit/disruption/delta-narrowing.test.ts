@@ -10,7 +10,17 @@ import { passContext } from '../../../shared/disruption/pass-context.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { validateCommand } from '../../../shared/disruption/validation.ts';
 import type { ClusterSnapshot } from '../../../shared/state/snapshot.ts';
-import { node, nodePool, NOW, pod, snapshotOf, type NodeSpec, type PodSpec } from './fixtures.ts';
+import {
+  gangMember,
+  node,
+  nodePool,
+  NOW,
+  pod,
+  podGroup,
+  snapshotOf,
+  type NodeSpec,
+  type PodSpec,
+} from './fixtures.ts';
 
 type Obj = Record<string, unknown>;
 const CAPACITY_TYPE = 'karpenter.sh/capacity-type';
@@ -201,12 +211,7 @@ describe('the delta simulation still answers on a narrowed node', () => {
  * keeps the gang off it and gives y a-self's room: a delete the full simulation never makes.
  */
 function narrowedGangFleet(): Obj[] {
-  const member = (name: string) => {
-    const p = onCapacity(name, 'In', ['on-demand'], { cpu: '1' });
-    (p.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': 'train' };
-    p.spec.schedulerName = 'volcano';
-    return p;
-  };
+  const member = (name: string) => gangMember(onCapacity(name, 'In', ['on-demand'], { cpu: '1' }), 'train');
   return [
     nodePool('default', { capacityTypes: ['spot'] }),
     unlabelled('a-self', CAPACITY_TYPE, { pool: null, type: 's-8' }),
@@ -214,12 +219,7 @@ function narrowedGangFleet(): Obj[] {
     node('c-cand', { type: 's-4' }),
     onCapacity('x', 'NotIn', ['spot'], { node: 'c-cand', cpu: '2' }),
     pod('y', { node: 'c-cand', cpu: '500m' }),
-    {
-      apiVersion: 'scheduling.volcano.sh/v1beta1',
-      kind: 'PodGroup',
-      metadata: { name: 'train', namespace: 'default' },
-      spec: { minMember: 2 },
-    },
+    podGroup('train', 2),
     member('train-0'),
     member('train-1'),
   ];

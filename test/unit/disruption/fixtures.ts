@@ -175,6 +175,21 @@ export function pod(name: string, s: PodSpec = {}): Obj {
   };
 }
 
+/** A Volcano PodGroup in the default namespace. */
+export const podGroup = (name: string, minMember: number): Obj => ({
+  apiVersion: 'scheduling.volcano.sh/v1beta1',
+  kind: 'PodGroup',
+  metadata: { name, namespace: 'default' },
+  spec: { minMember },
+});
+
+/** Makes the pod a member of the PodGroup `group`; `volcano`: Volcano schedules it too. */
+export function gangMember<T extends Obj>(o: T, group: string, volcano = true): T {
+  (o.metadata as Obj).annotations = { 'scheduling.k8s.io/group-name': group };
+  if (volcano) (o.spec as Obj).schedulerName = 'volcano';
+  return o;
+}
+
 export function pdb(name: string, app: string, spec: Obj, status?: Obj): Obj {
   return {
     apiVersion: 'policy/v1',
