@@ -238,3 +238,46 @@ describe('the delta simulation and a gang the base rolled back', () => {
     expect(summary(delta)).toEqual(summary(upstream));
   });
 });
+
+/**
+ * A gang the base placed over two rounds (its member's preferred zone exists nowhere, so the first round fails and
+ * the second, relaxed, lands): the member's base node must still take it. a-self (no capacity-type label) takes
+ * b (`NotIn [spot]`) and then the member m (`In [on-demand]`) in the base. In the full simulation the candidate's
+ * x (`NotIn [on-demand]`) lands on a-self first, so m no longer fits there whatever its load; a-self's requirements
+ * now turn m away, as its labels always did, so only the member's base node differing tells the follow.
+ */
+function roundsGangFleet(): Obj[] {
+  const m = onCapacity('m', 'In', ['on-demand'], { cpu: '1' });
+  const affinity = m.spec.affinity as Obj;
+  affinity.nodeAffinity = {
+    ...(affinity.nodeAffinity as Obj),
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      {
+        weight: 1,
+        preference: { matchExpressions: [{ key: ZONE, operator: 'In', values: ['us-east-1z'] }] },
+      },
+    ],
+  };
+  return [
+    nodePool('default', { capacityTypes: ['on-demand', 'spot'] }),
+    unlabelled('a-self', CAPACITY_TYPE, { pool: null, type: 's-8' }),
+    pod('a-bound', { node: 'a-self', cpu: '1' }),
+    node('c-cand', { type: 's-4' }),
+    onCapacity('x', 'NotIn', ['on-demand'], { node: 'c-cand', cpu: '3' }),
+    pod('y', { node: 'c-cand', cpu: '500m' }),
+    onCapacity('b', 'NotIn', ['spot'], { cpu: '2' }),
+    podGroup('train', 1),
+    gangMember(m, 'train'),
+  ];
+}
+
+describe('the delta simulation and a gang the base placed over rounds', () => {
+  it('leaves the candidate to the full simulation when a member’s base node differs', () => {
+    const snapshot = snapshotOf(roundsGangFleet());
+    const { delta, upstream, outcomes } = judge(snapshot, 'c-cand');
+    expect(outcomes).toEqual({ 'gang-displaced': 1 });
+    // the full simulation: x, b and y on a-self; the member, relaxed, on an on-demand claim of the backlog's own
+    expect(summary(upstream)).toEqual({ candidates: ['c-cand'], replacements: [] });
+    expect(summary(delta)).toEqual(summary(upstream));
+  });
+});
