@@ -231,8 +231,7 @@ export class Store {
     this.check(t, obj);
     noNewFinalizers(t, current, obj);
     const key = objKey(meta(obj).namespace as string | undefined, meta(obj).name as string);
-    const finalizers = meta(obj).finalizers as string[] | undefined;
-    if (meta(obj).deletionTimestamp && (finalizers ?? []).length === 0) return this.remove(t, key, obj);
+    if (deletesOnUpdate(current, obj)) return this.remove(t, key, obj);
     this.table(t).put(key, obj);
     this.record(t, 'MODIFIED', obj);
     return obj;
@@ -326,6 +325,18 @@ export class Store {
     const table = this.table(t);
     return table.keys().map((k) => table.objects.get(k) as KubeObject);
   }
+}
+
+/**
+ * The API server's ShouldDeleteDuringUpdate: an update completes a deletion when the object was being deleted, the
+ * update leaves it no finalizer, and its grace period is over (absent or 0). A pod in graceful termination that
+ * is updated (its status, a label) stays until its grace period ends, as its kubelet would confirm it.
+ */
+function deletesOnUpdate(current: KubeObject, next: KubeObject): boolean {
+  const m = meta(current);
+  if (!m.deletionTimestamp) return false;
+  if (((meta(next).finalizers as string[] | undefined) ?? []).length > 0) return false;
+  return m.deletionGracePeriodSeconds === undefined || m.deletionGracePeriodSeconds === 0;
 }
 
 /**

@@ -87,11 +87,18 @@ export class Terminations {
     this.pending.delete(key);
   }
 
+  // The kubelet's confirmation is a deletion with grace 0: the pod goes, or, while finalizers remain, stays
+  // marked with grace 0 (deletionTimestamp now), so that the last finalizer's removal completes the deletion.
   private finish(key: string, t: ResourceType): void {
     this.pending.delete(key);
     const pod = this.host.current(t, key);
     if (!pod) return;
     if (((meta(pod).finalizers as string[] | undefined) ?? []).length === 0)
       this.host.remove(t, key, structuredClone(pod));
+    else
+      this.host.mark(t, key, pod, {
+        deletionTimestamp: rfc3339(this.host.now()),
+        deletionGracePeriodSeconds: 0,
+      });
   }
 }

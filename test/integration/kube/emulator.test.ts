@@ -197,6 +197,50 @@ describe('eviction', () => {
   });
 });
 
+describe('graceful deletion and updates', () => {
+  const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  // on a node of their own, so that a failure here leaves nothing for the selector tests below to find
+  const read = (name: string) =>
+    core.readNamespacedPod({ name, namespace: 'default' }).catch((e: unknown) => e);
+
+  it('keeps a pod in its grace period through an update: only a grace period of 0 lets an update delete', async () => {
+    h.emulator.seed([pod('default', 'updated', { spec: { nodeName: 'c', containers: [{ name: 'c' }] } })]);
+    await core.deleteNamespacedPod({ name: 'updated', namespace: 'default' });
+    await core.patchNamespacedPodStatus(
+      { name: 'updated', namespace: 'default', body: { status: { phase: 'Running' } } },
+      merge,
+    );
+    await core.patchNamespacedPod(
+      { name: 'updated', namespace: 'default', body: { metadata: { labels: { seen: 'yes' } } } },
+      merge,
+    );
+    const kept = (await read('updated')) as Awaited<ReturnType<CoreV1Api['readNamespacedPod']>>;
+    expect(kept.metadata?.deletionGracePeriodSeconds).toBe(30);
+    expect(kept.metadata?.labels?.seen).toBe('yes');
+    h.emulator.terminatePods();
+    expect(status(await read('updated'))).toBe(404);
+  });
+
+  it('holds a pod whose finalizer outlives its grace period at grace 0, and deletes it with the finalizer', async () => {
+    h.emulator.seed([
+      pod('default', 'finalized', {
+        metadata: { name: 'finalized', namespace: 'default', finalizers: ['example.com/keep'] },
+        spec: { nodeName: 'c', containers: [{ name: 'c' }] },
+      }),
+    ]);
+    await core.deleteNamespacedPod({ name: 'finalized', namespace: 'default' });
+    h.emulator.terminatePods();
+    const held = (await read('finalized')) as Awaited<ReturnType<CoreV1Api['readNamespacedPod']>>;
+    expect(held.metadata?.deletionGracePeriodSeconds).toBe(0);
+    expect(held.metadata?.deletionTimestamp?.toISOString()).toBe('2026-11-30T00:00:00.000Z');
+    await core.patchNamespacedPod(
+      { name: 'finalized', namespace: 'default', body: { metadata: { finalizers: [] } } },
+      merge,
+    );
+    expect(status(await read('finalized'))).toBe(404);
+  });
+});
+
 describe('status subresource', () => {
   it('keeps status on a main-resource update and spec on a status update', async () => {
     const claims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: 'claim' };
