@@ -15,7 +15,7 @@ import { consolidationFilter } from '../../../shared/disruption/method.ts';
 import { passContext } from '../../../shared/disruption/pass-context.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
 import { validateCommand } from '../../../shared/disruption/validation.ts';
-import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
+import { buildInstanceTypes, type InstanceType } from '../../../shared/scheduling/instance-type.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../../../shared/state/snapshot.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
@@ -109,15 +109,25 @@ function report(what: string, t: Tally, mustDecide: boolean): void {
 
 describe('delta simulation', () => {
   console.log(`delta simulation property: seed ${SEED} (KRAFTSMAN_SEED=${SEED} reproduces it)`);
-  it(`never yields a command the full simulation rejects, on ${RANDOM_FLEETS} random fleets (one in ${LARGE_ONE_IN} large)`, () => {
-    const types = deltaCatalog();
-    const t = tally();
-    fc.assert(
-      fc.property(fleetArb, (f) => compare(snapshotOf(fleetObjects(f), types), NOW, t)),
-      { numRuns: RANDOM_FLEETS, seed: SEED },
-    );
-    report('random fleets', t, true);
-  }, 180_000);
+  /** One family of generated fleets: every candidate of each judged with the delta on and off. */
+  const fleets = <F>(
+    what: string,
+    runs: number,
+    arb: fc.Arbitrary<F>,
+    objects: (f: F) => Record<string, unknown>[],
+    types: () => InstanceType[],
+  ) =>
+    it(`never yields a command the full simulation rejects, on ${runs} ${what}`, () => {
+      const catalogTypes = types();
+      const t = tally();
+      fc.assert(
+        fc.property(arb, (f) => compare(snapshotOf(objects(f), catalogTypes), NOW, t)),
+        { numRuns: runs, seed: SEED },
+      );
+      report(what, t, true);
+    }, 180_000);
+
+  fleets(`random fleets (one in ${LARGE_ONE_IN} large)`, RANDOM_FLEETS, fleetArb, fleetObjects, deltaCatalog);
 
   const rampFleets = (what: string, runs: number, nodes: [number, number], pending: [number, number]) =>
     it(`never yields a command the full simulation rejects, on ${runs} ${what}`, () => {
@@ -146,39 +156,15 @@ describe('delta simulation', () => {
   // Two apps whose bound and pending pods mostly spread, repel or attract by zone, on CPU nodes packed tight: the
   // candidate's pods leave its zone, displaced backlog pods move to other zones, and every verdict depends on the
   // zone counts at the pod's queue place (docs/mechanisms/delta-simulation.md, points 2-4).
-  it(`never yields a command the full simulation rejects, on ${SPREAD_FLEETS} zone-spread fleets`, () => {
-    const types = deltaCatalog();
-    const t = tally();
-    fc.assert(
-      fc.property(spreadFleetArb, (f) => compare(snapshotOf(fleetObjects(f), types), NOW, t)),
-      { numRuns: SPREAD_FLEETS, seed: SEED },
-    );
-    report('zone-spread fleets', t, true);
-  }, 180_000);
+  fleets('zone-spread fleets', SPREAD_FLEETS, spreadFleetArb, fleetObjects, deltaCatalog);
 
   // Pods narrowing self-managed nodes on keys they have no label for (capacity type, zone), and pods that then
   // fit there or no longer do (docs/mechanisms/delta-simulation.md, point 4).
-  it(`never yields a command the full simulation rejects, on ${NARROWED_FLEETS} narrowed fleets`, () => {
-    const types = catalog();
-    const t = tally();
-    fc.assert(
-      fc.property(narrowedFleetArb, (f) => compare(snapshotOf(narrowedFleetObjects(f), types), NOW, t)),
-      { numRuns: NARROWED_FLEETS, seed: SEED },
-    );
-    report('narrowed fleets', t, true);
-  }, 180_000);
+  fleets('narrowed fleets', NARROWED_FLEETS, narrowedFleetArb, narrowedFleetObjects, catalog);
 
   // Gangs on narrowed fleets: a gang the base rolled back or placed over several rounds must stay the base's, so no
   // node the follow changed may take a member on the requirements it has now (a narrowed key admits more).
-  it(`never yields a command the full simulation rejects, on ${NARROWED_GANG_FLEETS} narrowed gang fleets`, () => {
-    const types = catalog();
-    const t = tally();
-    fc.assert(
-      fc.property(narrowedGangFleetArb, (f) => compare(snapshotOf(narrowedFleetObjects(f), types), NOW, t)),
-      { numRuns: NARROWED_GANG_FLEETS, seed: SEED },
-    );
-    report('narrowed gang fleets', t, true);
-  }, 180_000);
+  fleets('narrowed gang fleets', NARROWED_GANG_FLEETS, narrowedGangFleetArb, narrowedFleetObjects, catalog);
 });
 
 const spreadPodArb = fc.record({
