@@ -45,8 +45,8 @@ export function fleetDecay(name: string, shape: FleetDecayShape): Scenario {
     minutes: shape.minutes,
     world: RAMP_WORLD,
     ...(shape.parameters ? { parameters: shape.parameters } : {}),
-    objects: (seed, runStart) =>
-      localize(decayFleet(seed, shape), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
+    objects: (fleetSeed, runStart) =>
+      localize(decayFleet(fleetSeed, shape), FLEET_NOW, runStart, RAMP_WORLD.gcpProject),
     atMinute(minute, e, pods) {
       if (shape.fallAt.includes(minute)) shed(e, pods, shape.fall, shape.fallIn);
       if (shape.batch) batchMinute(shape.batch, minute, e, pods);

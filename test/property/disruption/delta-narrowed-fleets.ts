@@ -39,6 +39,9 @@ const narrowedPodArb = fc.record({
 type NarrowedPod = typeof narrowedPodArb extends fc.Arbitrary<infer T> ? T : never;
 /** A pod's shape; a gang's members carry an app of their own. */
 type PodShape = Omit<NarrowedPod, 'app'> & { readonly app: string };
+/** Pods that need `instead` where they would need nothing. */
+const needing = (instead: NarrowedPod['needs']) =>
+  narrowedPodArb.map((p) => ({ ...p, needs: p.needs === 'none' ? instead : p.needs }));
 
 export const narrowedFleetArb = fc.record({
   nodes: fc.array(
@@ -57,10 +60,7 @@ export const narrowedFleetArb = fc.record({
     fc.record({
       size: fc.integer({ min: 2, max: 4 }),
       short: fc.nat(1),
-      member: narrowedPodArb.map((p) => ({
-        ...p,
-        needs: p.needs === 'none' ? ('on-demand' as const) : p.needs,
-      })),
+      member: needing('on-demand'),
     }),
     { maxLength: 2 },
   ),
@@ -86,13 +86,7 @@ export const narrowedGangFleetArb = fc.record({
           size: fc.constantFrom(2, 4),
           zone: fc.nat(2),
           kind: fc.constantFrom('on-demand' as const, 'spot' as const),
-          pods: fc.array(
-            narrowedPodArb.map((p) => ({
-              ...p,
-              needs: p.needs === 'none' ? ('not-spot' as const) : p.needs,
-            })),
-            { minLength: 1, maxLength: 3 },
-          ),
+          pods: fc.array(needing('not-spot'), { minLength: 1, maxLength: 3 }),
         }),
         { minLength: 1, maxLength: 3 },
       ),
