@@ -42,6 +42,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   core('nodes', 'Node', false, { shortNames: ['no'] }),
   core('pods', 'Pod', true, { shortNames: ['po'], subresources: ['status', 'eviction'] }),
   core('namespaces', 'Namespace', false, { shortNames: ['ns'] }),
+  core('events', 'Event', true, { shortNames: ['ev'], subresources: [] }),
   core('persistentvolumeclaims', 'PersistentVolumeClaim', true, { shortNames: ['pvc'] }),
   core('persistentvolumes', 'PersistentVolume', false, { shortNames: ['pv'] }),
   { ...core('poddisruptionbudgets', 'PodDisruptionBudget', true, { shortNames: ['pdb'] }), group: 'policy' },

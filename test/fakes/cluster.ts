@@ -15,6 +15,7 @@ import {
 import {
   SNAPSHOT_KINDS,
   type Cluster,
+  type ClusterEvent,
   type EvictionResult,
   type KindRead,
   type MetadataChange,
@@ -48,6 +49,8 @@ export class FakeCluster implements Cluster {
   private read = false;
   /** Called before each write attempt; a test makes "another writer" change the object here. */
   readonly beforeWrite: ((kind: SnapshotKind, name: string) => void)[] = [];
+  /** Every event recorded, in order (the Event kind is not part of the snapshot). */
+  readonly events: ClusterEvent[] = [];
 
   constructor(public conflictAttempts = 5) {}
 
@@ -281,5 +284,10 @@ export class FakeCluster implements Cluster {
       } as Obj);
     else this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);
     return { outcome: 'evicted' };
+  }
+
+  recordEvent(event: ClusterEvent): Promise<void> {
+    this.events.push(event);
+    return Promise.resolve();
   }
 }

@@ -7,8 +7,10 @@ import type { Node } from '../../model/node.ts';
 import type { Pod } from '../../model/pod.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Taint } from '../../model/meta.ts';
+import { randomBytes } from 'node:crypto';
 import type {
   Cluster,
+  ClusterEvent,
   EvictionResult,
   MetadataChange,
   NodeClaimStatus,
@@ -30,6 +32,13 @@ export interface KubeClusterOptions extends SnapshotOptions {
 
 const [CLAIM_GROUP, CLAIM_VERSION] = KINDS.NodeClaim.apiVersion.split('/') as [string, string];
 const CLAIMS = { group: CLAIM_GROUP, version: CLAIM_VERSION, plural: 'nodeclaims' };
+/** apiVersion of each kind an event can be about (the event's involvedObject names it). */
+const EVENT_API_VERSION: Record<ClusterEvent['involved']['kind'], string> = {
+  Node: 'v1',
+  Pod: 'v1',
+  NodeClaim: KINDS.NodeClaim.apiVersion,
+  NodePool: KINDS.NodePool.apiVersion,
+};
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -271,6 +280,38 @@ export class KubeCluster implements Cluster {
       if (status?.code === 404) return { outcome: 'gone' };
       if (status?.code === 409 && pod.uid) return { outcome: 'gone' };
       throw toClusterError(err, { kind: 'Pod', name: pod.name, namespace });
+    }
+  }
+
+  /** client-go's naming (`<object>.<unique hex>`); cluster-scoped objects' events live in `default`. */
+  async recordEvent(event: ClusterEvent): Promise<void> {
+    const { involved } = event;
+    const namespace = involved.namespace ?? 'default';
+    const now = new Date().toISOString();
+    try {
+      await this.c.core.createNamespacedEvent({
+        namespace,
+        body: {
+          metadata: { name: `${involved.name}.${randomBytes(8).toString('hex')}`, namespace },
+          involvedObject: {
+            apiVersion: EVENT_API_VERSION[involved.kind],
+            kind: involved.kind,
+            name: involved.name,
+            ...(involved.namespace ? { namespace: involved.namespace } : {}),
+            ...(involved.uid ? { uid: involved.uid } : {}),
+          },
+          type: event.type,
+          reason: event.reason,
+          message: event.message,
+          source: { component: 'kraftsman' },
+          reportingComponent: 'kraftsman',
+          firstTimestamp: new Date(now),
+          lastTimestamp: new Date(now),
+          count: 1,
+        },
+      });
+    } catch (err: unknown) {
+      throw toClusterError(err, { kind: involved.kind, name: involved.name });
     }
   }
 }

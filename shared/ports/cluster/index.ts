@@ -73,6 +73,23 @@ export type EvictionResult =
 
 export type NodeClaimStatus = NonNullable<NodeClaim['status']>;
 
+/** The object a Kubernetes event is about (core/v1 Event `involvedObject`). */
+export interface InvolvedObject {
+  readonly kind: 'Node' | 'NodeClaim' | 'Pod' | 'NodePool';
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+}
+
+/** A core/v1 Event as kraftsman records it: Karpenter's reason vocabulary where it has one. */
+export interface ClusterEvent {
+  readonly involved: InvolvedObject;
+  readonly type: 'Normal' | 'Warning';
+  /** UpperCamelCase, e.g. `DisruptionBlocked`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
 export interface Cluster {
   /** The pass snapshot: a full paginated LIST the first time, a watch catch-up afterwards. */
   readSnapshot(): Promise<SnapshotRead>;
@@ -106,4 +123,9 @@ export interface Cluster {
    * name is never evicted by mistake: a mismatch answers `gone` (the pod meant is no longer there).
    */
   evictPod(pod: ObjectKey & { readonly uid?: string }): Promise<EvictionResult>;
+  /**
+   * Records a core/v1 Event on an object (cluster-scoped objects' events go to `default`, as kubectl shows
+   * them). Best effort by contract: callers never let a failed event stop the action it reports.
+   */
+  recordEvent(event: ClusterEvent): Promise<void>;
 }

@@ -3,6 +3,26 @@ import type { Route } from '../../../local/kube-api/routes.ts';
 import { clusterContract } from './contract.ts';
 import { FakeCluster } from '../../fakes/cluster.ts';
 import { startHarness } from './harness.ts';
+import type { ClusterEvent } from '../../../shared/ports/cluster/index.ts';
+
+interface RawEvent {
+  involvedObject: { kind: ClusterEvent['involved']['kind']; name: string; namespace?: string; uid?: string };
+  type: ClusterEvent['type'];
+  reason: string;
+  message: string;
+}
+/** An Event object as the emulator stores it, read back into the port's shape. */
+const eventOf = (e: RawEvent): ClusterEvent => ({
+  involved: {
+    kind: e.involvedObject.kind,
+    name: e.involvedObject.name,
+    ...(e.involvedObject.namespace ? { namespace: e.involvedObject.namespace } : {}),
+    ...(e.involvedObject.uid ? { uid: e.involvedObject.uid } : {}),
+  },
+  type: e.type,
+  reason: e.reason,
+  message: e.message,
+});
 
 clusterContract('FakeCluster', async () => {
   const fake = new FakeCluster();
@@ -18,6 +38,7 @@ clusterContract('FakeCluster', async () => {
         if (k === kind && nm === name && n < times) fake.touch(kind, name, { raced: String(++n) });
       });
     },
+    events: () => Promise.resolve([...fake.events]),
     close: async () => {},
   };
 });
@@ -41,6 +62,12 @@ clusterContract('KubeCluster against the emulator', async () => {
           );
       });
     },
+    events: () =>
+      Promise.resolve(
+        h.emulator.store
+          .list(h.emulator.typeOf('Event'), undefined)
+          .items.map((raw) => eventOf(raw as unknown as RawEvent)),
+      ),
     close: () => h.close(),
   };
 });

@@ -8,7 +8,7 @@ import {
   ConflictError,
   ObjectNotFoundError,
 } from '../../../shared/ports/cluster/errors.ts';
-import { type Cluster } from '../../../shared/ports/cluster/index.ts';
+import { type Cluster, type ClusterEvent } from '../../../shared/ports/cluster/index.ts';
 import { node, nodeClaim, nodePool, pdb, pod } from './harness.ts';
 
 export interface World {
@@ -16,6 +16,8 @@ export interface World {
   seed(objects: readonly Record<string, unknown>[]): void;
   /** Another writer changes the object right before each of the next `times` write attempts on it. */
   race(kind: 'Node' | 'NodeClaim', name: string, times: number): void;
+  /** The events recorded so far, as the server (or the fake) holds them. */
+  events(): Promise<readonly ClusterEvent[]>;
   close(): Promise<void>;
 }
 
@@ -271,6 +273,36 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(
         await cluster.evictPod({ namespace: 'e4', name: 'db-0', uid: seen?.metadata.uid as string }),
       ).toEqual({ outcome: 'evicted' });
+    });
+
+    it('records an event on a cluster-scoped and on a namespaced object, each naming its object and reason', async () => {
+      const cluster = w.cluster();
+      await cluster.recordEvent({
+        involved: { kind: 'Node', name: 'n1', uid: 'u-1' },
+        type: 'Warning',
+        reason: 'DestructiveActionRefused',
+        message: 'terminate refused: the instance is not tagged with this deployment',
+      });
+      await cluster.recordEvent({
+        involved: { kind: 'Pod', name: 'p1', namespace: 'ml' },
+        type: 'Normal',
+        reason: 'Nominated',
+        message: 'Pod should schedule on: nodeclaim/gpu-abc',
+      });
+      const events = await w.events();
+      expect(events).toHaveLength(2);
+      expect(events).toContainEqual({
+        involved: { kind: 'Node', name: 'n1', uid: 'u-1' },
+        type: 'Warning',
+        reason: 'DestructiveActionRefused',
+        message: 'terminate refused: the instance is not tagged with this deployment',
+      });
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          involved: { kind: 'Pod', name: 'p1', namespace: 'ml' },
+          reason: 'Nominated',
+        }),
+      );
     });
 
     it('fails with ApiError 500 naming the pod when two PDBs cover it', async () => {

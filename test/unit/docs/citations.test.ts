@@ -127,6 +127,7 @@ describe('the docs pages', () => {
         'gangs',
         'per-pool-domains',
         'census',
+        'identity',
       ].map((m) => `docs/mechanisms/${m}.md`),
     ])
       expect(names).toContain(page);
