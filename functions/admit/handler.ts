@@ -1,7 +1,7 @@
 // admit (invoked asynchronously by consolidate; reserved concurrency 1): validates the payload, then under
 // the admission lock waits the settling delay once and admits the proposals in order, each re-validated
 // against live state (docs/mechanisms/batched-admission.md), within the admission budget and the invocation.
-import { parseAdmitPayload } from '../../shared/loop/admit-payload.ts';
+import { parseAdmitPayload, refuseStalePayload } from '../../shared/loop/admit-payload.ts';
 import { admissionBudgetFor, admit } from '../../shared/loop/admit.ts';
 import { LOOP_METRICS, type AdmissionStage } from '../../shared/loop/disruption-metrics.ts';
 import { leaseOwner } from '../../shared/loop/with-lease.ts';
@@ -19,7 +19,9 @@ export type AdmitOutcome =
       }[];
       readonly expired: number;
     }
-  | { readonly outcome: 'held'; readonly holder: string };
+  | { readonly outcome: 'held'; readonly holder: string }
+  /** The payload waited longer than a pass interval plus its admission budget: nothing was admitted. */
+  | { readonly outcome: 'stale'; readonly ageMs: number };
 
 export function createAdmitHandler(deps: () => Promise<AdmitHandlerDeps>) {
   return async (event: unknown, context: unknown): Promise<AdmitOutcome> => {
@@ -36,6 +38,9 @@ export function createAdmitHandler(deps: () => Promise<AdmitHandlerDeps>) {
     // Waiting for the lock spends only what the budget does not need; the budget never outlives the call.
     const lockWaitMs = Math.min(settings.lockWaitMs, Math.max(0, left - budget));
     return invocation(d.obs, { requestId: ctx.awsRequestId, passId: payload.passId }, async () => {
+      const refusal = { ...loop, logger: d.obs.logger };
+      const ageMs = await refuseStalePayload(refusal, payload, settings.settlingDelayMs);
+      if (ageMs !== undefined) return { outcome: 'stale', ageMs };
       try {
         const r = await admit(loop, {
           cluster: settings.clusterName,

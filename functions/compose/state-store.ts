@@ -1,5 +1,6 @@
 // Builds the DynamoDB StateStore: one client per container, the adapter's own retries (SDK attempts 1).
 import { createDynamoDbClient, DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts';
+import { LEASE_CLOCK_SKEW_MS } from '../../shared/config/dynamodb.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Closer, Credentials } from './local.ts';
 
@@ -34,5 +35,11 @@ export function buildStateStore(
   closer?: Closer,
 ): DynamoDbStateStore {
   const client = stateTableClient(settings, credentials, closer);
-  return new DynamoDbStateStore({ client, tableName: settings.tableName, clock });
+  // Leases are judged with room for the callers' clocks to differ (docs/deploy.md, "Leases and clocks").
+  return new DynamoDbStateStore({
+    client,
+    tableName: settings.tableName,
+    clock,
+    maxClockSkewMs: LEASE_CLOCK_SKEW_MS,
+  });
 }

@@ -36,7 +36,7 @@ export function createConsolidateHandler(deps: () => Promise<ConsolidateHandlerD
           ...loop,
           timer: buildTime().timer,
           logger: d.obs.logger,
-          handOff: handOffToAdmit(loop.invoker, settings.clusterName, scheduled.id),
+          handOff: handOffToAdmit(loop.invoker, loop.clock, settings.clusterName, scheduled.id),
         },
         {
           cluster: settings.clusterName,

@@ -12,6 +12,7 @@ import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
 import { asTable } from './tables.ts';
 import { AuditLog } from './audit.ts';
+import type { Rbac } from './rbac.ts';
 
 export type { AuditEntry } from './audit.ts';
 
@@ -31,6 +32,8 @@ export interface EmulatorOptions {
   readonly bookmarks?: BookmarkSchedule;
   /** Requests the audit keeps in order (audit.ts); its counts cover every request. */
   readonly auditLimit?: number;
+  /** Bearer tokens and their ClusterRoles (rbac.ts); without it every request is allowed. */
+  readonly rbac?: Rbac;
 }
 
 /** What a test answers instead of the server: a raw body (a proxy's empty 200, a huge page) or no answer. */
@@ -53,8 +56,10 @@ export class KubeApiEmulator {
   private readonly expiredWatch: 'event' | 'status';
   private readonly bookmarks: BookmarkSchedule;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly rbac: Rbac | undefined;
 
   constructor(options: EmulatorOptions = {}) {
+    this.rbac = options.rbac;
     this.now = options.now ?? (() => new Date());
     this.audit = new AuditLog(options.auditLimit);
     this.store = new Store(this.now, options.historyLimit, options.podTermination ?? 'graceful');
@@ -194,12 +199,14 @@ export class KubeApiEmulator {
     const q = url.searchParams;
     const verb = verbOf(req.method ?? 'GET', r, q);
     const contentType = verb === 'patch' ? String(req.headers['content-type'] ?? '') : undefined;
-    this.audit.record({
+    const entry = {
       verb,
       group: r.type.group,
       resource: r.subresource ? `${r.type.plural}/${r.subresource}` : r.type.plural,
       ...(contentType ? { contentType } : {}),
-    });
+    };
+    this.audit.record(entry);
+    this.rbac?.authorize(req.headers.authorization, entry);
     for (const hook of this.beforeRequest) hook(verb, r);
     const injected = this.inject.map((f) => f(verb, r, q)).find((a) => a !== undefined);
     if (injected === 'hang') return undefined;

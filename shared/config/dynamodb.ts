@@ -10,6 +10,13 @@ import { retryPolicyWith, type RetryPolicy } from './retry-policy.ts';
  */
 export const DYNAMODB_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 
+/**
+ * The most two deployed functions' clocks may differ (Lambda hosts keep time by Amazon Time Sync, well under a
+ * millisecond apart; a second of room is a thousand times that): a lease is taken over only this long after
+ * its expiry, so a taker running ahead cannot take a live lease (shared/adapters/dynamodb/leases.ts).
+ */
+export const LEASE_CLOCK_SKEW_MS = 1_000;
+
 export const dynamoDbConfigSchema = z.object({
   region: z.string().min(1, 'region is required'),
   /** http://127.0.0.1:PORT for DynamoDB Local or dynalite; omitted in AWS. */

@@ -36,6 +36,8 @@ export const REFUSAL_REASONS = [
   'invalid-object',
   /** The providerID cannot be parsed. */
   'malformed-provider-id',
+  /** The admit payload is older than a pass interval plus its admission budget: a newer pass superseded it. */
+  'stale-payload',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

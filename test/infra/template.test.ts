@@ -11,12 +11,17 @@ import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.t
 import { CENSUS_MARGIN_MS } from '../../shared/config/census.ts';
 import { admissionBudgetMs } from '../../shared/disruption/admission-budget.ts';
 import { MAX_PROPOSALS } from '../../shared/disruption/proposal.ts';
+import { maxPayloadAgeMs, PASS_INTERVAL_MS } from '../../shared/loop/admit-payload.ts';
 import { DEFAULT_OPTIONS } from '../../shared/disruption/types.ts';
 import {
   ROOT,
   bundleOf,
   deriveActions,
   deriveGcePermissions,
+  derivePartitions,
+  DYNAMODB_WRITES,
+  clusterCallsIn,
+  CLUSTER_WRITES,
   gceCallsIn,
   portCallsIn,
   readCallTable,
@@ -35,6 +40,8 @@ import {
   sqsMappingsOf,
   allowedActions,
   statementsOf,
+  eventInvokeConfigOf,
+  onFailureOf,
 } from './support/template.ts';
 
 const FUNCTIONS = serviceFunctions();
@@ -173,6 +180,8 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       ...(sqsMappingsOf(t, name).length > 0
         ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']
         : []),
+      // Lambda sends an async invoke that failed for good to the function's failure queue.
+      ...(onFailureOf(t, name) ? ['sqs:SendMessage'] : []),
       // PERMISSIONS.md, "Also needed": the node role for the launch template, the Spot service-linked role.
       ...(launches ? ['iam:PassRole', 'iam:CreateServiceLinkedRole'] : []),
     ]);
@@ -182,6 +191,58 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       grantedNeverCalled: [...allowed].filter((a) => !expected.has(a)).sort(),
       calledNotGranted: [...expected].filter((a) => !allowed.has(a)).sort(),
     }).toEqual({ grantedNeverCalled: [], calledNotGranted: [] });
+  });
+});
+
+/** The state table's partition key values a role may write, from its write statements' LeadingKeys condition. */
+function writablePartitions(
+  t: Packaged['template'],
+  roleId: string,
+): { kinds: string[]; unconditioned: string[] } {
+  const kinds: string[] = [];
+  const unconditioned: string[] = [];
+  for (const s of statementsOf(t, roleId).filter((x) => x.Effect === 'Allow')) {
+    const writes = actionsOf(s).filter((a) => DYNAMODB_WRITES.has(a));
+    if (writes.length === 0) continue;
+    const keys = s.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'];
+    if (!Array.isArray(keys)) unconditioned.push(`${s.Sid}: ${writes.join(', ')}`);
+    for (const k of Array.isArray(keys) ? keys : []) kinds.push(String(k));
+  }
+  return { kinds: kinds.sort(), unconditioned };
+}
+
+describe.each(FUNCTIONS)('the state-table writes of $name', ({ name, handlerFile }) => {
+  it('reach exactly the partitions its bundled code writes (dynamodb:LeadingKeys, calls.yml partitions:)', async () => {
+    if (!existsSync(join(ROOT, handlerFile)))
+      throw new Error(`${handlerFile} is missing: no code to derive ${name}'s partitions from`);
+    const table = readCallTable();
+    const derived = derivePartitions(portCallsIn(await bundleOf(handlerFile), table), table);
+    expect(derived.unknown).toEqual([]);
+    const { kinds, unconditioned } = writablePartitions(
+      packaged.template,
+      roleIdOf(packaged.template, name) ?? '',
+    );
+    // Every write action is held by the condition; an unconditioned one could rewrite any item of the table.
+    expect(unconditioned, `${name}: writes without a dynamodb:LeadingKeys condition`).toEqual([]);
+    expect(kinds).toEqual([...derived.kinds].map((k) => `C#${CI_PARAMS.cluster}#${k}`).sort());
+  });
+});
+
+describe('state-table partitions that belong to few functions', () => {
+  const writing = (kind: string): string[] =>
+    FUNCTIONS.map((f) => f.name)
+      .filter((fn) =>
+        writablePartitions(packaged.template, roleIdOf(packaged.template, fn) ?? '').kinds.includes(
+          `C#${CI_PARAMS.cluster}#${kind}`,
+        ),
+      )
+      .sort();
+
+  it('commands are written by admit and orchestrate alone: pricing or lifecycle cannot rewrite one', () => {
+    expect(writing('CMD')).toEqual(['admit', 'orchestrate']);
+    expect(writing('CAND')).toEqual(['admit']);
+    expect(writing('PRICES')).toEqual(['pricing']);
+    expect(writing('CENSUS')).toEqual(['census']);
   });
 });
 
@@ -284,8 +345,9 @@ describe('actions that belong to one function alone', () => {
     expect(granting('ec2:DescribeSpotPriceHistory')).toEqual(['PricingRole']);
   });
 
-  it('the command fence (TransactWriteItems) is admit’s: orchestrate only moves admitted commands on', () => {
+  it('the command fence (TransactWriteItems, its ConditionCheck) is admit’s: orchestrate only moves admitted commands on', () => {
     expect(granting('dynamodb:TransactWriteItems')).toEqual(['AdmitRole']);
+    expect(granting('dynamodb:ConditionCheckItem')).toEqual(['AdmitRole']);
   });
 
   it('launching (CreateFleet, RunInstances, iam:PassRole) is launch-aws’s', () => {
@@ -324,12 +386,96 @@ describe('roles', () => {
       }
   });
 
-  it('never read the secrets of another deployment: only the kubeconfig secret of this stage', () => {
+  it('never read the secrets of another deployment: only a kubeconfig secret of this stage', () => {
     for (const [id] of roles())
       for (const s of statementsOf(packaged.template, id).filter((x) =>
         actionsOf(x).includes('secretsmanager:GetSecretValue'),
       ))
-        expect(JSON.stringify(s.Resource), id).toContain(':secret:kraftsman/dev/kubeconfig-??????');
+        expect(JSON.stringify(s.Resource), id).toMatch(/:secret:kraftsman\/dev\/kubeconfig(-reader)?-\?{6}"/);
+  });
+});
+
+describe.each(FUNCTIONS)('the Kubernetes identity of $name', ({ name, handlerFile }) => {
+  it('is the read-only one when its code only reads the cluster, the writer otherwise; its role reads that secret alone', async () => {
+    const calls = clusterCallsIn(await bundleOf(handlerFile));
+    const t = packaged.template;
+    const readable = statementsOf(t, roleIdOf(t, name) ?? '')
+      .filter((s) => s.Effect === 'Allow' && actionsOf(s).includes('secretsmanager:GetSecretValue'))
+      .flatMap((s) => resourcesOf(s).map((r) => JSON.stringify(r)));
+    if (calls.size === 0) {
+      expect(readable, `${name} talks to no API server`).toEqual([]);
+      return;
+    }
+    const writes = [...calls].filter((c) => CLUSTER_WRITES.has(c));
+    const secret = writes.length > 0 ? 'kraftsman/dev/kubeconfig' : 'kraftsman/dev/kubeconfig-reader';
+    expect(environmentOf(t, name).KRAFTSMAN_KUBE_SECRET, `${name} writes: ${writes.join(', ')}`).toBe(secret);
+    expect(readable).toEqual([expect.stringContaining(`:secret:${secret}-??????`)]);
+  });
+});
+
+describe('the read-only Kubernetes identity', () => {
+  it('is consolidate’s and census’s: they read the cluster and never write to it', async () => {
+    const readers = FUNCTIONS.filter(
+      (f) =>
+        environmentOf(packaged.template, f.name).KRAFTSMAN_KUBE_SECRET === 'kraftsman/dev/kubeconfig-reader',
+    ).map((f) => f.name);
+    expect(readers.sort()).toEqual(['census', 'consolidate']);
+  });
+});
+
+describe('asynchronous invokes', () => {
+  const t = () => packaged.template;
+
+  it('of admit, launch-aws and launch-gcp end in the failure queue, bounded in age and retries', () => {
+    for (const name of INVOKED) {
+      const config = eventInvokeConfigOf(t(), name)?.Properties;
+      expect(config, `${name} has an EventInvokeConfig`).toBeDefined();
+      expect(JSON.stringify(onFailureOf(t(), name)), name).toContain('AsyncFailureQueue');
+      expect(Number(config?.MaximumEventAgeInSeconds), name).toBeGreaterThanOrEqual(60);
+      expect(Number(config?.MaximumEventAgeInSeconds), name).toBeLessThanOrEqual(900);
+      expect(config?.MaximumRetryAttempts, name).toBeDefined();
+    }
+  });
+
+  it('to admit are not retried, and live long enough for admit to refuse a stale one itself', () => {
+    const config = eventInvokeConfigOf(t(), 'admit')?.Properties;
+    expect(config?.MaximumRetryAttempts).toBe(0);
+    expect(Number(config?.MaximumEventAgeInSeconds) * 1000).toBeGreaterThanOrEqual(
+      maxPayloadAgeMs(MAX_PROPOSALS),
+    );
+    // The age bound counts one pass interval: consolidate's schedule.
+    expect(schedulesOf(t(), 'consolidate')).toEqual([`rate(${PASS_INTERVAL_MS / 60_000} minute)`]);
+  });
+
+  it('that failed for good raise an alarm on the first record in the failure queue', () => {
+    const queue = t().Resources.AsyncFailureQueue;
+    expect(queue?.Type).toBe('AWS::SQS::Queue');
+    const alarms = Object.values(t().Resources).filter(
+      (r) =>
+        r.Type === 'AWS::CloudWatch::Alarm' &&
+        JSON.stringify(r.Properties.Dimensions).includes('AsyncFailureQueue'),
+    );
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('may be sent to the failure queue by the invoked functions alone, and to no other queue', () => {
+    for (const { name } of FUNCTIONS) {
+      const sends = statementsOf(t(), roleIdOf(t(), name) ?? '').filter((s) =>
+        actionsOf(s).includes('sqs:SendMessage'),
+      );
+      if (!INVOKED.has(name)) expect(sends, name).toEqual([]);
+      else
+        expect(
+          sends.map((s) => JSON.stringify(s.Resource)),
+          name,
+        ).toEqual([JSON.stringify({ 'Fn::GetAtt': ['AsyncFailureQueue', 'Arn'] })]);
+    }
   });
 });
 
@@ -338,7 +484,7 @@ describe('environment', () => {
     for (const { name } of FUNCTIONS.filter((f) => lambdaOf(packaged.template, f.name))) {
       const env = environmentOf(packaged.template, name);
       expect(env.KRAFTSMAN_KUBE_TOKEN, name).toBeUndefined();
-      expect(env.KRAFTSMAN_KUBE_SECRET, name).toBe('kraftsman/dev/kubeconfig');
+      expect(env.KRAFTSMAN_KUBE_SECRET, name).toMatch(/^kraftsman\/dev\/kubeconfig(-reader)?$/);
       expect(env.KRAFTSMAN_KUBE_SERVER, name).toMatch(/^https:\/\//);
     }
   });

@@ -23,9 +23,21 @@ import type { Expr, Table, TransactPart } from './table.ts';
  *   → LockLostError / StaleWriteError carrying the item that won.
  *   A retried acquire whose first attempt won: FREE fails, the ALL_OLD item names A → it is A's lease.
  *   A second firing of the same scheduled run (same runId), even after A released: NOT_SAME_RUN fails.
+ *
+ * Whose clock: DynamoDB has no server time in a condition expression, so `:now` is the caller's clock. A holder
+ * writes only while ITS clock is before expiresAt (HELD_BY_ME); a taker may take only once ITS clock is
+ * `maxClockSkewMs` past it (FREE, `:expiredBy` = now − maxClockSkewMs). With any two callers' clocks at most
+ * maxClockSkewMs apart, the holder's last write and the taker's first never overlap in real time:
+ *
+ *   real time ──────────────────────────────────────────────────────────────────────────────────▶
+ *   holder H (clock behind by d ≤ M)  writes ─────────────────────┤ H reads expiresAt (real E + d)
+ *   taker  T (clock ahead by e, d + e ≤ M)                                  ├── T may take (real E + M − e)
+ *                                                        E + d  ≤  E + M − e   ⇔   d + e ≤ M
+ *
+ * A released lease (the holder said so: it will not write again) is free at once, whatever the clocks.
  */
 export const LEASE_CONDITIONS = {
-  FREE: '(attribute_not_exists(#pk) OR #expiresAt <= :now OR #released = :true)',
+  FREE: '(attribute_not_exists(#pk) OR #expiresAt <= :expiredBy OR #released = :true)',
   NOT_SAME_RUN: '(attribute_not_exists(#lastRunId) OR #lastRunId <> :runId)',
   HELD_BY_ME: '(#owner = :owner AND #token = :token AND #released = :false AND #expiresAt > :now)',
   OWNED_BY_ME: '(#owner = :owner AND #token = :token)',
@@ -56,14 +68,20 @@ const toLease = (v: LeaseView): Lease => ({
 });
 
 export class Leases {
+  /** `maxClockSkewMs`: the most two callers' clocks may differ (the timeline above); 0 trusts every clock. */
   constructor(
     private readonly table: Table,
     private readonly clock: Clock,
-  ) {}
+    private readonly maxClockSkewMs = 0,
+  ) {
+    if (!Number.isInteger(maxClockSkewMs) || maxClockSkewMs < 0)
+      throw new RangeError(`lease maxClockSkewMs must be a non-negative integer, got ${maxClockSkewMs}`);
+  }
 
   /** `r` is checked by the caller (recordInputs.acquireLease). */
   async acquire(r: LeaseRequest): Promise<Lease> {
     const now = this.clock.now().getTime();
+    const expiredBy = now - this.maxClockSkewMs;
     const out = await this.table.update(leaseKey(r.cluster, r.name), {
       update:
         'SET #cluster = :cluster, #name = :name, #owner = :owner, #token = if_not_exists(#token, :zero) + :one, ' +
@@ -79,6 +97,7 @@ export class Leases {
         ':zero': 0,
         ':one': 1,
         ':now': now,
+        ':expiredBy': expiredBy,
         ':expiresAt': now + r.ttlMs,
         ':false': false,
         ':true': true,
@@ -96,7 +115,7 @@ export class Leases {
     if (holder.owner === r.owner && !holder.released && holder.expiresAt.getTime() > now)
       return toLease(holder);
     const sameRun = r.runId !== undefined && holder.lastRunId === r.runId;
-    const heldByOther = !holder.released && holder.expiresAt.getTime() > now;
+    const heldByOther = !holder.released && holder.expiresAt.getTime() > expiredBy;
     throw new LockHeldError(holder, heldByOther || !sameRun ? 'held' : 'same-run', { cause: out.cause });
   }
 

@@ -51,6 +51,11 @@ export interface DynamoDbStateStoreOptions {
    * against late retries) or two single-item writes for servers without transactions (dynalite; README).
    */
   readonly fencing?: FencingMode;
+  /**
+   * The most two callers' clocks may differ: a lease is taken over only this long after its expiry by the
+   * taker's clock (leases.ts, the timeline). 0 (the default) trusts every clock; deployed: LEASE_CLOCK_SKEW_MS.
+   */
+  readonly maxClockSkewMs?: number;
 }
 
 const cluster = (c: string, where: string): string => parseInput(storeName, c, `${where}.cluster`);
@@ -78,7 +83,7 @@ export class DynamoDbStateStore implements StateStore {
       parseInput(z.string().min(3).max(255), options.tableName, 'DynamoDbStateStore.tableName'),
     );
     this.clock = options.clock;
-    this.leases = new Leases(this.table, options.clock);
+    this.leases = new Leases(this.table, options.clock, options.maxClockSkewMs);
     this.pass = new PassStateStore(this.table, options.clock);
     this.commands = new Commands(
       this.table,

@@ -64,6 +64,7 @@ describe('admit under concurrency', () => {
           {
             cluster: h.clusterName,
             passId: `round-${r}`,
+            createdAt: h.clock.now().getTime(),
             proposals: order[i]!.map((n) => deleteProposal(n)),
           },
           lambdaContext('admit'),

@@ -3,7 +3,9 @@
 // clouds are replaced, their replacements launched through launch-aws and launch-gcp (launch records first);
 // a held lock drops the proposals; a malformed or foreign payload is refused naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maxPayloadAgeMs } from '../../../shared/loop/admit-payload.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
+import { REFUSAL_METRIC } from '../../../shared/loop/refusals.ts';
 import { DISRUPTED_TAINT_KEY } from '../../../shared/model/labels.ts';
 import {
   admitHandler,
@@ -103,6 +105,7 @@ describe('admit through its handler', () => {
     const payload = {
       cluster: h.clusterName,
       passId: 'p-1',
+      createdAt: h.clock.now().getTime(),
       proposals: [
         { method: 'emptiness', reason: 'Empty', candidates: ['n1'], replacements: [], savingsPerHour: 1 },
       ],
@@ -122,6 +125,7 @@ describe('admit through its handler', () => {
     const payload = (node: string) => ({
       cluster: h.clusterName,
       passId: 'p-2',
+      createdAt: h.clock.now().getTime(),
       proposals: [
         { method: 'emptiness', reason: 'Empty', candidates: [node], replacements: [], savingsPerHour: 1 },
       ],
@@ -145,17 +149,44 @@ describe('admit through its handler', () => {
     expect(h.metrics.total(LOOP_METRICS.admissionFailuresTotal, { stage: 'expired' })).toBe(1);
   });
 
+  it('a payload older than a pass interval plus its admission budget is refused: nothing tainted, counted, logged', async () => {
+    await bringUp(h, [pod('stale-job', { gpus: 1, nodeSelector: { 'kraftsman.dev/cloud': 'aws' } })]);
+    const empty = nodeOf(h, 'stale-job') as string;
+    removePod(h, 'stale-job');
+    h.clock.advance(5 * 60_000);
+    const before = (await commands()).length;
+    const proposals = [
+      { method: 'emptiness', reason: 'Empty', candidates: [empty], replacements: [], savingsPerHour: 1 },
+    ];
+    // Sent by a pass that long ago: it sat in Lambda's async queue (throttled, retried) past its time.
+    const createdAt = h.clock.now().getTime() - maxPayloadAgeMs(1, 15_000) - 1_000;
+    const payload = { cluster: h.clusterName, passId: 'p-old', createdAt, proposals };
+    const out = await admitHandler(h)(payload, lambdaContext('admit'));
+    expect(out).toMatchObject({ outcome: 'stale' });
+    expect(taintsOf(h, empty)).not.toContain(DISRUPTED_TAINT_KEY);
+    expect((await commands()).length).toBe(before);
+    expect(h.metrics.total(REFUSAL_METRIC, { action: 'drain', reason: 'stale-payload' })).toBe(1);
+    expect(JSON.stringify(h.logger.entries)).toContain('from pass p-old is');
+    // The same payload inside the bound (the clock runs with real time: 5 s inside) goes on to admission.
+    const inside = { ...payload, createdAt: h.clock.now().getTime() - maxPayloadAgeMs(1, 15_000) + 5_000 };
+    expect(await admitHandler(h)(inside, lambdaContext('admit'))).toMatchObject({ outcome: 'ran' });
+  });
+
   it('a malformed payload, or one for another cluster, fails naming the field', async () => {
     const admit = admitHandler(h);
     await expect(
-      admit({ cluster: h.clusterName, passId: 'p', proposals: [{ method: 'nope' }] }, lambdaContext('admit')),
+      admit(
+        { cluster: h.clusterName, passId: 'p', createdAt: 1, proposals: [{ method: 'nope' }] },
+        lambdaContext('admit'),
+      ),
     ).rejects.toThrow(/admit payload\.proposals\[0\]\.method: Invalid option/);
     await expect(
-      admit({ cluster: h.clusterName, passId: 'p', proposals: [] }, lambdaContext('admit')),
+      admit({ cluster: h.clusterName, passId: 'p', createdAt: 1, proposals: [] }, lambdaContext('admit')),
     ).rejects.toThrow(/admit payload\.proposals: Too small/);
     const foreign = {
       cluster: 'other',
       passId: 'p',
+      createdAt: h.clock.now().getTime(),
       proposals: [
         { method: 'emptiness', reason: 'Empty', candidates: ['n1'], replacements: [], savingsPerHour: 0 },
       ],

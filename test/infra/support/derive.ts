@@ -16,6 +16,7 @@ const callsSchema = z.object({
   store: z.record(z.string(), z.array(z.string()).min(1)),
   cloud: z.record(z.string(), z.array(z.string()).min(1)),
   gce: z.record(z.string(), z.array(z.string()).min(1)),
+  partitions: z.record(z.string(), z.array(z.string().regex(/^[A-Z]+$/)).min(1)),
 });
 export type CallTable = z.infer<typeof callsSchema>;
 
@@ -180,4 +181,65 @@ export function deriveGcePermissions(
       for (const p of row ?? []) permissions.add(p);
     }
   return { permissions, unknown };
+}
+
+/** DynamoDB actions that write (a ConditionCheck is the fence's part of a write): held to dynamodb:LeadingKeys. */
+export const DYNAMODB_WRITES = new Set([
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:ConditionCheckItem',
+]);
+
+/**
+ * The partition kinds (`C#<cluster>#<KIND>`) the bundled StateStore calls write, from calls.yml `partitions:`;
+ * a method whose actions write but that has no row there is `unknown`.
+ */
+export function derivePartitions(
+  calls: PortCalls,
+  table: CallTable,
+): { readonly kinds: ReadonlySet<string>; readonly unknown: readonly string[] } {
+  const kinds = new Set<string>();
+  const unknown: string[] = [];
+  for (const method of calls.store) {
+    const writes = (table.store[method] ?? []).some((op) => DYNAMODB_WRITES.has(`dynamodb:${op}`));
+    const row = table.partitions[method];
+    if (writes && !row)
+      unknown.push(`StateStore.${method} (no row under partitions: in infra/iam/calls.yml)`);
+    for (const k of row ?? []) kinds.add(k);
+  }
+  return { kinds, unknown };
+}
+
+/** Cluster port methods that only read the API server (get, list, watch): the read-only identity's. */
+export const CLUSTER_READS = new Set([
+  'readSnapshot',
+  'listPodsOnNode',
+  'getNode',
+  'getNodeClaim',
+  'listNodeClaims',
+]);
+/** Cluster port methods that write (taint, label, create, status, delete, evict, events): the writer's. */
+export const CLUSTER_WRITES = new Set([
+  'addTaint',
+  'removeTaint',
+  'patchMetadata',
+  'createNodeClaim',
+  'updateNodeClaimStatus',
+  'deleteNodeClaim',
+  'deleteNode',
+  'removeFinalizer',
+  'evictPod',
+  'recordEvent',
+]);
+
+/** The Cluster port methods a bundle calls (`cluster.readSnapshot(` …), only when the kube adapter is bundled. */
+export function clusterCallsIn(bundle: Bundle): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (!bundle.files.includes('shared/adapters/kube/cluster.ts')) return out;
+  for (const m of bundle.code.matchAll(/\bcluster\d*\??\.(\w+)\(/g))
+    if (m[1] && (CLUSTER_READS.has(m[1]) || CLUSTER_WRITES.has(m[1]))) out.add(m[1]);
+  return out;
 }

@@ -79,3 +79,20 @@ export function stringsIn(value: unknown): string[] {
   if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
   return [];
 }
+
+/** The function's async invoke config (retries, maximum event age, destinations), if it has one. */
+export function eventInvokeConfigOf(t: CfnTemplate, fn: string): Resource | undefined {
+  const target = `${logicalName(fn)}LambdaFunction`;
+  return Object.values(t.Resources).find(
+    (r) =>
+      r.Type === 'AWS::Lambda::EventInvokeConfig' &&
+      JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ Ref: target }),
+  );
+}
+
+/** The on-failure destination of the function's async invokes (a CloudFormation value), if any. */
+export function onFailureOf(t: CfnTemplate, fn: string): unknown {
+  const config = eventInvokeConfigOf(t, fn)?.Properties.DestinationConfig as
+    { OnFailure?: { Destination?: unknown } } | undefined;
+  return config?.OnFailure?.Destination;
+}

@@ -45,6 +45,12 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, nodeName: 'n1' }));
   await cluster.deleteNodeClaim('c2');
   await cluster.evictPod({ namespace: 'ns', name: 'p1' });
+  await cluster.recordEvent({
+    involved: { kind: 'Node', name: 'n1' },
+    type: 'Warning',
+    reason: 'DestructiveActionRefused',
+    message: 'rbac test',
+  });
   await cluster.deleteNode('n1');
   const used = h.emulator.audit.used();
   const role = granted();

@@ -15,7 +15,7 @@ export interface StateTable {
   store(
     clock: Clock,
     options?: { endpoint?: string; requestTimeoutMs?: number } & Partial<
-      Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random' | 'fencing'>
+      Pick<DynamoDbStateStoreOptions, 'retry' | 'sleep' | 'random' | 'fencing' | 'maxClockSkewMs'>
     >,
   ): DynamoDbStateStore;
   close(): Promise<void>;

@@ -32,25 +32,30 @@ const proposal = (node: string, types = ['g5.xlarge']) => ({
 
 describe('the admit payload', () => {
   it('round-trips in order and names every bad field', () => {
-    const ok = { cluster: 'c1', passId: 'evt-1', proposals: [proposal('a'), proposal('b')] };
+    const ok = { cluster: 'c1', passId: 'evt-1', createdAt: 1, proposals: [proposal('a'), proposal('b')] };
     expect(parseAdmitPayload(ok).proposals.map((p) => p.candidates[0])).toEqual(['a', 'b']);
     expect(() =>
       parseAdmitPayload({ ...ok, cluster: '', proposals: [{ ...proposal('a'), savingsPerHour: 'x' }] }),
     ).toThrow(/admit payload\.cluster: .*; admit payload\.proposals\[0\]\.savingsPerHour/);
+    const { createdAt: _, ...unstamped } = ok;
+    expect(() => parseAdmitPayload(unstamped)).toThrow(/admit payload\.createdAt/);
   });
 
   it(`refuses more than ${MAX_PROPOSALS} proposals, and more than ${MAX_ADMIT_PAYLOAD_BYTES} bytes`, () => {
     const many = Array.from({ length: MAX_PROPOSALS + 1 }, (_, i) => proposal(`n${i}`));
-    expect(() => parseAdmitPayload({ cluster: 'c1', passId: 'e', proposals: many })).toThrow(
+    expect(() => parseAdmitPayload({ cluster: 'c1', passId: 'e', createdAt: 1, proposals: many })).toThrow(
       /admit payload\.proposals: Too big/,
     );
     // 20 proposals whose replacements each list many long instance-type names: within count, over bytes.
     const long = Array.from({ length: 60 }, (_, i) => `${'x'.repeat(180)}-${i}`);
     const heavy = Array.from({ length: MAX_PROPOSALS }, (_, i) => proposal(`n${i}`, long));
     expect(() =>
-      parseAdmitPayload({ cluster: 'c1', passId: 'e', proposals: heavy }, 'consolidate hand-off'),
+      parseAdmitPayload(
+        { cluster: 'c1', passId: 'e', createdAt: 1, proposals: heavy },
+        'consolidate hand-off',
+      ),
     ).toThrow(AdmitPayloadError);
-    expect(() => parseAdmitPayload({ cluster: 'c1', passId: 'e', proposals: heavy })).toThrow(
+    expect(() => parseAdmitPayload({ cluster: 'c1', passId: 'e', createdAt: 1, proposals: heavy })).toThrow(
       /bytes exceed the 204096-byte bound/,
     );
   });
@@ -58,10 +63,18 @@ describe('the admit payload', () => {
   it('the hand-off sends one admit invocation with the proposals in order; a bad one sends nothing', async () => {
     const sent: unknown[] = [];
     const invoker = new InProcessInvoker().register('admit', async (p) => void sent.push(p));
-    await handOffToAdmit(invoker, 'c1', 'evt-9')([proposal('b'), proposal('a')]);
+    const clock = { now: () => new Date(1_700_000_000_000) };
+    await handOffToAdmit(invoker, clock, 'c1', 'evt-9')([proposal('b'), proposal('a')]);
     await invoker.settled();
-    expect(sent).toEqual([{ cluster: 'c1', passId: 'evt-9', proposals: [proposal('b'), proposal('a')] }]);
-    await expect(handOffToAdmit(invoker, 'c1', 'evt-9')([])).rejects.toThrow(
+    expect(sent).toEqual([
+      {
+        cluster: 'c1',
+        passId: 'evt-9',
+        createdAt: 1_700_000_000_000,
+        proposals: [proposal('b'), proposal('a')],
+      },
+    ]);
+    await expect(handOffToAdmit(invoker, clock, 'c1', 'evt-9')([])).rejects.toThrow(
       /consolidate hand-off\.proposals/,
     );
     await invoker.settled();
