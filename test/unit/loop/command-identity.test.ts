@@ -10,6 +10,7 @@ import { admit } from '../../../shared/loop/admit.ts';
 import { orchestrate } from '../../../shared/loop/orchestrate.ts';
 import { REFUSAL_METRIC } from '../../../shared/loop/refusals.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
+import type { CommandInput } from '../../../shared/ports/state-store/records.ts';
 import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
 import { node, nodePool, pod } from '../disruption/fixtures.ts';
 import { bringUp, startWorld, type World } from './harness.ts';
@@ -39,13 +40,13 @@ async function pass(w: World, cloud: FakeCloudProvider) {
 /** A confirmed delete command as a release before identities wrote it: candidate names only. */
 async function legacyCommand(w: World, status: 'launching' | 'draining'): Promise<void> {
   const lock = await w.store.acquireLease({ cluster: 'c1', name: 'admission', owner: 'old', ttlMs: 60_000 });
-  const input = {
+  const input: CommandInput = {
     id: 'legacy',
     method: 'emptiness',
     decision: 'delete',
     candidates: ['big'],
     replacements: [],
-  } as const;
+  };
   await w.store.admitCommand(lock, input);
   await w.cluster.addTaint('big', DISRUPTED);
   await w.store.confirmCommand(lock, 'legacy');
