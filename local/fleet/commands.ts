@@ -36,6 +36,7 @@ export class CommandLedger {
     const done: [CommandStatus, FleetCommand['outcome']][] = [
       ['completed', 'completed'],
       ['rolled-back', 'rolled-back'],
+      ['failed', 'failed'],
     ];
     const out: FleetCommand[] = [];
     for (const [status, outcome] of done)

@@ -1,16 +1,16 @@
 // The side effects orchestration takes on one command's objects, each idempotent so a crash between any two
-// of them is finished by the next invocation: untaint, terminate an instance, delete a Node or NodeClaim.
+// of them is finished by the next invocation: untaint, terminate an instance, delete a Node or NodeClaim
+// (by uid: docs/mechanisms/identity.md, "Commands").
 import { CLOUD } from '../model/labels.ts';
 import type { Cloud } from '../model/labels.ts';
-import type { Node } from '../model/node.ts';
-import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { CloudProvider } from '../ports/cloud-provider/index.ts';
 import { providerId } from '../ports/cloud-provider/index.ts';
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
-import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import { ClusterError, ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { DISRUPTED_TAINT } from './start-command.ts';
-import { deleteTerminated } from './finalizers.ts';
+import { releaseTerminated } from './finalizers.ts';
+import { refuse, type RefusalDeps } from './refusals.ts';
 
 export interface ActionDeps {
   readonly cluster: Cluster;
@@ -48,15 +48,52 @@ export async function terminate(
   await provider.delete(providerId(id)).catch(ignoreNotFound);
 }
 
-/** Instance, then NodeClaim, then Node: deleting the objects first would orphan the instance on a crash. */
-export async function removeNode(
-  deps: ActionDeps,
-  node: Node | undefined,
-  claim: NodeClaim | undefined,
-): Promise<void> {
-  const id = claim?.status?.providerID ?? node?.spec?.providerID;
-  await terminate(deps, id, { ...(claim?.metadata.labels ?? {}), ...(node?.metadata.labels ?? {}) });
+/** An object by name and the uid it must still have (a delete carries it as a precondition). */
+export interface OwnedObject {
+  readonly name: string;
+  readonly uid: string | undefined;
+}
+
+export interface Remains {
+  /** The instance to terminate (the one the command recorded); undefined when there is none. */
+  readonly providerId: string | undefined;
+  readonly labels?: Record<string, string>;
+  readonly claim?: OwnedObject;
+  readonly node?: OwnedObject;
+}
+
+/**
+ * Instance, then NodeClaim, then Node: deleting the objects first would orphan the instance on a crash.
+ * Each delete carries the uid the command recorded, so an object that took the name since is never deleted.
+ */
+export async function removeOwned(deps: ActionDeps & RefusalDeps, r: Remains): Promise<void> {
+  await terminate(deps, r.providerId, r.labels);
   // The instance is gone (terminate throws otherwise), so Karpenter's finalizer may go too.
-  if (claim) await deleteTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
-  if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
+  if (r.claim) await deleteOwned(deps, 'NodeClaim', r.claim);
+  if (r.node) await deleteOwned(deps, 'Node', r.node);
+}
+
+/** A uid-preconditioned delete; a 409 means another object holds the name now: refused, never forced. */
+async function deleteOwned(
+  deps: ActionDeps & RefusalDeps,
+  kind: 'Node' | 'NodeClaim',
+  o: OwnedObject,
+): Promise<void> {
+  const precondition = o.uid ? { uid: o.uid } : {};
+  try {
+    await (kind === 'Node'
+      ? deps.cluster.deleteNode(o.name, precondition)
+      : deps.cluster.deleteNodeClaim(o.name, precondition));
+  } catch (error: unknown) {
+    if (error instanceof ObjectNotFoundError) return;
+    if (!(error instanceof ClusterError && error.status === 409)) throw error;
+    await refuse(deps, {
+      action: kind === 'Node' ? 'delete-node' : 'delete-nodeclaim',
+      reason: 'identity-mismatch',
+      message: `${kind} ${o.name} is no longer uid ${o.uid ?? '(none)'}: ${error.message}`,
+      object: { kind, name: o.name },
+    });
+    return;
+  }
+  await releaseTerminated(deps.cluster, kind, o.name);
 }

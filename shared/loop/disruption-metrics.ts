@@ -5,8 +5,10 @@ export const LOOP_METRICS = {
   admissionFailuresTotal: 'kraftsman_disruption_admission_failures_total',
   /** counter {decision, method}: commands admission started. */
   commandsAdmittedTotal: 'kraftsman_disruption_commands_admitted_total',
-  /** counter {decision, method, result}: commands orchestration finished (result: completed | rolled-back). */
+  /** counter {decision, method, result}: commands orchestration finished (result: completed | rolled-back | failed). */
   commandsExecutedTotal: 'kraftsman_disruption_commands_executed_total',
+  /** counter {method, status, terminal}: failed attempts at advancing a command (terminal: it was given up). */
+  commandFailuresTotal: 'kraftsman_disruption_command_failures_total',
   /** counter {decision, method}: $/h saved by completed commands (candidates' price − replacements'), priced by the proposing pass. */
   realizedSavingsPerHour: 'kraftsman_disruption_realized_savings_dollars_per_hour',
   /** counter: disrupted taints removed because no live command owned them. */

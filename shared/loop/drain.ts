@@ -1,13 +1,17 @@
-// Draining one candidate of a command (Karpenter's terminator): evict the node's pods group by group through
-// the Eviction API with each pod's UID as precondition (a PDB's 429 means "later"), then terminate the
-// instance and delete NodeClaim and Node. A candidate that vanished is finished from its remains.
+// Draining one candidate of a command (Karpenter's terminator): re-read it (docs/mechanisms/identity.md,
+// "Commands"), then evict its pods group by group through the Eviction API with each pod's UID as
+// precondition (a PDB's 429 means "later"), then terminate the recorded instance and delete NodeClaim and
+// Node by uid. A candidate that vanished is finished from its remains; one whose name another object took is
+// refused and counted done.
 import { parseDuration } from '../model/duration.ts';
 import { drainPlan } from '../disruption/drain-order.ts';
-import { removeNode, type ActionDeps } from './command-actions.ts';
+import type { CommandRecord } from '../ports/state-store/records.ts';
+import { removeOwned } from './command-actions.ts';
+import { checkCandidate } from './command-identity.ts';
+import { settleCandidate, type SettleDeps } from './candidate-remains.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import type { World } from './orchestrate.ts';
 
 export interface DrainTally {
   evicted: number;
@@ -15,34 +19,43 @@ export interface DrainTally {
   gone: number;
 }
 
-export interface DrainDeps extends ActionDeps {
+export interface DrainDeps extends SettleDeps {
   readonly clock: Clock;
   readonly metrics: Metrics;
 }
 
-/** True once the candidate is gone (instance terminated, objects deleted). */
-export async function drainNode(
+/** True once the candidate is done (instance terminated and objects deleted, or refused). */
+export async function drainCandidate(
   deps: DrainDeps,
-  world: World,
+  cmd: CommandRecord,
   name: string,
   drainingSince: Date,
   tally: DrainTally,
 ): Promise<boolean> {
-  const node = world.nodes.get(name);
-  const claim = world.claimOfNode.get(name) ?? world.claims.get(name);
-  if (!node) {
-    await removeNode(deps, undefined, claim);
+  // Listed before the re-read: evictions carry each pod's uid, so if another Node takes the name after the
+  // re-read, none of its pods is in this list.
+  const pods = await deps.cluster.listPodsOnNode(name);
+  const now = deps.clock.now();
+  const check = await checkCandidate(deps.cluster, cmd, name);
+  if (check.kind !== 'intact') {
+    const action = drainPlan(pods, now, false).drained ? 'terminate' : 'drain';
+    await settleCandidate(deps, name, check, action);
     return true;
   }
-  const now = deps.clock.now();
+  const { identity, node, claim } = check;
   // terminationGracePeriod: once it has passed since the drain began, nothing blocks termination any more.
   const tgp = claim?.spec.terminationGracePeriod
     ? parseDuration(claim.spec.terminationGracePeriod)
     : undefined;
   const graceElapsed = tgp !== undefined && now.getTime() - drainingSince.getTime() >= tgp;
-  const plan = drainPlan(await deps.cluster.listPodsOnNode(name), now, graceElapsed);
+  const plan = drainPlan(pods, now, graceElapsed);
   if (plan.drained || graceElapsed) {
-    await removeNode(deps, node, claim);
+    await removeOwned(deps, {
+      providerId: identity.providerId ?? claim?.status?.providerID ?? node.spec?.providerID,
+      labels: { ...(claim?.metadata.labels ?? {}), ...(node.metadata.labels ?? {}) },
+      ...(claim ? { claim: { name: claim.metadata.name, uid: claim.metadata.uid } } : {}),
+      node: { name, uid: identity.nodeUid },
+    });
     return true;
   }
   for (const pod of plan.evict) {

@@ -1,27 +1,33 @@
-// The orchestration use case (Karpenter's orchestration queue, docs/mechanisms/batched-admission.md): under
-// the orchestration lease, remove disrupted taints no live command owns, then advance every open command one
+// The orchestration use case (Karpenter's orchestration queue, docs/functions/orchestrate.md): under the
+// orchestration lease, remove disrupted taints no live command owns, then advance every open command one
 // step further — replacements initialized → drain → terminate → delete; failed or timed-out replacements →
-// roll back. Every step is idempotent and re-derived from live state, so a crash anywhere is finished later.
-// An overlapping start finds the lease held and returns `held`; a lost lease stops before the next command.
+// roll back — each command in isolation: one that fails is recorded, retried with backoff and eventually
+// given up, while the others move on. Every step is idempotent and re-derived from live state, so a crash
+// anywhere is finished later. An overlapping start returns `held`; a lost lease stops before the next command.
 import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
-import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { CommandRecord } from '../ports/state-store/records.ts';
 import { OPEN_COMMAND_STATUSES } from '../ports/state-store/command-states.ts';
 import { ConditionFailedError } from '../ports/state-store/errors.ts';
-import { removeNode, untaint, type ActionDeps } from './command-actions.ts';
+import { untaint, type ActionDeps } from './command-actions.ts';
+import { commandFailed, type CommandFailureReport, type FailurePolicy } from './command-failures.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
-import { drainNode, type DrainTally } from './drain.ts';
+import { drainCandidate, type DrainTally } from './drain.ts';
+import { launchVerdict } from './replacements.ts';
+import { rollBack } from './rollback.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
+
+export { ADMISSION_GRACE_MS, REPLACEMENT_TIMEOUT_MS } from './replacements.ts';
 
 export interface OrchestrateDeps extends ActionDeps, LeaseDeps {
   readonly store: StateStore;
   readonly metrics: Metrics;
 }
 
-export interface OrchestrateRequest {
+export interface OrchestrateRequest extends FailurePolicy {
   readonly cluster: string;
   /** Unique per attempt (request id + nonce). */
   readonly owner: string;
@@ -42,6 +48,10 @@ export interface Transition {
 
 export interface OrchestrationPass {
   readonly transitions: readonly Transition[];
+  /** Commands this pass could not advance (each recorded on its command; `terminal`: given up). */
+  readonly failures: readonly CommandFailureReport[];
+  /** Commands left alone this pass: an earlier failure's backoff has not run out. */
+  readonly deferred: readonly string[];
   readonly strandedTaintsRemoved: readonly string[];
   readonly evictions: DrainTally;
   /** $/h saved by the commands this pass completed, as the pass that proposed them priced them. */
@@ -52,15 +62,26 @@ export type OrchestrateResult =
   | ({ readonly outcome: 'ran'; readonly leaseLost: boolean } & OrchestrationPass)
   | { readonly outcome: 'held'; readonly holder: string };
 
-export const REPLACEMENT_TIMEOUT_MS = 15 * 60_000;
-export const ADMISSION_GRACE_MS = 10 * 60_000;
 export const ORCHESTRATION_LEASE_TTL_MS = 120_000;
 
+/** The pass's snapshot, by name: a view that may lag; every destructive step re-reads what it acts on. */
 export interface World {
   readonly nodes: ReadonlyMap<string, Node>;
   readonly claims: ReadonlyMap<string, NodeClaim>;
-  /** NodeClaim by the node it registered as. */
-  readonly claimOfNode: ReadonlyMap<string, NodeClaim>;
+}
+
+/** Every command attempted in a pass failed: a systematic failure, so the invocation fails (and alarms). */
+export class CommandsFailedError extends Error {
+  override readonly name = 'CommandsFailedError';
+  constructor(
+    readonly failures: readonly CommandFailureReport[],
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `every command orchestration attempted failed: ${failures.map((f) => `${f.id} (${f.status}, attempt ${f.attempts}): ${f.error}`).join('; ')}`,
+      options,
+    );
+  }
 }
 
 export async function orchestrate(
@@ -79,15 +100,20 @@ export async function orchestrate(
     (lease) => orchestrationPass(deps, request, lease.signal),
   );
   if (run.outcome === 'held') return { outcome: 'held', holder: run.holder.owner };
-  return { outcome: 'ran', leaseLost: run.lost, ...run.value };
+  const { attempted, ...pass } = run.value;
+  // One stuck command among moving ones is that command's (recorded, retried, given up); all of them failing
+  // at once is the deployment's (permissions, an API down) and fails the invocation.
+  if (attempted > 0 && pass.failures.length === attempted) throw new CommandsFailedError(pass.failures);
+  return { outcome: 'ran', leaseLost: run.lost, ...pass };
 }
 
 async function orchestrationPass(
   deps: OrchestrateDeps,
   request: OrchestrateRequest,
   lost: AbortSignal,
-): Promise<OrchestrationPass> {
+): Promise<OrchestrationPass & { attempted: number }> {
   // The snapshot is read before the commands: a disrupted taint it shows was recorded before it was added.
+  // A command admitted in between is listed but unseen by the snapshot: replacements.ts confirms by GET.
   const read = await deps.cluster.readSnapshot();
   const world = worldOf(read.objects.nodes, read.objects.nodeClaims);
   const open: CommandRecord[] = [];
@@ -95,39 +121,72 @@ async function orchestrationPass(
     open.push(...(await deps.store.listCommandsByStatus(request.cluster, s)));
   open.sort((a, b) => a.seq - b.seq);
   const strandedTaintsRemoved = await removeStrandedTaints(deps, request.cluster, world, open);
-  const pass = { transitions: [] as Transition[], evictions: { evicted: 0, blocked: 0, gone: 0 }, saved: 0 };
+  const pass: PassTally = {
+    transitions: [],
+    failures: [],
+    deferred: [],
+    evictions: { evicted: 0, blocked: 0, gone: 0 },
+    saved: 0,
+    attempted: 0,
+  };
   for (const cmd of open) {
     if (lost.aborted) break; // a newer holder advances the rest from live state of its own
-    await advance(deps, request, world, cmd, pass);
+    if (cmd.retryAt && cmd.retryAt.getTime() > deps.clock.now().getTime()) {
+      pass.deferred.push(cmd.id);
+      continue;
+    }
+    pass.attempted += 1;
+    await advanceIsolated(deps, request, world, cmd, pass);
   }
   return {
     transitions: pass.transitions,
+    failures: pass.failures,
+    deferred: pass.deferred,
     strandedTaintsRemoved,
     evictions: pass.evictions,
     realizedSavingsPerHour: pass.saved,
+    attempted: pass.attempted,
   };
 }
 
 interface PassTally {
   readonly transitions: Transition[];
+  readonly failures: CommandFailureReport[];
+  readonly deferred: string[];
   readonly evictions: DrainTally;
   saved: number;
+  attempted: number;
 }
 
-function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[]): World {
-  const claimOfNode = new Map<string, NodeClaim>();
-  const byProvider = new Map(
-    nodes.flatMap((n) => (n.spec?.providerID ? [[n.spec.providerID, n.metadata.name]] : [])),
-  );
-  for (const c of claims) {
-    const node =
-      c.status?.nodeName ?? (c.status?.providerID ? byProvider.get(c.status.providerID) : undefined);
-    if (node) claimOfNode.set(node, c);
+/** One command's step; its error is recorded on it (commandFailed) and never stops the others. */
+async function advanceIsolated(
+  deps: OrchestrateDeps,
+  request: OrchestrateRequest,
+  world: World,
+  cmd: CommandRecord,
+  pass: PassTally,
+): Promise<void> {
+  const at = { status: cmd.status };
+  try {
+    await advance(deps, request, world, cmd, pass, at);
+    // A step went through after failed ones: the count is of consecutive failures.
+    if (cmd.failures && at.status === cmd.status)
+      await deps.store
+        .recordCommandFailure(request.cluster, cmd.id, cmd.status, undefined)
+        .catch(ignoreMoved);
+  } catch (error: unknown) {
+    pass.failures.push(await commandFailed(deps, request, cmd, at.status, error));
   }
+}
+
+const ignoreMoved = (error: unknown): void => {
+  if (!(error instanceof ConditionFailedError)) throw error;
+};
+
+function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[]): World {
   return {
     nodes: new Map(nodes.map((n) => [n.metadata.name, n])),
     claims: new Map(claims.map((c) => [c.metadata.name, c])),
-    claimOfNode,
   };
 }
 
@@ -157,6 +216,7 @@ async function advance(
   world: World,
   cmd: CommandRecord,
   pass: PassTally,
+  at: { status: CommandRecord['status'] },
 ): Promise<void> {
   const move = async (from: CommandRecord['status'], to: CommandRecord['status']): Promise<boolean> => {
     try {
@@ -165,33 +225,27 @@ async function advance(
       if (error instanceof ConditionFailedError) return false; // moved by someone else: next invocation
       throw error;
     }
+    at.status = to;
     pass.transitions.push({ id: cmd.id, to });
     if (to === 'completed' || to === 'rolled-back') executed(deps.metrics, cmd, to, pass);
     return true;
   };
-  let status = cmd.status;
   let drainingSince = cmd.updatedAt;
-  if (status === 'launching') {
-    const next = launchVerdict(deps.clock.now(), request, world, cmd);
+  if (at.status === 'launching') {
+    const next = await launchVerdict(deps, request, world.claims, cmd);
     if (next === 'wait') return;
     if (!(await move('launching', next))) return;
-    status = next;
     drainingSince = deps.clock.now();
   }
-  if (status === 'rolling-back') {
-    for (const c of cmd.candidates) if (world.nodes.has(c)) await untaint(deps, c);
-    for (const r of cmd.replacements) {
-      const claim = world.claims.get(r);
-      const node = claim?.status?.nodeName ? world.nodes.get(claim.status.nodeName) : undefined;
-      await removeNode(deps, node, claim);
-    }
+  if (at.status === 'rolling-back') {
+    await rollBack(deps, world.nodes, cmd);
     await move('rolling-back', 'rolled-back');
     return;
   }
   let done = true;
   for (const c of cmd.candidates) {
-    // Resolved by candidate name from the command record: a candidate deleted under us is simply done.
-    const finished = await drainNode(deps, world, c, drainingSince, pass.evictions);
+    // Re-read by the identity the command recorded: a candidate gone or replaced under its name is done.
+    const finished = await drainCandidate(deps, cmd, c, drainingSince, pass.evictions);
     done &&= finished;
   }
   if (done) await move('draining', 'completed');
@@ -209,25 +263,4 @@ function executed(
   if (to !== 'completed' || cmd.savingsPerHour === undefined) return;
   metrics.count(LOOP_METRICS.realizedSavingsPerHour, cmd.savingsPerHour, labels);
   pass.saved += cmd.savingsPerHour;
-}
-
-/** What a launching command does next: drain once every replacement initialized, roll back on failure. */
-function launchVerdict(
-  now: Date,
-  request: OrchestrateRequest,
-  world: World,
-  cmd: CommandRecord,
-): 'wait' | 'draining' | 'rolling-back' {
-  const age = now.getTime() - cmd.createdAt.getTime();
-  if (!cmd.confirmedAt)
-    return age > (request.admissionGraceMs ?? ADMISSION_GRACE_MS) ? 'rolling-back' : 'wait';
-  let ready = true;
-  for (const name of cmd.replacements) {
-    const claim = world.claims.get(name);
-    if (!claim || claim.metadata.deletionTimestamp || claimCondition(claim, 'Launched') === false)
-      return 'rolling-back';
-    if (claimCondition(claim, 'Initialized') !== true) ready = false;
-  }
-  if (ready) return 'draining';
-  return age > (request.replacementTimeoutMs ?? REPLACEMENT_TIMEOUT_MS) ? 'rolling-back' : 'wait';
 }

@@ -30,6 +30,8 @@ export const REFUSAL_REASONS = [
   'instance-mismatch',
   /** The Node or NodeClaim under that name is not the object the command recorded (uid or providerID differ). */
   'identity-mismatch',
+  /** A command recorded before identities were recorded: nothing proves its candidate is still the one. */
+  'identity-unrecorded',
   /** The view said an object was absent; a direct read found it. */
   'absence-unconfirmed',
   /** An object involved fails validation: its node is untouchable until it parses. */

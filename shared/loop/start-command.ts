@@ -1,18 +1,23 @@
 // StartCommand, the only place admission acts (Karpenter's queue.StartCommand), ordered so that a crash
 // after any step leaves something orchestration can finish or undo:
-//   record (fenced) → taint candidates → create replacement NodeClaims → launch records (fenced) → invoke
-//   the launchers → confirm (fenced)
+//   record (fenced; with each candidate's identity) → taint candidates → create replacement NodeClaims →
+//   launch records (fenced) → invoke the launchers → confirm (fenced; with the replacements' uids)
 // The record comes first, so every disrupted taint and every replacement has a command that names it;
 // orchestration drains only confirmed commands and rolls back an unconfirmed one once admission is over.
 import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
 import type { Cloud } from '../model/labels.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Proposal } from '../disruption/proposal.ts';
-import { replacementClaim, replacementName } from '../disruption/replacement-claim.ts';
+import { COMMAND_LABEL, replacementClaim, replacementName } from '../disruption/replacement-claim.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { AlreadyExistsError } from '../ports/cluster/errors.ts';
-import type { Fence, LaunchInput } from '../ports/state-store/records.ts';
+import type {
+  CandidateIdentity,
+  Fence,
+  LaunchInput,
+  ReplacementIdentity,
+} from '../ports/state-store/records.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { AdmissionStage } from './disruption-metrics.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
@@ -73,6 +78,8 @@ export async function startCommand(
   });
   // Resolved before anything is written: a pool without a node class refuses the command untouched.
   const launches = claims.map((claim, i) => launchOf(proposal, i, claim, lock, id, snapshot));
+  // The candidates as validated, by uid and providerID: orchestration acts only on these objects.
+  const identities = await step('record', id, async () => candidateIdentities(proposal, snapshot));
   await step('record', id, () =>
     deps.store.admitCommand(lock, {
       id,
@@ -81,23 +88,57 @@ export async function startCommand(
       candidates: [...proposal.candidates],
       replacements: claims.map((c) => c.metadata.name),
       savingsPerHour: proposal.savingsPerHour,
+      identities,
     }),
   );
   for (const node of proposal.candidates)
     await step('taint', id, () => deps.cluster.addTaint(node, DISRUPTED_TAINT));
+  const created: ReplacementIdentity[] = [];
   for (const claim of claims)
-    await step('claim', id, async () => {
-      try {
-        await deps.cluster.createNodeClaim(claim);
-      } catch (error: unknown) {
-        if (!(error instanceof AlreadyExistsError)) throw error; // a retried admission created it already
-      }
-    });
+    created.push(await step('claim', id, () => createReplacement(deps.cluster, claim, id)));
   for (const l of launches) await step('launch', id, () => deps.store.recordLaunch(lock, l.record));
   for (const l of launches) await step('launch', id, () => deps.launch(l.claim, l.via));
   // Mark for deletion: the fenced confirmation that every step above happened while the lock was ours.
-  await step('confirm', id, () => deps.store.confirmCommand(lock, id));
+  await step('confirm', id, () => deps.store.confirmCommand(lock, id, created));
   return id;
+}
+
+/** Each candidate's Node and NodeClaim as the validated snapshot holds them (docs/mechanisms/identity.md). */
+function candidateIdentities(proposal: Proposal, snapshot: ClusterSnapshot): CandidateIdentity[] {
+  const byName = new Map(snapshot.nodes.map((n) => [n.name, n]));
+  return proposal.candidates.map((name) => {
+    const s = byName.get(name);
+    const uid = s?.node?.metadata.uid;
+    if (!s?.node || !uid) throw new Error(`candidate ${name} has no Node with a uid in the live snapshot`);
+    const claim = s.claim;
+    const providerId = s.node.spec?.providerID ?? claim?.status?.providerID;
+    return {
+      node: name,
+      nodeUid: uid,
+      ...(claim?.metadata.uid ? { claim: claim.metadata.name, claimUid: claim.metadata.uid } : {}),
+      ...(providerId ? { providerId } : {}),
+    };
+  });
+}
+
+/** Creates a replacement claim; one a retried admission already created is taken only if it is this command's. */
+async function createReplacement(
+  cluster: Cluster,
+  claim: NodeClaim,
+  commandId: string,
+): Promise<ReplacementIdentity> {
+  const name = claim.metadata.name;
+  let made: NodeClaim;
+  try {
+    made = await cluster.createNodeClaim(claim);
+  } catch (error: unknown) {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+    made = await cluster.getNodeClaim(name);
+    if (made.metadata.labels?.[COMMAND_LABEL] !== commandId)
+      throw new Error(`NodeClaim ${name} exists and belongs to no command ${commandId}`, { cause: error });
+  }
+  if (!made.metadata.uid) throw new Error(`NodeClaim ${name} came back without a uid`);
+  return { claim: name, claimUid: made.metadata.uid };
 }
 
 function launchOf(

@@ -5,7 +5,13 @@ import type { Clock } from '../../ports/clock.ts';
 import { COMMAND_TRANSITIONS, OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
 import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
 import { admittedCommand } from '../../ports/state-store/records.ts';
-import type { CommandInput, CommandRecord, Fence } from '../../ports/state-store/records.ts';
+import type {
+  CommandFailure,
+  CommandInput,
+  CommandRecord,
+  Fence,
+  ReplacementIdentity,
+} from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import { toCommand, toLeaseView } from './items.ts';
 import {
@@ -46,7 +52,8 @@ import type { Plain } from './codec.ts';
  *   Without transactions (dynalite) the two-write timeline above applies, with its documented window.
  *
  * Confirmation (the command's last admission step, "mark for deletion"), fenced the same way:
- *   TransactWriteItems [ lock | HELD_BY_ME ] [ command: confirmedAt = now | STATUS_IS(launching) ∧ ADMITTED_BY_ME ]
+ *   TransactWriteItems [ lock | HELD_BY_ME ] [ command: confirmedAt = now, replacementIdentities
+ *                                                     | STATUS_IS(launching) ∧ ADMITTED_BY_ME ]
  *   Orchestration drains only confirmed commands, so a stale admitter's half-started command is rolled back.
  */
 export const COMMAND_CONDITIONS = {
@@ -93,12 +100,13 @@ export class Commands {
   }
 
   private itemOf(record: CommandRecord): Record<string, Plain | undefined> {
-    const { createdAt, updatedAt, confirmedAt, ...rest } = record;
+    const { createdAt, updatedAt, confirmedAt, retryAt, ...rest } = record;
     return {
       ...rest,
       createdAt: createdAt.getTime(),
       updatedAt: updatedAt.getTime(),
       confirmedAt: confirmedAt?.getTime(),
+      retryAt: retryAt?.getTime(),
       gsi1pk: statusPartition(record.cluster, record.status),
       gsi1sk: statusSort(record.status, record.id),
     };
@@ -163,10 +171,15 @@ export class Commands {
   }
 
   /** The fenced confirmation: the admitter finished starting the command while it still held the lock. */
-  async confirm(fence: Fence, id: string): Promise<CommandRecord> {
+  async confirm(
+    fence: Fence,
+    id: string,
+    replacements: readonly ReplacementIdentity[],
+  ): Promise<CommandRecord> {
     const now = this.clock.now().getTime();
+    const ids = replacements.map((r) => ({ claim: r.claim, claimUid: r.claimUid }));
     const expr = {
-      update: 'SET #confirmedAt = :now, #updatedAt = :now',
+      update: `SET #confirmedAt = :now, #updatedAt = :now${ids.length > 0 ? ', #replacementIdentities = :ids' : ''}`,
       condition: `${COMMAND_CONDITIONS.STATUS_IS} AND ${COMMAND_CONDITIONS.ADMITTED_BY_ME}`,
       names: {
         '#confirmedAt': 'confirmedAt',
@@ -174,8 +187,15 @@ export class Commands {
         '#status': 'status',
         '#fencingToken': 'fencingToken',
         '#admittedBy': 'admittedBy',
+        ...(ids.length > 0 ? { '#replacementIdentities': 'replacementIdentities' } : {}),
       },
-      values: { ':now': now, ':from': 'launching', ':token': fence.token, ':owner': fence.owner },
+      values: {
+        ':now': now,
+        ':from': 'launching',
+        ':token': fence.token,
+        ':owner': fence.owner,
+        ...(ids.length > 0 ? { ':ids': ids } : {}),
+      },
     };
     const key = commandKey(fence.cluster, id);
     if (this.fencing === 'transaction') {
@@ -257,9 +277,11 @@ export class Commands {
     const nonce = randomUUID();
     const terminal = COMMAND_TRANSITIONS[to].length === 0;
     const out = await this.table.update(commandKey(cluster, id), {
-      update: `SET #status = :to, #updatedAt = :now, #gsi1pk = :gpk, #gsi1sk = :gsk, #lastTransitionId = :nonce${terminal ? ', #ttl = :ttl' : ''}`,
+      // A new status is a new step: the failed attempts of the last one are forgotten.
+      update: `SET #status = :to, #updatedAt = :now, #gsi1pk = :gpk, #gsi1sk = :gsk, #lastTransitionId = :nonce${terminal ? ', #ttl = :ttl' : ''} REMOVE #failures, #lastError, #retryAt`,
       condition: COMMAND_CONDITIONS.STATUS_IS,
       names: {
+        ...FAILURE_NAMES,
         '#status': 'status',
         '#updatedAt': 'updatedAt',
         '#gsi1pk': 'gsi1pk',
@@ -285,4 +307,36 @@ export class Commands {
       { cause: out.cause },
     );
   }
+
+  /**
+   * One more failed attempt (ADD, so two writers never lose a count), or the count forgotten; conditional on
+   * the status, so a command that moved meanwhile is left as its mover left it. Not idempotent: a retried
+   * write after a lost answer may count one attempt twice, which only brings the bound nearer.
+   */
+  async recordFailure(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    failure: CommandFailure | undefined,
+  ): Promise<CommandRecord> {
+    const out = await this.table.update(commandKey(cluster, id), {
+      update: failure
+        ? 'SET #lastError = :error, #retryAt = :retryAt ADD #failures :one'
+        : 'REMOVE #failures, #lastError, #retryAt',
+      condition: `attribute_exists(#pk) AND ${COMMAND_CONDITIONS.STATUS_IS}`,
+      names: { ...FAILURE_NAMES, '#pk': 'pk', '#status': 'status' },
+      values: {
+        ':from': from,
+        ...(failure ? { ':error': failure.error, ':retryAt': failure.retryAt.getTime(), ':one': 1 } : {}),
+      },
+    });
+    if (out.ok) return toCommand(out.item);
+    throw new ConditionFailedError(
+      `command ${cluster}/${id} is ${out.old ? String(out.old.status) : 'absent'}, not ${from}`,
+      out.old ? toCommand(out.old) : undefined,
+      { cause: out.cause },
+    );
+  }
 }
+
+const FAILURE_NAMES = { '#failures': 'failures', '#lastError': 'lastError', '#retryAt': 'retryAt' };

@@ -4,7 +4,12 @@ import { CAPACITY_TYPES, CLOUDS } from '../../model/labels.ts';
 import { COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
 import { CorruptItemError } from '../../ports/state-store/errors.ts';
 import { DECISIONS, METHOD_NAMES } from '../../disruption/types.ts';
-import { LAUNCH_STATUSES, LEASE_NAMES } from '../../ports/state-store/records.ts';
+import {
+  LAUNCH_STATUSES,
+  LEASE_NAMES,
+  candidateIdentitySchema,
+  replacementIdentitySchema,
+} from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
   CommandRecord,
@@ -45,6 +50,12 @@ export const commandItem = z.object({
   updatedAt: date,
   confirmedAt: date.optional(),
   lastTransitionId: z.string().optional(),
+  // Absent on records written before identities were recorded (read as such: docs/functions/orchestrate.md).
+  identities: z.array(candidateIdentitySchema).optional(),
+  replacementIdentities: z.array(replacementIdentitySchema).optional(),
+  failures: z.number().int().optional(),
+  lastError: z.string().optional(),
+  retryAt: date.optional(),
 });
 
 export const launchItem = z.object({

@@ -8,6 +8,7 @@ import { recordInputs } from '../../ports/state-store/record-inputs.ts';
 import { parseInput } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
+  CommandFailure,
   CommandInput,
   CommandRecord,
   Fence,
@@ -21,6 +22,7 @@ import type {
   Nomination,
   PassState,
   PodVerdict,
+  ReplacementIdentity,
   UnavailableOfferingRecord,
 } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
@@ -151,8 +153,13 @@ export class DynamoDbStateStore implements StateStore {
     const parsed = recordInputs.admitCommand(fence, command);
     return this.commands.admit(parsed.fence, parsed.command);
   }
-  async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
-    return this.commands.confirm(recordInputs.confirmCommand(fence, id), id);
+  async confirmCommand(
+    fence: Fence,
+    id: string,
+    replacements?: readonly ReplacementIdentity[],
+  ): Promise<CommandRecord> {
+    const parsed = recordInputs.confirmCommand(fence, id, replacements);
+    return this.commands.confirm(parsed.fence, id, parsed.replacements);
   }
   async getCommand(c: string, id: string): Promise<CommandRecord | undefined> {
     const k = cluster(c, 'getCommand');
@@ -176,6 +183,15 @@ export class DynamoDbStateStore implements StateStore {
     const k = cluster(c, 'transitionCommand');
     recordInputs.transitionCommand(id, from, to);
     return this.commands.transition(k, id, from, to);
+  }
+  async recordCommandFailure(
+    c: string,
+    id: string,
+    from: CommandStatus,
+    failure: CommandFailure | undefined,
+  ): Promise<CommandRecord> {
+    const k = cluster(c, 'recordCommandFailure');
+    return this.commands.recordFailure(k, id, from, recordInputs.recordCommandFailure(id, failure));
   }
 
   async recordLaunch(fence: Fence, launch: LaunchInput): Promise<{ record: LaunchRecord; created: boolean }> {

@@ -15,6 +15,7 @@ import { recordInputs } from '../../ports/state-store/record-inputs.ts';
 import { admittedCommand, censusCurrent, pendingLaunch, storeName } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
+  CommandFailure,
   CommandInput,
   CommandRecord,
   CoverageCycle,
@@ -29,6 +30,7 @@ import type {
   Nomination,
   PassState,
   PodVerdict,
+  ReplacementIdentity,
   UnavailableOfferingRecord,
 } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
@@ -213,8 +215,12 @@ export class MemoryStateStore implements StateStore {
     return record;
   }
 
-  async confirmCommand(fence: Fence, id: string): Promise<CommandRecord> {
-    recordInputs.confirmCommand(fence, id);
+  async confirmCommand(
+    fence: Fence,
+    id: string,
+    replacements?: readonly ReplacementIdentity[],
+  ): Promise<CommandRecord> {
+    const ids = recordInputs.confirmCommand(fence, id, replacements).replacements;
     const s = this.state(fence.cluster, 'confirmCommand');
     const current = s.commands.get(id);
     const mine = current?.fencingToken === fence.token && current.admittedBy === fence.owner;
@@ -226,7 +232,12 @@ export class MemoryStateStore implements StateStore {
         current,
       );
     const now = this.clock.now();
-    const next = { ...current, confirmedAt: now, updatedAt: now };
+    const next = {
+      ...current,
+      confirmedAt: now,
+      updatedAt: now,
+      ...(ids.length > 0 ? { replacementIdentities: ids } : {}),
+    };
     s.commands.set(id, next);
     return next;
   }
@@ -266,7 +277,30 @@ export class MemoryStateStore implements StateStore {
         current,
       );
     if (to === 'completed') s.epoch += 1;
-    const next = { ...current, status: to, updatedAt: this.clock.now() };
+    const { failures: _f, lastError: _e, retryAt: _r, ...rest } = current;
+    const next = { ...rest, status: to, updatedAt: this.clock.now() };
+    s.commands.set(id, next);
+    return next;
+  }
+
+  async recordCommandFailure(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    failure: CommandFailure | undefined,
+  ): Promise<CommandRecord> {
+    const f = recordInputs.recordCommandFailure(id, failure);
+    const s = this.state(cluster, 'recordCommandFailure');
+    const current = s.commands.get(id);
+    if (!current || current.status !== from)
+      throw new ConditionFailedError(
+        `command ${cluster}/${id} is ${current?.status ?? 'absent'}, not ${from}`,
+        current,
+      );
+    const { failures: _f, lastError: _e, retryAt: _r, ...rest } = current;
+    const next: CommandRecord = f
+      ? { ...rest, failures: (current.failures ?? 0) + 1, lastError: f.error, retryAt: f.retryAt }
+      : rest;
     s.commands.set(id, next);
     return next;
   }

@@ -6,6 +6,7 @@ import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { CommandStatus } from './command-states.ts';
 import type {
   CensusResult,
+  CommandFailure,
   CommandInput,
   CommandRecord,
   Fence,
@@ -19,6 +20,7 @@ import type {
   Nomination,
   PassState,
   PodVerdict,
+  ReplacementIdentity,
   UnavailableOfferingRecord,
 } from './records.ts';
 
@@ -58,8 +60,15 @@ export interface StateStore {
 
   /** Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. */
   admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord>;
-  /** Fenced on the admitting holder (same token and owner): marks a `launching` command as fully started. */
-  confirmCommand(fence: Fence, id: string): Promise<CommandRecord>;
+  /**
+   * Fenced on the admitting holder (same token and owner): marks a `launching` command as fully started and
+   * records its replacement NodeClaims as created (name and uid).
+   */
+  confirmCommand(
+    fence: Fence,
+    id: string,
+    replacements?: readonly ReplacementIdentity[],
+  ): Promise<CommandRecord>;
   getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;
@@ -69,6 +78,17 @@ export interface StateStore {
     id: string,
     from: CommandStatus,
     to: CommandStatus,
+  ): Promise<CommandRecord>;
+  /**
+   * Conditional on `from` (ConditionFailedError once the command moved): counts one more failed attempt at
+   * the command, with its error and when to try again; with `undefined`, forgets the failed attempts after a
+   * step that succeeded. A transition forgets them too.
+   */
+  recordCommandFailure(
+    cluster: string,
+    id: string,
+    from: CommandStatus,
+    failure: CommandFailure | undefined,
   ): Promise<CommandRecord>;
 
   /** Idempotent per NodeClaim and fenced on `fence`: `created` is false when the record already existed. */

@@ -7,18 +7,22 @@ import { InvalidStateInputError, parseInput } from './errors.ts';
 import {
   ADMISSION_LOCK,
   censusResultSchema,
+  commandFailureSchema,
   commandInputSchema,
   fenceSchema,
   launchInputSchema,
   launchOutcomeSchema,
   leaseRequestSchema,
+  replacementIdentitySchema,
   storeName,
   type CensusResult,
+  type CommandFailure,
   type CommandInput,
   type Fence,
   type LaunchInput,
   type LaunchOutcome,
   type LeaseRequest,
+  type ReplacementIdentity,
 } from './records.ts';
 
 const fence = (f: Fence, method: string): Fence => parseInput(fenceSchema, f, `${method}.fence`);
@@ -44,10 +48,19 @@ export const recordInputs = {
       );
     return parsed;
   },
-  confirmCommand(f: Fence, id: string): Fence {
+  confirmCommand(
+    f: Fence,
+    id: string,
+    replacements: readonly ReplacementIdentity[] = [],
+  ): { fence: Fence; replacements: ReplacementIdentity[] } {
     const parsed = fence(f, 'confirmCommand');
     parseInput(storeName, id, 'confirmCommand.id');
-    return parsed;
+    const ids = parseInput(
+      z.array(replacementIdentitySchema).max(100),
+      replacements,
+      'confirmCommand.replacements',
+    );
+    return { fence: parsed, replacements: ids };
   },
   getCommand: (id: string): void => void parseInput(storeName, id, 'getCommand.id'),
   findCommandsByCandidate: (candidate: string): void =>
@@ -56,6 +69,12 @@ export const recordInputs = {
     if (!COMMAND_TRANSITIONS[from]?.includes(to))
       throw new InvalidStateInputError(`transitionCommand: ${from} → ${to} is not a command transition`);
     parseInput(storeName, id, 'transitionCommand.id');
+  },
+  recordCommandFailure(id: string, failure: CommandFailure | undefined): CommandFailure | undefined {
+    parseInput(storeName, id, 'recordCommandFailure.id');
+    return failure === undefined
+      ? undefined
+      : parseInput(commandFailureSchema, failure, 'recordCommandFailure.failure');
   },
 
   recordLaunch: (f: Fence, launch: LaunchInput): { fence: Fence; launch: LaunchInput } => ({

@@ -148,17 +148,58 @@ export interface PassState {
 }
 
 // ── disruption commands ─────────────────────────────────────────────────────────────────────────────────
-export const commandInputSchema = z.object({
-  id: storeName,
-  method: z.enum(METHOD_NAMES),
-  decision: z.enum(DECISIONS),
-  /** Multi-node consolidation considers at most 100 candidates, so a command item stays far below 400 KB. */
-  candidates: z.array(storeName).min(1).max(100),
-  replacements: z.array(storeName).max(100),
-  /** $/h the proposing pass expected to save (candidates' price − replacements'): realized when it completes. */
-  savingsPerHour: z.number().finite().optional(),
+const uid = z.string().min(1).max(128);
+const recordedProviderId = z.string().min(1).max(512);
+
+/**
+ * What admission saw of one candidate (docs/mechanisms/identity.md, "Commands"): orchestration drains,
+ * evicts and terminates only while the Node and NodeClaim under these names are still these objects.
+ */
+export const candidateIdentitySchema = z.object({
+  node: storeName,
+  nodeUid: uid,
+  /** Absent for a node without a NodeClaim. */
+  claim: storeName.optional(),
+  claimUid: uid.optional(),
+  providerId: recordedProviderId.optional(),
 });
+export type CandidateIdentity = z.infer<typeof candidateIdentitySchema>;
+
+/** A replacement NodeClaim as admission created it (its instance is in the claim's launch record). */
+export const replacementIdentitySchema = z.object({ claim: storeName, claimUid: uid });
+export type ReplacementIdentity = z.infer<typeof replacementIdentitySchema>;
+
+export const commandInputSchema = z
+  .object({
+    id: storeName,
+    method: z.enum(METHOD_NAMES),
+    decision: z.enum(DECISIONS),
+    /** Multi-node consolidation considers at most 100 candidates, so a command item stays far below 400 KB. */
+    candidates: z.array(storeName).min(1).max(100),
+    replacements: z.array(storeName).max(100),
+    /** $/h the proposing pass expected to save (candidates' price − replacements'): realized when it completes. */
+    savingsPerHour: z.number().finite().optional(),
+    /**
+     * One per candidate, in the same order. Optional only so that records written before identities were
+     * recorded still read; orchestration treats such a record fail-closed (docs/functions/orchestrate.md).
+     */
+    identities: z.array(candidateIdentitySchema).max(100).optional(),
+  })
+  .refine(
+    (c) =>
+      c.identities === undefined ||
+      (c.identities.length === c.candidates.length &&
+        c.identities.every((i, k) => i.node === c.candidates[k])),
+    { message: 'identities must name the candidates, in order', path: ['identities'] },
+  );
 export type CommandInput = z.infer<typeof commandInputSchema>;
+
+/** A failed attempt at advancing a command: what went wrong, and not before when to try again. */
+export const commandFailureSchema = z.object({
+  error: z.string().min(1).max(2048),
+  retryAt: z.date(),
+});
+export type CommandFailure = z.infer<typeof commandFailureSchema>;
 export interface CommandRecord extends CommandInput {
   readonly cluster: string;
   /** Position in the cluster's admission sequence: strictly increasing, allocated under the admission lock. */
@@ -173,6 +214,13 @@ export interface CommandRecord extends CommandInput {
    * Orchestration drains only confirmed commands; an unconfirmed one past the admission budget is rolled back.
    */
   readonly confirmedAt?: Date;
+  /** Set by the confirmation: the replacement NodeClaims as created (name and uid). */
+  readonly replacementIdentities?: readonly ReplacementIdentity[];
+  /** Consecutive failed attempts in the current status (a transition or a step that succeeds clears them). */
+  readonly failures?: number;
+  readonly lastError?: string;
+  /** Orchestration leaves the command alone until then (exponential backoff). */
+  readonly retryAt?: Date;
 }
 
 /** A command as admission writes it: launching, stamped with the admission lock's token and holder. */

@@ -196,6 +196,67 @@ export function commandContract(ctx: ContractContext): void {
       ]);
     });
 
+    it('keeps what a command chose: its candidates’ identities, and its replacements’ uids from the confirmation', async () => {
+      const l = await lock();
+      const identities = [
+        {
+          node: 'ip-10-0-0-1',
+          nodeUid: 'uid-n1',
+          claim: 'pool-abc',
+          claimUid: 'uid-c1',
+          providerId: 'aws:///us-east-1a/i-1',
+        },
+        { node: 'ip-10-0-0-2', nodeUid: 'uid-n2' },
+      ];
+      const admitted = await ctx.store.admitCommand(l, {
+        ...command('cmd-id', ['ip-10-0-0-1', 'ip-10-0-0-2'], ['pool-x-0']),
+        identities,
+      });
+      expect(admitted.identities).toEqual(identities);
+      const confirmed = await ctx.store.confirmCommand(l, 'cmd-id', [
+        { claim: 'pool-x-0', claimUid: 'uid-r' },
+      ]);
+      expect(confirmed.replacementIdentities).toEqual([{ claim: 'pool-x-0', claimUid: 'uid-r' }]);
+      expect(await ctx.other.getCommand(ctx.cluster, 'cmd-id')).toEqual(confirmed);
+      // A record without identities (written before they were recorded) still reads.
+      await ctx.store.admitCommand(l, command('cmd-old', ['n9']));
+      expect((await ctx.other.getCommand(ctx.cluster, 'cmd-old'))?.identities).toBeUndefined();
+      await expect(
+        ctx.store.admitCommand(l, { ...command('cmd-bad', ['a', 'b']), identities: [identities[0]!] }),
+      ).rejects.toThrow(/admitCommand\.command\.identities/);
+    });
+
+    it('counts a command’s failed attempts under its status, forgets them on success or transition, and ends it failed', async () => {
+      const l = await lock();
+      await ctx.store.admitCommand(l, command('f1', ['n1']));
+      const retryAt = new Date(ctx.clock.now().getTime() + 60_000);
+      await ctx.store.recordCommandFailure(ctx.cluster, 'f1', 'launching', { error: 'boom', retryAt });
+      const twice = await ctx.other.recordCommandFailure(ctx.cluster, 'f1', 'launching', {
+        error: 'again',
+        retryAt,
+      });
+      expect(twice).toMatchObject({ failures: 2, lastError: 'again', retryAt, status: 'launching' });
+      expect(await ctx.other.getCommand(ctx.cluster, 'f1')).toEqual(twice);
+      const cleared = await ctx.store.recordCommandFailure(ctx.cluster, 'f1', 'launching', undefined);
+      expect([cleared.failures, cleared.lastError, cleared.retryAt]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      await ctx.store.recordCommandFailure(ctx.cluster, 'f1', 'launching', { error: 'x', retryAt });
+      const moved = await ctx.store.transitionCommand(ctx.cluster, 'f1', 'launching', 'draining');
+      expect(moved.failures).toBeUndefined();
+      await expect(
+        ctx.store.recordCommandFailure(ctx.cluster, 'f1', 'launching', { error: 'late', retryAt }),
+      ).rejects.toBeInstanceOf(ConditionFailedError);
+      await ctx.store.transitionCommand(ctx.cluster, 'f1', 'draining', 'failed');
+      expect((await ctx.other.listCommandsByStatus(ctx.cluster, 'failed')).map((c) => c.id)).toEqual(['f1']);
+      expect((await ctx.other.loadPassState(ctx.cluster)).openCommands).toEqual([]);
+      await expect(
+        ctx.store.transitionCommand(ctx.cluster, 'f1', 'failed', 'rolled-back'),
+      ).rejects.toBeInstanceOf(InvalidStateInputError);
+    });
+
     it('clears the negative cache when a command completes', async () => {
       const l = await lock();
       await ctx.store.admitCommand(l, command('c1', ['n1']));

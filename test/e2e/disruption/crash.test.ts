@@ -1,5 +1,6 @@
 // The crash matrix at the wire: a command's container dies right after (or right before) each of its steps —
-// admission's record, taint, replacement claim, launch and mark; orchestration's evictions and terminate —
+// admission's record, taint, replacement claim, launch and mark; orchestration's re-reads of the candidate
+// (docs/mechanisms/identity.md, "Commands"), evictions and terminate —
 // by a proxy that cuts every socket of that container at that request. The next scheduled invocations
 // recover: no stranded taint, no orphan instance or claim, and every pod of the candidate is still on it or
 // running on its replacement.
@@ -73,12 +74,23 @@ const eviction = (nth: number): Trigger => ({
   nth,
   when: 'after',
 });
-const ORCHESTRATION: readonly [string, Trigger][] = [
-  ['the first eviction', eviction(1)],
-  ['the second eviction', eviction(2)],
+/** The direct GET that re-reads the candidate right before its evictions (1st) or its terminate (2nd). */
+const reread =
+  (nth: number) =>
+  (candidate: string): Trigger => ({
+    server: 'kube',
+    matches: (r) => r.method === 'GET' && r.url.split('?')[0] === `/api/v1/nodes/${candidate}`,
+    nth,
+    when: 'after',
+  });
+const ORCHESTRATION: readonly [string, (candidate: string) => Trigger][] = [
+  ['the candidate re-read before its evictions', reread(1)],
+  ['the first eviction', () => eviction(1)],
+  ['the second eviction', () => eviction(2)],
+  ['the candidate re-read before its terminate', reread(2)],
   [
     'the instance terminated',
-    { server: 'ec2', matches: (r) => r.body.includes('Action=TerminateInstances'), when: 'after' },
+    () => ({ server: 'ec2', matches: (r) => r.body.includes('Action=TerminateInstances'), when: 'after' }),
   ],
 ];
 
@@ -110,7 +122,7 @@ describe('a crash after each step of a command recovers on the next invocations'
     await startCommandNow(h, await proposalFor(h, s.candidate));
     await initializeNodes(h); // the replacement registers and initializes
     const box = await crashableContainer(h);
-    box.wire.arm(trigger);
+    box.wire.arm(trigger(s.candidate));
     const crashing = orchestrateHandler(h, {
       cluster: box.cluster,
       store: box.store,

@@ -1,0 +1,72 @@
+// Rolling a command back by identity (docs/functions/orchestrate.md): its candidates are untainted, and each
+// replacement it created goes — every instance recorded for it (the claim's providerID and its launch
+// record's, so an instance whose claim was deleted still goes), then its NodeClaim and Node by uid.
+import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { StateStore } from '../ports/state-store/index.ts';
+import type { CommandRecord } from '../ports/state-store/records.ts';
+import { removeOwned, terminate, untaint } from './command-actions.ts';
+import { getOrAbsent } from './command-identity.ts';
+import type { SettleDeps } from './candidate-remains.ts';
+import { refuse } from './refusals.ts';
+import { ownsReplacement } from './replacements.ts';
+
+export interface RollbackDeps extends SettleDeps {
+  readonly store: StateStore;
+}
+
+export async function rollBack(
+  deps: RollbackDeps,
+  nodes: ReadonlyMap<string, Node>,
+  cmd: CommandRecord,
+): Promise<void> {
+  // Untainting is not destructive: a Node that took a candidate's name carries no taint of ours anyway.
+  for (const c of cmd.candidates) await untaint(deps, c);
+  for (const r of cmd.replacements) await removeReplacement(deps, nodes, cmd, r);
+}
+
+async function removeReplacement(
+  deps: RollbackDeps,
+  nodes: ReadonlyMap<string, Node>,
+  cmd: CommandRecord,
+  name: string,
+): Promise<void> {
+  const found = await getOrAbsent(() => deps.cluster.getNodeClaim(name));
+  const claim = found && ownsReplacement(cmd, found) ? found : undefined;
+  if (found && !claim)
+    await refuse(deps, {
+      action: 'delete-nodeclaim',
+      reason: 'identity-mismatch',
+      message: `NodeClaim ${name} is not the replacement command ${cmd.id} created; left in place`,
+      object: { kind: 'NodeClaim', name, uid: found.metadata.uid },
+    });
+  const launch = await deps.store.getLaunch(cmd.cluster, name);
+  const recorded = launch?.commandId === cmd.id ? launch.providerId : undefined;
+  const instances = [...new Set([claim?.status?.providerID, recorded].filter((x) => x !== undefined))];
+  const labels = { ...(claim?.metadata.labels ?? {}) };
+  for (const id of instances) await terminate(deps, id, labels);
+  if (claim) await removeOwned(deps, { providerId: undefined, claim: ownedRef(claim) });
+  for (const node of await registered(deps, nodes, claim, instances))
+    await removeOwned(deps, { providerId: undefined, node: ownedRef(node) });
+}
+
+/** Nodes that registered from the replacement's instances, re-read: only one still on such an instance goes. */
+async function registered(
+  deps: RollbackDeps,
+  nodes: ReadonlyMap<string, Node>,
+  claim: NodeClaim | undefined,
+  instances: readonly string[],
+): Promise<Node[]> {
+  const names = new Set<string>();
+  if (claim?.status?.nodeName) names.add(claim.status.nodeName);
+  for (const [n, node] of nodes)
+    if (node.spec?.providerID && instances.includes(node.spec.providerID)) names.add(n);
+  const out: Node[] = [];
+  for (const n of names) {
+    const node = await getOrAbsent(() => deps.cluster.getNode(n));
+    if (node?.spec?.providerID && instances.includes(node.spec.providerID)) out.push(node);
+  }
+  return out;
+}
+
+const ownedRef = (o: Node | NodeClaim) => ({ name: o.metadata.name, uid: o.metadata.uid });
