@@ -3,7 +3,7 @@
 // a claim's Node, a Node's claim — is confirmed by a direct read. A failed check is a refusal (refusals.ts).
 import type { Node } from '../model/node.ts';
 import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
-import type { Cluster, InvolvedObject, SnapshotRead } from '../ports/cluster/index.ts';
+import type { Cluster, InvalidObject, InvolvedObject, SnapshotRead } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { refuse, type DestructiveAction, type RefusalDeps } from './refusals.ts';
 import { untouchable, type Target, type Untouchable } from './untouchable.ts';
@@ -45,45 +45,60 @@ export const ownsNode = (c: NodeClaim, n: Node): boolean =>
 /** A registered claim is one whose Node has been seen: only its Node's absence is news. */
 export const registered = (c: NodeClaim): boolean => claimCondition(c, 'Registered') === true;
 
+/** The claim's Node as the API server holds it now: a GET by status.nodeName, else a fresh LIST by providerID. */
+export async function nodeOfClaim(
+  cluster: GuardDeps['cluster'],
+  claim: NodeClaim,
+): Promise<Node | undefined> {
+  const { nodeName, providerID } = claim.status ?? {};
+  if (!nodeName)
+    return providerID
+      ? (await cluster.listNodes()).find((n) => n.spec?.providerID === providerID)
+      : undefined;
+  const node = await cluster.getNode(nodeName).catch((err: unknown) => {
+    if (err instanceof ObjectNotFoundError) return undefined;
+    throw err;
+  });
+  // A Node of that name with another instance behind it is not this claim's (a reused name).
+  const other = providerID && node?.spec?.providerID && node.spec.providerID !== providerID;
+  return other ? undefined : node;
+}
+
+/** Refuses, as `invalid-object`, an action on a target an invalid object concerns; its event goes on that object. */
+async function refuseInvalid(
+  deps: RefusalDeps,
+  action: DestructiveAction,
+  target: Target,
+  because: InvalidObject,
+  fallback: InvolvedObject | undefined,
+): Promise<void> {
+  const own = EVENT_KINDS.has(because.kind)
+    ? ({
+        kind: because.kind as InvolvedObject['kind'],
+        name: because.name,
+        ...(because.namespace ? { namespace: because.namespace } : {}),
+        ...(because.uid ? { uid: because.uid } : {}),
+      } satisfies InvolvedObject)
+    : (fallback ?? (target.node ? { kind: 'Node', name: target.node } : undefined));
+  await refuse(deps, {
+    action,
+    reason: 'invalid-object',
+    message: `${describe(target)}: ${because.kind} ${because.name} fails validation (${because.message}); untouchable until it parses`,
+    ...(target.providerId ? { providerId: target.providerId } : {}),
+    ...(own ? { object: own } : {}),
+  });
+}
+
 export function guard(deps: GuardDeps, read: Pick<SnapshotRead, 'objects' | 'invalid'>): Guard {
   const u = untouchable(read);
   let claims: Promise<NodeClaim[]> | undefined;
-  const nodeOf = async (claim: NodeClaim): Promise<Node | undefined> => {
-    const { nodeName, providerID } = claim.status ?? {};
-    if (nodeName) {
-      const node = await deps.cluster.getNode(nodeName).catch((err: unknown) => {
-        if (err instanceof ObjectNotFoundError) return undefined;
-        throw err;
-      });
-      // A Node of that name with another instance behind it is not this claim's (a reused name).
-      return node && (!providerID || !node.spec?.providerID || node.spec.providerID === providerID)
-        ? node
-        : undefined;
-    }
-    if (!providerID) return undefined;
-    return (await deps.cluster.listNodes()).find((n) => n.spec?.providerID === providerID);
-  };
+  const nodeOf = (claim: NodeClaim) => nodeOfClaim(deps.cluster, claim);
   return {
     untouchable: u,
     async touchable(action, target, object) {
       const because = u.because(target);
-      if (!because) return true;
-      const own = EVENT_KINDS.has(because.kind)
-        ? ({
-            kind: because.kind as InvolvedObject['kind'],
-            name: because.name,
-            ...(because.namespace ? { namespace: because.namespace } : {}),
-            ...(because.uid ? { uid: because.uid } : {}),
-          } satisfies InvolvedObject)
-        : object;
-      await refuse(deps, {
-        action,
-        reason: 'invalid-object',
-        message: `${describe(target)}: ${because.kind} ${because.name} fails validation (${because.message}); untouchable until it parses`,
-        ...(target.providerId ? { providerId: target.providerId } : {}),
-        ...(own ? { object: own } : {}),
-      });
-      return false;
+      if (because) await refuseInvalid(deps, action, target, because, object);
+      return !because;
     },
     nodeOf,
     async nodeAbsent(action, claim) {
