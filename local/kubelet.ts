@@ -45,3 +45,49 @@ export function registerGceNode(kube: KubeApiEmulator, world: GceWorld, b: Boote
     capacity: allocatable(t?.guestCpus ?? 2, t?.memoryMb ?? 4096, gpus, 110),
   });
 }
+
+/** Whether the instance behind a provider ID still runs its kubelet in the local clouds. */
+function instanceRuns(id: string, ec2: Ec2World, gce: GceWorld): boolean {
+  if (id.startsWith('aws://')) {
+    const state = ec2.instances.get(id.slice(id.lastIndexOf('/') + 1))?.state;
+    return state === 'pending' || state === 'running';
+  }
+  const [zone = '', name = ''] = id.replace(/^gce:\/\/[^/]*\//, '').split('/');
+  const status = gce.instances.get(gce.key(zone, name))?.status;
+  return status !== undefined && status !== 'STOPPING' && status !== 'TERMINATED';
+}
+
+/**
+ * kube-controller-manager's node lifecycle controller: a Node whose kubelet stopped posting status (its
+ * instance is gone) gets Ready `Unknown` (reason `NodeStatusUnknown`) once node-monitor-grace-period has
+ * passed — here on the call, which the fleet makes once a simulated minute. Returns the Nodes it marked.
+ */
+export function markLostNodes(kube: KubeApiEmulator, clouds: { ec2: Ec2World; gce: GceWorld }): string[] {
+  const t = kube.typeOf('Node');
+  const marked: string[] = [];
+  for (const n of kube.store.all(t)) {
+    const id = (n.spec as { providerID?: string } | undefined)?.providerID;
+    if (!id || !(id.startsWith('aws://') || id.startsWith('gce://'))) continue;
+    if (instanceRuns(id, clouds.ec2, clouds.gce)) continue;
+    const status = (n.status ?? {}) as { conditions?: { type: string; status: string }[] };
+    const conditions = status.conditions ?? [];
+    if (conditions.some((c) => c.type === 'Ready' && c.status === 'Unknown')) continue;
+    const lost = {
+      type: 'Ready',
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+      lastTransitionTime: kube.now().toISOString(),
+    };
+    const next = [...conditions.filter((c) => c.type !== 'Ready'), lost];
+    kube.store.update(
+      t,
+      undefined,
+      String(n.metadata.name),
+      { ...n, status: { ...status, conditions: next } },
+      'status',
+    );
+    marked.push(String(n.metadata.name));
+  }
+  return marked;
+}

@@ -3,6 +3,7 @@
 // async invocations they made, delivers queued interruption events, lets the alive cluster bind pods, and
 // takes a sample. Everything the summary says is counted here or read from the emulators at the end.
 import { bindPending, collectPodGarbage, refreshDisruptionBudgets } from '../kube-api/index.ts';
+import { markLostNodes } from '../kubelet.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
 import { FleetClock } from './clock.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
@@ -90,6 +91,8 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       clock.advanceTo(new Date(start + minute * MINUTE));
       o.scenario.atMinute?.(minute, env.kube, pods);
       await o.scenario.inject?.(minute, env, clock.now());
+      // Nodes whose instance went (an injected fault, a termination) stop being Ready, as a cluster's would.
+      markLostNodes(env.kube, { ec2: env.ec2.world, gce: env.gce.world });
       await fire(wiring, ledger, clock, minute);
       collectPodGarbage(env.kube);
       bindPending(env.kube);

@@ -2,6 +2,7 @@
 // local fleet look alive (node registration, binder with gangs, owners, PDB status, pod GC).
 export { KubeApiEmulator, type AuditEntry, type EmulatorOptions } from './server.ts';
 export { AuditLog, DEFAULT_AUDIT_LIMIT } from './audit.ts';
+export { emptyWatches, staleView } from './faults.ts';
 export { defaultCrds, loadCrdDir, loadCrdFile } from './crds.ts';
 export { bindPending, type BindResult } from './alive/binder.ts';
 export { enableOwnerRecreation } from './alive/owners.ts';

@@ -23,6 +23,8 @@ export interface CandidateInputs {
   readonly claimedByCommands?: ReadonlySet<string>;
   /** Nodes a recent provisioning pass nominated for pending pods. */
   readonly nominated?: ReadonlySet<string>;
+  /** Nodes an invalid object concerns (shared/loop/untouchable.ts): never candidates, expired or not. */
+  readonly untouchable?: ReadonlySet<string>;
 }
 
 export interface Expired {
@@ -59,6 +61,11 @@ export function buildCandidates(inputs: CandidateInputs): CandidateSet {
     // Unmanaged nodes and claims without a node are never candidates, so they are not "skipped" either.
     if (!n.managed || n.node === undefined) continue;
     const skip = (reason: Skip['reason']) => skipped.push({ node: n.name, reason });
+    // What the pass knows of it may be wrong (a pod it could not read makes the node look emptier).
+    if (inputs.untouchable?.has(n.name)) {
+      skip('invalid-object');
+      continue;
+    }
     if (inputs.claimedByCommands?.has(n.name)) {
       skip('claimed-by-pending-command');
       continue;

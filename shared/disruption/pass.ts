@@ -29,6 +29,8 @@ export interface PassInputs {
   /** Nodes named by an open command: marked for deletion for the whole pass (their pods move, they use budget). */
   readonly claimedByCommands?: ReadonlySet<string>;
   readonly nominated?: ReadonlySet<string>;
+  /** Nodes an invalid object concerns: skipped as `invalid-object`, never candidates. */
+  readonly untouchable?: ReadonlySet<string>;
   /** podKeys of pending pods the provisioner found incompatible with every NodePool (StateStore verdicts). */
   readonly verdicts?: ReadonlySet<string>;
 }
@@ -60,6 +62,7 @@ export function runPass(inputs: PassInputs): PassResult {
     now,
     claimedByCommands: inputs.claimedByCommands,
     nominated: inputs.nominated,
+    untouchable: inputs.untouchable,
   });
   for (const e of set.expired) ctx.expired.add(e.node);
   const skips = new Map<string, Skip>(set.skipped.map((s) => [s.node, s]));

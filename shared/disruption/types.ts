@@ -19,6 +19,8 @@ export type MethodName = (typeof METHOD_NAMES)[number];
 
 /** Why the pass considered a node and did not disrupt it (metric label `reason`). */
 export const SKIP_REASONS = [
+  /** An object about the node fails validation: untouchable until it parses (docs/mechanisms/identity.md). */
+  'invalid-object',
   'not-initialized',
   'marked-for-deletion',
   'nominated',

@@ -10,6 +10,7 @@ import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { disruptionPass, type DisruptionPassDeps } from './disruption-pass.ts';
+import { untouchableNodes } from './untouchable.ts';
 import { withLease, type HeldLease, type LeaseDeps } from './with-lease.ts';
 
 export interface ConsolidateDeps extends DisruptionPassDeps, LeaseDeps {
@@ -71,7 +72,12 @@ async function passAndHandOff(
   const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
   const types = await deps.instanceTypes(read.objects);
   const snapshot = buildSnapshot(read.objects, types);
-  const pass = await disruptionPass(deps, { cluster: request.cluster, snapshot, options: request.options });
+  const pass = await disruptionPass(deps, {
+    cluster: request.cluster,
+    snapshot,
+    options: request.options,
+    untouchable: untouchableNodes(read),
+  });
   // A holder that lost the lease may overlap a newer pass: its proposals would be admitted twice over (the
   // newer pass proposes from the same state), so it hands off nothing and the next minute's pass decides.
   if (lease.signal.aborted) {

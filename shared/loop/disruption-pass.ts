@@ -36,6 +36,8 @@ export interface DisruptionPassRequest {
   readonly cluster: string;
   readonly snapshot: ClusterSnapshot;
   readonly options: PassOptions;
+  /** Nodes an invalid object concerns (untouchable.ts): never candidates. */
+  readonly untouchable?: ReadonlySet<string>;
 }
 
 export async function disruptionPass(
@@ -57,6 +59,7 @@ export async function disruptionPass(
     claimedByCommands,
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
+    untouchable: request.untouchable,
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);

@@ -1,9 +1,10 @@
 // Garbage collection between the cluster and the clouds (Karpenter's nodeclaim garbage collection): an
 // instance of this cluster that no NodeClaim owns is terminated, and a claim whose instance vanished is
 // deleted. Providers list only instances tagged/labelled with this cluster, so another cluster's instances
-// are never seen, let alone touched.
+// are never seen, let alone touched. Nothing an invalid object concerns is collected, and a claim is deleted
+// only by Karpenter's rule, on top of a direct read of its instance (docs/mechanisms/identity.md#absence).
 import type { Cloud } from '../model/labels.ts';
-import type { Node } from '../model/node.ts';
+import { nodeReady, type Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
@@ -11,6 +12,8 @@ import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import { managed } from './deletion-requests.ts';
 import { deleteTerminated } from './finalizers.ts';
+import { registered, type Guard } from './guard.ts';
+import { refuse } from './refusals.ts';
 import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
 
 export interface GcCounts {
@@ -26,6 +29,7 @@ export async function collectGarbage(
   deps: TerminationDeps,
   objects: ClusterObjects,
   graceMs: number,
+  g: Guard,
 ): Promise<GcCounts> {
   const now = deps.clock.now();
   const owners = ownersOf(objects.nodeClaims);
@@ -58,6 +62,7 @@ export async function collectGarbage(
     const fresh = ownersOf(await deps.cluster.listNodeClaims());
     for (const i of suspects) {
       if (fresh.owns(i)) continue;
+      if (!(await g.touchable('terminate', { providerId: i.providerId, claim: i.nodeClaim }))) continue;
       await deleteInstance(deps, i.providerId);
       const node = nodes.get(i.providerId);
       if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
@@ -73,6 +78,7 @@ export async function collectGarbage(
     if (!pid || !cloud || !listed.has(cloud) || live.has(pid) || c.metadata.deletionTimestamp) continue;
     if (!olderThan(c.metadata.creationTimestamp, now, graceMs) || !(await vanished(deps, cloud, pid)))
       continue;
+    if (!(await collectable(deps, g, c))) continue;
     await deleteTerminated(deps.cluster, 'NodeClaim', c.metadata.name);
     const node = nodes.get(pid);
     if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
@@ -91,6 +97,28 @@ function ownersOf(claims: readonly NodeClaim[]): { owns(i: CloudInstance): boole
   const names = new Set(claims.map((c) => c.metadata.name));
   const ids = new Set(claims.map((c) => c.status?.providerID).filter(Boolean));
   return { owns: (i) => ids.has(i.providerId) || (i.nodeClaim !== undefined && names.has(i.nodeClaim)) };
+}
+
+/**
+ * Karpenter's garbage collector (pkg/controllers/nodeclaim/garbagecollection) deletes only claims that are
+ * Registered — a claim that has not been through its lifecycle is the registration timeout's — and skips a
+ * claim whose Node is Ready: the kubelet still posts status, so the instance runs whatever the cloud's list
+ * says (EC2 can miss a new instance from DescribeInstances for minutes). The Node is read directly.
+ */
+async function collectable(deps: TerminationDeps, g: Guard, c: NodeClaim): Promise<boolean> {
+  if (!registered(c)) return false;
+  const target = { claim: c.metadata.name, node: c.status?.nodeName, providerId: c.status?.providerID };
+  if (!(await g.touchable('delete-nodeclaim', target))) return false;
+  const node = await g.nodeOf(c);
+  if (!node || !nodeReady(node)) return true;
+  await refuse(deps, {
+    action: 'delete-nodeclaim',
+    reason: 'absence-unconfirmed',
+    message: `the cloud does not show the instance of NodeClaim ${c.metadata.name}, but its Node ${node.metadata.name} is Ready`,
+    ...(c.status?.providerID ? { providerId: c.status.providerID } : {}),
+    object: { kind: 'NodeClaim', name: c.metadata.name, ...(c.metadata.uid ? { uid: c.metadata.uid } : {}) },
+  });
+  return false;
 }
 
 /** A list can lag a launch; a direct read confirms the instance is really gone before its claim goes. */

@@ -1,16 +1,21 @@
 // The interruption use case's cluster over one read: claims listed from it, the cause stamped by annotation,
 // and the claim's deletion replaced by the start of its termination plus an immediate drain of its Node, so
-// the replacement is provisioned while the cloud's two-minute warning runs.
+// the replacement is provisioned while the cloud's two-minute warning runs. Nothing an invalid object
+// concerns is touched, and a Node the view lacks is looked up directly before the instance goes undrained
+// (docs/mechanisms/identity.md).
 import { TERMINATION_CAUSE } from '../model/labels.ts';
-import type { ClusterObjects } from '../state/objects.ts';
+import type { SnapshotRead } from '../ports/cluster/index.ts';
+import { guard } from './guard.ts';
 import type { InterruptionPorts } from './interruption.ts';
 import { drainStep, startTermination, type TerminationDeps } from './termination.ts';
 
 export function interruptionPorts(
   deps: TerminationDeps,
-  objects: ClusterObjects,
+  read: Pick<SnapshotRead, 'objects' | 'invalid'>,
   drainTimeoutMs: number,
 ): InterruptionPorts {
+  const { objects } = read;
+  const g = guard(deps, read);
   const claims = new Map(objects.nodeClaims.map((c) => [c.metadata.name, c]));
   const nodes = new Map(objects.nodes.filter((n) => n.spec?.providerID).map((n) => [n.spec?.providerID, n]));
   const stamped = new Map<string, string>();
@@ -28,7 +33,12 @@ export function interruptionPorts(
     deleteNodeClaim: async (name: string) => {
       const claim = claims.get(name);
       if (!claim) return;
-      const node = claim.status?.providerID ? nodes.get(claim.status.providerID) : undefined;
+      const pid = claim.status?.providerID;
+      const seen = pid ? nodes.get(pid) : undefined;
+      const target = { claim: name, node: seen?.metadata.name ?? claim.status?.nodeName, providerId: pid };
+      if (!(await g.touchable('terminate', target))) return;
+      // Without a Node the instance would be terminated undrained: the view may lag one, so ask directly.
+      const node = seen ?? (pid ? await g.nodeOf(claim) : undefined);
       const cause = stamped.get(name) ?? claim.metadata.annotations?.[TERMINATION_CAUSE] ?? 'interrupted';
       await startTermination(deps, claim, node, cause);
       if (node) await drainStep(deps, await deps.cluster.getNode(node.metadata.name), drainTimeoutMs);

@@ -36,8 +36,8 @@ export async function handleInterruptionQueue(
       continue;
     }
     // One read per message: an earlier message's termination is visible to the next.
-    const objects = (await deps.cluster.readSnapshot()).objects;
-    const outcome = await handleInterruptions(m.signals, interruptionPorts(deps, objects, drainTimeoutMs));
+    const read = await deps.cluster.readSnapshot();
+    const outcome = await handleInterruptions(m.signals, interruptionPorts(deps, read, drainTimeoutMs));
     drained += outcome.drained;
     noted += outcome.noted;
     unmatched += outcome.unmatched;

@@ -2,10 +2,14 @@
 // launch / registration / initialization timeouts, expiration, claims whose Node was deleted, the drain and
 // finish of terminating Nodes, Compute Engine preemptions, and garbage collection. Every step acts on what
 // the API server and the clouds hold now; one failing claim is counted and the rest go on (partial success).
+// Every destructive step is guarded (guard.ts): nothing an invalid object concerns is touched, and an absence
+// read from the view is confirmed by a direct read first (docs/mechanisms/identity.md).
 import type { Node } from '../model/node.ts';
+import type { NodeClaim } from '../model/nodeclaim.ts';
 import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provisioning/lifecycle.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
+import type { SnapshotRead } from '../ports/cluster/index.ts';
 import {
   claimOfNode,
   claimsToTerminate,
@@ -18,6 +22,7 @@ import {
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
 import { handleInterruptions } from './interruption.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
+import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { initialize, register } from './registration.ts';
 import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
@@ -101,29 +106,30 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
       deps.logger.error('lifecycle step failed', { step: what, error: counts.errors.at(-1) });
     }
   };
-  let objects = (await deps.cluster.readSnapshot()).objects;
-  if (deps.preemptions) await attempt('preemptions', () => preemptions(deps, settings, objects, counts));
+  let read = await deps.cluster.readSnapshot();
+  let g = guard(deps, read);
+  if (deps.preemptions) await attempt('preemptions', () => preemptions(deps, settings, read, counts));
   // Before the per-claim timeouts: a claim whose Node was deleted would otherwise read as never registered.
-  const nodeDeleted = await terminateDeletedNodes(deps, objects, counts, attempt);
-  for (const action of claimActions(objects, deps.clock.now(), settings.timeouts))
+  const nodeDeleted = await terminateDeletedNodes(deps, g, read.objects, counts, attempt);
+  for (const action of claimActions(read.objects, deps.clock.now(), settings.timeouts))
     if (!nodeDeleted.has(action.claim.metadata.name))
-      await attempt(`${action.kind} ${action.claim.metadata.name}`, () => act(deps, action, objects, counts));
-  objects = (await deps.cluster.readSnapshot()).objects;
-  for (const node of nodesToTerminate(objects, deps.clock.now(), settings.gcGraceMs))
-    await attempt(`orphan node ${node.metadata.name}`, () =>
-      startNodeTermination(deps, node, claimOfNode(objects, node)),
-    );
-  for (const claim of claimsToTerminate(objects))
-    await attempt(`deleted claim ${claim.metadata.name}`, async () => {
-      if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
-    });
-  objects = (await deps.cluster.readSnapshot()).objects;
-  for (const node of objects.nodes.filter(draining))
+      await attempt(`${action.kind} ${action.claim.metadata.name}`, () =>
+        act(deps, g, action, read.objects, counts),
+      );
+  read = await deps.cluster.readSnapshot();
+  g = guard(deps, read);
+  await requestedTerminations(deps, g, read.objects, settings, counts, attempt);
+  read = await deps.cluster.readSnapshot();
+  g = guard(deps, read);
+  for (const node of read.objects.nodes.filter(draining))
     await attempt(`drain ${node.metadata.name}`, async () => {
+      const target = { node: node.metadata.name, providerId: node.spec?.providerID };
+      if (!(await g.touchable('drain', target))) return;
       if ((await drainStep(deps, node, settings.drainTimeoutMs)).finished) counts.drained += 1;
     });
+  const objects = read.objects;
   await attempt('garbage collection', async () => {
-    counts.garbage = await collectGarbage(deps, objects, settings.gcGraceMs);
+    counts.garbage = await collectGarbage(deps, objects, settings.gcGraceMs, g);
   });
   await attempt('finalizers', async () => {
     const released = await releaseHeld(deps.cluster, deps.providers, objects);
@@ -134,9 +140,13 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
 
 type Attempt = (what: string, step: () => Promise<void>) => Promise<void>;
 
-/** Terminates each registered claim whose Node was deleted outright (deletion-requests.ts); returns their names. */
+/**
+ * Terminates each registered claim whose Node was deleted outright (deletion-requests.ts), once a direct read
+ * confirms the Node is gone; returns their names (refused or not: none is a registration timeout either).
+ */
 async function terminateDeletedNodes(
   deps: LifecycleDeps,
+  g: Guard,
   objects: ClusterObjects,
   counts: LifecycleCounts,
   attempt: Attempt,
@@ -145,11 +155,49 @@ async function terminateDeletedNodes(
   for (const claim of claimsWithDeletedNodes(objects)) {
     names.add(claim.metadata.name);
     await attempt(`claim ${claim.metadata.name} of a deleted Node`, async () => {
+      if (!(await g.touchable('terminate', claimTarget(claim)))) return;
+      if (!(await g.nodeAbsent('terminate', claim))) return;
       await startTermination(deps, claim, undefined, NODE_DELETED_CAUSE);
       counts.terminated += 1;
     });
   }
   return names;
+}
+
+const claimTarget = (c: NodeClaim, node?: Node) => ({
+  claim: c.metadata.name,
+  node: node?.metadata.name ?? c.status?.nodeName,
+  providerId: c.status?.providerID,
+});
+
+/**
+ * Terminations someone else asked for (deletion-requests.ts): Nodes whose claim is gone or going, and claims
+ * being deleted without a Node. A Node the view shows unowned is drained only once claims listed now confirm
+ * it; a claim's instance is terminated without a drain only once a direct read confirms it has no Node.
+ */
+async function requestedTerminations(
+  deps: LifecycleDeps,
+  g: Guard,
+  objects: ClusterObjects,
+  settings: LifecycleSettings,
+  counts: LifecycleCounts,
+  attempt: Attempt,
+): Promise<void> {
+  for (const node of nodesToTerminate(objects, deps.clock.now(), settings.gcGraceMs))
+    await attempt(`orphan node ${node.metadata.name}`, async () => {
+      const claim = claimOfNode(objects, node);
+      if (!(await g.touchable('drain', { node: node.metadata.name, providerId: node.spec?.providerID })))
+        return;
+      // Neither its own deletion nor its claim's asked for it: only the claim's absence, which the view may lag.
+      if (!node.metadata.deletionTimestamp && !claim && !(await g.claimAbsent('drain', node))) return;
+      await startNodeTermination(deps, node, claim);
+    });
+  for (const claim of claimsToTerminate(objects))
+    await attempt(`deleted claim ${claim.metadata.name}`, async () => {
+      if (!(await g.touchable('terminate', claimTarget(claim)))) return;
+      if (!(await g.nodeAbsent('terminate', claim))) return;
+      if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
+    });
 }
 
 /**
@@ -163,6 +211,7 @@ const draining = (n: Node): boolean =>
 
 async function act(
   deps: LifecycleDeps,
+  g: Guard,
   action: ClaimAction,
   objects: ClusterObjects,
   counts: LifecycleCounts,
@@ -175,7 +224,11 @@ async function act(
     await initialize(deps, action.claim, action.node, pods);
     counts.initialized += 1;
   } else {
-    await startTermination(deps, action.claim, action.node, action.reason);
+    const { claim, node } = action;
+    if (!(await g.touchable('terminate', claimTarget(claim, node)))) return;
+    // Without a Node, termination terminates the instance at once, with no drain: the view may lag a Node.
+    if (!node && claim.status?.providerID && !(await g.nodeAbsent('terminate', claim))) return;
+    await startTermination(deps, claim, node, action.reason);
     counts.terminated += 1;
   }
 }
@@ -183,15 +236,12 @@ async function act(
 async function preemptions(
   deps: LifecycleDeps,
   settings: LifecycleSettings,
-  objects: ClusterObjects,
+  read: SnapshotRead,
   counts: LifecycleCounts,
 ): Promise<void> {
   const since = new Date(deps.clock.now().getTime() - settings.preemptionLookbackMs);
   const { signals } = (await deps.preemptions?.interruptions(since)) ?? { signals: [] };
-  const outcome = await handleInterruptions(
-    signals,
-    interruptionPorts(deps, objects, settings.drainTimeoutMs),
-  );
+  const outcome = await handleInterruptions(signals, interruptionPorts(deps, read, settings.drainTimeoutMs));
   counts.interruptions += outcome.drained;
   counts.failed += outcome.failed;
   counts.errors.push(...outcome.errors.map((e) => `interruption ${e.claim}: ${e.error}`));

@@ -97,6 +97,10 @@ export class FakeCluster implements Cluster {
     return [...(this.objects.get('NodeClaim')?.values() ?? [])].map((o) => structuredClone(o) as NodeClaim);
   }
 
+  async listNodes(): Promise<Node[]> {
+    return [...(this.objects.get('Node')?.values() ?? [])].map((o) => structuredClone(o) as Node);
+  }
+
   async readSnapshot(): Promise<SnapshotRead> {
     const all = <K extends SnapshotKind>(k: K) =>
       [...(this.objects.get(k)?.values() ?? [])].map((o) => structuredClone(o)) as ObjectOf<K>[];
@@ -116,6 +120,7 @@ export class FakeCluster implements Cluster {
     return {
       reads,
       warnings: [],
+      invalid: [],
       objects: {
         nodes: all('Node'),
         pods: all('Pod'),

@@ -119,6 +119,22 @@ export class KubeCluster implements Cluster {
     return toModel('NodeClaim', await this.rawClaim(name), KINDS.NodeClaim.apiVersion);
   }
 
+  async listNodes(): Promise<Node[]> {
+    const nodes: Node[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await getJson(
+        this.c.config,
+        '/api/v1/nodes',
+        { limit: 500, continue: cont },
+        this.c.limits,
+      ).catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+      for (const raw of page.items ?? []) nodes.push(toModel('Node', raw, 'v1'));
+      cont = page.metadata?.continue;
+    } while (cont);
+    return nodes;
+  }
+
   async listNodeClaims(): Promise<NodeClaim[]> {
     const claims: NodeClaim[] = [];
     let cont: string | undefined;

@@ -1,10 +1,12 @@
 // The pass snapshot: every kind LISTed in pages the first time (cold), then caught up by WATCH from
 // each kind's last resourceVersion (warm), re-listing a kind whose watch answers 410 Gone or streams an
-// event line over the cap or not JSON.
+// event line over the cap or not JSON. Objects that fail validation are remembered per kind until an event
+// makes them parse (or deletes them), so every read reports them (SnapshotRead.invalid).
 import type { ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
   SNAPSHOT_KINDS,
+  type InvalidObject,
   type KindRead,
   type SnapshotKind,
   type SnapshotRead,
@@ -22,6 +24,7 @@ import {
 import { catchUp, type RawEvent } from './catchup.ts';
 import { KIND_SPECS } from './kinds.ts';
 import { MalformedWatchEventError, WatchEventTooLargeError } from './watch-stream.ts';
+import { invalidObject } from './invalid.ts';
 import { toModel, type InvalidPolicy } from './validate.ts';
 
 export interface SnapshotOptions {
@@ -39,7 +42,15 @@ export interface SnapshotOptions {
 
 interface KindState {
   objects: Map<string, unknown>;
+  /** Objects of the kind that fail validation now, by key (skipped from `objects`). */
+  invalid: Map<string, InvalidObject>;
   resourceVersion: string;
+}
+
+/** One kind's maps while a read applies events to them. */
+interface Staged {
+  readonly objects: Map<string, unknown>;
+  readonly invalid: Map<string, InvalidObject>;
 }
 
 const mustRelist = (
@@ -72,7 +83,8 @@ export class SnapshotReader {
       SNAPSHOT_KINDS.map(async (kind) => [kind, await this.readKind(kind, warnings)] as const),
     );
     const reads = Object.fromEntries(results) as Record<SnapshotKind, KindRead>;
-    return { objects: this.assemble(), reads, warnings };
+    const invalid = [...this.state.values()].flatMap((s) => [...s.invalid.values()]);
+    return { objects: this.assemble(), reads, warnings, invalid };
   }
 
   private async readKind(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
@@ -85,14 +97,14 @@ export class SnapshotReader {
           prev.resourceVersion,
           this.options.catchUpTimeoutSeconds ?? 3,
         );
-        const staged = new Map(prev.objects);
+        const staged = { objects: new Map(prev.objects), invalid: new Map(prev.invalid) };
         // Only each object's last event matters: an object added and deleted in between never counts.
         const last = new Map(caught.events.map((e) => [keyOf(e.object), e] as const));
         for (const e of last.values()) this.apply(kind, staged, e, warnings);
-        this.state.set(kind, { objects: staged, resourceVersion: caught.resourceVersion });
+        this.state.set(kind, { ...staged, resourceVersion: caught.resourceVersion });
         return {
           mode: 'catch-up',
-          objects: staged.size,
+          objects: staged.objects.size,
           changes: caught.events.length,
           resourceVersion: caught.resourceVersion,
         };
@@ -130,7 +142,7 @@ export class SnapshotReader {
 
   private async listOnce(kind: SnapshotKind, warnings: string[]): Promise<KindRead> {
     const spec = KIND_SPECS[kind];
-    const objects = new Map<string, unknown>();
+    const staged = { objects: new Map<string, unknown>(), invalid: new Map<string, InvalidObject>() };
     let cont: string | undefined;
     let resourceVersion = '';
     do {
@@ -145,24 +157,26 @@ export class SnapshotReader {
         );
       if (!resourceVersion) resourceVersion = page.resourceVersion;
       for (const raw of page.items)
-        this.apply(kind, objects, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
+        this.apply(kind, staged, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
       cont = page.continue;
     } while (cont);
-    this.state.set(kind, { objects, resourceVersion });
-    return { mode: 'list', objects: objects.size, changes: 0, resourceVersion };
+    this.state.set(kind, { ...staged, resourceVersion });
+    return { mode: 'list', objects: staged.objects.size, changes: 0, resourceVersion };
   }
 
-  private apply(kind: SnapshotKind, into: Map<string, unknown>, e: RawEvent, warnings: string[]): void {
+  private apply(kind: SnapshotKind, into: Staged, e: RawEvent, warnings: string[]): void {
     const key = keyOf(e.object);
+    into.invalid.delete(key);
     if (e.type === 'DELETED') {
-      into.delete(key);
+      into.objects.delete(key);
       return;
     }
     try {
-      into.set(key, toModel(kind, e.object, KIND_SPECS[kind].apiVersion));
+      into.objects.set(key, toModel(kind, e.object, KIND_SPECS[kind].apiVersion));
     } catch (err: unknown) {
       if (!(err instanceof InvalidObjectError) || this.options.invalid !== 'skip') throw err;
-      into.delete(key);
+      into.objects.delete(key);
+      into.invalid.set(key, invalidObject(kind, e.object, err.message));
       warnings.push(err.message);
       this.options.logger?.warn('skipped invalid object', { error: err.message });
     }

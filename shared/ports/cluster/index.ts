@@ -43,6 +43,29 @@ export interface SnapshotRead {
   readonly reads: Readonly<Record<SnapshotKind, KindRead>>;
   /** Objects skipped as invalid when the implementation runs with `invalid: 'skip'`. */
   readonly warnings: readonly string[];
+  /**
+   * Every object of the view that fails validation now (not only those met in this read: a warm read keeps
+   * reporting an object until an event makes it parse, or deletes it). Their nodes are untouchable by every
+   * destructive path until then (docs/mechanisms/identity.md#invalid-objects).
+   */
+  readonly invalid: readonly InvalidObject[];
+}
+
+/** An object the read could not parse, with what it concerns as far as its raw fields say. */
+export interface InvalidObject {
+  readonly kind: SnapshotKind;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  /** The validation error, naming the field. */
+  readonly message: string;
+  /**
+   * Node names it concerns: a Node itself, a Pod's spec.nodeName (its eviction cannot be judged), a
+   * NodeClaim's status.nodeName.
+   */
+  readonly nodes: readonly string[];
+  /** Provider IDs it concerns: a Node's spec.providerID, a NodeClaim's status.providerID. */
+  readonly providerIds: readonly string[];
 }
 
 export interface ObjectKey {
@@ -96,6 +119,8 @@ export interface Cluster {
   /** Pods bound to one node (a field-selected LIST), for draining without a full snapshot. */
   listPodsOnNode(node: string): Promise<Pod[]>;
   getNode(name: string): Promise<Node>;
+  /** Every Node, read now (a paginated LIST, not the snapshot's view): a direct read that confirms an absence. */
+  listNodes(): Promise<Node[]>;
   getNodeClaim(name: string): Promise<NodeClaim>;
   /** Every NodeClaim (a paginated LIST of one kind), for work that needs no full snapshot (interruption). */
   listNodeClaims(): Promise<NodeClaim[]>;

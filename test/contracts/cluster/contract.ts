@@ -215,6 +215,14 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(listed.find((c) => c.metadata.name === 'l2')?.status?.providerID).toBe('aws:///us-east-1a/i-2');
     });
 
+    it('lists the Nodes the API server holds now, not those of a snapshot read before', async () => {
+      const cluster = w.cluster();
+      await cluster.readSnapshot();
+      w.seed([node('ln1', { spec: { providerID: 'aws:///us-east-1a/i-ln1' } })]);
+      const listed = await cluster.listNodes();
+      expect(listed.find((n) => n.metadata.name === 'ln1')?.spec?.providerID).toBe('aws:///us-east-1a/i-ln1');
+    });
+
     it('deletes a Node only when a uid precondition matches', async () => {
       w.seed([node('d1')]);
       const cluster = w.cluster();

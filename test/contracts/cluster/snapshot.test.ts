@@ -127,6 +127,45 @@ describe('the pass snapshot', () => {
     h.emulator.store.delete(h.emulator.typeOf('Pod'), 'ml', 'broken');
   });
 
+  it('reports each invalid object with the node it concerns, on every warm read, until it parses again', async () => {
+    const t = h.emulator.typeOf('Pod');
+    const bound = pod('ml', 'unreadable', {
+      spec: {
+        nodeName: 'n-unreadable',
+        containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }],
+      },
+    });
+    h.emulator.seed([bound]);
+    try {
+      const cluster = h.cluster({ invalid: 'skip' });
+      const expected = expect.objectContaining({
+        kind: 'Pod',
+        name: 'unreadable',
+        namespace: 'ml',
+        nodes: ['n-unreadable'],
+        providerIds: [],
+      });
+      expect((await cluster.readSnapshot()).invalid).toContainEqual(expected);
+      // A catch-up with no event about it still reports it: the first read's warning is not enough.
+      const warm = await cluster.readSnapshot();
+      expect(warm.reads.Pod.mode).toBe('catch-up');
+      expect(warm.invalid).toContainEqual(expected);
+      const current = h.emulator.store.get(t, 'ml', 'unreadable');
+      h.emulator.store.update(
+        t,
+        'ml',
+        'unreadable',
+        { ...current, spec: { nodeName: 'n-unreadable', containers: [{ name: 'c' }] } },
+        undefined,
+      );
+      const fixed = await cluster.readSnapshot();
+      expect(fixed.invalid.filter((o) => o.name === 'unreadable')).toEqual([]);
+      expect(fixed.objects.pods.map((p) => p.metadata.name)).toContain('unreadable');
+    } finally {
+      h.emulator.store.delete(t, 'ml', 'unreadable', { gracePeriodSeconds: 0 });
+    }
+  });
+
   it('surfaces a failed LIST as ApiError with the status and the server reason', async () => {
     h.emulator.beforeRequest.push((verb, r) => {
       if (verb === 'list' && r.type.plural === 'csinodes')

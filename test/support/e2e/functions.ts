@@ -13,6 +13,7 @@ import type { LifecycleSettings } from '../../../shared/loop/lifecycle.ts';
 import type { WatchSettings } from '../../../shared/loop/provision.ts';
 import type { Cloud } from '../../../shared/model/labels.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
+import type { KubeCluster } from '../../../shared/adapters/kube/index.ts';
 import type { E2eHarness } from './harness.ts';
 import { lambdaContext } from './lambda-events.ts';
 
@@ -97,12 +98,17 @@ export const TEST_LIFECYCLE: LifecycleSettings = {
   preemptionLookbackMs: 5 * 60_000,
 };
 
-export function lifecycleHandler(h: E2eHarness, settings: Partial<LifecycleSettings> = {}) {
+/** `cluster`: a warm container's (its watches caught up from its last read); a fresh one by default. */
+export function lifecycleHandler(
+  h: E2eHarness,
+  settings: Partial<LifecycleSettings> = {},
+  cluster: KubeCluster = h.cluster(),
+) {
   const gce = h.gceProvider();
   const o = obs(h);
   const deps: LifecycleHandlerDeps = {
     loop: {
-      cluster: h.cluster(),
+      cluster,
       store: h.store(),
       providers: { aws: h.ec2Provider(), gcp: gce },
       preemptions: gce,

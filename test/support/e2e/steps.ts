@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import type { WatchSettings } from '../../../shared/loop/provision.ts';
 import type { LifecycleSettings } from '../../../shared/loop/lifecycle.ts';
+import type { KubeCluster } from '../../../shared/adapters/kube/index.ts';
 import { lifecycleHandler, provisionHandler } from './functions.ts';
 import type { E2eHarness } from './harness.ts';
 import { lambdaContext, scheduledEvent, sqsBatch } from './lambda-events.ts';
@@ -14,10 +15,14 @@ export async function provisionOnce(h: E2eHarness, watch: Partial<WatchSettings>
   return { result, requestId: ctx.awsRequestId };
 }
 
-export async function lifecycleOnce(h: E2eHarness, settings: Partial<LifecycleSettings> = {}) {
+export async function lifecycleOnce(
+  h: E2eHarness,
+  settings: Partial<LifecycleSettings> = {},
+  cluster?: KubeCluster,
+) {
   const ctx = lambdaContext('lifecycle');
   const event = scheduledEvent(h.clock);
-  const result = await lifecycleHandler(h, settings)(event, ctx);
+  const result = await lifecycleHandler(h, settings, cluster)(event, ctx);
   return { result, requestId: ctx.awsRequestId, passId: event.id as string };
 }
 
