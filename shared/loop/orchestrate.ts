@@ -15,7 +15,9 @@ import { ConditionFailedError } from '../ports/state-store/errors.ts';
 import { untaint, type ActionDeps } from './command-actions.ts';
 import { commandFailed, type CommandFailureReport, type FailurePolicy } from './command-failures.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
+import { identityOf } from './command-identity.ts';
 import { drainCandidate, type DrainTally } from './drain.ts';
+import { guard, type Guard } from './guard.ts';
 import { launchVerdict } from './replacements.ts';
 import { rollBack } from './rollback.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
@@ -68,6 +70,8 @@ export const ORCHESTRATION_LEASE_TTL_MS = 120_000;
 export interface World {
   readonly nodes: ReadonlyMap<string, Node>;
   readonly claims: ReadonlyMap<string, NodeClaim>;
+  /** What the snapshot could not read makes its nodes untouchable (docs/mechanisms/identity.md#invalid-objects). */
+  readonly guard: Guard;
 }
 
 /** Every command attempted in a pass failed: a systematic failure, so the invocation fails (and alarms). */
@@ -115,7 +119,7 @@ async function orchestrationPass(
   // The snapshot is read before the commands: a disrupted taint it shows was recorded before it was added.
   // A command admitted in between is listed but unseen by the snapshot: replacements.ts confirms by GET.
   const read = await deps.cluster.readSnapshot();
-  const world = worldOf(read.objects.nodes, read.objects.nodeClaims);
+  const world = worldOf(read.objects.nodes, read.objects.nodeClaims, guard(deps, read));
   const open: CommandRecord[] = [];
   for (const s of OPEN_COMMAND_STATUSES)
     open.push(...(await deps.store.listCommandsByStatus(request.cluster, s)));
@@ -183,10 +187,11 @@ const ignoreMoved = (error: unknown): void => {
   if (!(error instanceof ConditionFailedError)) throw error;
 };
 
-function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[]): World {
+function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[], g: Guard): World {
   return {
     nodes: new Map(nodes.map((n) => [n.metadata.name, n])),
     claims: new Map(claims.map((c) => [c.metadata.name, c])),
+    guard: g,
   };
 }
 
@@ -238,12 +243,19 @@ async function advance(
     drainingSince = deps.clock.now();
   }
   if (at.status === 'rolling-back') {
-    await rollBack(deps, world.nodes, cmd);
-    await move('rolling-back', 'rolled-back');
+    // A replacement an invalid object concerns is left in place, and the command stays rolling back.
+    if (await rollBack(deps, world, cmd)) await move('rolling-back', 'rolled-back');
     return;
   }
   let done = true;
   for (const c of cmd.candidates) {
+    // A candidate an invalid object concerns waits, tainted, until the object parses again.
+    const id = identityOf(cmd, c);
+    const target = { node: c, providerId: id?.providerId, claim: id?.claim };
+    if (!(await world.guard.touchable('drain', target, { kind: 'Node', name: c }))) {
+      done = false;
+      continue;
+    }
     // Re-read by the identity the command recorded: a candidate gone or replaced under its name is done.
     const finished = await drainCandidate(deps, cmd, c, drainingSince, pass.evictions);
     done &&= finished;

@@ -10,19 +10,30 @@ import { getOrAbsent } from './command-identity.ts';
 import type { SettleDeps } from './candidate-remains.ts';
 import { refuse } from './refusals.ts';
 import { ownsReplacement } from './replacements.ts';
+import type { Guard } from './guard.ts';
 
 export interface RollbackDeps extends SettleDeps {
   readonly store: StateStore;
 }
 
-export async function rollBack(
-  deps: RollbackDeps,
-  nodes: ReadonlyMap<string, Node>,
-  cmd: CommandRecord,
-): Promise<void> {
+/** The pass's view: its nodes by name, and the guard its invalid objects make (guard.ts). */
+export interface RollbackView {
+  readonly nodes: ReadonlyMap<string, Node>;
+  readonly guard: Pick<Guard, 'touchable'>;
+}
+
+/** True once every replacement is gone; false while an invalid object keeps one untouchable (retried later). */
+export async function rollBack(deps: RollbackDeps, view: RollbackView, cmd: CommandRecord): Promise<boolean> {
   // Untainting is not destructive: a Node that took a candidate's name carries no taint of ours anyway.
   for (const c of cmd.candidates) await untaint(deps, c);
-  for (const r of cmd.replacements) await removeReplacement(deps, nodes, cmd, r);
+  let done = true;
+  for (const r of cmd.replacements) {
+    const target = { claim: r, providerId: (await deps.store.getLaunch(cmd.cluster, r))?.providerId };
+    if (await view.guard.touchable('terminate', target, { kind: 'NodeClaim', name: r }))
+      await removeReplacement(deps, view.nodes, cmd, r);
+    else done = false;
+  }
+  return done;
 }
 
 async function removeReplacement(

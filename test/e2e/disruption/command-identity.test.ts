@@ -30,6 +30,7 @@ import {
   underusedNode,
   type Scenario,
 } from '../../support/e2e/disruption-world.ts';
+import { BAD_TAINT, writeUnderLooseCrd } from '../../support/e2e/loose-crd.ts';
 import {
   orchestrateHandler,
   proposalFor,
@@ -187,5 +188,39 @@ describe('orchestration acts only on the objects its command recorded', () => {
     expect(h.list('Node').filter((n) => providerIdOf(n) === launched)).toEqual([]);
     expect(taintsOf(s.candidate)).toEqual([]);
     expect(await expectNothingLeftBehind(h, s)).toBe('rolled-back');
+  });
+
+  it('leaves a candidate whose NodeClaim fails validation undrained and its instance running until it parses again', async () => {
+    const s = await underusedNode(h, 'unreadable');
+    const { id } = await startCommandNow(h, await proposalFor(h, s.candidate));
+    await initializeNodes(h); // the replacement is up: the command drains next
+    const claim = claimOf(s);
+    if (!claim) throw new Error('the candidate has no NodeClaim');
+    writeUnderLooseCrd(h, String(claim.metadata.name), [BAD_TAINT]);
+    const hosted = podsOf(h, s.app).map((p) => p.metadata.uid);
+
+    for (let i = 0; i < 3; i++) {
+      ran(await orchestrateOnce(h));
+      h.kube.terminatePods();
+      h.bind();
+    }
+    expect((await h.store().getCommand(h.clusterName, id))?.status).toBe('draining');
+    expect(podsOf(h, s.app).map((p) => p.metadata.uid)).toEqual(hosted);
+    expect(instance(s.instanceId)?.state).toBe('running');
+    expect(node(s.candidate)).toBeDefined();
+    expect(
+      h.metrics.total(REFUSAL_METRIC, { action: 'drain', reason: 'invalid-object' }),
+    ).toBeGreaterThanOrEqual(3);
+    const onClaim = h
+      .list('Event')
+      .filter((e) => (e as Obj & { reason?: string }).reason === REFUSAL_EVENT_REASON)
+      .map((e) => (e as Obj & { involvedObject: { kind: string; name: string } }).involvedObject)
+      .filter((o) => o.kind === 'NodeClaim' && o.name === claim.metadata.name);
+    expect(onClaim.length).toBeGreaterThanOrEqual(1);
+
+    // Fixed (the taint value parses again): the command goes on and completes.
+    writeUnderLooseCrd(h, String(claim.metadata.name), []);
+    await recover(h);
+    expect(await expectNothingLeftBehind(h, s)).toBe('completed');
   });
 });

@@ -4,7 +4,8 @@
 // would drain and terminate it; consolidation would take it as an empty candidate. A pod that fails to parse
 // makes its node undrainable the same way.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultCrds, type KubeObject } from '../../../local/kube-api/index.ts';
+import type { KubeObject } from '../../../local/kube-api/index.ts';
+import { BAD_TAINT, writeUnderLooseCrd } from '../../support/e2e/loose-crd.ts';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import { TERMINATION_STARTED } from '../../../shared/loop/termination.ts';
 import { REFUSAL_EVENT_REASON, REFUSAL_METRIC } from '../../../shared/loop/refusals.ts';
@@ -24,7 +25,6 @@ import {
 } from '../../support/e2e/steps.ts';
 
 const MIN = 60_000;
-const BAD_TAINT = { key: 'example.com/team', value: 'a b', effect: 'NoSchedule' };
 
 describe('an object that fails validation makes its node untouchable', () => {
   let h: E2eHarness;
@@ -52,32 +52,13 @@ describe('an object that fails validation makes its node untouchable', () => {
         return o.kind === kind && o.name === name;
       });
 
-  /** Writes the claim's taints under a CRD that admits any taint value (an older version's), then restores ours. */
-  function writeUnderLooseCrd(claim: KubeObject, taints: object[]): void {
-    const ours = defaultCrds().find((c) => c.spec.names.kind === 'NodeClaim');
-    if (!ours) throw new Error('no NodeClaim CRD');
-    const loose = structuredClone(ours);
-    const spec = loose.spec.versions[0]?.schema?.openAPIV3Schema?.properties?.spec?.properties;
-    const items = (spec?.taints as { items: { properties: Record<string, object> } }).items;
-    items.properties.value = { type: 'string' };
-    h.kube.installCrd(loose);
-    try {
-      const t = h.kube.typeOf('NodeClaim');
-      const current = h.kube.store.get(t, undefined, String(claim.metadata.name));
-      const next = { ...current, spec: { ...(current.spec as object), taints } };
-      h.kube.store.update(t, undefined, String(claim.metadata.name), next, undefined);
-    } finally {
-      h.kube.installCrd(ours);
-    }
-  }
-
   it('a NodeClaim the model refuses: its Node is not drained, its instance not terminated, it is no candidate; touchable again once it parses', async () => {
     const [claim] = await bringUp(h, [onAws('invalid-claim')]);
     const n = claim && nodeOf(h, claim);
     if (!claim || !n) throw new Error('no registered claim with a Node');
     const name = String(claim.metadata.name);
     const nodeName = String(n.metadata.name);
-    writeUnderLooseCrd(claim, [BAD_TAINT]);
+    writeUnderLooseCrd(h, name, [BAD_TAINT]);
 
     const read = await h.cluster().readSnapshot();
     expect(read.invalid).toContainEqual(
@@ -111,7 +92,7 @@ describe('an object that fails validation makes its node untouchable', () => {
 
     // Parsing again, it owns its Node; an operator's delete of the claim now drains the (empty) Node and
     // terminates its instance.
-    writeUnderLooseCrd(claim, []);
+    writeUnderLooseCrd(h, name, []);
     expect((await lifecycleOnce(h)).result).toMatchObject({ terminated: 0, failed: 0 });
     expect(annotationsOf(node(nodeName) ?? claim)).not.toHaveProperty([TERMINATION_STARTED]);
     h.kube.store.delete(h.kube.typeOf('NodeClaim'), undefined, name);
