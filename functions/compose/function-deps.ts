@@ -5,9 +5,11 @@ import type { DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts
 import type { KubeCluster } from '../../shared/adapters/kube/index.ts';
 import type { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
+import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import { buildCluster, type ClusterSettings } from './cluster.ts';
+import { deploymentSource } from './deployment.ts';
 import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
 import { buildGceProvider, type GceSettings } from './gce.ts';
 import { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
@@ -16,6 +18,7 @@ import { buildTime, type Time } from './time.ts';
 
 /** What every cluster function's config carries (shared/config/function-env.ts commonSettings). */
 export interface FunctionConfig {
+  readonly clusterName: string;
   readonly observability: ObservabilitySettings;
   readonly cluster: ClusterSettings;
   readonly store: StateStoreSettings;
@@ -27,6 +30,8 @@ export interface FunctionBase {
   readonly obs: Observability;
   readonly cluster: KubeCluster;
   readonly store: DynamoDbStateStore;
+  /** This deployment's id, read from the store once per container (docs/mechanisms/identity.md#instances). */
+  readonly deployment: DeploymentSource;
 }
 
 /** A handler's deps: its use case's ports, its settings (the parsed config) and its observability. */
@@ -39,11 +44,13 @@ export interface ComposedDeps<C, L> {
 export function buildFunctionBase(config: FunctionConfig): FunctionBase {
   const time = buildTime();
   const obs = buildObservability(config.observability);
+  const store = buildStateStore(config.store, time.clock);
   return {
     time,
     obs,
     cluster: buildCluster(config.cluster, obs.logger),
-    store: buildStateStore(config.store, time.clock),
+    store,
+    deployment: deploymentSource(store, config.clusterName, time.nonce),
   };
 }
 
@@ -77,7 +84,12 @@ export function buildProviders(
   config: { readonly ec2: Ec2Settings; readonly gce?: GceSettings | undefined },
   clock: Clock,
   logger: Logger,
+  deployment: DeploymentSource,
 ): TerminatingProviders {
-  const aws = buildEc2Provider(config.ec2, clock, logger);
-  return config.gce ? { aws, gcp: buildGceProvider(config.gce, clock, logger) } : { aws };
+  const aws = buildEc2Provider(config.ec2, clock, logger, undefined, undefined, undefined, deployment);
+  if (!config.gce) return { aws };
+  return {
+    aws,
+    gcp: buildGceProvider(config.gce, clock, logger, undefined, undefined, undefined, deployment),
+  };
 }

@@ -27,6 +27,7 @@ export {
 } from './instance-types.ts';
 export { buildPriceStore } from './price-store.ts';
 export { buildTime, type Time } from './time.ts';
+export { deploymentSource } from './deployment.ts';
 export {
   parseEvent,
   InvalidEventError,

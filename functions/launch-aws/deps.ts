@@ -9,7 +9,9 @@ import {
 
 export function buildLaunchAwsDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchAwsConfig(env);
-  return composeLaunchDeps(config, ({ time, obs }) => buildEc2Provider(config.ec2, time.clock, obs.logger));
+  return composeLaunchDeps(config, ({ time, obs, deployment }) =>
+    buildEc2Provider(config.ec2, time.clock, obs.logger, undefined, undefined, undefined, deployment),
+  );
 }
 
 export const launchAwsDeps = oncePerContainer(() => buildLaunchAwsDeps(process.env));

@@ -9,7 +9,9 @@ import {
 
 export function buildLaunchGcpDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchGcpConfig(env);
-  return composeLaunchDeps(config, ({ time, obs }) => buildGceProvider(config.gce, time.clock, obs.logger));
+  return composeLaunchDeps(config, ({ time, obs, deployment }) =>
+    buildGceProvider(config.gce, time.clock, obs.logger, undefined, undefined, undefined, deployment),
+  );
 }
 
 export const launchGcpDeps = oncePerContainer(() => buildLaunchGcpDeps(process.env));

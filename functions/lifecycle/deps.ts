@@ -19,7 +19,7 @@ export interface LifecycleHandlerDeps {
 export function buildLifecycleDeps(env: Readonly<Record<string, string | undefined>>): LifecycleHandlerDeps {
   const config = lifecycleConfig(env);
   return composeDeps(config, (base) => {
-    const providers = buildProviders(config, base.time.clock, base.obs.logger);
+    const providers = buildProviders(config, base.time.clock, base.obs.logger, base.deployment);
     // Compute Engine reports preemptions as zonal operations, which its provider lists.
     return { ...leasedPorts(base), providers, ...(providers.gcp ? { preemptions: providers.gcp } : {}) };
   });

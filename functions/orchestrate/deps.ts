@@ -26,7 +26,7 @@ export function buildOrchestrateDeps(
   const config = orchestrateConfig(env);
   return composeDeps(config, (base) => {
     const providers: CloudProvider[] = Object.values(
-      buildProviders(config, base.time.clock, base.obs.logger),
+      buildProviders(config, base.time.clock, base.obs.logger, base.deployment),
     );
     return { ...leasedPorts(base), providers: new Map(providers.map((p) => [p.cloud, p])) };
   });

@@ -20,7 +20,7 @@ export interface DrainDeps extends ActionDeps {
   readonly metrics: Metrics;
 }
 
-/** True once the candidate is gone (instance terminated, objects deleted). */
+/** True once the candidate is gone (instance terminated, objects deleted); false while it drains or was refused. */
 export async function drainNode(
   deps: DrainDeps,
   world: World,
@@ -30,10 +30,7 @@ export async function drainNode(
 ): Promise<boolean> {
   const node = world.nodes.get(name);
   const claim = world.claimOfNode.get(name) ?? world.claims.get(name);
-  if (!node) {
-    await removeNode(deps, undefined, claim);
-    return true;
-  }
+  if (!node) return removeNode(deps, undefined, claim);
   const now = deps.clock.now();
   // terminationGracePeriod: once it has passed since the drain began, nothing blocks termination any more.
   const tgp = claim?.spec.terminationGracePeriod
@@ -41,10 +38,7 @@ export async function drainNode(
     : undefined;
   const graceElapsed = tgp !== undefined && now.getTime() - drainingSince.getTime() >= tgp;
   const plan = drainPlan(await deps.cluster.listPodsOnNode(name), now, graceElapsed);
-  if (plan.drained || graceElapsed) {
-    await removeNode(deps, node, claim);
-    return true;
-  }
+  if (plan.drained || graceElapsed) return removeNode(deps, node, claim);
   for (const pod of plan.evict) {
     const r = await deps.cluster.evictPod({
       name: pod.metadata.name,

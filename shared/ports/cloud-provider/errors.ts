@@ -102,3 +102,9 @@ export function isRetryableCloudError(err: unknown): boolean {
   const found = cloudErrorOf(err);
   return found?.name === 'RetryableCloudError' || found?.name === 'InsufficientCapacityError';
 }
+
+/** The OwnershipError along an error's `cause` chain, or undefined. */
+export function ownershipErrorOf(err: unknown): OwnershipError | undefined {
+  const found = cloudErrorOf(err);
+  return found instanceof OwnershipError ? found : undefined;
+}

@@ -109,6 +109,8 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
       h.logger,
       LOCAL_CREDENTIALS,
       closer,
+      undefined,
+      h.deployment,
     );
     const otherGce = buildGceProvider(
       { ...h.settings.gce, clusterName: 'other' },
@@ -116,6 +118,8 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
       h.logger,
       fakeGoogleAuth(),
       closer,
+      undefined,
+      h.deployment,
     );
     h.registerNodes = false;
     const [oursAws, theirsAws] = await strayLaunch('aws-gpu', 'stray-aws', [h.ec2Provider(), otherEc2]);

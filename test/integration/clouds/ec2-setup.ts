@@ -18,6 +18,8 @@ import { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from '../
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** The deployment id the rig's provider tags its launches with (docs/mechanisms/identity.md#instances). */
+export const RIG_DEPLOYMENT = 'rig-deployment';
 export const credentials = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
 const discovery = { tags: { [DISCOVERY_TAG.key]: DISCOVERY_TAG.value } };
 
@@ -83,6 +85,7 @@ export async function startEc2Rig(
     logger,
     sleep: async (ms) => void sleeps.push(ms),
     prices: async () => lookupOf(await source.prices()),
+    deployment: async () => RIG_DEPLOYMENT,
   });
   return {
     emulator,

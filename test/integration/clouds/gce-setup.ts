@@ -13,6 +13,8 @@ import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import { startGceEmulator, type GceEmulator, type GceEmulatorOptions } from '../../../local/gce/server.ts';
 
 export const ZONES = ['us-central1-a', 'us-central1-b'] as const;
+/** The deployment id the rig's provider labels its launches with (docs/mechanisms/identity.md#instances). */
+export const RIG_DEPLOYMENT = 'rig-deployment';
 
 export function fakeAuth(): OAuth2Client {
   const auth = new OAuth2Client();
@@ -113,6 +115,7 @@ export async function startGceRig(
     },
     sleep: async () => undefined,
     readPrices: opts.readPrices ?? billingPriceReader(billing),
+    deployment: async () => RIG_DEPLOYMENT,
   });
   return {
     emulator,
