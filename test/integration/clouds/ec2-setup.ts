@@ -20,6 +20,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The deployment id the rig's provider tags its launches with (docs/mechanisms/identity.md#instances). */
 export const RIG_DEPLOYMENT = 'rig-deployment';
+/** The rig's account: the emulator's default owner of every instance. */
+export const RIG_ACCOUNT = '123456789012';
 export const credentials = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
 const discovery = { tags: { [DISCOVERY_TAG.key]: DISCOVERY_TAG.value } };
 
@@ -63,6 +65,7 @@ export async function startEc2Rig(
   const config = parseEc2ProviderConfig({
     clusterName: 'test',
     region: 'us-east-1',
+    accountId: RIG_ACCOUNT,
     retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
   });
   const local = { endpoint: emulator.endpoint, credentials };
