@@ -54,6 +54,8 @@ export interface E2eOptions {
   readonly bootDelayMs?: number;
   /** False: booted instances register no Node (registration-timeout tests). */
   readonly registerNodes?: boolean;
+  /** More projects the Compute Engine emulator serves (another deployment's VMs; `gce.worldOf(project)`). */
+  readonly otherGceProjects?: readonly string[];
   /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
   readonly objects?: readonly KubeObject[];
 }
@@ -120,6 +122,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     closer.add(() => ec2.close());
     const gce = await startGceEmulator({
       project: GCE_PROJECT,
+      otherProjects: options.otherGceProjects ?? [],
       zones: GCE_ZONES,
       now: () => clock.now(),
       onBoot: (b) => {
