@@ -169,7 +169,7 @@ export class FakeCloudProvider implements CloudProvider {
       throw new OwnershipError(`instance ${id} ${why}`, reason, id);
     };
     const gce = /^gce:\/\/([^/]+)\/[^/]+\/[^/]+$/.exec(id);
-    if (!gce && !/^aws:\/\/\/[^/]+\/i-\w+$/.test(id)) refuse('malformed-provider-id', 'is no provider ID');
+    if (!gce && !/^aws:\/\/\/[^/]+\/i-[^/]+$/.test(id)) refuse('malformed-provider-id', 'is no provider ID');
     if ((gce && gce[1] !== FAKE_PROJECT) || this.foreign.has(id)) refuse('foreign-project', 'is foreign');
     const found = this.instances.get(id);
     if (!found) return;
