@@ -10,7 +10,7 @@ import {
   buildStateStore,
   deploymentSource,
 } from '../../../functions/compose/index.ts';
-import { Closer } from '../../../functions/compose/local.ts';
+import type { Closer } from '../../../functions/compose/local.ts';
 import { REFUSAL_EVENT_REASON } from '../../../shared/loop/refusals.ts';
 import { TERMINATION_STARTED } from '../../../shared/loop/termination.ts';
 import { LOCAL_CREDENTIALS } from '../dynamodb/credentials.ts';
