@@ -18,7 +18,6 @@ import { buildTime, type Time } from './time.ts';
 
 /** What every cluster function's config carries (shared/config/function-env.ts commonSettings). */
 export interface FunctionConfig {
-  readonly clusterName: string;
   readonly observability: ObservabilitySettings;
   readonly cluster: ClusterSettings;
   readonly store: StateStoreSettings;
@@ -30,8 +29,6 @@ export interface FunctionBase {
   readonly obs: Observability;
   readonly cluster: KubeCluster;
   readonly store: DynamoDbStateStore;
-  /** This deployment's id, read from the store once per container (docs/mechanisms/identity.md#instances). */
-  readonly deployment: DeploymentSource;
 }
 
 /** A handler's deps: its use case's ports, its settings (the parsed config) and its observability. */
@@ -44,13 +41,11 @@ export interface ComposedDeps<C, L> {
 export function buildFunctionBase(config: FunctionConfig): FunctionBase {
   const time = buildTime();
   const obs = buildObservability(config.observability);
-  const store = buildStateStore(config.store, time.clock);
   return {
     time,
     obs,
     cluster: buildCluster(config.cluster, obs.logger),
-    store,
-    deployment: deploymentSource(store, config.clusterName, time.nonce),
+    store: buildStateStore(config.store, time.clock),
   };
 }
 
@@ -72,6 +67,17 @@ export function leasedPorts(base: FunctionBase) {
     logger: base.obs.logger,
     metrics: base.obs.metrics,
   };
+}
+
+/**
+ * This deployment's id, read from the base's store once per container (docs/mechanisms/identity.md#instances): only
+ * the functions that launch or terminate instances take it (their roles read and, first of all, write the item).
+ */
+export function baseDeployment(
+  base: FunctionBase,
+  config: { readonly clusterName: string },
+): DeploymentSource {
+  return deploymentSource(base.store, config.clusterName, base.time.nonce);
 }
 
 /** The providers of the clouds a function terminates in: EC2 always, Compute Engine when configured. */

@@ -41,6 +41,7 @@ export {
 } from './events.ts';
 export { composeLaunchDeps, createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';
 export {
+  baseDeployment,
   buildFunctionBase,
   buildProviders,
   composeDeps,

@@ -1,6 +1,7 @@
 // launch-gcp's dependencies, built once per container: the Compute Engine provider behind the shared launch use case.
 import { launchGcpConfig } from '../../shared/config/launch-gcp.ts';
 import {
+  baseDeployment,
   buildGceProvider,
   composeLaunchDeps,
   oncePerContainer,
@@ -9,8 +10,16 @@ import {
 
 export function buildLaunchGcpDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchGcpConfig(env);
-  return composeLaunchDeps(config, ({ time, obs, deployment }) =>
-    buildGceProvider(config.gce, time.clock, obs.logger, undefined, undefined, undefined, deployment),
+  return composeLaunchDeps(config, (base) =>
+    buildGceProvider(
+      config.gce,
+      base.time.clock,
+      base.obs.logger,
+      undefined,
+      undefined,
+      undefined,
+      baseDeployment(base, config),
+    ),
   );
 }
 
