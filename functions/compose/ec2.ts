@@ -3,6 +3,7 @@
 import { createEc2Client, type LocalEndpoint } from '../../shared/adapters/aws-ec2/clients.ts';
 import { parseEc2ProviderConfig, type Ec2ProviderConfig } from '../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
+import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { PriceLookup } from '../../shared/ports/price-store.ts';
@@ -11,6 +12,8 @@ import type { Closer, Credentials } from './local.ts';
 export interface Ec2Settings {
   readonly clusterName: string;
   readonly region: string;
+  /** The deployment's AWS account: instances another account owns are never terminated. */
+  readonly accountId?: string;
   /** A local endpoint (the EC2 emulator); AWS's own otherwise. */
   readonly endpoint?: string;
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
@@ -24,6 +27,7 @@ export function ec2Config(
   const config = parseEc2ProviderConfig({
     clusterName: settings.clusterName,
     region: settings.region,
+    ...(settings.accountId ? { accountId: settings.accountId } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
   });
   return settings.endpoint && credentials
@@ -43,7 +47,10 @@ export function ec2Clients(
   return { ec2, config };
 }
 
-/** `prices` prices an instance-type read that brings none (tests); every function hands in the stored book. */
+/**
+ * `prices` prices an instance-type read that brings none (tests); every function hands in the stored book.
+ * `deployment` (functions/compose/deployment.ts) is what launches are tagged with and deletes are checked against.
+ */
 export function buildEc2Provider(
   settings: Ec2Settings,
   clock: Clock,
@@ -51,11 +58,13 @@ export function buildEc2Provider(
   credentials?: Credentials,
   closer?: Closer,
   prices?: () => Promise<PriceLookup>,
+  deployment?: DeploymentSource,
 ): Ec2CloudProvider {
   return new Ec2CloudProvider({
     ...ec2Clients(settings, credentials, closer),
     clock,
     logger,
     ...(prices ? { prices } : {}),
+    ...(deployment ? { deployment } : {}),
   });
 }

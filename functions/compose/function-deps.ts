@@ -5,9 +5,11 @@ import type { DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts
 import type { KubeCluster } from '../../shared/adapters/kube/index.ts';
 import type { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
+import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import { buildCluster, type ClusterSettings } from './cluster.ts';
+import { deploymentSource } from './deployment.ts';
 import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
 import { buildGceProvider, type GceSettings } from './gce.ts';
 import { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
@@ -67,6 +69,17 @@ export function leasedPorts(base: FunctionBase) {
   };
 }
 
+/**
+ * This deployment's id, read from the base's store once per container (docs/mechanisms/identity.md#instances): only
+ * the functions that launch or terminate instances take it (their roles read and, first of all, write the item).
+ */
+export function baseDeployment(
+  base: FunctionBase,
+  config: { readonly clusterName: string },
+): DeploymentSource {
+  return deploymentSource(base.store, config.clusterName, base.time.nonce);
+}
+
 /** The providers of the clouds a function terminates in: EC2 always, Compute Engine when configured. */
 export interface TerminatingProviders {
   readonly aws: Ec2CloudProvider;
@@ -77,7 +90,12 @@ export function buildProviders(
   config: { readonly ec2: Ec2Settings; readonly gce?: GceSettings | undefined },
   clock: Clock,
   logger: Logger,
+  deployment: DeploymentSource,
 ): TerminatingProviders {
-  const aws = buildEc2Provider(config.ec2, clock, logger);
-  return config.gce ? { aws, gcp: buildGceProvider(config.gce, clock, logger) } : { aws };
+  const aws = buildEc2Provider(config.ec2, clock, logger, undefined, undefined, undefined, deployment);
+  if (!config.gce) return { aws };
+  return {
+    aws,
+    gcp: buildGceProvider(config.gce, clock, logger, undefined, undefined, undefined, deployment),
+  };
 }

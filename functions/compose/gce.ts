@@ -4,6 +4,7 @@
 import { buildGce } from '../../shared/adapters/gcp-compute/build.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
 import { parseGceProviderConfig, type GceProviderConfig } from '../../shared/config/gcp-compute.ts';
+import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Closer } from './local.ts';
@@ -47,6 +48,7 @@ export function gceAuth(
 /**
  * It calls no price API: a pass or a launcher hands it the stored price book (instance-types.ts,
  * launch-handler.ts). `prices` prices an instance-type read that brings none (tests: liveGcePrices).
+ * `deployment` (functions/compose/deployment.ts) is what launches are labelled with and deletes are checked against.
  */
 export function buildGceProvider(
   settings: GceSettings,
@@ -55,6 +57,7 @@ export function buildGceProvider(
   authClient?: AuthClient,
   closer?: Closer,
   prices?: Parameters<typeof buildGce>[5],
+  deployment?: DeploymentSource,
 ): GceCloudProvider {
   const built = buildGce(
     gceConfig(settings),
@@ -63,6 +66,7 @@ export function buildGceProvider(
     gceAuth(settings, authClient),
     settings.endpoint,
     prices,
+    deployment,
   );
   closer?.add(() => built.close());
   return built.provider;

@@ -27,6 +27,7 @@ export {
 } from './instance-types.ts';
 export { buildPriceStore } from './price-store.ts';
 export { buildTime, type Time } from './time.ts';
+export { deploymentSource } from './deployment.ts';
 export {
   parseEvent,
   InvalidEventError,
@@ -40,6 +41,7 @@ export {
 } from './events.ts';
 export { composeLaunchDeps, createLaunchHandler, type LaunchHandlerDeps } from './launch-handler.ts';
 export {
+  baseDeployment,
   buildFunctionBase,
   buildProviders,
   composeDeps,

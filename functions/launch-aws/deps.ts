@@ -1,6 +1,7 @@
 // launch-aws's dependencies, built once per container: the EC2 provider behind the shared launch use case.
 import { launchAwsConfig } from '../../shared/config/launch-aws.ts';
 import {
+  baseDeployment,
   buildEc2Provider,
   composeLaunchDeps,
   oncePerContainer,
@@ -9,7 +10,17 @@ import {
 
 export function buildLaunchAwsDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchAwsConfig(env);
-  return composeLaunchDeps(config, ({ time, obs }) => buildEc2Provider(config.ec2, time.clock, obs.logger));
+  return composeLaunchDeps(config, (base) =>
+    buildEc2Provider(
+      config.ec2,
+      base.time.clock,
+      base.obs.logger,
+      undefined,
+      undefined,
+      undefined,
+      baseDeployment(base, config),
+    ),
+  );
 }
 
 export const launchAwsDeps = oncePerContainer(() => buildLaunchAwsDeps(process.env));

@@ -1,6 +1,7 @@
 // launch-gcp's dependencies, built once per container: the Compute Engine provider behind the shared launch use case.
 import { launchGcpConfig } from '../../shared/config/launch-gcp.ts';
 import {
+  baseDeployment,
   buildGceProvider,
   composeLaunchDeps,
   oncePerContainer,
@@ -9,7 +10,17 @@ import {
 
 export function buildLaunchGcpDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchGcpConfig(env);
-  return composeLaunchDeps(config, ({ time, obs }) => buildGceProvider(config.gce, time.clock, obs.logger));
+  return composeLaunchDeps(config, (base) =>
+    buildGceProvider(
+      config.gce,
+      base.time.clock,
+      base.obs.logger,
+      undefined,
+      undefined,
+      undefined,
+      baseDeployment(base, config),
+    ),
+  );
 }
 
 export const launchGcpDeps = oncePerContainer(() => buildLaunchGcpDeps(process.env));

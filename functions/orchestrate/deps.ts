@@ -4,6 +4,7 @@ import { orchestrateConfig, type OrchestrateConfig } from '../../shared/config/o
 import type { OrchestrateDeps } from '../../shared/loop/orchestrate.ts';
 import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import {
+  baseDeployment,
   buildProviders,
   composeDeps,
   leasedPorts,
@@ -26,7 +27,7 @@ export function buildOrchestrateDeps(
   const config = orchestrateConfig(env);
   return composeDeps(config, (base) => {
     const providers: CloudProvider[] = Object.values(
-      buildProviders(config, base.time.clock, base.obs.logger),
+      buildProviders(config, base.time.clock, base.obs.logger, baseDeployment(base, config)),
     );
     return { ...leasedPorts(base), providers: new Map(providers.map((p) => [p.cloud, p])) };
   });

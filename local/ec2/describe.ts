@@ -72,7 +72,7 @@ export const describeInstances: Handler = (world, params) => {
   return {
     reservationSet: page.map((i) => ({
       reservationId: `r-${i.instanceId.slice(2)}`,
-      ownerId: '123456789012',
+      ownerId: i.ownerId ?? world.account,
       instancesSet: [instanceXml(i)],
     })),
     nextToken,

@@ -42,6 +42,8 @@ export interface EmuInstance {
   readonly launchTime: Date;
   tags: Record<string, string>;
   state: Ec2State;
+  /** The account that owns it (its reservation's ownerId); the world's account unless set. */
+  readonly ownerId?: string;
   /** Eventual consistency: this many more DescribeInstances/CreateTags requests do not see it yet. */
   unseen?: number;
 }
@@ -144,6 +146,8 @@ export class Ec2World {
   };
   /** Items per page of a Describe call that sends no MaxResults (small, so one-page readers miss the rest). */
   pageSize = 4;
+  /** The account DescribeInstances names as each reservation's owner (an instance may name another). */
+  account = '123456789012';
   /** Every request by action name, for tests that assert what the adapter called. */
   readonly calls: string[] = [];
   /** Every request's parameters, in order (what the SDK put on the wire). */

@@ -1,5 +1,5 @@
 // The seeded fleet as kraftsman would have left it: every Node the generator made gets the cloud instance
-// behind its providerID (tagged/labelled for the cluster, its NodePool and NodeClaim) and a registered,
+// behind its providerID (tagged/labelled for the cluster, the deployment, its NodePool and NodeClaim) and a registered,
 // initialized NodeClaim — so lifecycle's garbage collection finds nothing orphaned and disruption sees
 // managed candidates (docs/architecture.md). As in a cluster migrated from Karpenter, Nodes and claims hold
 // its `karpenter.sh/termination` finalizer; kraftsman releases it once an instance is gone
@@ -20,6 +20,11 @@ type PoolFields = {
 };
 
 const CT = 'karpenter.sh/capacity-type';
+/**
+ * The deployment id the seeded fleet was launched under, stored in the state table before the functions run (as a
+ * deployment's first function stored it long ago), so its instances are its own (docs/mechanisms/identity.md).
+ */
+export const FLEET_DEPLOYMENT = 'local-fleet';
 const KARPENTER_FINALIZER = 'karpenter.sh/termination';
 const HASH_KEYS = ['karpenter.sh/nodepool-hash', 'karpenter.sh/nodepool-hash-version'];
 
@@ -85,6 +90,7 @@ function ec2Instance(world: Ec2World, node: NodeFields, cluster: string, launchT
     launchTime,
     tags: {
       'kraftsman.dev/cluster': cluster,
+      'kraftsman.dev/deployment': FLEET_DEPLOYMENT,
       'karpenter.sh/nodepool': l['karpenter.sh/nodepool'] ?? '',
       'karpenter.sh/nodeclaim': node.metadata.name,
       [CT]: l[CT] ?? 'on-demand',
@@ -107,6 +113,7 @@ function gceInstance(world: GceWorld, node: NodeFields, cluster: string, launchT
       name,
       labels: {
         'kraftsman-cluster': cluster,
+        'kraftsman-deployment': FLEET_DEPLOYMENT,
         'kraftsman-nodepool': l['karpenter.sh/nodepool'] ?? '',
         'kraftsman-nodeclaim': node.metadata.name,
       },

@@ -15,7 +15,11 @@ import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
 import type { LocalDynamo } from '../dynamodb/server.ts';
 import { createTable } from '../dynamodb/tables.ts';
 import { registerEc2Node, registerGceNode } from '../kubelet.ts';
-import { adoptNodes } from './adopt.ts';
+import { buildStateStore } from '../../functions/compose/state-store.ts';
+import { Closer } from '../../functions/compose/local.ts';
+import { systemClock } from '../../shared/adapters/system-clock.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
+import { FLEET_DEPLOYMENT, adoptNodes } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
 
 export interface FleetWorld {
@@ -77,10 +81,19 @@ export async function startEnvironment(
     closes.push(() => gce.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
-    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
     const dynamo = await dynamoStart;
     const tableName = `kraftsman-${world.clusterName}`;
     await createTable(dynamo, tableName);
+    const closer = new Closer();
+    closes.push(() => closer.close());
+    const store = buildStateStore(
+      { region: LOCAL_REGION, tableName, endpoint: dynamo.endpoint },
+      systemClock,
+      LOCAL_CREDENTIALS,
+      closer,
+    );
+    await store.deploymentId(world.clusterName, FLEET_DEPLOYMENT);
+    kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);
     const dir = mkdtempSync(join(tmpdir(), 'kraftsman-fleet-'));
     closes.push(() => rmSync(dir, { recursive: true, force: true }));
     const kubeconfig = join(dir, 'kubeconfig');

@@ -10,6 +10,7 @@ import {
   buildGceProvider,
   buildPriceStore,
   buildStateStore,
+  deploymentSource,
   createLaunchHandler,
   passInstanceTypes,
   type ClusterSettings,
@@ -120,10 +121,24 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const launches: LaunchOutcome[] = [];
   const { clock } = o;
   const nonce = () => randomUUID();
+  // The deployment id, as every function's deps read it from the state table (functions/compose/deployment.ts).
+  const deployment = deploymentSource(
+    buildStateStore(provisionConfig(vars).store, clock, LOCAL_CREDENTIALS, closer),
+    env.clusterName,
+    nonce,
+  );
   const adapters = (fn: string): Adapters => {
     const logger = o.log.logger(fn);
     const ec2 = (s: Ec2Settings) =>
-      buildEc2Provider({ ...s, endpoint: env.ec2.endpoint }, clock, logger, LOCAL_CREDENTIALS, closer);
+      buildEc2Provider(
+        { ...s, endpoint: env.ec2.endpoint },
+        clock,
+        logger,
+        LOCAL_CREDENTIALS,
+        closer,
+        undefined,
+        deployment,
+      );
     const gce = (s: GceSettings) =>
       buildGceProvider(
         { ...s, endpoint: { host: '127.0.0.1', port: env.gce.port } },
@@ -131,6 +146,8 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
         logger,
         localGoogleAuth(),
         closer,
+        undefined,
+        deployment,
       );
     return {
       logger,

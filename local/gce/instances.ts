@@ -93,6 +93,7 @@ function create(
     resource: { ...resource, name },
     status: 'RUNNING',
     creationTimestamp: world.now().toISOString(),
+    ...(world.faults.unlistedLists ? { unlisted: world.faults.unlistedLists } : {}),
   };
   world.instances.set(world.key(zone, name), instance);
   hooks.created(instance);

@@ -1,6 +1,7 @@
 // Compute Engine REST emulator on 127.0.0.1 for @google-cloud/compute with fallback (REST) transport:
 // instances insert/bulkInsert/get/list/aggregatedList/delete, zone operations get/wait/list,
 // machineTypes, acceleratorTypes; requestId idempotency; fault injection; onBoot for the Kubernetes emulator.
+// It serves `project` and any `otherProjects` (one world each), so a providerID can name a VM of another project.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compileFilter } from './filter.ts';
@@ -13,6 +14,8 @@ import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation }
 
 export interface GceEmulatorOptions {
   readonly project?: string;
+  /** More projects served on the same port, each its own world (same region and zones). */
+  readonly otherProjects?: readonly string[];
   readonly region?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
@@ -26,6 +29,8 @@ export interface GceEmulatorOptions {
 
 export interface GceEmulator {
   readonly world: GceWorld;
+  /** The world of one served project (`world` is the first project's); throws for a project not served. */
+  worldOf(project: string): GceWorld;
   readonly port: number;
   /** Preempts a Spot VM the way Compute Engine does (an operation of type compute.instances.preempted). */
   preempt(zone: string, name: string): void;
@@ -36,16 +41,17 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const WAIT_BUDGET_MS = 2_000;
 
 export async function startGceEmulator(options: GceEmulatorOptions = {}): Promise<GceEmulator> {
-  const world = new GceWorld(
-    options.project ?? 'kraftsman-test',
-    options.region ?? 'us-central1',
-    options.now,
-  );
   const zones = options.zones ?? ['us-central1-a', 'us-central1-b'];
-  seedWorld(world, zones);
-  if (options.pageSize !== undefined) world.pageSize = options.pageSize;
-  world.skus.push(...defaultSkus());
-  const hooks: Hooks = {
+  const worlds = new Map<string, GceWorld>();
+  for (const project of [options.project ?? 'kraftsman-test', ...(options.otherProjects ?? [])]) {
+    const w = new GceWorld(project, options.region ?? 'us-central1', options.now);
+    seedWorld(w, zones);
+    if (options.pageSize !== undefined) w.pageSize = options.pageSize;
+    w.skus.push(...defaultSkus());
+    worlds.set(project, w);
+  }
+  const world = [...worlds.values()][0] as GceWorld;
+  const hooksOf = (world: GceWorld): Hooks => ({
     created: (i: GceInstance) => {
       const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
       void options.onBoot?.({
@@ -58,9 +64,9 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
         startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '',
       });
     },
-  };
+  });
 
-  function withRequestId(url: URL, make: () => GceOperation): GceOperation {
+  function withRequestId(world: GceWorld, url: URL, make: () => GceOperation): GceOperation {
     const requestId = url.searchParams.get('requestId');
     const seen = requestId ? world.operations.get(world.requestIds.get(requestId) ?? '') : undefined;
     if (seen) return seen;
@@ -73,14 +79,16 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   async function route(method: string, url: URL, body: Record<string, unknown>): Promise<unknown> {
     const p = url.pathname.split('/').filter(Boolean);
     // compute v1 projects P (aggregated instances | zones Z …)
-    if (p[0] !== 'compute' || p[1] !== 'v1' || p[2] !== 'projects' || p[3] !== world.project)
+    const world = worlds.get(p[3] ?? '');
+    if (p[0] !== 'compute' || p[1] !== 'v1' || p[2] !== 'projects' || !world)
       throw new GceHttpError(404, 'notFound', `no route ${method} ${url.pathname}`);
+    const hooks = hooksOf(world);
     const filter = compileFilter(url.searchParams.get('filter'));
     if (p[4] === 'aggregated' && p[5] === 'instances' && method === 'GET') {
       // Pages run over every (zone, instance) pair; a page names the zones of the instances it holds.
+      const shown = world.listed();
       const all = zones.flatMap((z) =>
-        world
-          .live()
+        shown
           .filter((i) => i.zone === z)
           .map((i) => instanceJson(world, i))
           .filter(filter)
@@ -112,18 +120,18 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       if (method === 'POST' && name === 'bulkInsert')
         return operationJson(
           world,
-          withRequestId(url, () => bulkInsert(world, hooks, zone, body)),
+          withRequestId(world, url, () => bulkInsert(world, hooks, zone, body)),
         );
       if (method === 'POST' && !name)
         return operationJson(
           world,
-          withRequestId(url, () => insert(world, hooks, zone, body)),
+          withRequestId(world, url, () => insert(world, hooks, zone, body)),
         );
       if (method === 'GET' && !name)
         return listOf(
           'compute#instanceList',
           world
-            .live()
+            .listed()
             .filter((i) => i.zone === zone)
             .map((i) => instanceJson(world, i))
             .filter(filter),
@@ -141,7 +149,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       if (method === 'DELETE' && !verb)
         return operationJson(
           world,
-          withRequestId(url, () => remove(world, zone, name ?? '')),
+          withRequestId(world, url, () => remove(world, zone, name ?? '')),
         );
     }
     if (kind === 'operations') {
@@ -223,7 +231,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
         world.faults.throttle -= 1;
         throw rateLimited(world.project);
       }
-      settle(world);
+      for (const w of worlds.values()) settle(w);
       send(200, await route(method, url, text ? (JSON.parse(text) as Record<string, unknown>) : {}));
     } catch (err) {
       const e = err instanceof GceHttpError ? err : new GceHttpError(500, 'backendError', String(err));
@@ -235,6 +243,11 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     world,
+    worldOf: (project) => {
+      const w = worlds.get(project);
+      if (!w) throw new Error(`GCE emulator: project ${project} is not served`);
+      return w;
+    },
     port: (server.address() as AddressInfo).port,
     preempt: (zone, name) => void preempt(world, zone, name),
     close: async () => {

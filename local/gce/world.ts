@@ -32,6 +32,8 @@ export interface GceInstance {
   readonly resource: Record<string, unknown>;
   status: 'PROVISIONING' | 'STAGING' | 'RUNNING' | 'STOPPING' | 'TERMINATED';
   readonly creationTimestamp: string;
+  /** Eventual consistency of lists: this many more list/aggregatedList answers leave it out. */
+  unlisted?: number;
 }
 
 /** One entry of an operation's error.errors (quota errors carry errorDetails with quotaInfo). */
@@ -84,6 +86,11 @@ export interface GceFaults {
   ignoreMinCount: boolean;
   /** The Cloud Billing catalog answers 503 (the adapter must fall back to the built-in catalog). */
   billingUnavailable?: boolean;
+  /**
+   * Eventual consistency of the aggregated list (a GET by name sees an instance at once): a new instance is left out
+   * of the next N list/aggregatedList answers.
+   */
+  unlistedLists?: number;
 }
 
 export class GceWorld {
@@ -133,6 +140,13 @@ export class GceWorld {
 
   live(): GceInstance[] {
     return [...this.instances.values()].filter((i) => i.status !== 'TERMINATED');
+  }
+
+  /** What a list answer shows now (see faults.unlistedLists); each answer brings lagging instances one closer. */
+  listed(): GceInstance[] {
+    const out = this.live().filter((i) => !(i.unlisted && i.unlisted > 0));
+    for (const i of this.instances.values()) if (i.unlisted && i.unlisted > 0) i.unlisted -= 1;
+    return out;
   }
 
   key(zone: string, name: string): string {

@@ -7,6 +7,11 @@ import { retryPolicySchema } from './retry-policy.ts';
 export const ec2ProviderConfigSchema = z.object({
   clusterName: z.string().min(1, 'clusterName is required'),
   region: z.string().min(1, 'region is required'),
+  /** The AWS account of the deployment: an instance whose reservation names another owner is never terminated. */
+  accountId: z
+    .string()
+    .regex(/^\d{12}$/, 'accountId must be 12 digits')
+    .optional(),
   /** CreateFleet accepts at most 60 overrides (instance type × subnet). */
   maxOverrides: z.number().int().min(1).max(60).default(60),
   /** Region of the Price List Query API endpoint (it lives in a few regions only). */

@@ -22,6 +22,11 @@ export const commonEnv = {
   KRAFTSMAN_KUBE_TOKEN: z.string().trim().min(1).optional(),
   KRAFTSMAN_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   KRAFTSMAN_METRICS_NAMESPACE: z.string().min(1).default('kraftsman'),
+  /** The deployment's AWS account: an EC2 instance another account owns is never terminated (docs/mechanisms/identity.md). */
+  KRAFTSMAN_AWS_ACCOUNT_ID: z
+    .string()
+    .regex(/^\d{12}$/, 'must be a 12-digit AWS account id')
+    .optional(),
 };
 
 /** The Compute Engine side, for functions that talk to Google Cloud. */
@@ -64,7 +69,11 @@ export function commonSettings(env: Common, service: string) {
       namespace: env.KRAFTSMAN_METRICS_NAMESPACE,
       logLevel: env.KRAFTSMAN_LOG_LEVEL,
     },
-    ec2: { clusterName: env.KRAFTSMAN_CLUSTER_NAME, region: env.AWS_REGION },
+    ec2: {
+      clusterName: env.KRAFTSMAN_CLUSTER_NAME,
+      region: env.AWS_REGION,
+      ...(env.KRAFTSMAN_AWS_ACCOUNT_ID ? { accountId: env.KRAFTSMAN_AWS_ACCOUNT_ID } : {}),
+    },
   };
 }
 

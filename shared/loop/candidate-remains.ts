@@ -27,7 +27,11 @@ export async function settleCandidate(
   check: Exclude<CandidateCheck, { kind: 'intact' }>,
   action: DestructiveAction,
 ): Promise<void> {
-  if (check.kind === 'gone') return removeOwned(deps, remainsOf(check.identity, check.claim));
+  if (check.kind === 'gone') {
+    // Its recorded instance refused as not ours is counted and left alone: the vanished candidate is done.
+    await removeOwned(deps, remainsOf(check.identity, check.claim));
+    return;
+  }
   if (check.kind === 'unrecorded') {
     await refuse(deps, {
       action,

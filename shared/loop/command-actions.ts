@@ -4,17 +4,22 @@
 import { CLOUD } from '../model/labels.ts';
 import type { Cloud } from '../model/labels.ts';
 import type { CloudProvider } from '../ports/cloud-provider/index.ts';
-import { providerId } from '../ports/cloud-provider/index.ts';
 import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ClusterError, ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { DISRUPTED_TAINT } from './start-command.ts';
 import { releaseTerminated } from './finalizers.ts';
 import { refuse, type RefusalDeps } from './refusals.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import { nodeClaimName } from '../model/names.ts';
+import { terminateInstance, type TerminateOutcome, type TerminateSubject } from './terminate-instance.ts';
 
 export interface ActionDeps {
   readonly cluster: Cluster;
   readonly providers: ReadonlyMap<Cloud, CloudProvider>;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
 }
 
 /** aws:///zone/i-… is EC2, gce://project/zone/name is Compute Engine; the cloud label decides otherwise. */
@@ -35,17 +40,18 @@ export async function untaint(deps: ActionDeps, node: string): Promise<void> {
     .then(() => undefined, ignoreNotFound);
 }
 
-/** Terminates the instance behind a claim or node (already gone is fine). */
+/** Terminates the instance behind a claim or node (already gone is fine; not ours is refused, visibly). */
 export async function terminate(
   deps: ActionDeps,
   id: string | undefined,
   labels?: Record<string, string>,
-): Promise<void> {
-  if (!id) return;
+  subject: Omit<TerminateSubject, 'providerId'> = {},
+): Promise<TerminateOutcome | undefined> {
+  if (!id) return undefined;
   const cloud = cloudOf(id, labels);
   const provider = cloud ? deps.providers.get(cloud) : undefined;
   if (!provider) throw new Error(`no cloud provider for instance ${id}`);
-  await provider.delete(providerId(id)).catch(ignoreNotFound);
+  return terminateInstance(deps, provider, { providerId: id, ...subject });
 }
 
 /** An object by name and the uid it must still have (a delete carries it as a precondition). */
@@ -65,12 +71,23 @@ export interface Remains {
 /**
  * Instance, then NodeClaim, then Node: deleting the objects first would orphan the instance on a crash.
  * Each delete carries the uid the command recorded, so an object that took the name since is never deleted.
+ * False when the instance was refused (not this deployment's, or not the claim's): the objects stay, as the
+ * instance does (docs/mechanisms/identity.md#instances).
  */
-export async function removeOwned(deps: ActionDeps & RefusalDeps, r: Remains): Promise<void> {
-  await terminate(deps, r.providerId, r.labels);
+export async function removeOwned(deps: ActionDeps & RefusalDeps, r: Remains): Promise<boolean> {
+  const about = r.node ? ('Node' as const) : ('NodeClaim' as const);
+  const object = r.node ?? r.claim;
+  const outcome = await terminate(deps, r.providerId, r.labels, {
+    ...(r.claim ? { nodeClaim: nodeClaimName(r.claim.name) } : {}),
+    ...(object
+      ? { object: { kind: about, name: object.name, ...(object.uid ? { uid: object.uid } : {}) } }
+      : {}),
+  });
+  if (outcome === 'refused') return false;
   // The instance is gone (terminate throws otherwise), so Karpenter's finalizer may go too.
   if (r.claim) await deleteOwned(deps, 'NodeClaim', r.claim);
   if (r.node) await deleteOwned(deps, 'Node', r.node);
+  return true;
 }
 
 /** A uid-preconditioned delete; a 409 means another object holds the name now: refused, never forced. */

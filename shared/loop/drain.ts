@@ -24,7 +24,8 @@ export interface DrainDeps extends SettleDeps {
   readonly metrics: Metrics;
 }
 
-/** True once the candidate is done (instance terminated and objects deleted, or refused). */
+/** True once the candidate is done (instance terminated and objects deleted, or the candidate refused); false
+ * while it drains or while its instance is refused as not this deployment's. */
 export async function drainCandidate(
   deps: DrainDeps,
   cmd: CommandRecord,
@@ -50,13 +51,13 @@ export async function drainCandidate(
   const graceElapsed = tgp !== undefined && now.getTime() - drainingSince.getTime() >= tgp;
   const plan = drainPlan(pods, now, graceElapsed);
   if (plan.drained || graceElapsed) {
-    await removeOwned(deps, {
+    // False when the instance was refused as not ours: the command waits, the Node and NodeClaim stay.
+    return removeOwned(deps, {
       providerId: identity.providerId ?? claim?.status?.providerID ?? node.spec?.providerID,
       labels: { ...(claim?.metadata.labels ?? {}), ...(node.metadata.labels ?? {}) },
       ...(claim ? { claim: { name: claim.metadata.name, uid: claim.metadata.uid } } : {}),
       node: { name, uid: identity.nodeUid },
     });
-    return true;
   }
   for (const pod of plan.evict) {
     const r = await deps.cluster.evictPod({

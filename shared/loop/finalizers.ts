@@ -6,7 +6,7 @@ import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { CloudProvider } from '../ports/cloud-provider/index.ts';
 import { providerId } from '../ports/cloud-provider/index.ts';
-import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import { InstanceNotFoundError, ownershipErrorOf } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 
@@ -87,6 +87,8 @@ async function instanceGone(
     return (await provider.get(providerId(id))).state === 'terminated';
   } catch (err: unknown) {
     if (err instanceof InstanceNotFoundError) return true;
+    // Another project's providerID: nothing here can prove it gone, so the finalizer stays.
+    if (ownershipErrorOf(err)) return false;
     throw err;
   }
 }

@@ -1,20 +1,23 @@
 // Garbage collection between the cluster and the clouds (Karpenter's nodeclaim garbage collection): an
 // instance of this cluster that no NodeClaim owns is terminated, and a claim whose instance vanished is
-// deleted. Providers list only instances tagged/labelled with this cluster, so another cluster's instances
-// are never seen, let alone touched. Nothing an invalid object concerns is collected, and a claim is deleted
-// only by Karpenter's rule, on top of a direct read of its instance (docs/mechanisms/identity.md#absence).
+// deleted. Providers list only instances tagged/labelled with this cluster and this deployment, so another
+// cluster's or deployment's instances are never seen, let alone touched (docs/mechanisms/identity.md#instances).
+// Nothing an invalid object concerns is collected, and a claim is deleted only by Karpenter's rule, on top of a
+// direct read of its instance (docs/mechanisms/identity.md#absence).
 import type { Cloud } from '../model/labels.ts';
 import { nodeReady, type Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { providerId, type CloudInstance } from '../ports/cloud-provider/index.ts';
-import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import { InstanceNotFoundError, ownershipErrorOf } from '../ports/cloud-provider/errors.ts';
 import { managed } from './deletion-requests.ts';
 import { deleteTerminated } from './finalizers.ts';
 import { registered, type Guard } from './guard.ts';
+import { cloudOfProviderId, type TerminationDeps } from './termination.ts';
+import { terminateDuplicates } from './duplicate-instances.ts';
 import { refuse } from './refusals.ts';
-import { cloudOfProviderId, deleteInstance, type TerminationDeps } from './termination.ts';
+import { involvedOf, terminateInstance } from './terminate-instance.ts';
 
 export interface GcCounts {
   readonly instances: number;
@@ -51,6 +54,7 @@ export async function collectGarbage(
     const all: readonly CloudInstance[] = await provider.list();
     listed.add(cloud);
     for (const i of all) live.add(i.providerId);
+    instances += await terminateDuplicates(deps, cloud, provider, all, objects, g);
     const suspects = all.filter(
       (i) =>
         !owners.owns(i) && !draining(i) && i.state !== 'terminating' && olderThan(i.launchTime, now, graceMs),
@@ -63,8 +67,10 @@ export async function collectGarbage(
     for (const i of suspects) {
       if (fresh.owns(i)) continue;
       if (!(await g.touchable('terminate', { providerId: i.providerId, claim: i.nodeClaim }))) continue;
-      await deleteInstance(deps, i.providerId);
       const node = nodes.get(i.providerId);
+      const object = node ? { object: involvedOf('Node', node) } : {};
+      if ((await terminateInstance(deps, provider, { providerId: i.providerId, ...object })) === 'refused')
+        continue;
       if (node) await deleteTerminated(deps.cluster, 'Node', node.metadata.name);
       deps.metrics.count(M.garbageCollectedTotal, 1, { [L.kind]: 'instance', [L.cloud]: cloud });
       deps.logger.info('terminated an instance no NodeClaim owns', { providerID: i.providerId });
@@ -76,8 +82,7 @@ export async function collectGarbage(
     const pid = c.status?.providerID;
     const cloud = cloudOfProviderId(pid);
     if (!pid || !cloud || !listed.has(cloud) || live.has(pid) || c.metadata.deletionTimestamp) continue;
-    if (!olderThan(c.metadata.creationTimestamp, now, graceMs) || !(await vanished(deps, cloud, pid)))
-      continue;
+    if (!olderThan(c.metadata.creationTimestamp, now, graceMs) || !(await vanished(deps, cloud, c))) continue;
     if (!(await collectable(deps, g, c))) continue;
     await deleteTerminated(deps.cluster, 'NodeClaim', c.metadata.name);
     const node = nodes.get(pid);
@@ -121,13 +126,26 @@ async function collectable(deps: TerminationDeps, g: Guard, c: NodeClaim): Promi
   return false;
 }
 
-/** A list can lag a launch; a direct read confirms the instance is really gone before its claim goes. */
-async function vanished(deps: TerminationDeps, cloud: Cloud, pid: string): Promise<boolean> {
+/**
+ * A list can lag a launch; a direct read confirms the instance is really gone before its claim goes. A claim
+ * naming another project's instance is never read as gone: its deletion is refused (docs/mechanisms/identity.md).
+ */
+async function vanished(deps: TerminationDeps, cloud: Cloud, claim: NodeClaim): Promise<boolean> {
+  const pid = claim.status?.providerID ?? '';
   try {
     const i = await deps.providers[cloud]?.get(providerId(pid));
     return i === undefined || i.state === 'terminated';
   } catch (err: unknown) {
     if (err instanceof InstanceNotFoundError) return true;
-    throw err;
+    const refused = ownershipErrorOf(err);
+    if (!refused) throw err;
+    await refuse(deps, {
+      action: 'delete-nodeclaim',
+      reason: refused.reason,
+      message: `its instance cannot be proven gone: ${refused.message}`,
+      providerId: pid,
+      object: involvedOf('NodeClaim', claim),
+    });
+    return false;
   }
 }

@@ -1,8 +1,10 @@
 // The launch use case behind launch-aws and launch-gcp (one use case, two providers): launches one claim or
 // one gang through the CloudProvider, idempotent through the launch record —
-//   record (pending, fenced) ── cloud create (finds an instance already tagged for the claim) ── claim status
-//   ── record launched
-// so a retry after a crash anywhere adopts what the first attempt launched and never launches twice. No
+//   record (pending, fenced) ── cloud create (finds an instance already tagged for the claim) ── record launched
+//   (conditional on pending) ── claim status
+// so a retry after a crash anywhere adopts what the first attempt launched. Two deliveries in flight at once may
+// each launch (on Compute Engine, in different zones): the first to record its instance wins, the other terminates
+// its own as a duplicate (docs/mechanisms/identity.md#one-instance-per-claim). No
 // capacity marks the refused offerings unavailable and deletes the claims: their pods are demand again and
 // the next batch chooses around those offerings (other types, zones, or the other cloud).
 import { builtinCatalog } from '../catalog/builtin.ts';
@@ -16,6 +18,10 @@ import { toQuantities } from '../provisioning/nodeclaims.ts';
 import type { UnavailableOffering as Refusal } from '../model/unavailable-offering.ts';
 import { providerId, type CloudInstance, type CloudProvider } from '../ports/cloud-provider/index.ts';
 import { InsufficientCapacityError, cloudErrorOf } from '../ports/cloud-provider/errors.ts';
+import { ConditionFailedError } from '../ports/state-store/errors.ts';
+import { claimName } from '../model/names.ts';
+import { DUPLICATE_INSTANCES_METRIC } from './duplicate-instances.ts';
+import { involvedOf, terminateInstance } from './terminate-instance.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -99,8 +105,9 @@ export async function launch(
   if (pending.length === 0) return counts;
   try {
     const launched = await createInstances(deps, settings, request, pending, types);
-    for (const { claim, instance } of launched) await finish(deps, cluster, claim, instance, types);
-    counts.launched = launched.length;
+    const won = await finishAll(deps, cluster, launched, types);
+    counts.launched = won;
+    counts.alreadyLaunched += launched.length - won;
   } catch (err: unknown) {
     const ice = cloudErrorOf(err);
     if (!(ice instanceof InsufficientCapacityError)) throw err;
@@ -170,14 +177,70 @@ async function createInstances(
   return [{ claim, instance: r.instance }];
 }
 
-/** Karpenter's PopulateNodeClaimDetails: the launched type, zone and capacity type, and the type's resources. */
+/**
+ * Finishes each launched claim in order; on the first one another delivery recorded first, this delivery's
+ * instances from there on are duplicates (a gang's are all in one zone) and are terminated. Returns how many won.
+ */
+async function finishAll(
+  deps: LaunchDeps,
+  cluster: string,
+  launched: readonly { claim: NodeClaim; instance: CloudInstance }[],
+  types: readonly InstanceTypeSpec[],
+): Promise<number> {
+  for (const [i, { claim, instance }] of launched.entries()) {
+    if (await finish(deps, cluster, claim, instance, types)) continue;
+    for (const rest of launched.slice(i)) await discardDuplicate(deps, rest.claim, rest.instance);
+    return i;
+  }
+  return launched.length;
+}
+
+/** True when the record names `instance` (now or already); false when another delivery's instance won it. */
+async function recordLaunched(
+  deps: LaunchDeps,
+  cluster: string,
+  claim: NodeClaim,
+  instance: CloudInstance,
+): Promise<boolean> {
+  const name = claim.metadata.name;
+  try {
+    await deps.store.completeLaunch(cluster, name, { status: 'launched', providerId: instance.providerId });
+    return true;
+  } catch (err: unknown) {
+    if (!(err instanceof ConditionFailedError)) throw err;
+    const record = await deps.store.getLaunch(cluster, name);
+    if (record?.status !== 'launched' || record.providerId === instance.providerId) throw err;
+    return false;
+  }
+}
+
+/** An instance another delivery's won the claim from: terminated, proven to be this deployment's and the claim's. */
+async function discardDuplicate(deps: LaunchDeps, claim: NodeClaim, instance: CloudInstance): Promise<void> {
+  const outcome = await terminateInstance(deps, deps.provider, {
+    providerId: instance.providerId,
+    nodeClaim: claimName(claim),
+    object: involvedOf('NodeClaim', claim),
+  });
+  if (outcome === 'refused') return;
+  deps.metrics.count(DUPLICATE_INSTANCES_METRIC, 1, { cloud: deps.provider.cloud });
+  deps.logger.warn('another delivery launched this NodeClaim first; terminated this one’s instance', {
+    claim: claim.metadata.name,
+    providerID: instance.providerId,
+  });
+}
+
+/**
+ * Karpenter's PopulateNodeClaimDetails: the launched type, zone and capacity type, and the type's resources —
+ * after the launch record names this instance (false, and nothing written, when another delivery's did first).
+ */
 async function finish(
   deps: LaunchDeps,
   cluster: string,
   claim: NodeClaim,
   instance: CloudInstance,
   types: readonly InstanceTypeSpec[],
-): Promise<void> {
+): Promise<boolean> {
+  if (!(await recordLaunched(deps, cluster, claim, instance))) return false;
   const name = claim.metadata.name;
   await deps.cluster.patchMetadata('NodeClaim', name, {
     labels: {
@@ -196,10 +259,6 @@ async function finish(
     ...(it ? { capacity: toQuantities(it.capacity), allocatable: toQuantities(it.allocatable) } : {}),
     conditions: setCondition(s.conditions, 'Launched', 'True', now),
   }));
-  await deps.store.completeLaunch(cluster, name, {
-    status: 'launched',
-    providerId: instance.providerId,
-  });
   deps.metrics.count(M.nodeClaimsLaunchedTotal, 1, {
     [L.nodePool]: claim.metadata.labels?.['karpenter.sh/nodepool'] ?? 'unknown',
     [L.cloud]: deps.provider.cloud,
@@ -211,6 +270,7 @@ async function finish(
     zone: instance.zone,
     capacityType: instance.capacityType,
   });
+  return true;
 }
 
 async function markUnavailable(

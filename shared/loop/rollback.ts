@@ -11,6 +11,7 @@ import type { SettleDeps } from './candidate-remains.ts';
 import { refuse } from './refusals.ts';
 import { ownsReplacement } from './replacements.ts';
 import type { Guard } from './guard.ts';
+import { nodeClaimName } from '../model/names.ts';
 
 export interface RollbackDeps extends SettleDeps {
   readonly store: StateStore;
@@ -55,7 +56,9 @@ async function removeReplacement(
   const recorded = launch?.commandId === cmd.id ? launch.providerId : undefined;
   const instances = [...new Set([claim?.status?.providerID, recorded].filter((x) => x !== undefined))];
   const labels = { ...(claim?.metadata.labels ?? {}) };
-  for (const id of instances) await terminate(deps, id, labels);
+  // Each instance must still be this deployment's and tagged for this replacement (else refused, visibly).
+  const expect = { nodeClaim: nodeClaimName(name), object: { kind: 'NodeClaim' as const, name } };
+  for (const id of instances) await terminate(deps, id, labels, expect);
   if (claim) await removeOwned(deps, { providerId: undefined, claim: ownedRef(claim) });
   for (const node of await registered(deps, nodes, claim, instances))
     await removeOwned(deps, { providerId: undefined, node: ownedRef(node) });

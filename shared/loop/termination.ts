@@ -21,14 +21,20 @@ import type { NodeClaim } from '../model/nodeclaim.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
 import { drainPlan } from '../disruption/drain-order.ts';
-import { providerId, type CloudProvider } from '../ports/cloud-provider/index.ts';
-import { InstanceNotFoundError } from '../ports/cloud-provider/errors.ts';
+import type { CloudProvider } from '../ports/cloud-provider/index.ts';
+import { claimName } from '../model/names.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import { deleteTerminated } from './finalizers.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
+import {
+  involvedOf,
+  terminateInstance,
+  TerminationRefusedError,
+  type TerminateSubject,
+} from './terminate-instance.ts';
 
 export const TERMINATION_STARTED = 'kraftsman.dev/termination-started';
 /**
@@ -131,22 +137,34 @@ export async function startTermination(
     });
     await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
     await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
-  } else if (!claim.status?.providerID || (await deleteInstance(deps, claim.status.providerID))) {
+  } else if (
+    !claim.status?.providerID ||
+    (await deleteInstance(deps, claim.status.providerID, {
+      nodeClaim: claimName(claim),
+      object: involvedOf('NodeClaim', claim),
+    }))
+  ) {
     await deleteTerminated(deps.cluster, 'NodeClaim', name);
   } else await deps.cluster.deleteNodeClaim(name).catch(ignoreMissing);
   if (!node) deps.metrics.count(M.nodeClaimsTerminatedTotal, 1, labels);
   deps.logger.info('terminating NodeClaim', { claim: name, cause: stamped, node: node?.metadata.name });
 }
 
-export async function deleteInstance(deps: TerminationDeps, id: string): Promise<boolean> {
+/**
+ * True once the instance is gone, false when no provider here serves its cloud. A refused instance (not this
+ * deployment's, docs/mechanisms/identity.md#instances) throws TerminationRefusedError after the refusal is recorded:
+ * the caller must not go on to delete its Node or NodeClaim as if it were gone.
+ */
+export async function deleteInstance(
+  deps: TerminationDeps,
+  id: string,
+  subject: Omit<TerminateSubject, 'providerId'> = {},
+): Promise<boolean> {
   const cloud = cloudOfProviderId(id);
   const provider = cloud ? deps.providers[cloud] : undefined;
   if (!provider) return false;
-  try {
-    await provider.delete(providerId(id));
-  } catch (err: unknown) {
-    if (!(err instanceof InstanceNotFoundError)) throw err;
-  }
+  const outcome = await terminateInstance(deps, provider, { providerId: id, ...subject });
+  if (outcome === 'refused') throw new TerminationRefusedError(id);
   return true;
 }
 
@@ -198,7 +216,7 @@ async function finishTermination(
   startedMs: number | undefined,
 ): Promise<void> {
   const id = node.spec?.providerID;
-  const gone = !id || (await deleteInstance(deps, id));
+  const gone = !id || (await deleteInstance(deps, id, { object: involvedOf('Node', node) }));
   if (!gone) await deps.cluster.deleteNode(node.metadata.name).catch(ignoreMissing);
   else {
     await deleteTerminated(deps.cluster, 'Node', node.metadata.name);

@@ -1,4 +1,5 @@
-// In-memory recording CloudProvider: capacity per offering, idempotent launches, gangs all or nothing.
+// In-memory recording CloudProvider: capacity per offering, idempotent launches, gangs all or nothing, and the
+// identity rules of delete (docs/mechanisms/identity.md#instances).
 // The contract suite holds it to the same behaviour as the EC2 and Compute Engine adapters.
 import type { CapacityType, Cloud } from '../../shared/model/labels.ts';
 import type { InstanceTypeSpec } from '../../shared/model/catalog.ts';
@@ -7,12 +8,14 @@ import type { NodeClass } from '../../shared/model/nodeclass.ts';
 import {
   InsufficientCapacityError,
   InstanceNotFoundError,
+  OwnershipError,
 } from '../../shared/ports/cloud-provider/errors.ts';
 import { claimNodePool, launchOptions, type LaunchOption } from '../../shared/model/launch-options.ts';
 import {
   providerId,
   type CloudInstance,
   type CloudProvider,
+  type DeleteExpectation,
   type DriftReason,
   type GangLaunchRequest,
   type GangLaunchResult,
@@ -29,6 +32,10 @@ export interface FakeCall {
 }
 
 const key = (type: string, zone: string, ct: CapacityType): string => `${type}|${zone}|${ct}`;
+export const FAKE_CLUSTER_TAG = 'kraftsman.dev/cluster';
+export const FAKE_DEPLOYMENT_TAG = 'kraftsman.dev/deployment';
+/** The fake's Compute Engine project: a gce:// providerID naming another is refused. */
+export const FAKE_PROJECT = 'fake';
 
 export class FakeCloudProvider implements CloudProvider {
   readonly calls: FakeCall[] = [];
@@ -37,13 +44,22 @@ export class FakeCloudProvider implements CloudProvider {
   private readonly capacity = new Map<string, number>();
   private readonly byIdempotencyKey = new Map<string, ProviderId[]>();
   private readonly driftByClaim = new Map<string, DriftReason>();
+  /** Instances another account or project owns (an EC2 reservation's owner; a GCE providerID's project). */
+  private readonly foreign = new Set<ProviderId>();
   private sequence = 0;
 
   constructor(
     private readonly catalog: readonly InstanceTypeSpec[],
     readonly cloud: Cloud = 'aws',
     private readonly cluster = 'test',
+    readonly deployment = 'fake-deployment',
   ) {}
+
+  /** Puts an instance in, outside any launch (another deployment's, another account's when `foreign`). */
+  plant(instance: CloudInstance, foreign = false): void {
+    this.instances.set(instance.providerId, instance);
+    if (foreign) this.foreign.add(instance.providerId);
+  }
 
   /** Instances left for an offering; unset offerings have unlimited capacity. */
   setCapacity(type: string, zone: string, capacityType: CapacityType, count: number): void {
@@ -119,12 +135,17 @@ export class FakeCloudProvider implements CloudProvider {
   async list(): Promise<readonly CloudInstance[]> {
     this.calls.push({ method: 'list', args: [] });
     return [...this.instances.values()].filter(
-      (i) => i.state !== 'terminated' && i.tags['kraftsman.dev/cluster'] === this.cluster,
+      (i) =>
+        i.state !== 'terminated' &&
+        !this.foreign.has(i.providerId) &&
+        i.tags[FAKE_CLUSTER_TAG] === this.cluster &&
+        i.tags[FAKE_DEPLOYMENT_TAG] === this.deployment,
     );
   }
 
-  async delete(id: ProviderId): Promise<void> {
-    this.calls.push({ method: 'delete', args: [id] });
+  async delete(id: ProviderId, expect?: DeleteExpectation): Promise<void> {
+    this.calls.push({ method: 'delete', args: expect ? [id, expect] : [id] });
+    this.checkIdentity(id, expect);
     const found = await this.get(id);
     this.instances.set(id, { ...found, state: 'terminated' });
     const k = key(found.instanceType, found.zone, found.capacityType);
@@ -142,6 +163,23 @@ export class FakeCloudProvider implements CloudProvider {
     return this.driftByClaim.get(claim.metadata.name);
   }
 
+  /** The adapters' rules, in their order: parseable, this project/account, this cluster, this deployment, the claim. */
+  private checkIdentity(id: ProviderId, expect: DeleteExpectation = {}): void {
+    const refuse = (reason: OwnershipError['reason'], why: string): never => {
+      throw new OwnershipError(`instance ${id} ${why}`, reason, id);
+    };
+    const gce = /^gce:\/\/([^/]+)\/[^/]+\/[^/]+$/.exec(id);
+    if (!gce && !/^aws:\/\/\/[^/]+\/i-[^/]+$/.test(id)) refuse('malformed-provider-id', 'is no provider ID');
+    if ((gce && gce[1] !== FAKE_PROJECT) || this.foreign.has(id)) refuse('foreign-project', 'is foreign');
+    const found = this.instances.get(id);
+    if (!found) return;
+    if (found.tags[FAKE_CLUSTER_TAG] !== this.cluster) refuse('foreign-cluster', 'is another cluster’s');
+    if (found.tags[FAKE_DEPLOYMENT_TAG] !== this.deployment)
+      refuse('foreign-deployment', 'is another deployment’s');
+    if (expect.nodeClaim !== undefined && found.nodeClaim !== expect.nodeClaim)
+      refuse('instance-mismatch', `was not launched for ${expect.nodeClaim}`);
+  }
+
   private take(option: LaunchOption, count: number): boolean {
     const k = key(option.instanceType, option.zone, option.capacityType);
     const left = this.capacity.get(k);
@@ -156,7 +194,7 @@ export class FakeCloudProvider implements CloudProvider {
     const id = providerId(
       this.cloud === 'aws'
         ? `aws:///${option.zone}/i-fake${this.sequence}`
-        : `gce://fake/${option.zone}/${claim.metadata.name}`,
+        : `gce://${FAKE_PROJECT}/${option.zone}/${claim.metadata.name}`,
     );
     const pool = claimNodePool(claim);
     const instance: CloudInstance = {
@@ -167,7 +205,8 @@ export class FakeCloudProvider implements CloudProvider {
       nodeClaim: claimName(claim),
       ...(pool ? { nodePool: pool } : {}),
       tags: {
-        'kraftsman.dev/cluster': this.cluster,
+        [FAKE_CLUSTER_TAG]: this.cluster,
+        [FAKE_DEPLOYMENT_TAG]: this.deployment,
         'karpenter.sh/nodeclaim': claim.metadata.name,
         ...(pool ? { 'karpenter.sh/nodepool': pool } : {}),
       },

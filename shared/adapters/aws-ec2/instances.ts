@@ -12,6 +12,8 @@ export const TAG_CLUSTER = 'kraftsman.dev/cluster';
 export const TAG_NODEPOOL = 'karpenter.sh/nodepool';
 export const TAG_NODECLAIM = 'karpenter.sh/nodeclaim';
 export const TAG_GANG = 'kraftsman.dev/gang';
+/** This deployment's id (docs/mechanisms/identity.md#instances): two deployments sharing a cluster name differ here. */
+export const TAG_DEPLOYMENT = 'kraftsman.dev/deployment';
 export const TAG_CAPACITY_TYPE = 'karpenter.sh/capacity-type';
 
 export const clusterOwnedTag = (cluster: string): string => `kubernetes.io/cluster/${cluster}`;

@@ -17,6 +17,7 @@ import type { Logger } from '../../ports/logger.ts';
 import type { InstanceTypeReadOptions, PriceLookup } from '../../ports/price-store.ts';
 import {
   FatalCloudError,
+  InstanceNotFoundError,
   InsufficientCapacityError,
   RetryableCloudError,
 } from '../../ports/cloud-provider/errors.ts';
@@ -24,6 +25,8 @@ import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
 import {
   type CloudInstance,
   type CloudProvider,
+  type DeleteExpectation,
+  type DeploymentSource,
   type DriftReason,
   type GangLaunchRequest,
   type GangLaunchResult,
@@ -36,7 +39,15 @@ import type { Call, Ec2Context } from './ec2-context.ts';
 import { NodeClassResolutionError, toCloudError } from './errors.ts';
 import { RecentLaunches, callAfterLaunch } from './consistency.ts';
 import type { FleetOutcome } from './fleet.ts';
-import { TAG_GANG, TAG_NODECLAIM, TAG_NODEPOOL, instanceIdOf, toCloudInstance } from './instances.ts';
+import {
+  TAG_DEPLOYMENT,
+  TAG_GANG,
+  TAG_NODECLAIM,
+  TAG_NODEPOOL,
+  instanceIdOf,
+  toCloudInstance,
+} from './instances.ts';
+import { assertOwned, ownedInstanceId, type Owner } from './ownership.ts';
 import { toInstanceTypeSpec } from './instance-types.ts';
 import { allPages } from './pages.ts';
 import {
@@ -47,7 +58,13 @@ import {
   launchedInstance,
   type LaunchPlan,
 } from './launch.ts';
-import { describeClusterInstances, describeLive, terminateInstances } from './queries.ts';
+import {
+  describeClusterInstances,
+  describeInstance,
+  describeLive,
+  isGone,
+  terminateInstances,
+} from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
@@ -61,6 +78,11 @@ export interface Ec2ProviderDeps {
   readonly prices?: () => Promise<PriceLookup>;
   readonly logger?: Logger;
   readonly sleep?: Sleep;
+  /**
+   * This deployment's id (functions/compose reads it once per container from the state store): every launch is
+   * tagged with it, list() and delete() act only on instances that carry it. Without it those calls fail.
+   */
+  readonly deployment?: DeploymentSource;
 }
 
 export class Ec2CloudProvider implements CloudProvider {
@@ -77,10 +99,12 @@ export class Ec2CloudProvider implements CloudProvider {
   async create(request: LaunchRequest): Promise<LaunchResult> {
     const claim = request.claim;
     const name = claim.metadata.name;
-    const [existing] = await this.findByTag(TAG_NODECLAIM, name);
+    const owner = await this.owner();
+    const [existing] = await this.findByTag(owner, TAG_NODECLAIM, name);
     if (existing) return { instance: existing, unavailableOfferings: [] };
     const tags = {
       ...baseTags(this.deps.config.clusterName, request.nodeClass, claim),
+      [TAG_DEPLOYMENT]: owner.deployment,
       [TAG_NODECLAIM]: name,
       Name: `${claimNodePool(claim) ?? 'kraftsman'}/${name}`,
     };
@@ -102,7 +126,8 @@ export class Ec2CloudProvider implements CloudProvider {
     const [first] = request.claims;
     if (!first) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
     const n = request.claims.length;
-    const existing = await this.findByTag(TAG_GANG, request.gang);
+    const owner = await this.owner();
+    const existing = await this.findByTag(owner, TAG_GANG, request.gang);
     if (existing.length === n)
       return { instances: this.matchGang(request, existing), unavailableOfferings: [] };
     if (existing.length > 0) {
@@ -116,6 +141,7 @@ export class Ec2CloudProvider implements CloudProvider {
     }
     const tags = {
       ...baseTags(this.deps.config.clusterName, request.nodeClass, first),
+      [TAG_DEPLOYMENT]: owner.deployment,
       [TAG_GANG]: request.gang,
       Name: `${claimNodePool(first) ?? 'kraftsman'}/${request.gang}`,
     };
@@ -176,12 +202,23 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 
   async list(): Promise<readonly CloudInstance[]> {
-    return describeClusterInstances(this.ctx, [{ Name: 'tag-key', Values: [TAG_NODEPOOL] }]);
+    const owner = await this.owner();
+    return describeClusterInstances(this.ctx, owner.deployment, [
+      { Name: 'tag-key', Values: [TAG_NODEPOOL] },
+    ]);
   }
 
-  async delete(id: ProviderId): Promise<void> {
-    await describeLive(this.ctxFor(id), id);
-    await terminateInstances(this.ctx, [instanceIdOf(id)]);
+  /**
+   * Identity first, then liveness (docs/mechanisms/identity.md#instances): the IAM tag condition alone would let
+   * another deployment's instance of this cluster go, so the tags are checked here too.
+   */
+  async delete(id: ProviderId, expect?: DeleteExpectation): Promise<void> {
+    const owner = await this.owner();
+    const instanceId = ownedInstanceId(id);
+    const { instance, ownerId } = await describeInstance(this.ctxFor(id), id);
+    assertOwned(id, instance, ownerId, owner, expect);
+    if (isGone(instance)) throw new InstanceNotFoundError(`EC2 instance ${instanceId} is terminating`, id);
+    await terminateInstances(this.ctx, [instanceId]);
   }
 
   /** Priced by `options.prices` (the stored price book, shared/loop/prices.ts), else by the provider's own. */
@@ -251,6 +288,19 @@ export class Ec2CloudProvider implements CloudProvider {
     return this.recent.isFresh(instanceIdOf(id)) ? { ...this.ctx, call: this.callAfterLaunch } : this.ctx;
   }
 
+  private async owner(): Promise<Owner> {
+    if (!this.deps.deployment)
+      throw new FatalCloudError(
+        'the EC2 provider has no deployment id: it cannot tag launches or prove instances are its own',
+      );
+    const { clusterName, accountId } = this.deps.config;
+    return {
+      cluster: clusterName,
+      deployment: await this.deps.deployment(),
+      ...(accountId ? { accountId } : {}),
+    };
+  }
+
   private readonly call = async <T>(what: string, op: () => Promise<T>): Promise<T> => {
     try {
       return await withThrottleRetry(op, this.deps.config.retry, this.deps.sleep ?? realSleep);
@@ -286,8 +336,8 @@ export class Ec2CloudProvider implements CloudProvider {
     }));
   }
 
-  private async findByTag(key: string, value: string): Promise<CloudInstance[]> {
-    return describeClusterInstances(this.ctx, [{ Name: `tag:${key}`, Values: [value] }]);
+  private async findByTag(owner: Owner, key: string, value: string): Promise<CloudInstance[]> {
+    return describeClusterInstances(this.ctx, owner.deployment, [{ Name: `tag:${key}`, Values: [value] }]);
   }
 
   private async launch(plan: LaunchPlan): Promise<FleetOutcome> {

@@ -9,12 +9,18 @@ import {
 import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { type CloudInstance, type ProviderId } from '../../ports/cloud-provider/index.ts';
 import type { Ec2Context } from './ec2-context.ts';
-import { TAG_CLUSTER, instanceIdOf, toCloudInstance } from './instances.ts';
+import { TAG_CLUSTER, TAG_DEPLOYMENT, instanceIdOf, toCloudInstance } from './instances.ts';
 import { allPages } from './pages.ts';
 
-export async function describeClusterInstances(ctx: Ec2Context, filters: Filter[]): Promise<CloudInstance[]> {
+/** Live instances tagged with this cluster and this deployment (and `filters`). */
+export async function describeClusterInstances(
+  ctx: Ec2Context,
+  deployment: string,
+  filters: Filter[],
+): Promise<CloudInstance[]> {
   const all = [
     { Name: `tag:${TAG_CLUSTER}`, Values: [ctx.config.clusterName] },
+    { Name: `tag:${TAG_DEPLOYMENT}`, Values: [deployment] },
     { Name: 'instance-state-name', Values: ['pending', 'running'] },
     ...filters,
   ];
@@ -27,16 +33,30 @@ export async function describeClusterInstances(ctx: Ec2Context, filters: Filter[
   return reservations.flatMap((r) => (r.Instances ?? []).map(toCloudInstance));
 }
 
-/** Like Karpenter, an instance that is shutting down or terminated counts as not found. */
-export async function describeLive(ctx: Ec2Context, id: ProviderId): Promise<Instance> {
+/** One instance, whatever its state, with its reservation's OwnerId (the account); NotFound when EC2 has none. */
+export async function describeInstance(
+  ctx: Ec2Context,
+  id: ProviderId,
+): Promise<{ instance: Instance; ownerId?: string }> {
   const instanceId = instanceIdOf(id);
   const page = await ctx.call('DescribeInstances', () =>
     ctx.ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
   );
-  const found = page.Reservations?.flatMap((r) => r.Instances ?? []).find((i) => i.InstanceId === instanceId);
-  if (!found || found.State?.Name === 'terminated' || found.State?.Name === 'shutting-down')
-    throw new InstanceNotFoundError(`EC2 instance ${instanceId} not found`, id);
-  return found;
+  for (const r of page.Reservations ?? []) {
+    const instance = r.Instances?.find((i) => i.InstanceId === instanceId);
+    if (instance) return { instance, ...(r.OwnerId ? { ownerId: r.OwnerId } : {}) };
+  }
+  throw new InstanceNotFoundError(`EC2 instance ${instanceId} not found`, id);
+}
+
+export const isGone = (i: Instance): boolean =>
+  i.State?.Name === 'terminated' || i.State?.Name === 'shutting-down';
+
+/** Like Karpenter, an instance that is shutting down or terminated counts as not found. */
+export async function describeLive(ctx: Ec2Context, id: ProviderId): Promise<Instance> {
+  const { instance } = await describeInstance(ctx, id);
+  if (isGone(instance)) throw new InstanceNotFoundError(`EC2 instance ${instanceIdOf(id)} not found`, id);
+  return instance;
 }
 
 export async function terminateInstances(ctx: Ec2Context, ids: readonly string[]): Promise<void> {

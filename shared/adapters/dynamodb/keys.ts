@@ -65,6 +65,8 @@ export const launchKey = (cluster: string, claimName: string): Key => ({
   pk: `C#${cluster}#LAUNCH`,
   sk: claimName,
 });
+/** The deployment's id: written once (put-if-absent), never changed; instances are labelled with it. */
+export const deploymentKey = (cluster: string): Key => ({ pk: `C#${cluster}#DEPLOYMENT`, sk: 'ID' });
 export const censusPk = (cluster: string): string => `C#${cluster}#CENSUS`;
 export const censusKey = (cluster: string, nodePool: string): Key => ({
   pk: censusPk(cluster),

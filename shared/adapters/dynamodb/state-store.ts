@@ -35,6 +35,7 @@ import type { RetryPolicy } from '../../config/retry-policy.ts';
 import { Commands, type FencingMode } from './commands.ts';
 import { toCensus } from './items.ts';
 import { censusKey, censusPk, cleanupTtl } from './keys.ts';
+import { getOrCreateDeployment } from './deployment.ts';
 import { Launches } from './launches.ts';
 import { Leases } from './leases.ts';
 import { PassStateStore } from './pass-state.ts';
@@ -206,6 +207,14 @@ export class DynamoDbStateStore implements StateStore {
     const k = cluster(c, 'getLaunch');
     recordInputs.getLaunch(claimName);
     return this.launches.get(k, claimName);
+  }
+
+  async deploymentId(c: string, candidate: string): Promise<string> {
+    return getOrCreateDeployment(
+      this.table,
+      cluster(c, 'deploymentId'),
+      parseInput(storeName, candidate, 'deploymentId.candidate'),
+    );
   }
 
   async putCensus(c: string, results: readonly CensusResult[]): Promise<void> {

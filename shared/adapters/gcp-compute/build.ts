@@ -5,6 +5,7 @@
 import type { GceProviderConfig } from '../../config/gcp-compute.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
+import type { DeploymentSource } from '../../ports/cloud-provider/index.ts';
 import { connectGce, type GceAuth } from './connect.ts';
 import { GceCloudProvider, type GceProviderDeps } from './provider.ts';
 
@@ -20,6 +21,7 @@ export function buildGce(
   auth: GceAuth,
   endpoint?: { host: string; port: number },
   readPrices?: GceProviderDeps['readPrices'],
+  deployment?: DeploymentSource,
 ): GceBuild {
   const gce = connectGce(auth, endpoint);
   const provider = new GceCloudProvider({
@@ -28,6 +30,7 @@ export function buildGce(
     clock,
     logger,
     ...(readPrices ? { readPrices } : {}),
+    ...(deployment ? { deployment } : {}),
   });
   return { provider, close: () => gce.close() };
 }

@@ -16,6 +16,8 @@ export const LABEL_CLUSTER = 'kraftsman-cluster';
 export const LABEL_NODEPOOL = 'kraftsman-nodepool';
 export const LABEL_NODECLAIM = 'kraftsman-nodeclaim';
 export const LABEL_GANG = 'kraftsman-gang';
+/** This deployment's id (docs/mechanisms/identity.md#instances): two deployments sharing a cluster name differ here. */
+export const LABEL_DEPLOYMENT = 'kraftsman-deployment';
 export const META_NODECLAIM = 'kraftsman-nodeclaim';
 export const META_IMAGE = 'kraftsman-image';
 

@@ -8,6 +8,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import {
   FatalCloudError,
+  InstanceNotFoundError,
   InsufficientCapacityError,
   RetryableCloudError,
 } from '../../ports/cloud-provider/errors.ts';
@@ -15,6 +16,8 @@ import { launchOptions, type LaunchOption } from '../../model/launch-options.ts'
 import {
   type CloudInstance,
   type CloudProvider,
+  type DeleteExpectation,
+  type DeploymentSource,
   type DriftReason,
   type GangLaunchRequest,
   type InterruptionSignal,
@@ -29,8 +32,8 @@ import type { GceProviderConfig } from '../../config/gcp-compute.ts';
 import type { GceContext } from './gce-context.ts';
 import { toCloudError } from './errors.ts';
 import {
+  LABEL_DEPLOYMENT,
   LABEL_GANG,
-  LABEL_NODECLAIM,
   instanceName,
   labelValue,
   metadataItem,
@@ -43,7 +46,17 @@ import type { GcePriceBook, TypeShape } from './machine-types.ts';
 import type { InstanceTypeReadOptions } from '../../ports/price-store.ts';
 import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
-import { deleteAll, deleteInstance, getRawInstance, listClusterInstances, requestId } from './queries.ts';
+import {
+  deleteAll,
+  deleteInstance,
+  getRawInstance,
+  isGone,
+  listClusterInstances,
+  readInstance,
+  requestId,
+} from './queries.ts';
+import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
+import { existingClaimInstance } from './claim-instance.ts';
 import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
@@ -63,6 +76,11 @@ export interface GceProviderDeps {
   readonly fallbackCatalog?: InstanceTypeCatalog;
   readonly logger?: Logger;
   readonly sleep?: Sleep;
+  /**
+   * This deployment's id (functions/compose reads it once per container from the state store): every launch is
+   * labelled with it, list() and delete() act only on instances that carry it. Without it those calls fail.
+   */
+  readonly deployment?: DeploymentSource;
 }
 
 export class GceCloudProvider implements CloudProvider {
@@ -85,12 +103,16 @@ export class GceCloudProvider implements CloudProvider {
   async create(request: LaunchRequest): Promise<LaunchResult> {
     const { claim } = request;
     const nc = this.gceClass(request.nodeClass);
-    const [existing] = await this.findByLabel(LABEL_NODECLAIM, labelValue(claim.metadata.name));
-    if (existing) return { instance: existing, unavailableOfferings: [] };
+    const owner = await this.owner();
     const name = instanceName(claim.metadata.name);
+    // One instance per claim across zones: read its name in every zone (strongly consistent, unlike the
+    // aggregated list) and adopt what an earlier delivery launched; a zone whose name is taken is not tried.
+    const existing = await existingClaimInstance(this.ctx, owner, claimName(claim), name);
+    if (existing.ours) return { instance: existing.ours, unavailableOfferings: [] };
     const refused: UnavailableOffering[] = [];
-    for (const option of this.options(claim, request.instanceTypes)) {
-      const body = { ...this.body(nc, claim, option, true), name };
+    const options = this.options(claim, request.instanceTypes).filter((o) => !existing.taken.has(o.zone));
+    for (const option of options) {
+      const body = { ...this.body(nc, claim, option, true, owner), name };
       const id = requestId([
         this.deps.config.clusterName,
         claim.metadata.name,
@@ -115,7 +137,12 @@ export class GceCloudProvider implements CloudProvider {
         refused.push(outcome);
         continue;
       }
-      return { instance: await this.getIn(option.zone, name), unavailableOfferings: refused };
+      const raw = await getRawInstance(this.ctx, option.zone, name);
+      // `alreadyExists` counts as launched: the instance under that name must be this claim's, of this deployment.
+      assertOwned(`gce://${this.project}/${option.zone}/${name}`, raw, owner, {
+        nodeClaim: claimName(claim),
+      });
+      return { instance: toCloudInstance(this.project, raw), unavailableOfferings: refused };
     }
     throw new InsufficientCapacityError(
       `NodeClaim ${claim.metadata.name}: no offering had capacity`,
@@ -127,6 +154,7 @@ export class GceCloudProvider implements CloudProvider {
     const [first] = request.claims;
     if (!first) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
     const nc = this.gceClass(request.nodeClass);
+    const owner = await this.owner();
     const n = request.claims.length;
     const gangLabel = labelValue(request.gang);
     const names = request.claims.map((c) => instanceName(c.metadata.name));
@@ -141,7 +169,7 @@ export class GceCloudProvider implements CloudProvider {
     }
     const refused: UnavailableOffering[] = [];
     for (const option of this.options(first, request.instanceTypes)) {
-      const props = this.body(nc, first, option, false, { [LABEL_GANG]: gangLabel });
+      const props = this.body(nc, first, option, false, owner, { [LABEL_GANG]: gangLabel });
       const id = requestId([
         this.deps.config.clusterName,
         'gang',
@@ -189,18 +217,24 @@ export class GceCloudProvider implements CloudProvider {
     );
   }
 
+  /** Another project's providerID is refused (OwnershipError), never read under this project's name. */
   async get(id: ProviderId): Promise<CloudInstance> {
-    const { zone, name } = parseGceProviderId(id);
+    const { zone, name } = ownedLocation(this.project, id);
     return this.getIn(zone, name);
   }
 
   async list(): Promise<readonly CloudInstance[]> {
-    return listClusterInstances(this.ctx);
+    return listClusterInstances(this.ctx, (await this.owner()).deployment);
   }
 
-  async delete(id: ProviderId): Promise<void> {
-    const { zone, name } = parseGceProviderId(id);
-    await getRawInstance(this.ctx, zone, name);
+  /** Identity first (docs/mechanisms/identity.md#instances), then liveness: a foreign instance is never "gone". */
+  async delete(id: ProviderId, expect?: DeleteExpectation): Promise<void> {
+    const owner = await this.owner();
+    const { zone, name } = ownedLocation(this.project, id);
+    const raw = await readInstance(this.ctx, zone, name);
+    assertOwned(id, raw, owner, expect);
+    if (isGone(raw))
+      throw new InstanceNotFoundError(`Compute Engine instance ${zone}/${name} is terminating`, id);
     await deleteInstance(this.ctx, zone, name, ['delete', id]);
   }
 
@@ -254,6 +288,14 @@ export class GceCloudProvider implements CloudProvider {
     }
   }
 
+  private async owner(): Promise<Owner> {
+    if (!this.deps.deployment)
+      throw new FatalCloudError(
+        'the Compute Engine provider has no deployment id: it cannot label launches or prove instances are its own',
+      );
+    return { cluster: this.deps.config.clusterName, deployment: await this.deps.deployment() };
+  }
+
   private gceClass(nodeClass: NodeClass): GCENodeClass {
     if (nodeClass.kind !== 'GCENodeClass')
       throw new FatalCloudError(
@@ -275,6 +317,7 @@ export class GceCloudProvider implements CloudProvider {
     claim: NodeClaim,
     option: LaunchOption,
     claimMetadata: boolean,
+    owner: Owner,
     extraLabels: Record<string, string> = {},
   ): Instance {
     try {
@@ -286,7 +329,7 @@ export class GceCloudProvider implements CloudProvider {
         claim,
         nodeClass: nc,
         image: this.image(nc),
-        extraLabels,
+        extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
       });
     } catch (err) {

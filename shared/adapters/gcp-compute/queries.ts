@@ -5,7 +5,13 @@ import type { protos } from '@google-cloud/compute';
 import { InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { type CloudInstance } from '../../ports/cloud-provider/index.ts';
 import type { GceContext } from './gce-context.ts';
-import { LABEL_CLUSTER, labelValue, parseGceProviderId, toCloudInstance } from './instances.ts';
+import {
+  LABEL_CLUSTER,
+  LABEL_DEPLOYMENT,
+  labelValue,
+  parseGceProviderId,
+  toCloudInstance,
+} from './instances.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -16,9 +22,12 @@ export function requestId(parts: readonly string[]): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export async function listClusterInstances(ctx: GceContext): Promise<CloudInstance[]> {
+/** Live instances labelled with this cluster and this deployment (the filter, then the same check in code). */
+export async function listClusterInstances(ctx: GceContext, deployment: string): Promise<CloudInstance[]> {
   const out: CloudInstance[] = [];
-  const filter = `labels.${LABEL_CLUSTER} = "${labelValue(ctx.config.clusterName)}"`;
+  const cluster = labelValue(ctx.config.clusterName);
+  const dep = labelValue(deployment);
+  const filter = `(labels.${LABEL_CLUSTER} = "${cluster}") (labels.${LABEL_DEPLOYMENT} = "${dep}")`;
   await ctx.call('instances.aggregatedList', async () => {
     out.length = 0;
     // The async iterator pages by itself; autoPaginate false only keeps gax from warning about it.
@@ -29,20 +38,30 @@ export async function listClusterInstances(ctx: GceContext): Promise<CloudInstan
     for await (const [, scoped] of pages) {
       for (const i of scoped.instances ?? []) {
         const c = toCloudInstance(ctx.config.project, i);
-        if (c.state === 'pending' || c.state === 'running') out.push(c);
+        const ours = c.tags[LABEL_CLUSTER] === cluster && c.tags[LABEL_DEPLOYMENT] === dep;
+        if (ours && (c.state === 'pending' || c.state === 'running')) out.push(c);
       }
     }
   });
   return out;
 }
 
-/** STOPPING or TERMINATED counts as gone: kraftsman never stops instances, it only deletes them. */
-export async function getRawInstance(ctx: GceContext, zone: string, name: string): Promise<Instance> {
+/** One instance as the API holds it, whatever its status (InstanceNotFoundError when there is none). */
+export async function readInstance(ctx: GceContext, zone: string, name: string): Promise<Instance> {
   const project = ctx.config.project;
   const [instance] = await ctx.call('instances.get', () =>
     ctx.clients.instances.get({ project, zone, instance: name }),
   );
-  if (instance.status === 'STOPPING' || instance.status === 'TERMINATED')
+  return instance;
+}
+
+export const isGone = (i: Instance): boolean => i.status === 'STOPPING' || i.status === 'TERMINATED';
+
+/** STOPPING or TERMINATED counts as gone: kraftsman never stops instances, it only deletes them. */
+export async function getRawInstance(ctx: GceContext, zone: string, name: string): Promise<Instance> {
+  const project = ctx.config.project;
+  const instance = await readInstance(ctx, zone, name);
+  if (isGone(instance))
     throw new InstanceNotFoundError(
       `Compute Engine instance ${zone}/${name} is terminating`,
       `gce://${project}/${zone}/${name}`,

@@ -33,6 +33,8 @@ export interface ClusterState {
   commands: Map<string, CommandRecord>;
   launches: Map<string, LaunchRecord>;
   census: Map<string, CensusResult>;
+  /** Set once by the first deploymentId call. */
+  deployment?: string;
 }
 
 /** The stored data, separable from the store so that several stores (several "containers") can share it. */

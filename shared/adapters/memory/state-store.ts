@@ -343,6 +343,12 @@ export class MemoryStateStore implements StateStore {
     return s.launches.get(claimName);
   }
 
+  async deploymentId(cluster: string, candidate: string): Promise<string> {
+    const s = this.state(cluster, 'deploymentId');
+    s.deployment ??= parseInput(storeName, candidate, 'deploymentId.candidate');
+    return s.deployment;
+  }
+
   async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {
     const s = this.state(cluster, 'putCensus');
     for (const r of recordInputs.putCensus(results)) s.census.set(r.nodePool, r);

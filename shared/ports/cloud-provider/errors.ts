@@ -1,4 +1,5 @@
-// The CloudProvider port's error contract: four classes every adapter translates its SDK's errors into.
+// The CloudProvider port's error contract: the classes every adapter translates its SDK's errors into, and the
+// refusal of an instance that fails an identity or ownership check (docs/mechanisms/identity.md#instances).
 // Callers match them by name along the `cause` chain (names survive bundling), so each name is unique
 // across the ports: a Kubernetes 404 is an ObjectNotFoundError, never an InstanceNotFoundError.
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
@@ -8,6 +9,7 @@ export const CLOUD_ERROR_NAMES = [
   'InsufficientCapacityError',
   'RetryableCloudError',
   'FatalCloudError',
+  'OwnershipError',
 ] as const;
 export type CloudErrorName = (typeof CLOUD_ERROR_NAMES)[number];
 
@@ -51,6 +53,37 @@ export class FatalCloudError extends Error {
   }
 }
 
+/** Why an adapter refused to act on an instance: a subset of the loop's refusal reasons (shared/loop/refusals.ts). */
+export const OWNERSHIP_REASONS = [
+  /** The providerID's project (GCE) or the instance's account (EC2) is not this deployment's. */
+  'foreign-project',
+  /** The instance lacks this cluster's tag or label. */
+  'foreign-cluster',
+  /** The instance lacks this deployment's id tag or label (an instance from before deployment ids included). */
+  'foreign-deployment',
+  /** The instance is not the one the claim or command recorded (another claim's, or another zone's). */
+  'instance-mismatch',
+  /** The providerID cannot be parsed. */
+  'malformed-provider-id',
+] as const;
+export type OwnershipReason = (typeof OWNERSHIP_REASONS)[number];
+
+/**
+ * The instance is not this deployment's to destroy (or not the one expected): final for this attempt, never
+ * retried as if transient. The caller refuses visibly (shared/loop/terminate-instance.ts).
+ */
+export class OwnershipError extends Error {
+  override name = 'OwnershipError' as const;
+  constructor(
+    message: string,
+    readonly reason: OwnershipReason,
+    readonly id: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 const NAMES: ReadonlySet<string> = new Set(CLOUD_ERROR_NAMES);
 const isCloudError = (err: Error): err is Error & { name: CloudErrorName } => NAMES.has(err.name);
 
@@ -68,4 +101,10 @@ export function cloudErrorOf(err: unknown): (Error & { name: CloudErrorName }) |
 export function isRetryableCloudError(err: unknown): boolean {
   const found = cloudErrorOf(err);
   return found?.name === 'RetryableCloudError' || found?.name === 'InsufficientCapacityError';
+}
+
+/** The OwnershipError along an error's `cause` chain, or undefined. */
+export function ownershipErrorOf(err: unknown): OwnershipError | undefined {
+  const found = cloudErrorOf(err);
+  return found instanceof OwnershipError ? found : undefined;
 }

@@ -64,6 +64,15 @@ export interface GangLaunchResult {
   readonly unavailableOfferings: readonly UnavailableOffering[];
 }
 
+/** What the caller recorded about the instance it means to delete, checked against the instance's own tags. */
+export interface DeleteExpectation {
+  /** The NodeClaim the instance was launched for (its claim tag or label must name it). */
+  readonly nodeClaim?: NodeClaimName;
+}
+
+/** Reads this deployment's id once per container (the state store's get-or-create, functions/compose). */
+export type DeploymentSource = () => Promise<string>;
+
 export const DRIFT_REASONS = ['ImageDrift', 'SubnetDrift', 'SecurityGroupDrift', 'NetworkDrift'] as const;
 export type DriftReason = (typeof DRIFT_REASONS)[number];
 
@@ -82,10 +91,14 @@ export interface CloudProvider {
   createGang(request: GangLaunchRequest): Promise<GangLaunchResult>;
   /** Throws InstanceNotFoundError when the instance does not exist or is already terminated. */
   get(id: ProviderId): Promise<CloudInstance>;
-  /** Every live instance tagged with this adapter's cluster. */
+  /** Every live instance tagged with this adapter's cluster and deployment (docs/mechanisms/identity.md#instances). */
   list(): Promise<readonly CloudInstance[]>;
-  /** Starts termination. Throws InstanceNotFoundError when the instance is already gone. */
-  delete(id: ProviderId): Promise<void>;
+  /**
+   * Starts termination, after proving the instance is this deployment's: in its project or account, tagged with
+   * its cluster and deployment, and, given `expect.nodeClaim`, tagged for that claim. Throws OwnershipError (with
+   * the rule that refused) otherwise, without touching the instance; InstanceNotFoundError when it is already gone.
+   */
+  delete(id: ProviderId, expect?: DeleteExpectation): Promise<void>;
   /**
    * Instance types this node class can launch, with offerings (zone × capacity type) and prices: those of
    * `options.prices` (the stored price book) when given; a provider may read its cloud's own otherwise.

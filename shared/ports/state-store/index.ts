@@ -96,6 +96,12 @@ export interface StateStore {
   completeLaunch(cluster: string, claimName: string, outcome: LaunchOutcome): Promise<LaunchRecord>;
   getLaunch(cluster: string, claimName: string): Promise<LaunchRecord | undefined>;
 
+  /**
+   * This deployment's id (docs/mechanisms/identity.md#instances): `candidate` is stored if no id is yet (a
+   * conditional put-if-absent), and the stored id is returned either way, so racing first users agree on one.
+   */
+  deploymentId(cluster: string, candidate: string): Promise<string>;
+
   putCensus(cluster: string, results: readonly CensusResult[]): Promise<void>;
   listCensus(cluster: string): Promise<CensusResult[]>;
 }

@@ -9,7 +9,12 @@ import {
   InsufficientCapacityError,
   InstanceNotFoundError,
 } from '../../../shared/ports/cloud-provider/errors.ts';
-import { providerId, type CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
+import {
+  providerId,
+  type CloudProvider,
+  type ProviderId,
+} from '../../../shared/ports/cloud-provider/index.ts';
+import { identityContract, type PlantRule } from './identity.ts';
 
 export interface ContractSubject {
   readonly provider: CloudProvider;
@@ -28,6 +33,11 @@ export interface ContractSubject {
   setCapacity(type: string, zone: string, capacityType: CapacityType, count: number): void;
   /** Live instances in the backend, tagged or not: what a leak would show up in. */
   liveInstances(): Promise<number>;
+  /** The tag (EC2) or label (GCE) key carrying the deployment id, and the id this provider was given. */
+  readonly deploymentKey: string;
+  readonly deployment: string;
+  /** Places a live instance for `claim` in the backend, outside the provider, that breaks `rule`. */
+  plant(rule: PlantRule, claim: string, zone: string): Promise<ProviderId>;
   /** Brings the backend back to empty with unlimited capacity. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -219,12 +229,24 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
     });
 
     it('reports NotFound for an instance that never existed', async () => {
+      const { instance } = await s.provider.create({
+        claim: claim('ghost-neighbour', onlyOurs()),
+        nodeClass: s.nodeClass,
+        instanceTypes: types,
+      });
+      // A providerID in the provider's own project (GCE) that names nothing.
       const ghost =
         s.provider.cloud === 'aws'
           ? `aws:///${s.zones[0]}/i-0123456789abcdef0`
-          : `gce://p/${s.zones[0]}/ghost`;
+          : instance.providerId.replace(/\/[^/]+\/[^/]+$/, `/${s.zones[0]}/ghost`);
       await expect(s.provider.get(providerId(ghost))).rejects.toBeInstanceOf(InstanceNotFoundError);
     });
+
+    identityContract(
+      () => s,
+      () => types,
+      (name) => claim(name, onlyOurs()),
+    );
 
     it('lists only live instances of its cluster', async () => {
       const a = await s.provider.create({

@@ -1,6 +1,21 @@
 // Runs the CloudProvider contract against the EC2 adapter, through @aws-sdk/client-ec2, on the emulator.
 import { cloudProviderContract } from './contract.ts';
-import { ec2NodeClass, startEc2Rig } from '../../integration/clouds/ec2-setup.ts';
+import { RIG_DEPLOYMENT, ec2NodeClass, startEc2Rig } from '../../integration/clouds/ec2-setup.ts';
+import { providerId } from '../../../shared/ports/cloud-provider/index.ts';
+import { placeEc2Instance } from '../../support/placed-instances.ts';
+import type { PlantRule } from './identity.ts';
+
+/** The tags an instance of this rig's deployment carries, broken as `rule` says. */
+function tags(rule: PlantRule, claim: string): Record<string, string> {
+  const t: Record<string, string> = {
+    'kraftsman.dev/cluster': rule === 'foreign-cluster' ? 'other' : 'test',
+    'kraftsman.dev/deployment': rule === 'foreign-deployment' ? 'other-deployment' : RIG_DEPLOYMENT,
+    'karpenter.sh/nodeclaim': claim,
+    'karpenter.sh/nodepool': 'gpu',
+  };
+  if (rule === 'no-deployment') delete t['kraftsman.dev/deployment'];
+  return t;
+}
 
 cloudProviderContract('EC2 adapter on the EC2 emulator', async () => {
   const rig = await startEc2Rig();
@@ -17,6 +32,17 @@ cloudProviderContract('EC2 adapter on the EC2 emulator', async () => {
       { instanceType: 'g5.xlarge', zone: 'us-east-1b', capacityType: 'spot', price: 0.4532 },
     ],
     setCapacity: (type, zone, ct, n) => world.setCapacity(type, zone, ct, n),
+    deploymentKey: 'kraftsman.dev/deployment',
+    deployment: RIG_DEPLOYMENT,
+    // Another account's instance: EC2 providerIDs name no account, its reservation's owner does.
+    plant: async (rule, claim, zone) =>
+      providerId(
+        placeEc2Instance(world, {
+          zone,
+          tags: tags(rule, claim),
+          ...(rule === 'foreign-project' ? { ownerId: '210987654321' } : {}),
+        }),
+      ),
     liveInstances: async () => world.live().length,
     reset: async () => {
       world.instances.clear();

@@ -1,6 +1,8 @@
 // Runs the CloudProvider contract against the in-memory recording fake.
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
-import { FakeCloudProvider } from '../../fakes/cloud-provider.ts';
+import { providerId } from '../../../shared/ports/cloud-provider/index.ts';
+import { nodeClaimName } from '../../../shared/model/names.ts';
+import { FAKE_DEPLOYMENT_TAG, FakeCloudProvider } from '../../fakes/cloud-provider.ts';
 import { cloudProviderContract } from './contract.ts';
 
 const ZONES = ['us-east-1a', 'us-east-1b'] as const;
@@ -33,6 +35,29 @@ cloudProviderContract('in-memory fake', async () => {
       { instanceType: 'g5.2xlarge', zone: 'us-east-1b', capacityType: 'on-demand', price: 1.212 },
     ],
     setCapacity: (t, z, ct, n) => holder.provider.setCapacity(t, z, ct, n),
+    deploymentKey: FAKE_DEPLOYMENT_TAG,
+    deployment: fake.deployment,
+    plant: async (rule, claim, zone) => {
+      const id = providerId(`aws:///${zone}/i-planted${claim.replace(/[^a-z0-9]/g, '')}`);
+      const tags: Record<string, string> = {
+        'kraftsman.dev/cluster': rule === 'foreign-cluster' ? 'other' : 'test',
+        [FAKE_DEPLOYMENT_TAG]: rule === 'foreign-deployment' ? 'other-deployment' : fake.deployment,
+        'karpenter.sh/nodeclaim': claim,
+      };
+      if (rule === 'no-deployment') delete tags[FAKE_DEPLOYMENT_TAG];
+      const instance = {
+        providerId: id,
+        cloud: 'aws' as const,
+        instanceType: 'g5.xlarge',
+        zone,
+        capacityType: 'on-demand' as const,
+        state: 'running' as const,
+        nodeClaim: nodeClaimName(claim),
+        tags,
+      };
+      holder.provider.plant(instance, rule === 'foreign-project');
+      return id;
+    },
     liveInstances: async () =>
       [...holder.provider.instances.values()].filter((i) => i.state !== 'terminated').length,
     reset: async () => {

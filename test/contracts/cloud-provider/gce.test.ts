@@ -1,10 +1,32 @@
 // Runs the CloudProvider contract against the Compute Engine adapter, through @google-cloud/compute, on the emulator.
 import { cloudProviderContract } from './contract.ts';
-import { ZONES, gceNodeClass, startGceRig } from '../../integration/clouds/gce-setup.ts';
+import {
+  OTHER_PROJECT,
+  RIG_DEPLOYMENT,
+  ZONES,
+  gceNodeClass,
+  startGceRig,
+} from '../../integration/clouds/gce-setup.ts';
+import { providerId } from '../../../shared/ports/cloud-provider/index.ts';
+import { placeGceInstance } from '../../support/placed-instances.ts';
+import type { PlantRule } from './identity.ts';
+
+/** The labels an instance of this rig's deployment carries, broken as `rule` says. */
+function labels(rule: PlantRule, claim: string): Record<string, string> {
+  const l: Record<string, string> = {
+    'kraftsman-cluster': rule === 'foreign-cluster' ? 'other' : 'test',
+    'kraftsman-deployment': rule === 'foreign-deployment' ? 'other-deployment' : RIG_DEPLOYMENT,
+    'kraftsman-nodeclaim': claim,
+    'kraftsman-nodepool': 'gpu',
+  };
+  if (rule === 'no-deployment') delete l['kraftsman-deployment'];
+  return l;
+}
 
 cloudProviderContract('Compute Engine adapter on the GCE emulator', async () => {
   const rig = await startGceRig();
   const world = rig.emulator.world;
+  const other = rig.emulator.worldOf(OTHER_PROJECT);
   return {
     provider: rig.provider,
     nodeClass: gceNodeClass(),
@@ -33,8 +55,20 @@ cloudProviderContract('Compute Engine adapter on the GCE emulator', async () => 
       },
     ],
     setCapacity: (type, zone, ct, n) => world.setCapacity(type, zone, ct === 'spot' ? 'SPOT' : 'STANDARD', n),
-    liveInstances: async () => world.live().length,
+    deploymentKey: 'kraftsman-deployment',
+    deployment: RIG_DEPLOYMENT,
+    plant: async (rule, claim, zone) =>
+      providerId(
+        placeGceInstance(rule === 'foreign-project' ? other : world, {
+          zone,
+          name: claim,
+          labels: labels(rule, claim),
+          claim,
+        }),
+      ),
+    liveInstances: async () => world.live().length + other.live().length,
     reset: async () => {
+      other.instances.clear();
       world.instances.clear();
       world.capacity.clear();
       world.operations.clear();

@@ -14,6 +14,7 @@ import { leaseStatus } from '../../../shared/ports/state-store/records.ts';
 import { ManualClock } from '../../fakes/manual-clock.ts';
 import { commandContract } from './commands.ts';
 import { passStateContract } from './pass-state.ts';
+import { deploymentContract } from './deployment.ts';
 
 export interface StoreHarness {
   /** A store over the shared backend, reading time from `clock`. */
@@ -51,6 +52,7 @@ export function stateStoreContract(name: string, open: () => Promise<StoreHarnes
     leaseContract(ctx);
     commandContract(ctx);
     passStateContract(ctx);
+    deploymentContract(ctx);
   });
 }
 

@@ -111,6 +111,8 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
       h.logger,
       LOCAL_CREDENTIALS,
       closer,
+      undefined,
+      h.deployment,
     );
     const otherGce = buildGceProvider(
       { ...h.settings.gce, clusterName: 'other' },
@@ -118,6 +120,8 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
       h.logger,
       fakeGoogleAuth(),
       closer,
+      undefined,
+      h.deployment,
     );
     h.registerNodes = false;
     const [oursAws, theirsAws] = await strayLaunch('aws-gpu', 'stray-aws', [h.ec2Provider(), otherEc2]);

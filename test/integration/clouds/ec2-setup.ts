@@ -18,6 +18,10 @@ import { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from '../
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** The deployment id the rig's provider tags its launches with (docs/mechanisms/identity.md#instances). */
+export const RIG_DEPLOYMENT = 'rig-deployment';
+/** The rig's account: the emulator's default owner of every instance. */
+export const RIG_ACCOUNT = '123456789012';
 export const credentials = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
 const discovery = { tags: { [DISCOVERY_TAG.key]: DISCOVERY_TAG.value } };
 
@@ -61,6 +65,7 @@ export async function startEc2Rig(
   const config = parseEc2ProviderConfig({
     clusterName: 'test',
     region: 'us-east-1',
+    accountId: RIG_ACCOUNT,
     retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
   });
   const local = { endpoint: emulator.endpoint, credentials };
@@ -83,6 +88,7 @@ export async function startEc2Rig(
     logger,
     sleep: async (ms) => void sleeps.push(ms),
     prices: async () => lookupOf(await source.prices()),
+    deployment: async () => RIG_DEPLOYMENT,
   });
   return {
     emulator,

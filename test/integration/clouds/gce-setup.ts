@@ -13,6 +13,9 @@ import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import { startGceEmulator, type GceEmulator, type GceEmulatorOptions } from '../../../local/gce/server.ts';
 
 export const ZONES = ['us-central1-a', 'us-central1-b'] as const;
+/** The deployment id the rig's provider labels its launches with (docs/mechanisms/identity.md#instances). */
+export const RIG_DEPLOYMENT = 'rig-deployment';
+export const OTHER_PROJECT = 'other-project';
 
 export function fakeAuth(): OAuth2Client {
   const auth = new OAuth2Client();
@@ -79,7 +82,8 @@ export async function startGceRig(
     operationTimeoutMs?: number;
   } = {},
 ): Promise<GceRig> {
-  const emulator = await startGceEmulator({ zones: ZONES, ...opts.emulator });
+  // A second project, so a providerID can name a VM this deployment does not own.
+  const emulator = await startGceEmulator({ zones: ZONES, otherProjects: [OTHER_PROJECT], ...opts.emulator });
   const clients = createComputeClients(fakeAuth(), {
     host: '127.0.0.1',
     port: emulator.port,
@@ -113,6 +117,7 @@ export async function startGceRig(
     },
     sleep: async () => undefined,
     readPrices: opts.readPrices ?? billingPriceReader(billing),
+    deployment: async () => RIG_DEPLOYMENT,
   });
   return {
     emulator,

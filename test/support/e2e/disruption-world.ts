@@ -175,6 +175,7 @@ export async function crashableContainer(h: E2eHarness) {
       LOCAL_CREDENTIALS,
       closer,
       liveEc2Prices({ ...h.settings.ec2, endpoint: wire.endpoints.ec2 }, h.clock, LOCAL_CREDENTIALS, closer),
+      h.deployment,
     ),
     close: async () => {
       await closer.close();

@@ -19,6 +19,8 @@ import type { GceCloudProvider } from '../../../shared/adapters/gcp-compute/prov
 import { InProcessInvoker } from '../../../shared/adapters/memory/invoker.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import type { Timer } from '../../../shared/ports/timer.ts';
+import type { DeploymentSource } from '../../../shared/ports/cloud-provider/index.ts';
+import { randomUUID } from 'node:crypto';
 import { liveEc2Prices, liveGcePrices } from '../../../functions/compose/price-sources.ts';
 import { buildPriceStore } from '../../../functions/compose/price-store.ts';
 import type { DynamoDbPriceStore } from '../../../shared/adapters/dynamodb/prices.ts';
@@ -28,6 +30,7 @@ import {
   buildEc2Provider,
   buildGceProvider,
   buildStateStore,
+  deploymentSource,
   type ClusterSettings,
   type Ec2Settings,
   type GceSettings,
@@ -51,6 +54,8 @@ export interface E2eOptions {
   readonly bootDelayMs?: number;
   /** False: booted instances register no Node (registration-timeout tests). */
   readonly registerNodes?: boolean;
+  /** More projects the Compute Engine emulator serves (another deployment's VMs; `gce.worldOf(project)`). */
+  readonly otherGceProjects?: readonly string[];
   /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
   readonly objects?: readonly KubeObject[];
 }
@@ -73,6 +78,8 @@ export interface E2eHarness {
     readonly ec2: Ec2Settings;
     readonly gce: GceSettings;
   };
+  /** This deployment's id, from the state table as functions/compose reads it (every container shares the table). */
+  readonly deployment: DeploymentSource;
   /** Switches Node registration on boot on or off. */
   registerNodes: boolean;
   /** Each call is a fresh "container": its own clients and caches. */
@@ -115,6 +122,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     closer.add(() => ec2.close());
     const gce = await startGceEmulator({
       project: GCE_PROJECT,
+      otherProjects: options.otherGceProjects ?? [],
       zones: GCE_ZONES,
       now: () => clock.now(),
       onBoot: (b) => {
@@ -143,6 +151,11 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       },
     };
     kube.seed([ec2NodeClass(), gceNodeClass(), ...(options.objects ?? [])]);
+    const deployment = deploymentSource(
+      buildStateStore(settings.store, clock, LOCAL_CREDENTIALS, closer),
+      clusterName,
+      randomUUID,
+    );
     return Object.assign(harness, {
       clusterName,
       clock,
@@ -155,6 +168,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       dynamo,
       invoker: new InProcessInvoker(),
       settings,
+      deployment,
       cluster: () => buildCluster(settings.cluster, logger),
       store: () => buildStateStore(settings.store, clock, LOCAL_CREDENTIALS, closer),
       priceStore: () => buildPriceStore(settings.store, LOCAL_CREDENTIALS, closer),
@@ -167,6 +181,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
           LOCAL_CREDENTIALS,
           closer,
           liveEc2Prices(settings.ec2, clock, LOCAL_CREDENTIALS, closer),
+          deployment,
         ),
       gceProvider: () =>
         buildGceProvider(
@@ -176,6 +191,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
           fakeGoogleAuth(),
           closer,
           liveGcePrices(settings.gce, fakeGoogleAuth(), closer),
+          deployment,
         ),
       seed: (objects: readonly KubeObject[]) => kube.seed(objects),
       list: (kind: string) => kube.store.all(kube.typeOf(kind)),
