@@ -47,11 +47,21 @@ export function allowedActions(t: CfnTemplate, roleId: string): Set<string> {
   );
 }
 
+/** The pseudo parameters CloudFormation resolves at deploy time, as a deploy to a test account would see them. */
+const PSEUDO: Readonly<Record<string, string>> = {
+  'AWS::AccountId': '123456789012',
+  'AWS::Region': 'us-east-1',
+};
+
+/** A function's environment as Lambda would see it: a `Ref` to a pseudo parameter resolved as above. */
 export function environmentOf(t: CfnTemplate, fn: string): Record<string, string> {
   const env = lambdaOf(t, fn)?.Properties.Environment as { Variables?: Record<string, unknown> } | undefined;
-  return Object.fromEntries(
-    Object.entries(env?.Variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
-  );
+  const value = (v: unknown): string => {
+    if (typeof v === 'string') return v;
+    const ref = (v as { Ref?: unknown } | null)?.Ref;
+    return typeof ref === 'string' && PSEUDO[ref] ? PSEUDO[ref] : JSON.stringify(v);
+  };
+  return Object.fromEntries(Object.entries(env?.Variables ?? {}).map(([k, v]) => [k, value(v)]));
 }
 
 /** The schedule expressions of the EventBridge rules that target this function. */
