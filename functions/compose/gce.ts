@@ -20,6 +20,8 @@ export interface GceSettings {
   readonly endpoint?: { readonly host: string; readonly port: number };
   readonly operationTimeoutMs?: number;
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
+  /** The Resource Manager tag bound to every launch (KRAFTSMAN_GCP_TAG_KEY / _VALUE). */
+  readonly deploymentTag?: { readonly key: string; readonly value: string };
 }
 
 type AuthClient = NonNullable<Parameters<typeof buildGce>[3]['client']>;
@@ -33,6 +35,7 @@ export function gceConfig(settings: GceSettings): GceProviderConfig {
     zones: [...settings.zones],
     ...(settings.operationTimeoutMs ? { operationTimeoutMs: settings.operationTimeoutMs } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.deploymentTag ? { deploymentTag: { ...settings.deploymentTag } } : {}),
   });
 }
 

@@ -84,13 +84,20 @@ function create(
   resource: Record<string, unknown>,
 ): void {
   world.consume(type, zone, model, 1);
+  // Tag bindings are input only (params, instanceProperties): kept beside the instance, never echoed by a GET.
+  const { params, resourceManagerTags, ...kept } = resource as {
+    params?: { resourceManagerTags?: Record<string, string> };
+    resourceManagerTags?: Record<string, string>;
+  };
+  const tags = params?.resourceManagerTags ?? resourceManagerTags;
   const instance: GceInstance = {
     id: world.nextId(),
     name,
     zone,
     machineType: type,
     provisioningModel: model,
-    resource: { ...resource, name },
+    resource: { ...kept, name },
+    ...(tags && Object.keys(tags).length > 0 ? { resourceManagerTags: { ...tags } } : {}),
     status: 'RUNNING',
     creationTimestamp: world.now().toISOString(),
     ...(world.faults.unlistedLists ? { unlisted: world.faults.unlistedLists } : {}),
@@ -136,6 +143,27 @@ function checkLabels(labels: unknown): void {
   }
 }
 
+/** Resource Manager tags bound at creation: keys `tagKeys/{id}`, values `tagValues/{id}` (400 otherwise). */
+function checkTags(tags: unknown, field: string): void {
+  if (tags === undefined || tags === null) return;
+  if (typeof tags !== 'object' || Array.isArray(tags))
+    throw new GceHttpError(400, 'invalid', `Invalid value for field '${field}': must be a map`);
+  for (const [key, value] of Object.entries(tags as Record<string, unknown>)) {
+    if (!/^tagKeys\/\d+$/.test(key))
+      throw new GceHttpError(
+        400,
+        'invalid',
+        `Invalid value for field '${field}': '${key}'. Tag keys must be in the format tagKeys/{tag_key_id}.`,
+      );
+    if (typeof value !== 'string' || !/^tagValues\/\d+$/.test(value))
+      throw new GceHttpError(
+        400,
+        'invalid',
+        `Invalid value for field '${field}': '${String(value)}'. Tag values must be in the format tagValues/{tag_value_id}.`,
+      );
+  }
+}
+
 function quota(world: GceWorld): void {
   const q = world.faults.quotaNext;
   if (!q) return;
@@ -152,6 +180,10 @@ export function insert(
   const name = String(resource.name ?? '');
   checkName(world, zone, name);
   checkLabels(resource.labels);
+  checkTags(
+    ((resource.params ?? {}) as { resourceManagerTags?: unknown }).resourceManagerTags,
+    'resource.params.resourceManagerTags',
+  );
   quota(world);
   const type = machineTypeName(world, zone, resource.machineType);
   const model = modelOf(resource);
@@ -185,6 +217,7 @@ export function bulkInsert(
     );
   for (const n of names) checkName(world, zone, n);
   checkLabels(props.labels);
+  checkTags(props.resourceManagerTags, 'resource.instanceProperties.resourceManagerTags');
   quota(world);
   const type = machineTypeName(world, zone, props.machineType);
   const model = modelOf(props);

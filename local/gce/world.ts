@@ -30,6 +30,8 @@ export interface GceInstance {
   readonly machineType: string;
   readonly provisioningModel: ProvisioningModel;
   readonly resource: Record<string, unknown>;
+  /** The Resource Manager tags bound at creation (`params.resourceManagerTags`; bulkInsert's instanceProperties). */
+  readonly resourceManagerTags?: Readonly<Record<string, string>>;
   status: 'PROVISIONING' | 'STAGING' | 'RUNNING' | 'STOPPING' | 'TERMINATED';
   readonly creationTimestamp: string;
   /** Eventual consistency of lists: this many more list/aggregatedList answers leave it out. */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { commaList, required, url } from './env.ts';
 import { ConfigError } from './errors.ts';
+import { TAG_KEY, TAG_VALUE } from './gcp-compute.ts';
 
 export const commonEnv = {
   KRAFTSMAN_CLUSTER_NAME: required('KRAFTSMAN_CLUSTER_NAME').regex(
@@ -36,6 +37,23 @@ export const gcpEnv = {
   KRAFTSMAN_GCP_ZONES: commaList,
   /** The workload identity federation config (external_account JSON); service-account keys are refused. */
   KRAFTSMAN_GCP_CREDENTIALS: required('KRAFTSMAN_GCP_CREDENTIALS'),
+  /**
+   * The Resource Manager tag every launched instance is bound to, both or neither: an IAM condition on it
+   * confines deletes to this deployment's instances (docs/deploy.md, "Confining deletes").
+   */
+  KRAFTSMAN_GCP_TAG_KEY: z
+    .string()
+    .trim()
+    .regex(TAG_KEY, 'must be a tag key id, tagKeys/<number> (gcloud resource-manager tags keys describe)')
+    .optional(),
+  KRAFTSMAN_GCP_TAG_VALUE: z
+    .string()
+    .trim()
+    .regex(
+      TAG_VALUE,
+      'must be a tag value id, tagValues/<number> (gcloud resource-manager tags values describe)',
+    )
+    .optional(),
   /** Tests only: the Compute Engine emulator, plain http on the loopback (the bundle smoke tests). */
   KRAFTSMAN_GCE_ENDPOINT: url('KRAFTSMAN_GCE_ENDPOINT')
     .refine((u) => /^http:\/\/(127\.0\.0\.1|localhost):\d+\/?$/.test(u), {
@@ -104,8 +122,24 @@ export function gcpSettings(env: Common & Gcp) {
     region: env.KRAFTSMAN_GCP_REGION,
     zones: env.KRAFTSMAN_GCP_ZONES,
     credentials: env.KRAFTSMAN_GCP_CREDENTIALS,
+    ...deploymentTag(env),
     ...(env.KRAFTSMAN_GCE_ENDPOINT ? { endpoint: loopback(env.KRAFTSMAN_GCE_ENDPOINT) } : {}),
   };
+}
+
+/** Both or neither: a key without its value (or the reverse) would bind nothing and fail every conditioned delete. */
+function deploymentTag(env: Gcp): { deploymentTag?: { key: string; value: string } } {
+  const key = env.KRAFTSMAN_GCP_TAG_KEY;
+  const value = env.KRAFTSMAN_GCP_TAG_VALUE;
+  if (key && value) return { deploymentTag: { key, value } };
+  if (!key && !value) return {};
+  const [set, missing] = key
+    ? ['KRAFTSMAN_GCP_TAG_KEY', 'KRAFTSMAN_GCP_TAG_VALUE']
+    : ['KRAFTSMAN_GCP_TAG_VALUE', 'KRAFTSMAN_GCP_TAG_KEY'];
+  throw new ConfigError(
+    `invalid GCP config: ${missing}: is required when ${set} is set (the deployment tag takes both, or neither)`,
+    [missing],
+  );
 }
 
 const loopback = (u: string) => {

@@ -261,6 +261,14 @@ function gcpRoleOf(fn: string): string[] | undefined {
   return gcpRoleSchema.parse(parse(readFileSync(gcpRoleFile(fn), 'utf8'))).includedPermissions;
 }
 
+/** The permission a conditional binding confines to the deployment's tagged instances (docs/deploy.md, "Confining deletes"). */
+const DELETE = 'compute.instances.delete';
+/** What a function's two Google roles grant together: `<fn>.yaml` unconditioned, `<fn>-delete.yaml` conditioned. */
+const gcpGrantsOf = (fn: string): string[] | undefined => {
+  const roles = [gcpRoleOf(fn), gcpRoleOf(`${fn}-delete`)].filter((r) => r !== undefined);
+  return roles.length > 0 ? roles.flat() : undefined;
+};
+
 describe.each(FUNCTIONS)('the Google custom role of $name', ({ name, handlerFile }) => {
   it('grants exactly the Compute Engine permissions its bundled code calls (calls.yml gce:, gcp-compute/PERMISSIONS.md)', async () => {
     if (!existsSync(join(ROOT, handlerFile)))
@@ -269,19 +277,45 @@ describe.each(FUNCTIONS)('the Google custom role of $name', ({ name, handlerFile
     const calls = gceCallsIn(await bundleOf(handlerFile), table);
     const derived = deriveGcePermissions(calls, table, readGcePermissions());
     expect(derived.unknown).toEqual([]);
-    const granted = gcpRoleOf(name);
+    const granted = gcpGrantsOf(name);
     if (!calls.bundled) {
-      expect(granted, `infra/gcp/roles/${name}.yaml: ${name} calls no Google API`).toBeUndefined();
+      expect(granted, `infra/gcp/roles/${name}(-delete).yaml: ${name} calls no Google API`).toBeUndefined();
       return;
     }
-    expect(granted, `infra/gcp/roles/${name}.yaml is missing`).toBeDefined();
+    expect(gcpRoleOf(name), `infra/gcp/roles/${name}.yaml is missing`).toBeDefined();
     const allowed = new Set(granted);
-    expect(allowed.size, `infra/gcp/roles/${name}.yaml lists a permission twice`).toBe(granted?.length);
+    expect(allowed.size, `infra/gcp/roles/${name}(-delete).yaml list a permission twice`).toBe(
+      granted?.length,
+    );
     // Both ways, as for the AWS role: granted and never called fails as much as called and not granted.
     expect({
       grantedNeverCalled: [...allowed].filter((p) => !derived.permissions.has(p)).sort(),
       calledNotGranted: [...derived.permissions].filter((p) => !allowed.has(p)).sort(),
     }).toEqual({ grantedNeverCalled: [], calledNotGranted: [] });
+  });
+
+  it('holds compute.instances.delete in <fn>-delete.yaml alone, which exists exactly when the code deletes', async () => {
+    if (!existsSync(join(ROOT, handlerFile)))
+      throw new Error(`${handlerFile} is missing: no code to derive ${name}'s Google role from`);
+    const table = readCallTable();
+    const derived = deriveGcePermissions(
+      gceCallsIn(await bundleOf(handlerFile), table),
+      table,
+      readGcePermissions(),
+    );
+    // An unconditioned delete would let the function delete any instance of the project, whatever the condition.
+    expect(gcpRoleOf(name) ?? [], `infra/gcp/roles/${name}.yaml must not grant ${DELETE}`).not.toContain(
+      DELETE,
+    );
+    if (!derived.permissions.has(DELETE)) {
+      expect(
+        gcpRoleOf(`${name}-delete`),
+        `infra/gcp/roles/${name}-delete.yaml: ${name} deletes nothing`,
+      ).toBeUndefined();
+      return;
+    }
+    // A conditional binding must hold the delete alone: a list permission on it would be denied (docs/deploy.md).
+    expect(gcpRoleOf(`${name}-delete`), `infra/gcp/roles/${name}-delete.yaml`).toEqual([DELETE]);
   });
 
   it('is the role of its own service account: the function impersonates that account, or has no Google credentials', async () => {
@@ -301,7 +335,7 @@ describe.each(FUNCTIONS)('the Google custom role of $name', ({ name, handlerFile
 describe('Compute Engine permissions that belong to few functions', () => {
   const granting = (permission: string): string[] =>
     FUNCTIONS.map((f) => f.name)
-      .filter((fn) => gcpRoleOf(fn)?.includes(permission))
+      .filter((fn) => gcpGrantsOf(fn)?.includes(permission))
       .sort();
 
   it('creating instances is launch-gcp’s; deleting them launch-gcp’s (a partial gang), orchestrate’s and lifecycle’s', () => {

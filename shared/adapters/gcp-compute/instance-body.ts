@@ -1,5 +1,6 @@
 // The instance body for instances.insert / bulkInsert: GPUs (bundled A2/A3/G2 or attached to N1),
-// Spot with DELETE on termination, TERMINATE on host maintenance for GPUs, labels, startup-script.
+// Spot with DELETE on termination, TERMINATE on host maintenance for GPUs, labels, startup-script, and the
+// deployment's Resource Manager tag (what an IAM condition can see; labels it cannot).
 import type { protos } from '@google-cloud/compute';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
@@ -16,6 +17,27 @@ import {
 } from './instances.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
+type InstanceProperties = protos.google.cloud.compute.v1.IInstanceProperties;
+
+/** A Resource Manager tag as Compute Engine binds it at creation: `tagKeys/{id}` → `tagValues/{id}`. */
+export interface DeploymentTag {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * bulkInsert's instanceProperties from an insert body: the machine type by name, and the tag bindings at
+ * `instanceProperties.resourceManagerTags` (InstanceProperties has no `params`).
+ */
+export function instanceProperties(body: Instance): InstanceProperties {
+  const { params, ...rest } = body;
+  const tags = params?.resourceManagerTags;
+  return {
+    ...(rest as InstanceProperties),
+    machineType: String(body.machineType).split('/').pop() ?? null,
+    ...(tags ? { resourceManagerTags: tags } : {}),
+  };
+}
 
 /** `n1-standard-8_nvidia-tesla-t4_2` = machine type n1-standard-8 with two attached T4s; other names are machine types. */
 export function parseInstanceType(name: string): {
@@ -88,6 +110,7 @@ export function instanceBody(args: {
   image: string;
   extraLabels?: Record<string, string>;
   claimMetadata: boolean;
+  deploymentTag?: DeploymentTag | undefined;
 }): Instance {
   const { option, claim, nodeClass } = args;
   const spec = nodeClass.spec;
@@ -164,5 +187,9 @@ export function instanceBody(args: {
         }
       : {}),
     ...(spec.networkTags?.length ? { tags: { items: spec.networkTags } } : {}),
+    // Bound at creation, so an IAM condition on it covers the instance from its first moment (docs/deploy.md).
+    ...(args.deploymentTag
+      ? { params: { resourceManagerTags: { [args.deploymentTag.key]: args.deploymentTag.value } } }
+      : {}),
   };
 }

@@ -57,7 +57,7 @@ import {
 } from './queries.ts';
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
-import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
+import { InvalidLabelError, instanceBody, instanceProperties, resolveImage } from './instance-body.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -182,7 +182,7 @@ export class GceCloudProvider implements CloudProvider {
         count: String(n),
         minCount: String(n),
         perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])),
-        instanceProperties: { ...props, machineType: String(props.machineType).split('/').pop() },
+        instanceProperties: instanceProperties(props),
       };
       const outcome = await launchAttempt(this.ctx, option, () =>
         this.deps.clients.instances.bulkInsert({
@@ -331,6 +331,7 @@ export class GceCloudProvider implements CloudProvider {
         image: this.image(nc),
         extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
+        deploymentTag: this.deps.config.deploymentTag,
       });
     } catch (err) {
       // Labels the API would refuse with 400: the node class is wrong as written, for every offering.

@@ -80,6 +80,8 @@ export async function startGceRig(
     emulator?: GceEmulatorOptions;
     readPrices?: (shapes: readonly TypeShape[]) => Promise<GcePriceBook>;
     operationTimeoutMs?: number;
+    /** The Resource Manager tag the provider binds to its launches (KRAFTSMAN_GCP_TAG_KEY / _VALUE). */
+    deploymentTag?: { key: string; value: string };
   } = {},
 ): Promise<GceRig> {
   // A second project, so a providerID can name a VM this deployment does not own.
@@ -106,6 +108,7 @@ export async function startGceRig(
       zones: [...ZONES],
       retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 },
       ...(opts.operationTimeoutMs ? { operationTimeoutMs: opts.operationTimeoutMs } : {}),
+      ...(opts.deploymentTag ? { deploymentTag: opts.deploymentTag } : {}),
     }),
     clock: systemClock,
     fallbackCatalog: gceCatalog(),

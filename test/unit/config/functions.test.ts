@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { launchAwsConfig } from '../../../shared/config/launch-aws.ts';
 import { launchGcpConfig } from '../../../shared/config/launch-gcp.ts';
+import { orchestrateConfig } from '../../../shared/config/orchestrate.ts';
+import { parseGceProviderConfig } from '../../../shared/config/gcp-compute.ts';
 import { provisionConfig } from '../../../shared/config/provision.ts';
 import { COMMON_ENV, GCP_ENV, LAUNCHER_ENV, configFailure } from '../../fixtures/config-env.ts';
 
@@ -64,5 +66,52 @@ describe('function config', () => {
       expect(configFailure(() => launchGcpConfig({ ...local, KRAFTSMAN_GCE_ENDPOINT: remote })).keys).toEqual(
         ['KRAFTSMAN_GCE_ENDPOINT'],
       );
+  });
+
+  it('takes the deployment tag (KRAFTSMAN_GCP_TAG_KEY / _VALUE) as ids, both or neither, into the GCE settings', () => {
+    const tag = {
+      KRAFTSMAN_GCP_TAG_KEY: 'tagKeys/281475512345678',
+      KRAFTSMAN_GCP_TAG_VALUE: 'tagValues/2814799',
+    };
+    const env = { ...COMMON_ENV, ...GCP_ENV };
+    expect(launchGcpConfig({ ...env, ...tag }).gce.deploymentTag).toEqual({
+      key: 'tagKeys/281475512345678',
+      value: 'tagValues/2814799',
+    });
+    expect(orchestrateConfig({ ...env, ...tag }).gce?.deploymentTag?.key).toBe('tagKeys/281475512345678');
+    expect(launchGcpConfig(env).gce).not.toHaveProperty('deploymentTag');
+    const onlyKey = configFailure(() =>
+      launchGcpConfig({ ...env, KRAFTSMAN_GCP_TAG_KEY: tag.KRAFTSMAN_GCP_TAG_KEY }),
+    );
+    expect(onlyKey.keys).toEqual(['KRAFTSMAN_GCP_TAG_VALUE']);
+    expect(onlyKey.message).toMatch(/KRAFTSMAN_GCP_TAG_VALUE: is required when KRAFTSMAN_GCP_TAG_KEY is set/);
+    const onlyValue = configFailure(() =>
+      launchGcpConfig({ ...env, KRAFTSMAN_GCP_TAG_VALUE: tag.KRAFTSMAN_GCP_TAG_VALUE }),
+    );
+    expect(onlyValue.keys).toEqual(['KRAFTSMAN_GCP_TAG_KEY']);
+    const names = configFailure(() =>
+      launchGcpConfig({
+        ...env,
+        KRAFTSMAN_GCP_TAG_KEY: 'ml-prod/kraftsman-deployment',
+        KRAFTSMAN_GCP_TAG_VALUE: 'prod',
+      }),
+    );
+    expect([...names.keys].sort()).toEqual(['KRAFTSMAN_GCP_TAG_KEY', 'KRAFTSMAN_GCP_TAG_VALUE']);
+    expect(names.message).toMatch(/KRAFTSMAN_GCP_TAG_KEY: must be a tag key id, tagKeys\/<number>/);
+  });
+
+  it('the Compute Engine adapter refuses a deployment tag that is not ids (its config names the field)', () => {
+    const base = { clusterName: 'test', project: 'p', region: 'us-central1', zones: ['us-central1-a'] };
+    expect(
+      parseGceProviderConfig({ ...base, deploymentTag: { key: 'tagKeys/1', value: 'tagValues/2' } })
+        .deploymentTag,
+    ).toEqual({ key: 'tagKeys/1', value: 'tagValues/2' });
+    const err = configFailure(() =>
+      parseGceProviderConfig({
+        ...base,
+        deploymentTag: { key: 'kraftsman-deployment', value: 'tagValues/2' },
+      }),
+    );
+    expect(err.keys).toEqual(['deploymentTag.key']);
   });
 });
