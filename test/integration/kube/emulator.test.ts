@@ -388,7 +388,8 @@ describe('watch', () => {
     ]);
     const events = await collect(
       '/api/v1/nodes',
-      { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1' },
+      // kube-apiserver bookmarks 2 s before the timeout: within a second of a 3 s watch.
+      { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1', timeoutSeconds: 3 },
       (t) => t === 'BOOKMARK',
     );
     expect(events).toEqual([{ type: 'ADDED', name: 'c' }, { type: 'BOOKMARK' }]);
@@ -403,7 +404,7 @@ describe('watch', () => {
     for (const [i, rv] of rvs.entries()) {
       const events = await collect(
         '/api/v1/nodes',
-        { resourceVersion: rv, allowWatchBookmarks: true },
+        { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 3 },
         (t) => t === 'BOOKMARK',
       );
       const added = ['r0', 'r1', 'r2', 'r3', 'r4'].slice(i).map((name) => ({ type: 'ADDED', name }));
