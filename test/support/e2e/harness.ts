@@ -97,7 +97,8 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
   const clusterName = options.clusterName ?? 'e2e';
   const clock = new OffsetClock();
   const closer = new Closer();
-  const kube = new KubeApiEmulator({ crds: defaultCrds(), now: () => clock.now() });
+  // Pages short or empty at random (seeded), as a real server may serve them: every read loop must page on.
+  const kube = new KubeApiEmulator({ crds: defaultCrds(), now: () => clock.now(), shortPages: { seed: 30 } });
   const dynamoStart = startDynamoDbLocal();
   try {
     const kubeUrl = await kube.start();
