@@ -10,6 +10,7 @@ import {
   defaultCrds,
   enableOwnerRecreation,
   type BindResult,
+  type BookmarkSchedule,
   type KubeObject,
 } from '../../../local/kube-api/index.ts';
 import type { KubeCluster } from '../../../shared/adapters/kube/index.ts';
@@ -53,6 +54,11 @@ export interface E2eOptions {
   readonly registerNodes?: boolean;
   /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
   readonly objects?: readonly KubeObject[];
+  /**
+   * The API server's watch bookmarks: kube-apiserver's schedule by default (a warm read waits for the bookmark
+   * 2 s before its watch's timeout); `{ afterReplay: true }` for a test of hundreds of warm reads.
+   */
+  readonly bookmarks?: BookmarkSchedule;
 }
 
 export interface E2eHarness {
@@ -98,7 +104,12 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
   const clock = new OffsetClock();
   const closer = new Closer();
   // Pages short or empty at random (seeded), as a real server may serve them: every read loop must page on.
-  const kube = new KubeApiEmulator({ crds: defaultCrds(), now: () => clock.now(), shortPages: { seed: 30 } });
+  const kube = new KubeApiEmulator({
+    crds: defaultCrds(),
+    now: () => clock.now(),
+    shortPages: { seed: 30 },
+    ...(options.bookmarks ? { bookmarks: options.bookmarks } : {}),
+  });
   const dynamoStart = startDynamoDbLocal();
   try {
     const kubeUrl = await kube.start();
