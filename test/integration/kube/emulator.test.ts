@@ -20,7 +20,8 @@ let watch: Watch;
 const status = (e: unknown): number | undefined => (e as { code?: number }).code;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Full pages: this file checks what a page holds; short and empty pages are strict-pages.test.ts's.
+  h = await startHarness({ shortPages: undefined });
   const kc = kubeConfigFor(h.url, 't');
   core = kc.makeApiClient(CoreV1Api);
   custom = kc.makeApiClient(CustomObjectsApi);
