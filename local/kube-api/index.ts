@@ -10,3 +10,4 @@ export { parseBootstrap, registerNode, type NodeRegistration } from './alive/reg
 export { refreshDisruptionBudgets } from './alive/disruption-budgets.ts';
 export { collectPodGarbage, POD_GC_QUARANTINE_MS, type PodGcResult } from './alive/pod-gc.ts';
 export type { KubeObject } from './store.ts';
+export type { BookmarkSchedule } from './watch.ts';

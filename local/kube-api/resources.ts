@@ -14,6 +14,8 @@ export interface ResourceType {
   readonly subresources: readonly ('status' | 'eviction')[];
   /** openAPIV3Schema from the CRD; custom resources are validated against it on write. */
   readonly schema?: JsonSchema;
+  /** Served from a CRD: an update must carry metadata.resourceVersion (no unconditional update). */
+  readonly custom?: true;
 }
 
 export const apiVersionOf = (t: { group: string; version: string }): string =>
@@ -87,6 +89,7 @@ export function typesFromCrd(crd: CrdObject): ResourceType[] {
       namespaced: scope === 'Namespaced',
       shortNames: names.shortNames ?? [],
       subresources: v.subresources?.status ? (['status'] as const) : [],
+      custom: true as const,
       ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
     }));
 }

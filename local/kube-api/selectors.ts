@@ -1,5 +1,8 @@
-// Label selectors (=, ==, !=, in, notin, exists, !key) and field selectors (=, ==, != on dotted paths)
-// as the API server parses them from `labelSelector` / `fieldSelector` query parameters.
+// Label selectors (=, ==, !=, in, notin, exists, !key) and field selectors (=, ==, != on the fields a resource
+// supports) as the API server parses them from `labelSelector` / `fieldSelector`: anything malformed is 400.
+import { FIELD_DEFAULTS, fieldLabel } from './field-labels.ts';
+import { labelValueErrors, qualifiedNameErrors } from './meta-validation.ts';
+import type { ResourceType } from './resources.ts';
 import { statusError } from './status.ts';
 
 export type Matcher = (obj: KubeObject) => boolean;
@@ -18,8 +21,24 @@ function splitTerms(s: string): string[] {
       cur = '';
     } else cur += ch;
   }
-  if (cur.trim()) out.push(cur);
-  return out.map((t) => t.trim()).filter((t) => t.length > 0);
+  if (depth !== 0) throw badSelector(s, 'unbalanced parentheses');
+  out.push(cur);
+  const terms = out.map((t) => t.trim());
+  if (terms.some((t) => t.length === 0)) throw badSelector(s, 'empty requirement');
+  return terms;
+}
+
+const badSelector = (term: string, why: string) =>
+  statusError(400, 'BadRequest', `unable to parse requirement: ${JSON.stringify(term)}: ${why}`);
+
+/** labels.Parse checks every key as a qualified name and every value as a label value. */
+function checkLabel(key: string, values: readonly string[]): void {
+  const keyErr = qualifiedNameErrors(key)[0];
+  if (keyErr) throw badSelector(key, `key: Invalid value: ${JSON.stringify(key)}: ${keyErr}`);
+  for (const [i, v] of values.entries()) {
+    const err = labelValueErrors(v)[0];
+    if (err) throw badSelector(key, `values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${err}`);
+  }
 }
 
 type LabelTerm = (labels: Record<string, string>) => boolean;
@@ -28,7 +47,10 @@ function labelTerm(term: string): LabelTerm {
   const set = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
   if (set) {
     const [, key, op, list] = set as unknown as [string, string, string, string];
-    const values = new Set(list.split(',').map((v) => v.trim()));
+    const given = list.split(',').map((v) => v.trim());
+    if (list.trim() === '') throw badSelector(term, "for 'in', 'notin' operators, values set can't be empty");
+    checkLabel(key, given);
+    const values = new Set(given);
     return op === 'in'
       ? (l) => l[key] !== undefined && values.has(l[key])
       : (l) => l[key] === undefined || !values.has(l[key]);
@@ -36,10 +58,17 @@ function labelTerm(term: string): LabelTerm {
   const eq = /^([^\s!=]+)\s*(==|=|!=)\s*([^\s,]*)$/.exec(term);
   if (eq) {
     const [, key, op, value] = eq as unknown as [string, string, string, string];
+    checkLabel(key, [value]);
     return op === '!=' ? (l) => l[key] !== value : (l) => l[key] === value;
   }
-  if (/^![^\s!=]+$/.test(term)) return (l) => l[term.slice(1)] === undefined;
-  if (/^[^\s!=(),]+$/.test(term)) return (l) => l[term] !== undefined;
+  if (/^![^\s!=]+$/.test(term)) {
+    checkLabel(term.slice(1), []);
+    return (l) => l[term.slice(1)] === undefined;
+  }
+  if (/^[^\s!=(),]+$/.test(term)) {
+    checkLabel(term, []);
+    return (l) => l[term] !== undefined;
+  }
   throw statusError(400, 'BadRequest', `unable to parse requirement: "${term}"`);
 }
 
@@ -59,17 +88,20 @@ export function fieldValue(obj: unknown, path: string | readonly string[]): stri
   return cur === undefined || cur === null ? '' : String(cur);
 }
 
-export function parseFieldSelector(selector: string | null): Matcher {
+/** A field selector on the fields `t` supports (field-labels.ts); without `t`, any dotted path (in-process use). */
+export function parseFieldSelector(selector: string | null, t?: ResourceType): Matcher {
   if (!selector) return () => true;
   const terms = splitTerms(selector).map((term) => {
     const m = /^([A-Za-z0-9_.]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
-    if (!m) throw statusError(400, 'BadRequest', `invalid field selector: "${term}"`);
-    const [, dotted, op, value] = m as unknown as [string, string, string, string];
+    if (!m) throw statusError(400, 'BadRequest', `invalid selector: '${term}'; can't understand '${term}'`);
+    const [, given, op, value] = m as unknown as [string, string, string, string];
+    const known = t ? fieldLabel(t, given) : { label: given };
+    if ('error' in known) throw statusError(400, 'BadRequest', known.error);
     // Split once per selector, not once per object: a LIST of a 28,000-pod fleet tests every pod.
-    const path = dotted.split('.');
-    return op === '!='
-      ? (o: KubeObject) => fieldValue(o, path) !== value
-      : (o: KubeObject) => fieldValue(o, path) === value;
+    const path = known.label.split('.');
+    const absent = FIELD_DEFAULTS[known.label] ?? '';
+    const read = (o: KubeObject): string => fieldValue(o, path) || absent;
+    return op === '!=' ? (o: KubeObject) => read(o) !== value : (o: KubeObject) => read(o) === value;
   });
   return (obj) => terms.every((t) => t(obj));
 }

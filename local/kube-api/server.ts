@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BUILTIN_TYPES, typesFromCrd, type CrdObject, type ResourceType } from './resources.ts';
 import { Store, type KubeObject, type PodTermination } from './store.ts';
-import { StatusError, statusError, successStatus } from './status.ts';
+import { StatusError, statusError, successStatus, tooLargeResourceVersion } from './status.ts';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
 import { deleteOptionsOf, evict } from './eviction.ts';
 import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './selectors.ts';
@@ -30,6 +30,8 @@ export interface EmulatorOptions {
   readonly podTermination?: PodTermination;
   /** When watches send BOOKMARK events; see watch.ts. */
   readonly bookmarks?: BookmarkSchedule;
+  /** LIST pages of a random size in [0, limit], seeded (pages.ts): a real server may serve them short or empty. */
+  readonly shortPages?: { readonly seed: number };
   /** Requests the audit keeps in order (audit.ts); its counts cover every request. */
   readonly auditLimit?: number;
   /** Bearer tokens and their ClusterRoles (rbac.ts); without it every request is allowed. */
@@ -62,7 +64,12 @@ export class KubeApiEmulator {
     this.rbac = options.rbac;
     this.now = options.now ?? (() => new Date());
     this.audit = new AuditLog(options.auditLimit);
-    this.store = new Store(this.now, options.historyLimit, options.podTermination ?? 'graceful');
+    this.store = new Store(
+      this.now,
+      options.historyLimit,
+      options.podTermination ?? 'graceful',
+      options.shortPages,
+    );
     this.store.schedule = (ms) => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -224,8 +231,9 @@ export class KubeApiEmulator {
       case 'list': {
         const match = combine(
           parseLabelSelector(q.get('labelSelector')),
-          parseFieldSelector(q.get('fieldSelector')),
+          parseFieldSelector(q.get('fieldSelector'), r.type),
         );
+        notNewerThanServer(this.store, q.get('resourceVersion'));
         const limit = q.get('limit') ? Number(q.get('limit')) : undefined;
         const nodeName = requiredNodeName(q.get('fieldSelector'));
         const page = this.store.list(r.type, r.namespace, {
@@ -240,6 +248,7 @@ export class KubeApiEmulator {
         serveWatch(this.store, r, q, res, { expired: this.expiredWatch, bookmarks: this.bookmarks });
         return undefined;
       case 'get':
+        notNewerThanServer(this.store, q.get('resourceVersion'));
         return { code: 200, body: this.store.get(r.type, r.namespace, r.name as string) };
       case 'create':
         if (r.subresource === 'eviction')
@@ -303,6 +312,17 @@ function verbOf(method: string, r: Route, q: URLSearchParams): string {
   if (method === 'PATCH' && !collection) return 'patch';
   if (method === 'DELETE' && !collection) return 'delete';
   return 'unsupported';
+}
+
+/**
+ * A LIST or GET at a resourceVersion the server has not reached: kube-apiserver's watch cache waits up to 3 s for
+ * it, then answers 504 Timeout with a ResourceVersionTooLarge cause; the emulator's store is always current, so it
+ * answers at once.
+ */
+function notNewerThanServer(store: Store, rv: string | null): void {
+  if (!rv || rv === '0') return;
+  if (Number(rv) > Number(store.resourceVersion))
+    throw tooLargeResourceVersion(Number(rv), Number(store.resourceVersion));
 }
 
 const combine = (a: (o: KubeObject) => boolean, b: (o: KubeObject) => boolean) => (o: KubeObject) =>

@@ -41,6 +41,33 @@ export const conflict = (resource: string, name: string): StatusError =>
     { name, kind: resource },
   );
 
+/**
+ * An update without metadata.resourceVersion of a kind whose strategy refuses unconditional updates (every custom
+ * resource): the registry store's Update answers 422 Invalid naming the field; the kind is the resource's plural.
+ */
+export const versionRequired = (t: { plural: string; group: string }, name: string): StatusError => {
+  const message = 'Invalid value: 0x0: must be specified for an update';
+  const resource = t.group ? `${t.plural}.${t.group}` : t.plural;
+  return statusError(
+    422,
+    'Invalid',
+    `${resource} "${name}" is invalid: metadata.resourceVersion: ${message}`,
+    {
+      name,
+      group: t.group,
+      kind: t.plural,
+      causes: [{ reason: 'FieldValueInvalid', message, field: 'metadata.resourceVersion' }],
+    },
+  );
+};
+
+/** apiserver storage's NewTooLargeResourceVersionError: a 504 Timeout with a ResourceVersionTooLarge cause. */
+export const tooLargeResourceVersion = (wanted: number, current: number): StatusError =>
+  statusError(504, 'Timeout', `Too large resource version: ${wanted}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+
 export const alreadyExists = (resource: string, name: string): StatusError =>
   statusError(409, 'AlreadyExists', `${resource} "${name}" already exists`, { name, kind: resource });
 

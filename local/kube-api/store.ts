@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type ResourceType } from './resources.ts';
 import { admitCustomResource } from './validation.ts';
-import { decodeContinue, encodeContinue, expiredContinue, lowerBound } from './pages.ts';
+import { admitObject } from './meta-validation.ts';
+import { Pager } from './pages.ts';
 import type { WatchEvent, Watcher } from './events.ts';
 import { Table } from './table.ts';
-import { alreadyExists, conflict, notFound, statusError } from './status.ts';
+import { alreadyExists, conflict, notFound, statusError, versionRequired } from './status.ts';
 import { applyPatch } from './patch.ts';
 import { rfc3339, Terminations, type PodTermination } from './termination.ts';
 import type { KubeObject, Matcher } from './selectors.ts';
@@ -41,8 +42,7 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 
 export class Store {
   private rv = 1;
-  /** Continue tokens issued before this resourceVersion are expired (etcd compacted their snapshot). */
-  private compactedRv = 0;
+  private readonly pager: Pager;
   private readonly tables = new Map<string, Table>();
   private readonly deleteHooks: ((type: ResourceType, obj: KubeObject) => void)[] = [];
   private readonly terminations: Terminations;
@@ -50,7 +50,10 @@ export class Store {
     private readonly now: () => Date = () => new Date(),
     readonly historyLimit = 50_000,
     readonly podTermination: PodTermination = 'graceful',
+    /** Pages of a random size in [0, limit] (seeded), as a real server may serve them (pages.ts). */
+    shortPages?: { readonly seed: number },
   ) {
+    this.pager = new Pager(shortPages);
     this.terminations = new Terminations(
       {
         now: () => this.now(),
@@ -98,9 +101,13 @@ export class Store {
     return obj;
   }
 
-  /** Custom resources are pruned, defaulted and validated by their CRD's schema before they are stored. */
+  /**
+   * Custom resources are pruned, defaulted and validated by their CRD's schema before they are stored; every
+   * object's labels and annotations, and a Node's taints, are validated as the API server does (meta-validation.ts).
+   */
   private check(t: ResourceType, obj: KubeObject): void {
     if (t.schema) admitCustomResource(t, t.schema, obj);
+    admitObject(t, obj);
   }
 
   create(t: ResourceType, ns: string | undefined, input: KubeObject): KubeObject {
@@ -139,38 +146,26 @@ export class Store {
     return this.table(t).objects.get(objKey(t.namespaced ? ns : undefined, name));
   }
 
-  /** Pages walk keys in sorted order from the continue token; each page reads current state. */
+  /**
+   * Pages walk keys in sorted order from the continue token; every page of one LIST reads the state its first
+   * page read, at the first page's resourceVersion (pages.ts), as kube-apiserver's paginated LIST does.
+   */
   list(t: ResourceType, ns: string | undefined, opts: ListOptions = {}): ListResult {
     const table = this.table(t);
+    const resource = resKey(t);
     // The match still decides: the index only narrows which keys are read (the same items, in the same order).
-    const keys = (opts.nodeName !== undefined ? table.keysOnNode(opts.nodeName) : undefined) ?? table.keys();
-    const token = opts.continue ? decodeContinue(opts.continue) : undefined;
-    if (token && Number(token.rv) < this.compactedRv) throw expiredContinue();
-    let i = token ? lowerBound(keys, token.after) : 0;
-    const items: KubeObject[] = [];
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-    const prefix = t.namespaced && ns ? `${ns}/` : '';
-    for (; i < keys.length && items.length < limit; i++) {
-      const key = keys[i] as string;
-      if (prefix && !key.startsWith(prefix)) continue;
-      const obj = table.objects.get(key) as KubeObject;
-      if (!opts.match || opts.match(obj)) items.push(obj);
-    }
-    const rv = token?.rv ?? this.resourceVersion;
-    const more = i < keys.length && items.length >= limit;
-    const last = items[items.length - 1];
-    return {
-      items,
-      resourceVersion: rv,
-      ...(more && last
-        ? {
-            continue: encodeContinue(
-              rv,
-              objKey(meta(last).namespace as string | undefined, meta(last).name as string),
-            ),
-          }
-        : {}),
-    };
+    const take = () => ({
+      resource,
+      rv: this.resourceVersion,
+      keys: (opts.nodeName !== undefined ? table.keysOnNode(opts.nodeName) : undefined) ?? table.keys(),
+      objects: table.objects,
+    });
+    return this.pager.page(resource, take, {
+      prefix: t.namespaced && ns ? `${ns}/` : '',
+      ...(opts.match ? { match: opts.match } : {}),
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.continue !== undefined ? { continue: opts.continue } : {}),
+    });
   }
 
   /** Full replace of the object (or of its status only, for the status subresource). */
@@ -183,6 +178,7 @@ export class Store {
   ): KubeObject {
     const current = this.get(t, ns, name);
     const wanted = input.metadata?.resourceVersion;
+    if (t.custom && (wanted === undefined || wanted === '')) throw versionRequired(t, name);
     if (wanted !== undefined && wanted !== '' && wanted !== meta(current).resourceVersion)
       throw conflict(`${t.plural}${t.group ? `.${t.group}` : ''}`, name);
     return this.write(t, current, structuredClone(input), sub);
@@ -317,7 +313,7 @@ export class Store {
 
   /** Drops every resource's event history: any watch from an older resourceVersion now gets 410. */
   compact(): void {
-    this.compactedRv = this.rv;
+    this.pager.forget();
     for (const table of this.tables.values()) table.log.compact(this.rv);
   }
 

@@ -1,6 +1,7 @@
 // Watch streams: newline-delimited JSON events over a chunked response. A too-old resourceVersion is
 // answered as the API server does, with 200 and an ERROR event carrying a 410 Expired Status.
-// Bookmarks follow a schedule (kube-apiserver: about once a minute and 2 s before the watch times out).
+// Bookmarks follow kube-apiserver's schedule by default (about once a minute and 2 s before the watch times out,
+// never one older than the watch's own resourceVersion); `afterReplay: true` adds one right after the replay.
 import type { ServerResponse } from 'node:http';
 import type { Route } from './routes.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
@@ -9,7 +10,10 @@ import type { Store } from './store.ts';
 import type { WatchEvent } from './events.ts';
 
 export interface BookmarkSchedule {
-  /** One bookmark as soon as the replay is sent (default true: fast catch-ups in tests). */
+  /**
+   * One bookmark as soon as the replay is sent: not what kube-apiserver does (default false), a fast mode for
+   * tests and runs that would otherwise wait for the pre-timeout bookmark on every catch-up.
+   */
   readonly afterReplay?: boolean;
   /** Later bookmarks, every this many ms (kube-apiserver's bookmarkFrequency, about a minute). */
   readonly everyMs?: number;
@@ -43,7 +47,8 @@ export function serveWatch(
   const expired = options.expired ?? 'event';
   const schedule = options.bookmarks ?? {};
   const labels = parseLabelSelector(q.get('labelSelector'));
-  const fields = parseFieldSelector(q.get('fieldSelector'));
+  const fields = parseFieldSelector(q.get('fieldSelector'), r.type);
+  const from = Number(q.get('resourceVersion') ?? 0) || 0;
   const name = r.name;
   // A watch that timed out (res.end) stays subscribed until 'close': events in between are not written.
   const line = (event: unknown): void => {
@@ -51,8 +56,13 @@ export function serveWatch(
   };
   let unsubscribe = (): void => {};
   let started = false;
+  // The headers go at once, as kube-apiserver flushes them when a watch opens: a client knows it is watching
+  // before the first event, which may be a minute away now that bookmarks keep the server's schedule.
   const start = (): void => {
-    if (!started) res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    if (!started) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.flushHeaders();
+    }
     started = true;
   };
   try {
@@ -81,9 +91,12 @@ export function serveWatch(
   const timers: NodeJS.Timeout[] = [setTimeout(() => res.end(), timeoutMs)];
   // Bookmarks let a catch-up know it has seen everything up to "now".
   if (q.get('allowWatchBookmarks') === 'true') {
+    // The watch cache sends a watcher no event below its starting resourceVersion, bookmarks included (cache_watcher.go): a
+    // watch from a version the server has not reached yet gets none until the server passes it.
     const bookmark = (): void =>
       void (
         res.writableEnded ||
+        Number(store.resourceVersion) < from ||
         line({
           type: 'BOOKMARK',
           object: {
@@ -108,7 +121,7 @@ export function serveWatch(
         ),
       );
     };
-    if (schedule.afterReplay !== false) {
+    if (schedule.afterReplay === true) {
       if (delay > 0) timers.push(setTimeout(bookmark, delay));
       else bookmark();
     }

@@ -139,10 +139,12 @@ export class KubeCluster implements Cluster {
     const claims: NodeClaim[] = [];
     let cont: string | undefined;
     do {
-      const page = await getJson(this.c.config, `/apis/${CLAIM_GROUP}/${CLAIM_VERSION}/nodeclaims`, {
-        limit: 500,
-        continue: cont,
-      }).catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
+      const page = await getJson(
+        this.c.config,
+        `/apis/${CLAIM_GROUP}/${CLAIM_VERSION}/nodeclaims`,
+        { limit: 500, continue: cont },
+        this.c.limits,
+      ).catch((err: unknown) => Promise.reject(toClusterError(err, undefined)));
       for (const raw of page.items ?? []) claims.push(toModel('NodeClaim', raw, KINDS.NodeClaim.apiVersion));
       cont = page.metadata?.continue;
     } while (cont);

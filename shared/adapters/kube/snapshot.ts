@@ -31,9 +31,9 @@ export interface SnapshotOptions {
   /** LIST page size (`limit`); the API server's default chunk size is 500. */
   readonly pageSize?: number;
   /**
-   * Upper bound on one catch-up watch (`timeoutSeconds`). The emulator bookmarks right after the replay;
-   * kube-apiserver sends its bookmark shortly before a watch's timeout, so a short timeout keeps a warm
-   * read near this bound at worst. Kinds are caught up in parallel.
+   * Upper bound on one catch-up watch (`timeoutSeconds`). kube-apiserver (and the emulator, by default) sends
+   * its bookmark 2 s before a watch's timeout, so a short timeout keeps a warm read near `timeout - 2 s`
+   * (1 s at the default 3) and at this bound at worst. Kinds are caught up in parallel.
    */
   readonly catchUpTimeoutSeconds?: number;
   readonly invalid?: InvalidPolicy;

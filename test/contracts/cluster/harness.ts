@@ -21,6 +21,8 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const emulator = new KubeApiEmulator({
     crds: defaultCrds(),
     now: () => new Date('2026-11-30T00:00:00Z'),
+    // A real server may serve any page short or empty (continue token and all): every read loop must page on.
+    shortPages: { seed: 30 },
     ...options,
   });
   const url = await emulator.start();

@@ -66,8 +66,9 @@ describe('the pass snapshot', () => {
     expect(read.objects.podGroups[0]?.spec.minMember).toBe(2);
     expect(read.objects.nodeClasses.map((c) => c.kind).sort()).toEqual(['EC2NodeClass', 'GCENodeClass']);
     expect(typeof read.objects.nodes[0]?.metadata.creationTimestamp).toBe('string');
-    // 23 pods in pages of 5 take 5 requests; 12 nodes take 3; every other kind fits one page.
-    expect(h.emulator.stats.requests - requestsBefore).toBe(5 + 3 + (SNAPSHOT_KINDS.length - 2));
+    // 23 pods in pages of 5 take 5 requests at least, 12 nodes 3, every other kind one: the server serves pages
+    // short or empty at random (shortPages), as a real one may, so it takes more requests, never fewer items.
+    expect(h.emulator.stats.requests - requestsBefore).toBeGreaterThan(5 + 3 + (SNAPSHOT_KINDS.length - 2));
   });
 
   it('catches a warm reader up by watch, applying adds, changes and deletes', async () => {

@@ -20,7 +20,8 @@ let watch: Watch;
 const status = (e: unknown): number | undefined => (e as { code?: number }).code;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Full pages: this file checks what a page holds; short and empty pages are strict-pages.test.ts's.
+  h = await startHarness({ shortPages: undefined });
   const kc = kubeConfigFor(h.url, 't');
   core = kc.makeApiClient(CoreV1Api);
   custom = kc.makeApiClient(CustomObjectsApi);
@@ -388,7 +389,8 @@ describe('watch', () => {
     ]);
     const events = await collect(
       '/api/v1/nodes',
-      { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1' },
+      // kube-apiserver bookmarks 2 s before the timeout: within a second of a 3 s watch.
+      { resourceVersion: rv, allowWatchBookmarks: true, labelSelector: 'zone=z1', timeoutSeconds: 3 },
       (t) => t === 'BOOKMARK',
     );
     expect(events).toEqual([{ type: 'ADDED', name: 'c' }, { type: 'BOOKMARK' }]);
@@ -403,7 +405,7 @@ describe('watch', () => {
     for (const [i, rv] of rvs.entries()) {
       const events = await collect(
         '/api/v1/nodes',
-        { resourceVersion: rv, allowWatchBookmarks: true },
+        { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 3 },
         (t) => t === 'BOOKMARK',
       );
       const added = ['r0', 'r1', 'r2', 'r3', 'r4'].slice(i).map((name) => ({ type: 'ADDED', name }));

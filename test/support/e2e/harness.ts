@@ -10,6 +10,7 @@ import {
   defaultCrds,
   enableOwnerRecreation,
   type BindResult,
+  type BookmarkSchedule,
   type KubeObject,
 } from '../../../local/kube-api/index.ts';
 import type { KubeCluster } from '../../../shared/adapters/kube/index.ts';
@@ -58,6 +59,11 @@ export interface E2eOptions {
   readonly otherGceProjects?: readonly string[];
   /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
   readonly objects?: readonly KubeObject[];
+  /**
+   * The API server's watch bookmarks: kube-apiserver's schedule by default (a warm read waits for the bookmark
+   * 2 s before its watch's timeout); `{ afterReplay: true }` for a test of hundreds of warm reads.
+   */
+  readonly bookmarks?: BookmarkSchedule;
 }
 
 export interface E2eHarness {
@@ -104,7 +110,13 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
   const clusterName = options.clusterName ?? 'e2e';
   const clock = new OffsetClock();
   const closer = new Closer();
-  const kube = new KubeApiEmulator({ crds: defaultCrds(), now: () => clock.now() });
+  // Pages short or empty at random (seeded), as a real server may serve them: every read loop must page on.
+  const kube = new KubeApiEmulator({
+    crds: defaultCrds(),
+    now: () => clock.now(),
+    shortPages: { seed: 30 },
+    ...(options.bookmarks ? { bookmarks: options.bookmarks } : {}),
+  });
   const dynamoStart = startDynamoDbLocal();
   try {
     const kubeUrl = await kube.start();
