@@ -9,6 +9,9 @@ export const MEMORY = 'memory';
 export const PODS = 'pods';
 export const EPHEMERAL_STORAGE = 'ephemeral-storage';
 export const NVIDIA_GPU = 'nvidia.com/gpu';
+/** A NodePool limit on its node count (Karpenter's resources.Node): every node, and every new claim, is one. */
+export const NODES = 'nodes';
+export const ONE_NODE = 1000;
 
 export const EMPTY: ResourceList = Object.freeze({});
 

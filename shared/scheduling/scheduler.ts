@@ -2,7 +2,7 @@
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
 import { HOSTNAME } from '../model/labels.ts';
-import { subtractWithin, type ResourceList } from '../model/resources.ts';
+import { NODES, ONE_NODE, subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
@@ -294,6 +294,10 @@ class Scheduler {
           );
           continue;
         }
+        if (this.nodesExhausted(template)) {
+          errors.push(`node limits have been exhausted for NodePool ${template.nodePool}`);
+          continue;
+        }
         const types = this.withinLimits(template);
         if (types.length === 0) {
           errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}`);
@@ -339,7 +343,7 @@ class Scheduler {
     const remaining = this.remaining.get(pool);
     if (remaining) {
       // track the largest type the claim might become against the pool's limits (Karpenter's subtractMax)
-      const max: Record<string, number> = {};
+      const max: Record<string, number> = { [NODES]: ONE_NODE };
       for (const it of claim.instanceTypes)
         for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
       this.remaining.set(pool, subtractWithin(remaining, max));
@@ -347,6 +351,12 @@ class Scheduler {
     }
     this.place(pod, { kind: 'new', claim });
     return undefined;
+  }
+
+  /** Karpenter's addToNewNodeClaim: a pool with no `nodes` left opens no claim, whatever its types. */
+  private nodesExhausted(template: NodeClaimTemplate): boolean {
+    const left = this.remaining.get(template.nodePool)?.[NODES];
+    return left !== undefined && left < ONE_NODE;
   }
 
   private withinLimits(template: NodeClaimTemplate): NodeClaimTemplate['instanceTypes'] {

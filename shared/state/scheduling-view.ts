@@ -7,6 +7,8 @@ import {
   EMPTY,
   addInto,
   fromQuantities,
+  NODES,
+  ONE_NODE,
   subtractWithin,
   type MutableResourceList,
   type ResourceList,
@@ -30,6 +32,8 @@ import {
 } from './scheduling-inputs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
 import { volumeIndex } from './volumes.ts';
+
+const ONE_NODE_USED = Object.freeze({ [NODES]: ONE_NODE });
 
 export interface PassView {
   readonly snapshot: ClusterSnapshot;
@@ -71,7 +75,9 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     if (limits) {
       const used: MutableResourceList = {};
       for (const n of [...snapshot.nodes, ...snapshot.inFlight]) {
-        if (n.nodePool === view.name) addInto(used, n.instanceType?.capacity ?? n.allocatable);
+        // Karpenter's StateNode.Capacity: a node's capacity plus one `nodes` (limits.nodes counts nodes)
+        if (n.nodePool === view.name)
+          addInto(addInto(used, n.instanceType?.capacity ?? n.allocatable), ONE_NODE_USED);
       }
       remaining.set(view.name, subtractWithin(fromQuantities(limits), used));
     }
