@@ -25,6 +25,7 @@ export const DELTA_FALLBACKS = [
   'crowded-window',
   'topology',
   'gang-displaced',
+  'volume-alternatives',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -80,7 +81,17 @@ export function deltaOutcome(
     return g !== undefined && base.pendingGangs.has(`${p.metadata.namespace ?? 'default'}/${g}`);
   };
   if (c.pods.some(pendingMates)) return fallback('gang');
+  // a placement narrows the node with the volume alternative it took, which the base's replay does not carry
+  if (own.some(hasAlternatives) || backlogHasAlternatives(ctx, view)) return fallback('volume-alternatives');
   return simulateDelta(ctx, view, base, c, own, deadline);
+}
+
+const hasAlternatives = (p: PendingPod): boolean => p.volumeAlternatives !== undefined;
+const alternativesMemo = new WeakMap<PassView, boolean>();
+function backlogHasAlternatives(ctx: PassContext, view: PassView): boolean {
+  let known = alternativesMemo.get(view);
+  if (known === undefined) alternativesMemo.set(view, (known = ctx.backlog(view).some(hasAlternatives)));
+  return known;
 }
 
 interface Timed {

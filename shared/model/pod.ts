@@ -107,7 +107,16 @@ const topologySpreadConstraints = z.array(topologySpreadConstraint).superRefine(
 const volume = z.looseObject({
   name: z.string(),
   persistentVolumeClaim: z.looseObject({ claimName: z.string() }).optional(),
-  ephemeral: z.looseObject({}).optional(),
+  // a generic ephemeral volume: the ephemeral controller creates the PVC <pod>-<volume> from the template
+  ephemeral: z
+    .looseObject({
+      volumeClaimTemplate: z
+        .looseObject({
+          spec: z.looseObject({ storageClassName: z.string().nullable().optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export const podSchema = z.looseObject({

@@ -1,6 +1,7 @@
 // Pod facts Karpenter's provisioner and disruption rely on (pkg/utils/pod), plus the Volcano rules.
 import { VOLCANO_GROUP, VOLCANO_GROUP_ALT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
+import type { VolumeIndex } from './volumes.ts';
 
 export const isTerminal = (p: Pod): boolean =>
   p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
@@ -41,4 +42,19 @@ export function ignoreReason(p: Pod, volcanoFix: boolean): IgnoreReason | undefi
   if (isOwnedByNode(p)) return 'static';
   if (isPreempting(p, volcanoFix)) return 'preempting';
   return undefined;
+}
+
+/**
+ * Why Karpenter's provisioner leaves an unbound pod out (GetPendingPods): not provisionable, or rejected by its
+ * Validate — here its volume checks (volumetopology.go ValidatePersistentVolumeClaims), or undefined.
+ */
+export function pendingIgnoreReason(
+  p: Pod,
+  volcanoFix: boolean,
+  volumes: Pick<VolumeIndex, 'invalid'>,
+): string | undefined {
+  const reason = ignoreReason(p, volcanoFix);
+  if (reason) return reason;
+  const invalid = volumes.invalid(p);
+  return invalid ? `ignoring pod, ${invalid}` : undefined;
 }

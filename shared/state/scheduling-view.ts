@@ -31,7 +31,7 @@ import {
   toPendingPod,
 } from './scheduling-inputs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
-import { volumeIndex } from './volumes.ts';
+import { volumeIndex, type VolumeIndex } from './volumes.ts';
 
 const ONE_NODE_USED = Object.freeze({ [NODES]: ONE_NODE });
 
@@ -40,6 +40,8 @@ export interface PassView {
   readonly templates: readonly NodeClaimTemplate[];
   readonly allowUndefined: ReadonlySet<string>;
   readonly namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** The snapshot's volume rules (which pods they keep out, topology, attachments). */
+  readonly volumes: VolumeIndex;
   pendingPod(pod: Pod): PendingPod;
   /** Scheduler input with `pods` pending, on every schedulable node except `excluded`. */
   input(pods: readonly PendingPod[], excluded?: ReadonlySet<string>): SchedulingInput;
@@ -165,6 +167,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     templates,
     allowUndefined,
     namespaces,
+    volumes,
     pendingPod(pod) {
       let p = pendingCache.get(pod);
       if (!p)
