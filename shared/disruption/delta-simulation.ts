@@ -10,6 +10,7 @@ import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
 import { follow } from './delta-follow.ts';
+import { destinationGuard } from './destination-guard.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
 import type { Candidate } from './types.ts';
@@ -114,7 +115,12 @@ function simulateDelta(
   const moved = movedPods(base, c, own);
   const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
   const { verdict, nodes, replaced } = ctx.timed('simulation', () => {
-    const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
+    // the full simulation is a consolidation's: its destinations are guarded (destination-guard.ts)
+    const input = view.input(
+      [...ctx.backlog(view), ...own],
+      new Set([c.name, ...ctx.expired]),
+      destinationGuard(ctx),
+    );
     const live = liveTopology(input, base, moved);
     // a gang's members leave the queue together, in the queue's order
     const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));

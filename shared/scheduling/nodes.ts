@@ -5,7 +5,7 @@ import type { Taint } from '../model/meta.ts';
 import { add, fitsSum, subtract, type MutableResourceList, type ResourceList } from '../model/resources.ts';
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import type { Journal } from './journal.ts';
-import type { PodState } from './pod-state.ts';
+import type { PendingPod, PodState } from './pod-state.ts';
 import { labelRequirements, NO_UNDEFINED, type Requirements } from './requirement-set.ts';
 import { LABELS, staticFit, TAINT, taintReason } from './static-fit.ts';
 import type { Topology } from './topology.ts';
@@ -21,7 +21,20 @@ export interface ExistingNodeInput {
   /** Per CSI driver the node reports a limit for: the limit and the claims already attached. */
   readonly volumeLimits: ReadonlyMap<string, VolumeLimit>;
   readonly inFlight: boolean;
+  /** Pods the node may not take whatever its room (a consolidation destination under consolidateAfter). */
+  readonly refuses?: ((pod: PendingPod) => boolean) | undefined;
 }
+
+/**
+ * Nodes a consolidation simulation may not move pods onto, and which pods that concerns (Karpenter v1.14's
+ * Scheduler with IsConsolidationSimulation: isUnderConsolidateAfter nodes refuse all but exempt pods).
+ */
+export interface DestinationGuard {
+  readonly nodes: ReadonlySet<string>;
+  refuses(pod: PendingPod): boolean;
+}
+
+export const UNDER_CONSOLIDATE_AFTER = 'node is under its consolidateAfter window';
 
 /** A CSINode attach limit (Karpenter's VolumeUsage): distinct claims count, not pods. */
 export interface VolumeLimit {
@@ -77,6 +90,7 @@ export class ExistingNode {
    * the labels turn away (docs/mechanisms/delta-simulation.md, point 4).
    */
   admitsStatically(pod: PodState): boolean {
+    if (this.input.refuses?.(pod.info)) return false;
     const fit = staticFit(this.input, this.initial, pod);
     if (fit & TAINT) return false;
     if (this.requirements === this.initial) return (fit & LABELS) === 0;
@@ -89,6 +103,7 @@ export class ExistingNode {
 
   /** Places the pod if it fits; returns undefined on success or the reason it does not fit. */
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
+    if (this.input.refuses?.(pod.info)) return UNDER_CONSOLIDATE_AFTER;
     const fit = staticFit(this.input, this.initial, pod);
     if (fit & TAINT) return taintReason(this.input, pod);
     // narrowing only ever adds requirements, but Compatible is not monotone in them: the memo holds for the labels alone
@@ -196,5 +211,5 @@ export class ExistingNode {
 
 /** Whether a node nothing was placed on rejects the pod on taints or labels alone (the pass's memoized verdict). */
 export function staticallyRejects(input: ExistingNodeInput, pod: PodState): boolean {
-  return staticFit(input, labelRequirements(input.labels), pod) !== 0;
+  return staticFit(input, labelRequirements(input.labels), pod) !== 0 || input.refuses?.(pod.info) === true;
 }

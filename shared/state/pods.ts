@@ -11,6 +11,14 @@ export const isOwnedByDaemonSet = (p: Pod): boolean =>
 export const isOwnedByNode = (p: Pod): boolean =>
   (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'Node');
 export const isActive = (p: Pod): boolean => !isTerminal(p) && !isTerminating(p);
+export const isOwnedByStatefulSet = (p: Pod): boolean =>
+  (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'StatefulSet');
+/**
+ * Karpenter's IsReschedulable exception (pkg/utils/pod/scheduling.go): a StatefulSet pod must be deleted before
+ * its replacement is created, so a terminating one still needs a home and is modelled as running.
+ */
+export const isTerminatingStatefulSetPod = (p: Pod): boolean =>
+  !isTerminal(p) && isTerminating(p) && isOwnedByStatefulSet(p);
 
 /** The PodGroup name a Volcano gang member belongs to, if any. */
 export function gangName(p: Pod): string | undefined {
