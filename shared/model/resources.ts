@@ -56,6 +56,13 @@ export function maxOf(a: ResourceList, b: ResourceList): MutableResourceList {
   return out;
 }
 
+/** Element-wise min over the keys of either (a key only one has keeps its value). */
+export function minOf(a: ResourceList, b: ResourceList): MutableResourceList {
+  const out: MutableResourceList = { ...a };
+  for (const k in b) out[k] = Math.min(out[k] ?? Number.POSITIVE_INFINITY, b[k] as number);
+  return out;
+}
+
 /** True when every requested resource fits in `available` (a resource absent from `available` is 0). */
 export function fits(requests: ResourceList, available: ResourceList): boolean {
   for (const k in requests) {

@@ -3,16 +3,7 @@
 // each simulation then only chooses which nodes exist and which pods are pending.
 import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import {
-  EMPTY,
-  addInto,
-  fromQuantities,
-  NODES,
-  ONE_NODE,
-  subtractWithin,
-  type MutableResourceList,
-  type ResourceList,
-} from '../model/resources.ts';
+import { EMPTY } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
 import type { DestinationGuard, ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
@@ -22,6 +13,7 @@ import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
 import { gangName, isActive } from './pods.ts';
+import { poolLimits } from './pool-limits.ts';
 import {
   boundPod,
   collectKeys,
@@ -32,8 +24,6 @@ import {
 } from './scheduling-inputs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
 import { volumeIndex, type VolumeIndex } from './volumes.ts';
-
-const ONE_NODE_USED = Object.freeze({ [NODES]: ONE_NODE });
 
 export interface PassView {
   readonly snapshot: ClusterSnapshot;
@@ -59,7 +49,6 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   for (const it of snapshot.instanceTypes) for (const k of Object.keys(it.labels)) allowUndefined.add(k);
   const daemons = snapshot.objects.daemonSets.map(daemonInput);
   const templates: NodeClaimTemplate[] = [];
-  const remaining = new Map<string, ResourceList>();
   for (const view of snapshot.nodePools.values()) {
     const spec = view.pool.spec.template.spec;
     const requirements = Requirements.fromSelectors(spec.requirements).add(Requirement.in(CLOUD, view.cloud));
@@ -80,17 +69,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         allowUndefined,
       ),
     );
-    const limits = view.pool.spec.limits;
-    if (limits) {
-      const used: MutableResourceList = {};
-      for (const n of [...snapshot.nodes, ...snapshot.inFlight]) {
-        // Karpenter's StateNode.Capacity: a node's capacity plus one `nodes` (limits.nodes counts nodes)
-        if (n.nodePool === view.name)
-          addInto(addInto(used, n.instanceType?.capacity ?? n.allocatable), ONE_NODE_USED);
-      }
-      remaining.set(view.name, subtractWithin(fromQuantities(limits), used));
-    }
   }
+  const limits = poolLimits(snapshot);
   const namespaces = new Map<string, Record<string, string>>();
   for (const ns of snapshot.objects.namespaces)
     namespaces.set(ns.metadata.name, {
@@ -214,7 +194,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         pods,
         existing,
         templates,
-        remaining,
+        remaining: limits.remaining(excluded),
         bound: allBound,
         universe,
         namespaces,

@@ -81,3 +81,20 @@ describe('consolidateAfter guards destinations', () => {
     expect(v).toMatchObject({ valid: false, failure: 'scheduling' });
   });
 });
+
+describe('NodePool limits in a consolidation', () => {
+  // disruption/helpers.go SimulateScheduling leaves the candidates out of the scheduler's state nodes, so the
+  // pool's remaining limits (Scheduler.updateRemainingResources) no longer count them: a pool at its node limit
+  // can still replace a node with a cheaper one
+  for (const upstream of MODES)
+    it(`frees the candidate's node under limits.nodes (upstream: ${upstream})`, () => {
+      const pool = nodePool('default');
+      (pool.spec as Obj).limits = { nodes: '1' };
+      const r = plan([pool, node('old', { type: 's-8' }), pod('old-app', { node: 'old', cpu: '1' })], {
+        upstream,
+      });
+      expect(r.commands.map((c) => [c.candidates.map((x) => x.name), c.replacements.length])).toEqual([
+        [['old'], 1],
+      ]);
+    });
+});

@@ -96,4 +96,11 @@ describe('NodePool node limits', () => {
       reason: expect.stringMatching(/node limits have been exhausted/),
     });
   });
+
+  it('does not count a deleting node against the limit (cluster.Nodes().Active())', () => {
+    const leaving = node('n1', { pool: 'heavy', type: 's-2' });
+    (leaving.metadata as Record<string, unknown>).deletionTimestamp = '2026-09-01T00:00:00Z';
+    const s = simulate([limited('1'), nodePool('light'), leaving, pod('p', { cpu: '1500m' })]);
+    expect(s.claimOf('p').nodePool).toBe('heavy');
+  });
 });
