@@ -1,6 +1,7 @@
 // The pass's base solution for the delta simulation (docs/mechanisms/delta-simulation.md): the pending backlog
 // solved once against the whole cluster, as the provisioner would, with the queue place at which the scheduler's
 // first pass decides each pod (a gang at its first member's) and what that pass did with it.
+import type { ResourceList } from '../model/resources.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
 import {
@@ -71,6 +72,8 @@ export interface BaseSolution {
   stateOf(key: string): PodState | undefined;
   /** The pending gang a backlog pod belongs to. */
   gangOf(key: string): string | undefined;
+  /** The least each limited NodePool had left at any point of the base (the scheduler's leastRemaining). */
+  readonly remainingAfter: ReadonlyMap<string, ResourceList>;
   /** How the scheduler placed a pending gang, with the NodePool limits left just before it. */
   gangRecord(gang: string): GangRecord | undefined;
   /** The existing node the first pass put a backlog pod on, if it did. */
@@ -140,6 +143,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     timeOf: (p) => precedingCount(states, p),
     stateOf: (key) => stateByKey.get(key),
     gangOf: (key) => gangOfPod.get(key),
+    remainingAfter: result.leastRemaining,
     gangRecord: (gang) => gangRecords.get(gang),
     nodeOf: (key) => timed.get(key)?.node,
     topology,

@@ -3,6 +3,7 @@
 // status and drift. Every node filtered out is recorded with a skip reason, so the pass can say why.
 import { parseNillableDuration } from '../model/duration.ts';
 import { capacityTypeOf, DO_NOT_DISRUPT } from '../model/labels.ts';
+import { isActive } from '../state/pods.ts';
 import type { ClusterSnapshot, NodePoolView, StateNode } from '../state/snapshot.ts';
 import { detectDrift } from './drift-detect.ts';
 import type { PdbLimits } from './pdb-limits.ts';
@@ -50,6 +51,19 @@ export function isConsolidatable(n: StateNode, view: NodePoolView, now: Date): b
   if (!Number.isFinite(after)) return false;
   const last = Date.parse(n.lastPodEventTime ?? n.createdAt ?? '');
   return Number.isNaN(last) || now.getTime() - last >= after;
+}
+
+/**
+ * utils/disruption IsUnderConsolidateAfter: an initialized node of a pool with a non-zero consolidateAfter whose
+ * window since the last pod event has not elapsed (Never is no window: such a node is never a candidate, but it
+ * takes pods). The window is measured as for Consolidatable (docs/contract.md).
+ */
+export function isUnderConsolidateAfter(n: StateNode, view: NodePoolView, now: Date): boolean {
+  const after = parseNillableDuration(view.pool.spec.disruption.consolidateAfter);
+  if (after === undefined || !Number.isFinite(after) || after <= 0 || !n.initialized || n.inFlight)
+    return false;
+  const last = Date.parse(n.lastPodEventTime ?? n.createdAt ?? '');
+  return !Number.isNaN(last) && now.getTime() - last < after;
 }
 
 export function buildCandidates(inputs: CandidateInputs): CandidateSet {
@@ -106,7 +120,8 @@ export function buildCandidates(inputs: CandidateInputs): CandidateSet {
 function toCandidate(n: StateNode, view: NodePoolView, inputs: CandidateInputs, expireMs: number): Candidate {
   const { now, pdbs, snapshot } = inputs;
   let podBlock: Candidate['podBlock'];
-  if (n.pods.some((p) => doNotDisruptActive(p, now))) podBlock = 'do-not-disrupt';
+  // IsDisruptable: only an active pod's do-not-disrupt blocks (a terminating StatefulSet pod's does not)
+  if (n.pods.some((p) => isActive(p) && doNotDisruptActive(p, now))) podBlock = 'do-not-disrupt';
   else if (n.pods.some((p) => isEvictable(p, now) && pdbs.blockers(p).length > 0)) podBlock = 'pdb-blocked';
   const reschedulable = n.pods.filter(isReschedulable);
   const rescheduling = n.pods.reduce((s, p) => s + evictionCost(p), 0);

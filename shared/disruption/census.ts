@@ -38,8 +38,9 @@ export interface CensusEntry {
 }
 
 /**
- * Per NodePool: delete and replace count actionable consolidation only; empty and drifted count what emptiness
- * and drift would take; none counts blocked nodes and no-ops; unreached counts candidates the budget cut off.
+ * Per NodePool, by decision (docs/contract.md, `kraftsman census`): delete, replace and none add up to the listed
+ * candidates, whatever method decided them. empty and drifted count, among those, the nodes emptiness and drift
+ * would take (a method's share, not a fourth decision); unreached counts candidates the budget cut off.
  */
 export interface CensusCounts {
   readonly delete: number;
@@ -49,6 +50,9 @@ export interface CensusCounts {
   readonly drifted: number;
   readonly unreached: number;
 }
+
+/** The candidates a pool's counts cover: every decision plus the unreached (empty and drifted are shares). */
+export const censusCandidates = (c: CensusCounts): number => c.delete + c.replace + c.none + c.unreached;
 
 export interface CensusResult {
   readonly nodePools: Readonly<Record<string, CensusCounts>>;
@@ -152,9 +156,9 @@ function countByPool(
     (out[pool] ??= { delete: 0, replace: 0, none: 0, empty: 0, drifted: 0, unreached: 0 });
   for (const e of entries) {
     const counts = of(e.nodePool);
+    counts[e.decision]++;
     if (e.method === 'drift' && e.decision !== 'none') counts.drifted++;
     else if (e.method === 'emptiness') counts.empty++;
-    else counts[e.decision]++;
   }
   for (const [pool, n] of unreached) of(pool).unreached += n;
   return out;

@@ -10,6 +10,7 @@ import { Requirement } from '../scheduling/requirement.ts';
 import type { PassContext } from './pass-context.ts';
 import { capacityTypes, filterByPrice, narrow, satisfiesMinValues, toReplacement } from './replacement.ts';
 import { deltaSimulation } from './delta-simulation.ts';
+import { destinationGuard } from './destination-guard.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import type { Candidate, Command, MethodName, SkipReason } from './types.ts';
 
@@ -30,7 +31,8 @@ export function computeConsolidation(
 ): Outcome {
   // the delta answers where it is exact; everywhere else the full simulation does (validation always does)
   const sim =
-    deltaSimulation(ctx, candidates, held, deadline) ?? simulateCandidates(ctx, candidates, held, deadline);
+    deltaSimulation(ctx, candidates, held, deadline) ??
+    simulateCandidates(ctx, candidates, held, deadline, destinationGuard(ctx));
   if (sim.timedOut) return noop('timed-out', 'the simulation ran out of its budget');
   const [firstUnscheduled] = sim.unscheduled;
   if (firstUnscheduled) return noop('unschedulable-pods', `${firstUnscheduled[0]}: ${firstUnscheduled[1]}`);

@@ -1,6 +1,6 @@
 // Whether a member of a gang the base placed whole surely lands on a new claim when the follow sends it to the
 // claims (docs/mechanisms/delta-simulation.md, point 3): against the limits the base had left before the gang.
-import type { ResourceList } from '../model/resources.ts';
+import { NODES, ONE_NODE, type ResourceList } from '../model/resources.ts';
 import { newClaimAccepts } from '../scheduling/fit-check.ts';
 import type { GangRecord } from '../scheduling/gang-record.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
@@ -23,12 +23,14 @@ function surelyWithin(t: NodeClaimTemplate, left: ResourceList, claims: number):
   for (const k in left) {
     const l = left[k] as number;
     if (l >= Number.MAX_SAFE_INTEGER) continue; // a saturated limit stays unlimited
-    let max = 0;
+    // every claim is one node (the scheduler's nodesExhausted and subtractMax)
+    let max = k === NODES ? ONE_NODE : 0;
     for (const it of t.instanceTypes) max = Math.max(max, it.capacity[k] ?? 0);
     worst[k] = l - claims * max;
   }
+  if (worst[NODES] !== undefined && worst[NODES] < ONE_NODE) return [];
   return t.instanceTypes.filter((it) => {
-    for (const k in worst) if ((it.capacity[k] ?? 0) > (worst[k] as number)) return false;
+    for (const k in worst) if (k !== NODES && (it.capacity[k] ?? 0) > (worst[k] as number)) return false;
     return true;
   });
 }

@@ -242,7 +242,7 @@ export class NodeSlots {
     let same = true;
     for (const [name, input] of this.inputs) {
       const i = this.base.nodeIndex.get(name);
-      if (i === undefined || existing[i] !== input) same = false;
+      if (i === undefined || !sameInput(existing[i], input)) same = false;
     }
     this.room = same ? baseRoom(this.base) : undefined;
     return this.room;
@@ -293,6 +293,25 @@ export class NodeSlots {
     this.widened(s, before);
     return s;
   }
+}
+
+/**
+ * The base's input, or the same node guarded for a consolidation (destination-guard.ts): the room trees still
+ * hold for it, since they only propose nodes and the node's add refuses what the guard keeps off it.
+ */
+function sameInput(base: ExistingNodeInput | undefined, input: ExistingNodeInput): boolean {
+  if (base === input) return true;
+  return (
+    base !== undefined &&
+    input.refuses !== undefined &&
+    base.name === input.name &&
+    base.available === input.available &&
+    base.labels === input.labels &&
+    base.taints === input.taints &&
+    base.hostPorts === input.hostPorts &&
+    base.volumeLimits === input.volumeLimits &&
+    base.inFlight === input.inFlight
+  );
 }
 
 const conflicts = new WeakMap<ExistingNodeInput, Map<string, boolean>>();

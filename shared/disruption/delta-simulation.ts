@@ -1,6 +1,7 @@
 // The delta simulation (beyond the fork; docs/mechanisms/delta-simulation.md): a candidate's full simulation
 // followed from the pass's base solution, only what the candidate changes placed again; it answers only where that
 // is provably the full simulation's answer (every moved pod on an existing node), else falls back to it.
+import { NODES, ONE_NODE, type ResourceList } from '../model/resources.ts';
 import { Journal } from '../scheduling/journal.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
@@ -10,6 +11,7 @@ import { gangName } from '../state/pods.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import { baseSolution, type BaseSolution } from './base-solution.ts';
 import { follow } from './delta-follow.ts';
+import { destinationGuard } from './destination-guard.ts';
 import type { PassContext } from './pass-context.ts';
 import { deletingPods, movesOnEviction, type Simulation } from './simulate-candidates.ts';
 import type { Candidate } from './types.ts';
@@ -25,6 +27,8 @@ export const DELTA_FALLBACKS = [
   'crowded-window',
   'topology',
   'gang-displaced',
+  'volume-alternatives',
+  'limits',
 ] as const;
 export type DeltaFallback = (typeof DELTA_FALLBACKS)[number];
 
@@ -80,7 +84,17 @@ export function deltaOutcome(
     return g !== undefined && base.pendingGangs.has(`${p.metadata.namespace ?? 'default'}/${g}`);
   };
   if (c.pods.some(pendingMates)) return fallback('gang');
+  // a placement narrows the node with the volume alternative it took, which the base's replay does not carry
+  if (own.some(hasAlternatives) || backlogHasAlternatives(ctx, view)) return fallback('volume-alternatives');
   return simulateDelta(ctx, view, base, c, own, deadline);
+}
+
+const hasAlternatives = (p: PendingPod): boolean => p.volumeAlternatives !== undefined;
+const alternativesMemo = new WeakMap<PassView, boolean>();
+function backlogHasAlternatives(ctx: PassContext, view: PassView): boolean {
+  let known = alternativesMemo.get(view);
+  if (known === undefined) alternativesMemo.set(view, (known = ctx.backlog(view).some(hasAlternatives)));
+  return known;
 }
 
 interface Timed {
@@ -102,8 +116,13 @@ function simulateDelta(
 ): DeltaOutcome {
   const moved = movedPods(base, c, own);
   const until = Math.max(...moved.filter((m) => m.kind === 'own').map((m) => m.time));
+  // the full simulation is a consolidation's: its destinations are guarded (destination-guard.ts)
+  const input = ctx.timed('simulation', () =>
+    view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]), destinationGuard(ctx)),
+  );
+  // freed of the candidate, its pool's limits leave more than the base's: exact only if they never bound there
+  if (!sameLimits(base, input)) return fallback('limits');
   const { verdict, nodes, replaced } = ctx.timed('simulation', () => {
-    const input = view.input([...ctx.backlog(view), ...own], new Set([c.name, ...ctx.expired]));
     const live = liveTopology(input, base, moved);
     // a gang's members leave the queue together, in the queue's order
     const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));
@@ -123,6 +142,33 @@ function simulateDelta(
   if (verdict !== 'same') return fallback(verdict);
   ctx.deltaReplaced.push(replaced);
   return certify(base, moved, nodes);
+}
+
+/**
+ * Whether the full simulation's NodePool limits decide every claim as the base's did: they are the base's, or the
+ * pools they free (the candidate's, as SimulateScheduling leaves it out) never bound in the base — with every type
+ * of the pool within the least the base had left and a node to spare, they never filtered a type or refused a
+ * claim, and with more left they do not in the full simulation either.
+ */
+function sameLimits(base: BaseSolution, input: SchedulingInput): boolean {
+  if (input.remaining === base.input.remaining) return true;
+  for (const [pool, full] of input.remaining) {
+    const was = base.input.remaining.get(pool);
+    if (was && sameList(was, full)) continue;
+    const after = base.remainingAfter.get(pool);
+    const template = base.input.templates.find((t) => t.nodePool === pool);
+    if (!after || !template) return false;
+    if ((after[NODES] ?? Number.POSITIVE_INFINITY) < ONE_NODE) return false;
+    for (const it of template.instanceTypes)
+      for (const k in after) if (k !== NODES && (it.capacity[k] ?? 0) > (after[k] as number)) return false;
+  }
+  return true;
+}
+
+function sameList(a: ResourceList, b: ResourceList): boolean {
+  for (const k in a) if (a[k] !== b[k]) return false;
+  for (const k in b) if (!(k in a)) return false;
+  return true;
 }
 
 /** The full simulation's topology before its first placement: every pending pod's groups, the candidate's too. */

@@ -13,19 +13,27 @@ import { countBelow } from './delta-room.ts';
 /** A node input with `pods` placed on it: their requests, host ports and attachable volumes taken. */
 export function withLoad(e: ExistingNodeInput, pods: readonly PendingPod[]): ExistingNodeInput {
   const requests: MutableResourceList = {};
-  const volumeSlots = new Map(e.volumeSlots);
+  const claims = new Map<string, Set<string>>();
   for (const p of pods) {
     addInto(requests, p.requests);
-    for (const d of p.volumeDrivers) {
-      const left = volumeSlots.get(d);
-      if (left !== undefined) volumeSlots.set(d, left - 1);
+    for (const v of p.volumes) {
+      const known = e.volumeLimits.get(v.driver);
+      if (!known) continue;
+      const set = claims.get(v.driver) ?? new Set(known.claims);
+      claims.set(v.driver, set.add(v.id));
     }
+  }
+  let volumeLimits = e.volumeLimits;
+  if (claims.size) {
+    const changed = new Map(e.volumeLimits);
+    for (const [d, set] of claims) changed.set(d, { limit: e.volumeLimits.get(d)?.limit ?? 0, claims: set });
+    volumeLimits = changed;
   }
   return {
     ...e,
     available: subtract(e.available, requests),
     hostPorts: [...e.hostPorts, ...pods.flatMap((p) => p.hostPorts)],
-    volumeSlots,
+    volumeLimits,
   };
 }
 

@@ -6,7 +6,8 @@ import { podKey, type Pod } from '../model/pod.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import type { SchedulingOptions } from '../scheduling/scheduler.ts';
-import { ignoreReason } from '../state/pods.ts';
+import { pendingIgnoreReason } from '../state/pods.ts';
+import { volumeIndex } from '../state/volumes.ts';
 import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { pdbLimits, type PdbLimits } from './pdb-limits.ts';
@@ -66,8 +67,12 @@ export function passContext(
       timings[stage] += stopwatch.elapsedMs() - start;
     }
   };
-  const readBacklog = (): Pod[] =>
-    snapshot.objects.pods.filter((p) => !p.spec.nodeName && ignoreReason(p, !options.upstream) === undefined);
+  const readBacklog = (): Pod[] => {
+    const volumes = volumeIndex(snapshot.objects);
+    return snapshot.objects.pods.filter(
+      (p) => !p.spec.nodeName && pendingIgnoreReason(p, !options.upstream, volumes) === undefined,
+    );
+  };
   const readPdbs = (): PdbLimits => pdbLimits(snapshot.objects.pdbs, snapshot.objects.pods);
   if (options.upstream) {
     return {

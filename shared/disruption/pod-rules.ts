@@ -5,7 +5,7 @@ import { parseDuration } from '../model/duration.ts';
 import { DISRUPTED_TAINT_KEY, DO_NOT_DISRUPT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
 import { toleratesTaint } from '../scheduling/taints.ts';
-import { isActive, isOwnedByDaemonSet, isOwnedByNode } from '../state/pods.ts';
+import { isActive, isOwnedByDaemonSet, isOwnedByNode, isTerminatingStatefulSetPod } from '../state/pods.ts';
 
 /** IsDoNotDisruptActive: "true" blocks; a duration blocks until startTime + duration (no start time: blocks). */
 export function doNotDisruptActive(p: Pod, now: Date): boolean {
@@ -27,9 +27,9 @@ export function isEvictable(p: Pod, now: Date): boolean {
   return isActive(p) && !tolerates && !isOwnedByNode(p) && !doNotDisruptActive(p, now);
 }
 
-/** IsReschedulable: it would need a new home if its node went away. */
+/** IsReschedulable: it would need a new home if its node went away (a terminating StatefulSet pod too). */
 export const isReschedulable = (p: Pod): boolean =>
-  isActive(p) && !isOwnedByDaemonSet(p) && !isOwnedByNode(p);
+  (isActive(p) || isTerminatingStatefulSetPod(p)) && !isOwnedByDaemonSet(p) && !isOwnedByNode(p);
 
 const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 

@@ -4,6 +4,7 @@
 // (docs/mechanisms/attribution.md) only claims hosting a candidate's pod are the command's.
 import { podKey, type Pod } from '../model/pod.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
+import type { DestinationGuard } from '../scheduling/nodes.ts';
 import { solve, type Deadline } from '../scheduling/scheduler.ts';
 import type { ClusterSnapshot, StateNode } from '../state/snapshot.ts';
 import type { PassContext } from './pass-context.ts';
@@ -72,11 +73,16 @@ function nodesByName(snapshot: ClusterSnapshot): ReadonlyMap<string, StateNode> 
   return m;
 }
 
+/**
+ * `guard`: a consolidation's simulation keeps the moving pods off nodes under consolidateAfter
+ * (destination-guard.ts); drift's does not (Karpenter's drift simulates without IsConsolidationSimulation).
+ */
 export function simulateCandidates(
   ctx: PassContext,
   candidates: readonly Candidate[],
   held: readonly Candidate[] = [],
   deadline?: Deadline,
+  guard?: DestinationGuard,
 ): Simulation {
   const view = ctx.view();
   const { snapshot } = ctx;
@@ -91,7 +97,7 @@ export function simulateCandidates(
   const pods = ctx.relevantBacklog(view, ctx.backlog(view), movingPods);
   pods.push(...movingPods);
   const excluded = new Set([...candidates.map((c) => c.name), ...held.map((c) => c.name), ...ctx.expired]);
-  const input = ctx.timed('construction', () => view.input(pods, excluded));
+  const input = ctx.timed('construction', () => view.input(pods, excluded, guard));
   const result = ctx.timed('simulation', () => solve(input, ctx.schedulingOptions(view), deadline));
 
   const unscheduled = new Map<string, string>();

@@ -8,6 +8,7 @@ import { buildCandidates } from './candidates.ts';
 import { METHODS } from './methods.ts';
 import { passContext } from './pass-context.ts';
 import type { PassInputs } from './pass.ts';
+import { destinationGuard } from './destination-guard.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import { isEmpty, type Command } from './types.ts';
@@ -53,7 +54,7 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
   if (cmd.method === 'emptiness')
     return fresh.every(isEmpty) ? { valid: true } : fail('churn', 'a candidate is no longer empty');
   if (cmd.method === 'drift') return { valid: true }; // Karpenter validates drift only through the queue
-  const sim = simulateCandidates(ctx, fresh);
+  const sim = simulateCandidates(ctx, fresh, [], undefined, destinationGuard(ctx));
   if (sim.unscheduled.size > 0)
     return fail('scheduling', [...sim.unscheduled.values()][0] ?? 'a pod no longer fits');
   if (sim.replacements.length === 0)

@@ -3,7 +3,12 @@
 // consolidation_actionable_candidates{nodepool,decision}, the census gauges and the sweep's duration. A sweep
 // the budget cut short says so: truncated, and how many candidates it left unsimulated, in the result and
 // in the metrics. An overlapping start finds the lease held and returns `held` at once.
-import { censusMetrics, runCensus, type CensusResult as Sweep } from '../disruption/census.ts';
+import {
+  censusCandidates,
+  censusMetrics,
+  runCensus,
+  type CensusResult as Sweep,
+} from '../disruption/census.ts';
 import { KRAFTSMAN_METRICS, LABELS } from '../disruption/metric-names.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import type { Metrics } from '../ports/metrics.ts';
@@ -70,7 +75,7 @@ async function sweep(deps: CensusDeps, request: CensusRequest): Promise<CensusSu
     .filter(([pool]) => pool !== '')
     .map(([nodePool, counts]) => ({
       nodePool,
-      candidates: Object.values(counts).reduce((a, b) => a + b, 0),
+      candidates: censusCandidates(counts),
       counts: { ...counts },
       at,
     }));
@@ -86,8 +91,9 @@ function publish(metrics: Metrics, result: Sweep, unreached: number, durationMs:
     if (nodepool === '') continue;
     for (const decision of ['delete', 'replace'] as const)
       metrics.gauge(LOOP_METRICS.consolidationActionableCandidates, counts[decision], { nodepool, decision });
-    const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    metrics.gauge(KRAFTSMAN_METRICS.censusCandidates, total - counts.unreached, { nodepool });
+    metrics.gauge(KRAFTSMAN_METRICS.censusCandidates, censusCandidates(counts) - counts.unreached, {
+      nodepool,
+    });
   }
   // Every count by pool and decision (unreached among them), and whether the sweep was truncated. Nodes of
   // no NodePool are left out: an empty dimension value would drop the label from the EMF document.

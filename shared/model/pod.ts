@@ -107,7 +107,16 @@ const topologySpreadConstraints = z.array(topologySpreadConstraint).superRefine(
 const volume = z.looseObject({
   name: z.string(),
   persistentVolumeClaim: z.looseObject({ claimName: z.string() }).optional(),
-  ephemeral: z.looseObject({}).optional(),
+  // a generic ephemeral volume: the ephemeral controller creates the PVC <pod>-<volume> from the template
+  ephemeral: z
+    .looseObject({
+      volumeClaimTemplate: z
+        .looseObject({
+          spec: z.looseObject({ storageClassName: z.string().nullable().optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export const podSchema = z.looseObject({
@@ -124,6 +133,14 @@ export const podSchema = z.looseObject({
     containers: z.array(container).min(1, 'a pod needs at least one container'),
     initContainers: z.array(container).optional(),
     overhead: resourceList.optional(),
+    // pod-level resources (Kubernetes 1.32+): validated like a container's
+    resources: z
+      .looseObject({ requests: resourceList.optional(), limits: resourceList.optional() })
+      .superRefine((r, ctx) => {
+        for (const issue of containerResourceIssues(r.requests, r.limits))
+          ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });
+      })
+      .optional(),
     tolerations: z.array(toleration).optional(),
     affinity: z
       .looseObject({

@@ -9,6 +9,9 @@ export const MEMORY = 'memory';
 export const PODS = 'pods';
 export const EPHEMERAL_STORAGE = 'ephemeral-storage';
 export const NVIDIA_GPU = 'nvidia.com/gpu';
+/** A NodePool limit on its node count (Karpenter's resources.Node): every node, and every new claim, is one. */
+export const NODES = 'nodes';
+export const ONE_NODE = 1000;
 
 export const EMPTY: ResourceList = Object.freeze({});
 
@@ -50,6 +53,13 @@ export function subtractWithin(a: ResourceList, b: ResourceList): MutableResourc
 export function maxOf(a: ResourceList, b: ResourceList): MutableResourceList {
   const out: MutableResourceList = { ...a };
   for (const k in b) out[k] = Math.max(out[k] ?? 0, b[k] as number);
+  return out;
+}
+
+/** Element-wise min over the keys of either (a key only one has keeps its value). */
+export function minOf(a: ResourceList, b: ResourceList): MutableResourceList {
+  const out: MutableResourceList = { ...a };
+  for (const k in b) out[k] = Math.min(out[k] ?? Number.POSITIVE_INFINITY, b[k] as number);
   return out;
 }
 

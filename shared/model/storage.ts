@@ -15,6 +15,7 @@ export const pvcSchema = z.looseObject({
         .optional(),
     })
     .optional(),
+  status: z.looseObject({ phase: z.string().optional() }).optional(),
 });
 export type PersistentVolumeClaim = z.infer<typeof pvcSchema>;
 
@@ -26,6 +27,9 @@ export const pvSchema = z.looseObject({
     .looseObject({
       storageClassName: z.string().optional(),
       csi: z.looseObject({ driver: z.string() }).optional(),
+      // node-local volumes: their hostname term names a node that will not come back (volumetopology.go)
+      local: z.looseObject({}).optional(),
+      hostPath: z.looseObject({}).optional(),
       nodeAffinity: z
         .looseObject({ required: z.looseObject({ nodeSelectorTerms: z.array(nodeSelectorTerm) }).optional() })
         .optional(),

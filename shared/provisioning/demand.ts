@@ -5,7 +5,8 @@ import { INITIALIZED } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import { ignoreReason } from '../state/pods.ts';
+import { pendingIgnoreReason } from '../state/pods.ts';
+import { volumeIndex } from '../state/volumes.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 
 export interface PodNomination {
@@ -59,11 +60,12 @@ export function pendingDemand(
   volcanoFix: boolean,
 ): Demand {
   const waiting = waitingClaims(objects);
+  const volumes = volumeIndex(objects);
   const pods: Pod[] = [];
   const covered: Pod[] = [];
   const reserved = new Set<string>();
   for (const pod of objects.pods) {
-    if (pod.spec.nodeName || ignoreReason(pod, volcanoFix)) continue;
+    if (pod.spec.nodeName || pendingIgnoreReason(pod, volcanoFix, volumes)) continue;
     const n = nominations.get(podKey(pod));
     const capacity = n?.claimName && n.expiresAt > now ? waiting.get(n.claimName) : undefined;
     if (capacity) {

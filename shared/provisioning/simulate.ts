@@ -6,7 +6,7 @@ import { cheapestOffering, orderByPrice } from '../scheduling/instance-type.ts';
 import type { NewClaim } from '../scheduling/new-claim.ts';
 import type { Operator } from '../scheduling/requirement.ts';
 import { solve, type SchedulingOptions } from '../scheduling/scheduler.ts';
-import { ignoreReason } from '../state/pods.ts';
+import { pendingIgnoreReason } from '../state/pods.ts';
 import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 
@@ -76,7 +76,7 @@ export function simulateProvisioning(
   for (const pod of snapshot.objects.pods) {
     if (pod.spec.nodeName) continue;
     const key = podKey(pod);
-    const reason = ignoreReason(pod, !options.upstream);
+    const reason = pendingIgnoreReason(pod, !options.upstream, view.volumes);
     if (reason) outcomes.set(key, { pod: key, result: 'ignored', reason });
     else pending.push(view.pendingPod(pod));
   }

@@ -43,7 +43,8 @@ function buildInstanceType(spec: InstanceTypeSpec, labelKeys: ReadonlySet<string
   const labels: Record<string, string> = {
     ...(spec.labels ?? {}),
     [INSTANCE_TYPE]: spec.name,
-    [ARCH]: spec.arch,
+    // the catalog's labels are the contract's way to declare an architecture (docs/contract.md); `arch` is the default
+    [ARCH]: spec.labels?.[ARCH] ?? spec.arch,
     [OS]: 'linux',
     [CLOUD]: spec.cloud,
   };

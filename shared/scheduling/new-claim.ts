@@ -5,6 +5,7 @@ import { add, EMPTY, fitsSum, type MutableResourceList, type ResourceList } from
 import { hostPortConflict, type HostPort } from './host-ports.ts';
 import { offeringCompatible, type InstanceType } from './instance-type.ts';
 import type { Journal } from './journal.ts';
+import { NO_ALTERNATIVE, VOLUME_MISMATCH } from './nodes.ts';
 import type { PodState } from './pod-state.ts';
 import { Requirement } from './requirement.ts';
 import type { Requirements } from './requirement-set.ts';
@@ -49,15 +50,10 @@ export class NewClaim {
     if (port) return `host port ${port.port}/${port.protocol} in use`;
     const incompatible = this.requirements.incompatibility(pod.requirements, this.allowUndefined);
     if (incompatible) return incompatible;
-    const withPod = this.requirements.copy().addAll(pod.requirements);
-    const topo = topology.addRequirements(pod, this.template.taints, withPod);
-    if (typeof topo === 'string') return topo;
-    const conflict = withPod.incompatibility(topo, this.allowUndefined);
-    if (conflict) return conflict;
-    const final = withPod.addAll(topo);
     const requests = add(this.requests, pod.info.requests);
-    const remaining = this.filterTypes(final, requests);
-    if (typeof remaining === 'string') return remaining;
+    const fit = this.fitFor(pod, topology, requests);
+    if (typeof fit === 'string') return fit;
+    const { final, remaining } = fit;
 
     const prev = {
       requirements: this.requirements,
@@ -81,6 +77,40 @@ export class NewClaim {
     });
     topology.record(pod.info, this.template.taints, final);
     return undefined;
+  }
+
+  /**
+   * The claim's requirements with the pod's, its first volume alternative that leaves a type, and its topology's,
+   * with the types that remain (Karpenter's NodeClaim.CanAdd: alternatives in order, the last failure reported).
+   */
+  private fitFor(
+    pod: PodState,
+    topology: Topology,
+    requests: ResourceList,
+  ): { final: Requirements; remaining: InstanceType[] } | string {
+    let last = VOLUME_MISMATCH;
+    for (const alternative of pod.info.volumeAlternatives ?? NO_ALTERNATIVE) {
+      const withPod = this.requirements.copy().addAll(pod.requirements);
+      if (alternative) {
+        const off = withPod.incompatibility(alternative, this.allowUndefined);
+        if (off) {
+          last = `${VOLUME_MISMATCH}, ${off}`;
+          continue;
+        }
+        withPod.addAll(alternative);
+      }
+      const topo = topology.addRequirements(pod, this.template.taints, withPod);
+      const conflict = typeof topo === 'string' ? topo : withPod.incompatibility(topo, this.allowUndefined);
+      if (conflict || typeof topo === 'string') {
+        last = conflict ?? last;
+        continue;
+      }
+      const final = withPod.addAll(topo);
+      const remaining = this.filterTypes(final, requests);
+      if (typeof remaining !== 'string') return { final, remaining };
+      last = remaining;
+    }
+    return last;
   }
 
   // Karpenter's filterInstanceTypesByRequirements: requirements intersect, an available offering is compatible,

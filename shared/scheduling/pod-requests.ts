@@ -1,6 +1,7 @@
 // A pod's effective requests as the scheduler and kubelet count them: containers + sidecars (restartable init
 // containers), the max over ordinary init containers, plus pod overhead; limits stand in for missing requests;
-// every pod also takes one "pods" slot (Karpenter's resources.RequestsForPods).
+// pod-level resources (Kubernetes 1.32+) replace the containers' sum for cpu, memory and hugepages; every pod also
+// takes one "pods" slot (Karpenter's resources.RequestsForPods).
 import type { Container, Pod } from '../model/pod.ts';
 import {
   add,
@@ -50,8 +51,30 @@ function computeRequests(spec: Pod['spec']): MutableResourceList {
       initPeak = maxOf(initPeak, add(r, sidecars));
     }
   }
-  const total = maxOf(add(main, sidecars), initPeak);
+  const total = withPodLevel(maxOf(add(main, sidecars), initPeak), spec.resources);
   for (const [k, v] of Object.entries(spec.overhead ?? {})) total[k] = (total[k] ?? 0) + quantityMilli(v);
   total[PODS] = (total[PODS] ?? 0) + 1000;
+  return total;
+}
+
+/** component-helpers' IsSupportedPodLevelResource (v0.35): cpu, memory and hugepages-<size>. */
+const podLevel = (name: string): boolean =>
+  name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+
+/**
+ * component-helpers' PodRequests (resource/helpers.go): a pod-level request of a supported resource replaces the
+ * containers' aggregate. The API server's defaulting (defaultPodRequests) comes first: an unset pod-level request
+ * takes the containers' aggregate where they request the resource and it may be overcommitted (cpu, memory), and
+ * the pod-level limit otherwise.
+ */
+function withPodLevel(total: MutableResourceList, resources: Pod['spec']['resources']): MutableResourceList {
+  const requests = resources?.requests ?? {};
+  const limits = resources?.limits ?? {};
+  for (const [k, v] of Object.entries(limits)) {
+    if (!podLevel(k) || k in requests) continue;
+    if (k in total && !k.startsWith('hugepages-')) continue;
+    total[k] = quantityMilli(v);
+  }
+  for (const [k, v] of Object.entries(requests)) if (podLevel(k)) total[k] = quantityMilli(v);
   return total;
 }

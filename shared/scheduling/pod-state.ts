@@ -25,11 +25,24 @@ export interface PendingPod {
   readonly pod: Pod;
   readonly requests: ResourceList;
   readonly hostPorts: readonly HostPort[];
-  /** Zonal constraints of the pod's volumes (bound PVs, storage class topologies). */
+  /** Topology of the pod's volumes (bound PVs, storage class topologies) when it is one alternative. */
   readonly volumeRequirements: Requirements | undefined;
-  readonly volumeDrivers: readonly string[];
+  /**
+   * Several alternatives (OR) of volume topology: each is tried in order wherever the pod is placed, the first
+   * that fits wins (Karpenter's tryVolumeAlternative); they are not part of the pod's requirements.
+   */
+  readonly volumeAlternatives?: readonly Requirements[] | undefined;
+  /** The claims the pod attaches through a CSI driver. */
+  readonly volumes: readonly PodVolume[];
   readonly gang: Gang | undefined;
   readonly order: { readonly cpu: number; readonly memory: number; readonly created: string };
+}
+
+/** One claim a pod attaches, by its CSI driver: attach limits count distinct claims per driver. */
+export interface PodVolume {
+  /** `namespace/name` of the PersistentVolumeClaim. */
+  readonly id: string;
+  readonly driver: string;
 }
 
 interface WeightedTerm {
@@ -98,7 +111,7 @@ export class PodState {
 
   /** What decides whether a node's taints and labels admit the pod: its requirements and tolerations, as text. */
   get fitKey(): string {
-    return (this.fitText ??= `${this.requirements.fingerprint()}\u0004${JSON.stringify(this.tolerations)}`);
+    return (this.fitText ??= `${this.requirements.fingerprint()}\u0004${JSON.stringify(this.tolerations)}${alternativesKey(this.info)}`);
   }
 
   /** Bumped whenever a relaxation changes what the pod asks: memos of its derived specs check it. */
@@ -159,4 +172,14 @@ export class PodState {
     }
     return undefined;
   }
+}
+
+const altKeys = new WeakMap<PendingPod, string>();
+/** The volume alternatives as text, for the static verdicts' memo (empty when the pod has none). */
+function alternativesKey(info: PendingPod): string {
+  if (!info.volumeAlternatives) return '';
+  let k = altKeys.get(info);
+  if (k === undefined)
+    altKeys.set(info, (k = `\u0005${info.volumeAlternatives.map((a) => a.fingerprint()).join('\u0006')}`));
+  return k;
 }

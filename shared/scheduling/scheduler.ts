@@ -2,7 +2,7 @@
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
 import { HOSTNAME } from '../model/labels.ts';
-import { subtractWithin, type ResourceList } from '../model/resources.ts';
+import { minOf, NODES, ONE_NODE, subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
@@ -66,6 +66,11 @@ export interface SchedulingResult {
   readonly requeued: ReadonlySet<string>;
   /** The deadline passed before every pod was tried: the result is partial and must not be acted on. */
   readonly timedOut: boolean;
+  /**
+   * The least each limited NodePool had left at any point, per resource, rollbacks notwithstanding (the delta
+   * simulation checks its limits never bound).
+   */
+  readonly leastRemaining: ReadonlyMap<string, ResourceList>;
 }
 
 export const TIMED_OUT_ERROR = 'simulation timed out';
@@ -87,6 +92,7 @@ class Scheduler {
   private readonly claims: NewClaim[] = [];
   private readonly byLoad: LoadOrder;
   private readonly remaining: Map<string, ResourceList>;
+  private readonly least: Map<string, ResourceList>;
   private readonly placements = new Map<string, Placement>();
   private readonly errors = new Map<string, string>();
   private readonly requeued = new Set<string>();
@@ -118,6 +124,7 @@ class Scheduler {
     // an untouched node's free capacity is its input's available
     this.capacity = new CapacityIndex(input.existing.map((n) => n.available));
     this.remaining = new Map(input.remaining);
+    this.least = new Map(input.remaining);
     // Karpenter's OrderByWeight: weight descending, then name descending (byte order, as Go compares strings).
     const sorted = [...input.templates].sort(
       (a, b) => b.weight - a.weight || (a.nodePool < b.nodePool ? 1 : a.nodePool > b.nodePool ? -1 : 0),
@@ -189,6 +196,7 @@ class Scheduler {
       gangClaims,
       requeued: this.requeued,
       timedOut,
+      leastRemaining: this.least,
     };
   }
 
@@ -294,6 +302,10 @@ class Scheduler {
           );
           continue;
         }
+        if (this.nodesExhausted(template)) {
+          errors.push(`node limits have been exhausted for NodePool ${template.nodePool}`);
+          continue;
+        }
         const types = this.withinLimits(template);
         if (types.length === 0) {
           errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}`);
@@ -339,14 +351,22 @@ class Scheduler {
     const remaining = this.remaining.get(pool);
     if (remaining) {
       // track the largest type the claim might become against the pool's limits (Karpenter's subtractMax)
-      const max: Record<string, number> = {};
+      const max: Record<string, number> = { [NODES]: ONE_NODE };
       for (const it of claim.instanceTypes)
         for (const k in it.capacity) max[k] = Math.max(max[k] ?? 0, it.capacity[k] as number);
-      this.remaining.set(pool, subtractWithin(remaining, max));
+      const left = subtractWithin(remaining, max);
+      this.remaining.set(pool, left);
+      this.least.set(pool, minOf(this.least.get(pool) ?? left, left));
       this.journal.push(() => this.remaining.set(pool, remaining));
     }
     this.place(pod, { kind: 'new', claim });
     return undefined;
+  }
+
+  /** Karpenter's addToNewNodeClaim: a pool with no `nodes` left opens no claim, whatever its types. */
+  private nodesExhausted(template: NodeClaimTemplate): boolean {
+    const left = this.remaining.get(template.nodePool)?.[NODES];
+    return left !== undefined && left < ONE_NODE;
   }
 
   private withinLimits(template: NodeClaimTemplate): NodeClaimTemplate['instanceTypes'] {

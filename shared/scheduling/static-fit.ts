@@ -25,10 +25,21 @@ export function staticFit(input: ExistingNodeInput, labels: Requirements, pod: P
   if (fit === undefined) {
     fit =
       (untolerated(input.taints, pod.tolerations) ? TAINT : 0) |
-      (labels.incompatibility(pod.requirements, NO_UNDEFINED) !== undefined ? LABELS : 0);
+      (labels.incompatibility(pod.requirements, NO_UNDEFINED) !== undefined || noAlternativeFits(labels, pod)
+        ? LABELS
+        : 0);
     byPod.set(key, fit);
   }
   return fit;
+}
+
+/** Whether every volume alternative of the pod conflicts with the node's labels (a node label has one value). */
+function noAlternativeFits(labels: Requirements, pod: PodState): boolean {
+  const alternatives = pod.info.volumeAlternatives;
+  return (
+    alternatives !== undefined &&
+    alternatives.every((a) => labels.incompatibility(a, NO_UNDEFINED) !== undefined)
+  );
 }
 
 /** The message of a TAINT verdict. */

@@ -1,6 +1,7 @@
 // Pod facts Karpenter's provisioner and disruption rely on (pkg/utils/pod), plus the Volcano rules.
 import { VOLCANO_GROUP, VOLCANO_GROUP_ALT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
+import type { VolumeIndex } from './volumes.ts';
 
 export const isTerminal = (p: Pod): boolean =>
   p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
@@ -10,6 +11,14 @@ export const isOwnedByDaemonSet = (p: Pod): boolean =>
 export const isOwnedByNode = (p: Pod): boolean =>
   (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'Node');
 export const isActive = (p: Pod): boolean => !isTerminal(p) && !isTerminating(p);
+export const isOwnedByStatefulSet = (p: Pod): boolean =>
+  (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'StatefulSet');
+/**
+ * Karpenter's IsReschedulable exception (pkg/utils/pod/scheduling.go): a StatefulSet pod must be deleted before
+ * its replacement is created, so a terminating one still needs a home and is modelled as running.
+ */
+export const isTerminatingStatefulSetPod = (p: Pod): boolean =>
+  !isTerminal(p) && isTerminating(p) && isOwnedByStatefulSet(p);
 
 /** The PodGroup name a Volcano gang member belongs to, if any. */
 export function gangName(p: Pod): string | undefined {
@@ -41,4 +50,19 @@ export function ignoreReason(p: Pod, volcanoFix: boolean): IgnoreReason | undefi
   if (isOwnedByNode(p)) return 'static';
   if (isPreempting(p, volcanoFix)) return 'preempting';
   return undefined;
+}
+
+/**
+ * Why Karpenter's provisioner leaves an unbound pod out (GetPendingPods): not provisionable, or rejected by its
+ * Validate — here its volume checks (volumetopology.go ValidatePersistentVolumeClaims), or undefined.
+ */
+export function pendingIgnoreReason(
+  p: Pod,
+  volcanoFix: boolean,
+  volumes: Pick<VolumeIndex, 'invalid'>,
+): string | undefined {
+  const reason = ignoreReason(p, volcanoFix);
+  if (reason) return reason;
+  const invalid = volumes.invalid(p);
+  return invalid ? `ignoring pod, ${invalid}` : undefined;
 }

@@ -15,7 +15,7 @@ import {
 import type { DomainSupplier } from '../scheduling/domains.ts';
 import { hostPortsOf, type HostPort } from '../scheduling/host-ports.ts';
 import { offeringCompatible } from '../scheduling/instance-type.ts';
-import type { ExistingNodeInput } from '../scheduling/nodes.ts';
+import { NO_LIMITS, type ExistingNodeInput, type VolumeLimit } from '../scheduling/nodes.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { Gang, PendingPod } from '../scheduling/pod-state.ts';
 import { NO_UNDEFINED, Requirements } from '../scheduling/requirement-set.ts';
@@ -104,15 +104,32 @@ export function existingInput(
   const available = subtract(subtract(n.allocatable, n.podRequests), pendingDaemons(n, taints, daemons));
   const hostPorts: HostPort[] = [];
   for (const p of n.pods) hostPorts.push(...hostPortsOf(p.spec));
-  const volumeSlots = new Map<string, number>();
+  return {
+    name: n.name,
+    labels: n.labels,
+    taints,
+    available,
+    hostPorts,
+    volumeLimits: volumeLimits(n, snapshot, volumes),
+    inFlight: n.inFlight,
+  };
+}
+
+/** Per CSI driver with a CSINode limit: the limit and the distinct claims the node's pods attach (VolumeUsage). */
+function volumeLimits(
+  n: StateNode,
+  snapshot: ClusterSnapshot,
+  volumes: VolumeIndex,
+): ExistingNodeInput['volumeLimits'] {
   const csi = snapshot.objects.csiNodes.find((c) => c.metadata.name === n.name);
+  const out = new Map<string, VolumeLimit>();
   for (const d of csi?.spec.drivers ?? []) {
     if (d.allocatable?.count === undefined) continue;
-    let used = 0;
-    for (const p of n.pods) used += volumes.driversFor(p).filter((x) => x === d.name).length;
-    volumeSlots.set(d.name, d.allocatable.count - used);
+    const claims = new Set<string>();
+    for (const p of n.pods) for (const v of volumes.volumesFor(p)) if (v.driver === d.name) claims.add(v.id);
+    out.set(d.name, { limit: d.allocatable.count, claims });
   }
-  return { name: n.name, labels: n.labels, taints, available, hostPorts, volumeSlots, inFlight: n.inFlight };
+  return out.size ? out : NO_LIMITS;
 }
 
 /**
@@ -168,8 +185,8 @@ export function toPendingPod(
     pod,
     requests,
     hostPorts: hostPortsOf(pod.spec),
-    volumeRequirements: volumes.requirementsFor(pod),
-    volumeDrivers: volumes.driversFor(pod),
+    ...volumeTopology(volumes.alternativesFor(pod)),
+    volumes: volumes.volumesFor(pod),
     gang,
     order: {
       cpu: requests[CPU] ?? 0,
@@ -177,4 +194,13 @@ export function toPendingPod(
       created: pod.metadata.creationTimestamp ?? '',
     },
   };
+}
+
+/** One alternative joins the pod's requirements, as before; several are tried in order where it is placed. */
+function volumeTopology(
+  alternatives: Requirements[] | undefined,
+): Pick<PendingPod, 'volumeRequirements' | 'volumeAlternatives'> {
+  if (!alternatives) return { volumeRequirements: undefined };
+  if (alternatives.length === 1) return { volumeRequirements: alternatives[0] };
+  return { volumeRequirements: undefined, volumeAlternatives: alternatives };
 }

@@ -3,23 +3,17 @@
 // each simulation then only chooses which nodes exist and which pods are pending.
 import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
 import { podKey, type Pod } from '../model/pod.ts';
-import {
-  EMPTY,
-  addInto,
-  fromQuantities,
-  subtractWithin,
-  type MutableResourceList,
-  type ResourceList,
-} from '../model/resources.ts';
+import { EMPTY } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
-import type { ExistingNodeInput } from '../scheduling/nodes.ts';
+import type { DestinationGuard, ExistingNodeInput } from '../scheduling/nodes.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import { Requirement } from '../scheduling/requirement.ts';
 import { Requirements } from '../scheduling/requirement-set.ts';
 import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
-import { gangName } from './pods.ts';
+import { gangName, isActive } from './pods.ts';
+import { poolLimits } from './pool-limits.ts';
 import {
   boundPod,
   collectKeys,
@@ -29,16 +23,25 @@ import {
   toPendingPod,
 } from './scheduling-inputs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
-import { volumeIndex } from './volumes.ts';
+import { volumeIndex, type VolumeIndex } from './volumes.ts';
 
 export interface PassView {
   readonly snapshot: ClusterSnapshot;
   readonly templates: readonly NodeClaimTemplate[];
   readonly allowUndefined: ReadonlySet<string>;
   readonly namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** The snapshot's volume rules (which pods they keep out, topology, attachments). */
+  readonly volumes: VolumeIndex;
   pendingPod(pod: Pod): PendingPod;
-  /** Scheduler input with `pods` pending, on every schedulable node except `excluded`. */
-  input(pods: readonly PendingPod[], excluded?: ReadonlySet<string>): SchedulingInput;
+  /**
+   * Scheduler input with `pods` pending, on every schedulable node except `excluded`; a consolidation simulation
+   * passes its `guard` (the nodes under consolidateAfter refuse the pods it names).
+   */
+  input(
+    pods: readonly PendingPod[],
+    excluded?: ReadonlySet<string>,
+    guard?: DestinationGuard,
+  ): SchedulingInput;
 }
 
 export function passView(snapshot: ClusterSnapshot): PassView {
@@ -46,7 +49,6 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   for (const it of snapshot.instanceTypes) for (const k of Object.keys(it.labels)) allowUndefined.add(k);
   const daemons = snapshot.objects.daemonSets.map(daemonInput);
   const templates: NodeClaimTemplate[] = [];
-  const remaining = new Map<string, ResourceList>();
   for (const view of snapshot.nodePools.values()) {
     const spec = view.pool.spec.template.spec;
     const requirements = Requirements.fromSelectors(spec.requirements).add(Requirement.in(CLOUD, view.cloud));
@@ -67,15 +69,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         allowUndefined,
       ),
     );
-    const limits = view.pool.spec.limits;
-    if (limits) {
-      const used: MutableResourceList = {};
-      for (const n of [...snapshot.nodes, ...snapshot.inFlight]) {
-        if (n.nodePool === view.name) addInto(used, n.instanceType?.capacity ?? n.allocatable);
-      }
-      remaining.set(view.name, subtractWithin(fromQuantities(limits), used));
-    }
   }
+  const limits = poolLimits(snapshot);
   const namespaces = new Map<string, Record<string, string>>();
   for (const ns of snapshot.objects.namespaces)
     namespaces.set(ns.metadata.name, {
@@ -135,8 +130,10 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const pendingCache = new Map<Pod, PendingPod>();
   const schedulableNodes = [...snapshot.nodes, ...snapshot.inFlight].filter(schedulable);
   const existingInputs = new Map<StateNode, ExistingNodeInput>();
+  const guarded = new Map<DestinationGuard, Map<StateNode, ExistingNodeInput>>();
   const bounds = new Map<StateNode, BoundPod[]>();
-  const boundOf = (n: StateNode) => memo(bounds, n, () => n.pods.map((p) => boundPod(p, n)));
+  // Karpenter's topology ignores terminating pods (ignoredForTopology): a terminating StatefulSet pod counts nowhere
+  const boundOf = (n: StateNode) => memo(bounds, n, () => n.pods.filter(isActive).map((p) => boundPod(p, n)));
   const allBound = schedulableNodes.flatMap(boundOf);
   const antiAffinityKeys = new Set(allBound.flatMap((b) => b.antiAffinity.map((t) => t.topologyKey)));
   const topologyCounts = new Map<string, ReadonlyMap<string, number>>();
@@ -147,7 +144,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   for (const n of schedulableNodes) {
     for (const p of n.pods) {
       const g = gangName(p);
-      if (!g) continue;
+      if (!g || !isActive(p)) continue;
       const name = `${p.metadata.namespace ?? 'default'}/${g}`;
       gangOfBound.set(podKey(p), name);
       gangsBound.set(name, (gangsBound.get(name) ?? 0) + 1);
@@ -159,6 +156,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     templates,
     allowUndefined,
     namespaces,
+    volumes,
     pendingPod(pod) {
       let p = pendingCache.get(pod);
       if (!p)
@@ -171,11 +169,15 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     // SimulationCopy (docs/mechanisms/simulation-copy.md): node inputs (summed requests, host ports, volume slots) and
     // bound-pod views are built once per pass and shared; each simulation clones only what scheduling mutates
     // (ExistingNode copies ports and volume slots) and subtracts the pods of the nodes it leaves out.
-    input(pods, excluded) {
+    input(pods, excluded, guard) {
       const nodes = schedulableNodes.filter((n) => !excluded?.has(n.name));
-      const existing = nodes.map((n) =>
-        memo(existingInputs, n, () => existingInput(n, templates, daemons, snapshot, volumes)),
-      );
+      const existing = nodes.map((n) => {
+        const e = memo(existingInputs, n, () => existingInput(n, templates, daemons, snapshot, volumes));
+        if (!guard?.nodes.has(n.name)) return e;
+        // one guarded input per node and guard, so the pass's static verdicts (keyed by input) keep hitting
+        const byGuard = memo(guarded, guard, () => new Map<StateNode, ExistingNodeInput>());
+        return memo(byGuard, n, () => ({ ...e, refuses: (p: PendingPod) => guard.refuses(p) }));
+      });
       const removed: BoundPod[] = [];
       if (excluded?.size)
         for (const n of schedulableNodes) if (excluded.has(n.name)) removed.push(...boundOf(n));
@@ -192,7 +194,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         pods,
         existing,
         templates,
-        remaining,
+        remaining: limits.remaining(excluded),
         bound: allBound,
         universe,
         namespaces,

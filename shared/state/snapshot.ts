@@ -25,7 +25,7 @@ import {
 import type { InstanceType } from '../scheduling/instance-type.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { ClusterObjects } from './objects.ts';
-import { isActive, isOwnedByDaemonSet } from './pods.ts';
+import { isActive, isOwnedByDaemonSet, isTerminatingStatefulSetPod } from './pods.ts';
 
 export interface StateNode {
   readonly name: string;
@@ -108,7 +108,8 @@ export function buildSnapshot(
       warnings.push(`Pod ${key} is bound to node ${nodeName}, which is not in the input; pod ignored`);
       continue;
     }
-    if (!isActive(pod)) continue;
+    // a terminating StatefulSet pod stays on its node: its requests hold and it is reschedulable (pods.ts)
+    if (!isActive(pod) && !isTerminatingStatefulSetPod(pod)) continue;
     const list = podsByNode.get(nodeName) ?? [];
     list.push(pod);
     podsByNode.set(nodeName, list);

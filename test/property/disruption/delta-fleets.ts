@@ -107,6 +107,8 @@ const fleet = (nodes: number, pods: number, backlog: number) =>
     pdbs: fc.subarray([...APPS]),
     pdbMax: fc.constantFrom(0, 1, 2),
     spot: fc.boolean(),
+    /** A pool whose nodes are all under a long consolidateAfter (-1: none): guarded consolidation destinations. */
+    slow: fc.constantFrom(-1, -1, 0, 1, 2, 3),
   });
 export const fleetArb = fc.oneof(
   { arbitrary: fleet(7, 5, 12), weight: LARGE_ONE_IN - 1 },
@@ -179,7 +181,7 @@ function podObj(name: string, p: P, where: { node?: string; gpus?: number; efa?:
   return o;
 }
 
-function pools(spot: boolean): Obj[] {
+function pools(spot: boolean, slow: number): Obj[] {
   const capacity = {
     key: 'karpenter.sh/capacity-type',
     operator: 'In',
@@ -197,6 +199,8 @@ function pools(spot: boolean): Obj[] {
           { key: 'node.kubernetes.io/instance-type', operator: 'In', values: types(gpu) },
         ],
         taints: gpu ? [GPU_TAINT] : undefined,
+        // every pod of the fleet is created by 05:00 and NOW is 12:00: 10h keeps the pool's nodes in their window
+        ...(out.length === slow ? { consolidateAfter: '10h' } : {}),
       });
       (((p.spec as Obj).template as Obj).spec as Obj).nodeClassRef = {
         group: ref.group,
@@ -263,7 +267,7 @@ const GANG_MEMBER: P = {
 
 export function fleetObjects(f: DeltaFleet): Obj[] {
   const out: Obj[] = [
-    ...pools(f.spot),
+    ...pools(f.spot, f.slow),
     { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' }, spec: {} },
     {
       apiVersion: 'karpenter.k8s.gcp/v1alpha1',

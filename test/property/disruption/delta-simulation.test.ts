@@ -201,4 +201,5 @@ const spreadFleetArb: fc.Arbitrary<DeltaFleet> = fc.record({
   pdbs: fc.constant([]),
   pdbMax: fc.constant(0),
   spot: fc.boolean(),
+  slow: fc.constantFrom(-1, -1, 0, 2),
 });

@@ -72,14 +72,14 @@ describe('what the census counts', () => {
   ];
   const r = runCensus(snapshotOf(fleet), NOW, passOptions({}));
 
-  it('reports drift and emptiness apart from actionable consolidation', () => {
+  it('counts drift and emptiness as shares of the decisions they make', () => {
     expect(r.candidates.map((c) => [c.node, c.decision, c.method])).toEqual([
       ['big', 'replace', 'single-node-consolidation'],
       ['empty', 'delete', 'emptiness'],
       ['old', 'delete', 'drift'], // its pod fits on big
     ]);
     expect(r.nodePools.default).toEqual({
-      delete: 0,
+      delete: 1,
       replace: 1,
       none: 0,
       empty: 1,
@@ -87,7 +87,7 @@ describe('what the census counts', () => {
       unreached: 0,
     });
     expect(r.nodePools.drifted).toEqual({
-      delete: 0,
+      delete: 1,
       replace: 0,
       none: 0,
       empty: 0,

@@ -28,10 +28,19 @@ describe('census', () => {
     ]);
   });
 
-  it('counts decisions by NodePool, emptiness apart from consolidation', () => {
+  it('counts decisions by NodePool, emptiness as a share of delete', () => {
     expect(r.nodePools).toEqual({
-      default: { delete: 1, replace: 1, none: 0, empty: 1, drifted: 0, unreached: 0 },
+      default: { delete: 2, replace: 1, none: 0, empty: 1, drifted: 0, unreached: 0 },
       gpu: { delete: 0, replace: 0, none: 1, empty: 0, drifted: 0, unreached: 0 },
     });
+  });
+
+  it('adds up each decision to the candidates listed with it, whatever method decided them', () => {
+    // issue 35: an empty node the census deletes is a delete of its NodePool, as the candidate list says
+    for (const [pool, counts] of Object.entries(r.nodePools))
+      for (const decision of ['delete', 'replace', 'none'] as const)
+        expect(counts[decision], `${pool} ${decision}`).toBe(
+          r.candidates.filter((c) => c.nodePool === pool && c.decision === decision).length,
+        );
   });
 });

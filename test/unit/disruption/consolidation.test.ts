@@ -179,9 +179,12 @@ describe('pending pods no NodePool can take (verdict exclusion)', () => {
   it('keeps a pod that only NodePool limits hold back (that depends on the cluster)', () => {
     const pool = nodePool('default');
     (pool.spec as Record<string, unknown>).limits = { cpu: '8' };
+    // node-b (not a candidate) uses up the limit even with node-a's share freed, as the simulation frees it
     const r = plan([
       pool,
       node('node-a', { type: 's-8' }),
+      node('node-b', { type: 's-8', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      pod('b-0', { node: 'node-b', cpu: '6' }),
       node('worker', { pool: null, type: 's-8' }),
       pod('a-0', { node: 'node-a', cpu: '6' }),
       pod('big-0', { cpu: '7' }),

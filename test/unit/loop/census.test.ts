@@ -43,8 +43,8 @@ describe('census', () => {
       node('empty', { type: 's-2' }),
     ]);
     const r = ran(await census(world.deps(), request('census-1')));
-    // The empty node is emptiness's to take, reported apart from actionable consolidation.
-    const counts = { delete: 0, replace: 1, none: 0, empty: 1, drifted: 0, unreached: 0 };
+    // The empty node is emptiness's to take: a delete, and emptiness's share of it.
+    const counts = { delete: 1, replace: 1, none: 0, empty: 1, drifted: 0, unreached: 0 };
     expect(r.sweep.nodePools.default).toEqual(counts);
     expect(r.unreached).toBe(0);
     expect(await world.store.listCensus('c1')).toEqual([
@@ -53,7 +53,7 @@ describe('census', () => {
     const m = world.metrics;
     const actionable = LOOP_METRICS.consolidationActionableCandidates;
     expect(m.total(actionable, { nodepool: 'default', decision: 'replace' })).toBe(1);
-    expect(m.total(actionable, { nodepool: 'default', decision: 'delete' })).toBe(0);
+    expect(m.total(actionable, { nodepool: 'default', decision: 'delete' })).toBe(1);
     expect(m.total(KRAFTSMAN_METRICS.censusNodes, { nodepool: 'default', decision: 'empty' })).toBe(1);
     expect(m.total(KRAFTSMAN_METRICS.censusCandidates, { nodepool: 'default' })).toBe(2);
     expect(m.total(KRAFTSMAN_METRICS.censusTruncated)).toBe(0);

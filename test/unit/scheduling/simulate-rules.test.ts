@@ -273,6 +273,8 @@ describe('host ports and volumes', () => {
       kind: 'StorageClass',
       metadata: { name: 'gp3' },
       provisioner: 'ebs.csi.aws.com',
+      // unset is Immediate (the API server's default), and Karpenter ignores pods with unbound Immediate claims
+      volumeBindingMode: 'WaitForFirstConsumer',
     };
     const pvc = (n: string) => ({
       apiVersion: 'v1',
