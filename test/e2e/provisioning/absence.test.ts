@@ -40,6 +40,16 @@ describe('absence is confirmed before it is acted on', () => {
     if (!i) throw new Error(`no EC2 instance for claim ${String(claim?.metadata.name)}`);
     return i;
   };
+  /** Provisions one pod's claim with the kubelet kept from registering; the pod is gone again (no demand left). */
+  const launchUnregistered = async (podName: string) => {
+    h.registerNodes = false;
+    const known = claimNames(h);
+    h.seed([onAws(podName)]);
+    await provisionOnce(h);
+    deletePods(h, [podName]);
+    const claim = claimOfPool(h, 'aws-gpu').find((c) => !known.has(String(c.metadata.name)));
+    return { claim, name: String(claim?.metadata.name) };
+  };
   const refused = (action: string) =>
     h.metrics.total(REFUSAL_METRIC, { action, reason: 'absence-unconfirmed' });
   const refusalEvents = (claim: string) =>
@@ -80,13 +90,7 @@ describe('absence is confirmed before it is acted on', () => {
   });
 
   it('a warm container whose Node watch answers 200 with no body does not time out a claim whose Node registered', async () => {
-    h.registerNodes = false;
-    const known = claimNames(h);
-    h.seed([onAws('empty-watch')]);
-    await provisionOnce(h);
-    deletePods(h, ['empty-watch']);
-    const claim = claimOfPool(h, 'aws-gpu').find((c) => !known.has(String(c.metadata.name)));
-    const name = String(claim?.metadata.name);
+    const { claim, name } = await launchUnregistered('empty-watch');
     const warm = h.cluster();
     expect((await lifecycleOnce(h, {}, warm)).result).toMatchObject({ registered: 0, terminated: 0 });
     // The kubelet registers now; the container's next catch-up of Nodes sees nothing of it.
@@ -135,13 +139,7 @@ describe('absence is confirmed before it is acted on', () => {
   });
 
   it('a claim not registered yet whose new instance DescribeInstances misses is not collected (Karpenter collects Registered claims only)', async () => {
-    h.registerNodes = false;
-    const known = claimNames(h);
-    h.seed([onAws('unseen-new')]);
-    await provisionOnce(h);
-    deletePods(h, ['unseen-new']);
-    const claim = claimOfPool(h, 'aws-gpu').find((c) => !known.has(String(c.metadata.name)));
-    const name = String(claim?.metadata.name);
+    const { claim, name } = await launchUnregistered('unseen-new');
     const i = instance(claim);
     i.unseen = 1_000_000;
     h.clock.advance(3 * MIN);
