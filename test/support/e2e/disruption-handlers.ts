@@ -14,7 +14,7 @@ import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import { launchHandler } from './functions.ts';
 import { nodePool } from './fixtures.ts';
-import { startHarness, type E2eHarness } from './harness.ts';
+import { startHarness, type E2eHarness, type E2eOptions } from './harness.ts';
 import { lambdaContext, scheduledEvent } from './lambda-events.ts';
 
 const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
@@ -103,8 +103,11 @@ export function wireDisruption(h: E2eHarness, s: TestAdmitSettings = {}): void {
  * A harness for replacements on both clouds: a small and a large GPU type per cloud (so an underused large
  * node has a cheaper replacement), budgets of 100% (no budget holds a command back), disruption wired.
  */
-export async function startReplacementHarness(): Promise<E2eHarness> {
+export async function startReplacementHarness(
+  options: Pick<E2eOptions, 'bookmarks'> = {},
+): Promise<E2eHarness> {
   const h = await startHarness({
+    ...options,
     objects: [
       withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }), '100%'),
       withBudget(nodePool('gcp-gpu', 'gcp', { instanceTypes: ['g2-standard-4', 'g2-standard-24'] }), '100%'),

@@ -60,8 +60,11 @@ export interface E2eOptions {
   /** Objects seeded after the node classes (NodePools, pods, PodGroups, ...). */
   readonly objects?: readonly KubeObject[];
   /**
-   * The API server's watch bookmarks: kube-apiserver's schedule by default (a warm read waits for the bookmark
-   * 2 s before its watch's timeout); `{ afterReplay: true }` for a test of hundreds of warm reads.
+   * The API server's watch bookmarks. The harness asks for the emulator's explicit fast mode by default
+   * (`{ afterReplay: true }`: a bookmark right after the replay), so that a test's warm reads do not each wait
+   * for the bookmark kube-apiserver sends 2 s before a watch's timeout (that wait made e2e 6x slower). `{}` is
+   * the real server's schedule: test/integration/kube tests the catch-up on it, and the full-cycle e2e test
+   * runs the whole loop on it.
    */
   readonly bookmarks?: BookmarkSchedule;
 }
@@ -115,7 +118,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     crds: defaultCrds(),
     now: () => clock.now(),
     shortPages: { seed: 30 },
-    ...(options.bookmarks ? { bookmarks: options.bookmarks } : {}),
+    bookmarks: options.bookmarks ?? { afterReplay: true },
   });
   const dynamoStart = startDynamoDbLocal();
   try {
