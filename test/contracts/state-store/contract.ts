@@ -12,7 +12,7 @@ import {
 } from '../../../shared/ports/state-store/errors.ts';
 import { leaseStatus } from '../../../shared/ports/state-store/records.ts';
 import { ManualClock } from '../../fakes/manual-clock.ts';
-import { commandContract } from './commands.ts';
+import { command, commandContract } from './commands.ts';
 import { passStateContract } from './pass-state.ts';
 import { deploymentContract } from './deployment.ts';
 
@@ -178,6 +178,42 @@ function leaseContract(ctx: ContractContext): void {
       expect(err).toBeInstanceOf(StaleWriteError);
       expect((err as StaleWriteError).current?.token).toBe(b.token);
       expect(await ctx.store.getLaunch(ctx.cluster, 'claim-1')).toBeUndefined();
+    });
+    it('refuses an old fence after its owner string re-acquired the lease past a takeover (the token fences)', async () => {
+      // A container id reused after a takeover: owner matches, token does not. A fence that checked the owner
+      // alone would let the first holder's late writes through under the lease its successor now holds.
+      const first = await ctx.store.acquireLease(req('a', { name: 'consolidation' }));
+      ctx.clock.advance(10_001);
+      const between = await ctx.other.acquireLease(req('b', { name: 'consolidation' }));
+      await ctx.other.releaseLease(between);
+      const again = await ctx.store.acquireLease(req('a', { name: 'consolidation' }));
+      expect(again.token).toBe(first.token + 2);
+      const launch = await ctx.store
+        .recordLaunch(first, { claimName: 'claim-old', cloud: 'aws', nodePool: 'gpu' })
+        .catch((e: unknown) => e);
+      expect(launch).toBeInstanceOf(StaleWriteError);
+      expect((launch as StaleWriteError).current).toMatchObject({ owner: 'a', token: again.token });
+      expect(await ctx.store.getLaunch(ctx.cluster, 'claim-old')).toBeUndefined();
+      await expect(ctx.store.heartbeatLease(first, 10_000)).rejects.toBeInstanceOf(LockLostError);
+      await expect(ctx.store.releaseLease(first)).rejects.toBeInstanceOf(LockLostError);
+      expect(leaseStatus((await ctx.store.readLease(ctx.cluster, 'consolidation'))!, ctx.clock.now())).toBe(
+        'held',
+      );
+      await expect(
+        ctx.store.recordLaunch(again, { claimName: 'claim-new', cloud: 'aws', nodePool: 'gpu' }),
+      ).resolves.toMatchObject({ created: true });
+      // The admission lock fences commands the same way.
+      const lockA = await ctx.store.acquireLease(req('a'));
+      ctx.clock.advance(10_001);
+      await ctx.other.releaseLease(await ctx.other.acquireLease(req('b')));
+      const lockA2 = await ctx.store.acquireLease(req('a'));
+      await expect(ctx.store.admitCommand(lockA, command('late', ['n1']))).rejects.toBeInstanceOf(
+        StaleWriteError,
+      );
+      expect(await ctx.store.getCommand(ctx.cluster, 'late')).toBeUndefined();
+      await expect(ctx.store.admitCommand(lockA2, command('now', ['n1']))).resolves.toMatchObject({
+        id: 'now',
+      });
     });
   });
 
