@@ -88,6 +88,19 @@ describe('replacement attribution (ConsolidationAttributeReplacements)', () => {
     expect(r.commands[0]?.replacements.map((x) => x.instanceTypes[0])).toEqual(['s-4']);
   });
 
+  it('counts a claim that hosts a candidate pod beside backlog pods (some pod of the candidate, not every pod)', () => {
+    // The small backlog pod packs onto the candidate's replacement: that claim is still the command's.
+    const r = plan([
+      nodePool('default'),
+      node('node-a', { type: 's-16' }),
+      pod('a-0', { node: 'node-a', cpu: '3' }),
+      pod('backlog-0', { cpu: '500m' }),
+    ]);
+    expect(r.commands).toHaveLength(1);
+    expect(decisionOf(r.commands[0]!)).toBe('replace');
+    expect(r.commands[0]?.replacements).toHaveLength(1);
+  });
+
   it('upstream counts the backlog claim too, so the command needs two replacements and is dropped', () => {
     const r = plan(fleet, { upstream: true });
     expect(r.commands).toEqual([]);
