@@ -222,6 +222,9 @@ function launch(
     tags: { ...c.template.tags, ...requestTags },
     state: 'pending',
     unseen: world.faults.unseenRequests,
+    ...(world.faults.unseenMs !== undefined
+      ? { unseenUntil: world.now().getTime() + world.faults.unseenMs }
+      : {}),
   };
   world.instances.set(instance.instanceId, instance);
   return instance;

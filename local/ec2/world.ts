@@ -44,8 +44,10 @@ export interface EmuInstance {
   state: Ec2State;
   /** The account that owns it (its reservation's ownerId); the world's account unless set. */
   readonly ownerId?: string;
-  /** Eventual consistency: this many more DescribeInstances/CreateTags requests do not see it yet. */
+  /** Eventual consistency: this many more DescribeInstances/CreateTags requests do not see it yet... */
   unseen?: number;
+  /** ...unless the world's clock has passed this (ms since the epoch; see faults.unseenMs). */
+  unseenUntil?: number;
 }
 
 export interface EmuSubnet {
@@ -114,6 +116,11 @@ export interface Faults {
    */
   unseenRequests: number;
   /**
+   * With `unseenRequests`: the lag also ends once this long (ms, world clock) has passed since the launch, as
+   * EC2's does within seconds. Unset: only requests age it (a test that counts the requests it expects to miss).
+   */
+  unseenMs?: number;
+  /**
    * The next CreateFleet refuses every override that had capacity with this error (in errorSet, as EC2
    * reports UnauthorizedOperation or a launch template problem per override), launching nothing.
    */
@@ -121,6 +128,14 @@ export interface Faults {
   /** The next CreateFleet answers with neither instances nor errors (what a broken proxy might pass on). */
   emptyFleet: boolean;
 }
+
+/**
+ * How many DescribeInstances/CreateTags requests miss a new instance where the e2e harness and the local fleet
+ * turn EC2's eventual consistency on (`faults.unseenRequests`, README "Eventual consistency").
+ */
+export const EVENTUAL_UNSEEN_REQUESTS = 2;
+/** ... or until this long has passed on the world's clock (ms). */
+export const EVENTUAL_UNSEEN_MS = 5_000;
 
 export class Ec2World {
   readonly types = new Map<string, EmuInstanceType>();
@@ -190,7 +205,9 @@ export class Ec2World {
   /** Whether DescribeInstances/CreateTags see the instance yet (see faults.unseenRequests). */
   visible(id: string): boolean {
     const i = this.instances.get(id);
-    return i !== undefined && !(i.unseen && i.unseen > 0);
+    if (i === undefined) return false;
+    const lagging = i.unseen !== undefined && i.unseen > 0;
+    return !lagging || (i.unseenUntil !== undefined && this.now().getTime() >= i.unseenUntil);
   }
 
   /** One DescribeInstances/CreateTags request went by: fresh instances are one step closer to visible. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ec2Event } from '../ec2/events.ts';
 import { startEc2Emulator, type Ec2Emulator } from '../ec2/server.ts';
+import { EVENTUAL_UNSEEN_MS, EVENTUAL_UNSEEN_REQUESTS } from '../ec2/world.ts';
 import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
@@ -79,6 +80,9 @@ export async function startEnvironment(
       onEvent: (e) => ec2Events.push(e),
     });
     closes.push(() => ec2.close());
+    // EC2 is eventually consistent: a new instance is not listed by the next few requests (local/ec2/README.md).
+    ec2.world.faults.unseenRequests = EVENTUAL_UNSEEN_REQUESTS;
+    ec2.world.faults.unseenMs = EVENTUAL_UNSEEN_MS;
     const gce: GceEmulator = await startGceEmulator({
       project: world.gcpProject,
       zones: world.gcpZones,

@@ -215,7 +215,11 @@ export class Ec2CloudProvider implements CloudProvider {
   async delete(id: ProviderId, expect?: DeleteExpectation): Promise<void> {
     const owner = await this.owner();
     const instanceId = ownedInstanceId(id);
-    const { instance, ownerId } = await describeInstance(this.ctxFor(id), id);
+    // EC2 may not list yet an instance another container launched a moment ago, and a delete cannot tell that
+    // from one long gone: it retries InvalidInstanceID.NotFound with the shared backoff before taking the instance
+    // for gone (docs/mechanisms/identity.md#instances). A terminated instance stays listed for about an hour, so a
+    // real NotFound here is rare and the retries cheap; what still lags past them is garbage collection's.
+    const { instance, ownerId } = await describeInstance({ ...this.ctx, call: this.callAfterLaunch }, id);
     assertOwned(id, instance, ownerId, owner, expect);
     if (isGone(instance)) throw new InstanceNotFoundError(`EC2 instance ${instanceId} is terminating`, id);
     await terminateInstances(this.ctx, [instanceId]);

@@ -116,6 +116,7 @@ describe('absence is confirmed before it is acted on', () => {
     const name = String(claim.metadata.name);
     const i = instance(claim);
     i.unseen = 1_000_000; // invisible to every DescribeInstances until lifted
+    i.unseenUntil = Number.POSITIVE_INFINITY; // however long the world clock runs
     const before = h.metrics.total(REFUSAL_METRIC, {
       action: 'delete-nodeclaim',
       reason: 'absence-unconfirmed',
@@ -142,6 +143,7 @@ describe('absence is confirmed before it is acted on', () => {
     const { claim, name } = await launchUnregistered('unseen-new');
     const i = instance(claim);
     i.unseen = 1_000_000;
+    i.unseenUntil = Number.POSITIVE_INFINITY; // however long the world clock runs
     h.clock.advance(3 * MIN);
     expect((await lifecycleOnce(h)).result).toMatchObject({
       garbage: { instances: 0, claims: 0 },

@@ -129,7 +129,8 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     h.registerNodes = true;
     const live = async (p: CloudProvider) =>
       (await p.list()).filter((i) => i.state !== 'terminated').map((i) => i.providerId);
-    expect(await live(h.ec2Provider())).toContain(oursAws);
+    // EC2 lists a new instance only after a moment (eventual consistency, on in the harness).
+    await expect.poll(() => live(h.ec2Provider())).toContain(oursAws);
     expect(await live(h.gceProvider())).toContain(oursGcp);
 
     // Younger than the grace period: a launch may still be on its way to its claim's status.

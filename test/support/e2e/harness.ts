@@ -3,6 +3,7 @@
 // the same builders the Lambda containers use, with local endpoints and credentials. One harness per test file.
 import { localGoogleAuth } from '../../../local/gce/auth.ts';
 import { startEc2Emulator, type Ec2Emulator } from '../../../local/ec2/server.ts';
+import { EVENTUAL_UNSEEN_MS, EVENTUAL_UNSEEN_REQUESTS } from '../../../local/ec2/world.ts';
 import { startGceEmulator, type GceEmulator } from '../../../local/gce/server.ts';
 import {
   KubeApiEmulator,
@@ -67,6 +68,13 @@ export interface E2eOptions {
    * runs the whole loop on it.
    */
   readonly bookmarks?: BookmarkSchedule;
+  /**
+   * EC2's eventual consistency, on by default as on EC2: a new instance is InvalidInstanceID.NotFound to the next
+   * `EVENTUAL_UNSEEN_REQUESTS` DescribeInstances/CreateTags requests within `EVENTUAL_UNSEEN_MS` of its launch
+   * (local/ec2/README.md). 'immediate' for the rare
+   * test about something else that needs a launched instance listed at once.
+   */
+  readonly ec2Consistency?: 'eventual' | 'immediate';
 }
 
 export interface E2eHarness {
@@ -135,6 +143,10 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       },
     });
     closer.add(() => ec2.close());
+    if ((options.ec2Consistency ?? 'eventual') === 'eventual') {
+      ec2.world.faults.unseenRequests = EVENTUAL_UNSEEN_REQUESTS;
+      ec2.world.faults.unseenMs = EVENTUAL_UNSEEN_MS;
+    }
     const gce = await startGceEmulator({
       project: GCE_PROJECT,
       otherProjects: options.otherGceProjects ?? [],
