@@ -10,6 +10,8 @@ export const DEPLOY_PARAMETERS = {
   /** The walk budgets (Karpenter's 3 min single-node, 1 min multi-node): wall-clock, both modes read them. */
   singleNodeTimeout: 'KRAFTSMAN_SINGLE_NODE_TIMEOUT',
   multiNodeTimeout: 'KRAFTSMAN_MULTI_NODE_TIMEOUT',
+  /** The sync gate's policy (docs/mechanisms/sync-gate.md): Strict unless set. */
+  disruptionSyncPolicy: 'KRAFTSMAN_DISRUPTION_SYNC_POLICY',
 } as const;
 
 export type DeployParameter = keyof typeof DEPLOY_PARAMETERS;

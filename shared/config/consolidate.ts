@@ -1,6 +1,8 @@
 // Settings of the consolidate function (scheduled every minute): the pass options, the consolidation lease,
 // and the admit function it hands proposals to. One cold-start parse; every bad variable is named at once.
 import { z } from 'zod';
+import { syncPolicySchema } from '../disruption/sync-gate.ts';
+import { passOptions } from '../disruption/types.ts';
 import { commonEnv, commonSettings, gcpEnv, gcpSettings, wantsGcp } from './function-env.ts';
 import { disruptionEnv, disruptionOptions } from './disruption.ts';
 import { durationMs, required } from './env.ts';
@@ -12,6 +14,8 @@ export const consolidateEnvSchema = z.object({
   KRAFTSMAN_ADMIT_FUNCTION: required('KRAFTSMAN_ADMIT_FUNCTION'),
   /** Unset: the walk budgets plus two minutes, so the lease outlives the longest pass without a heartbeat. */
   KRAFTSMAN_LEASE_TTL: durationMs('0s'),
+  /** The sync gate's policy (docs/mechanisms/sync-gate.md): Strict (Karpenter's), IgnoreFailedOrDeferred, IgnoreNonReplacements. */
+  KRAFTSMAN_DISRUPTION_SYNC_POLICY: syncPolicySchema.default('Strict'),
 });
 
 export function consolidateConfig(env: Readonly<Record<string, string | undefined>>) {
@@ -24,7 +28,7 @@ export function consolidateConfig(env: Readonly<Record<string, string | undefine
     /** Read for instance types only: consolidate launches nothing itself. */
     gce: gcp ? gcpSettings(gcp) : undefined,
     invoker: { region: e.AWS_REGION, functions: { admit: e.KRAFTSMAN_ADMIT_FUNCTION } },
-    options: disruptionOptions(e),
+    options: passOptions({ ...disruptionOptions(e), syncPolicy: e.KRAFTSMAN_DISRUPTION_SYNC_POLICY }),
     leaseTtlMs: e.KRAFTSMAN_LEASE_TTL > 0 ? e.KRAFTSMAN_LEASE_TTL : undefined,
     instanceTypesTtlMs: e.KRAFTSMAN_INSTANCE_TYPES_TTL,
   };

@@ -110,6 +110,8 @@ export const PASS_OUTCOMES = [
   'timed-out-with-proposals',
   'no-candidates',
   'failed',
+  /** The sync gate waited: a claim it must wait for has no providerID yet (docs/mechanisms/sync-gate.md). */
+  'unsynced',
 ] as const;
 export type PassOutcome = (typeof PASS_OUTCOMES)[number];
 

@@ -7,6 +7,7 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { NodePoolView, StateNode } from '../state/snapshot.ts';
 import type { CapacityType, Cloud } from '../model/labels.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
+import type { SyncPolicy } from './sync-gate.ts';
 
 /** The pass's disruption methods, in the order Karpenter runs them; commands and metrics use these names. */
 export const METHOD_NAMES = [
@@ -138,6 +139,8 @@ export interface PassOptions {
   readonly candidateTimeoutMs: number;
   /** How long a remembered no-op verdict is trusted: five minutes by default (docs/mechanisms/negative-cache.md). */
   readonly negativeCacheTtlMs: number;
+  /** Which unlaunched NodeClaims a pass may run past (docs/mechanisms/sync-gate.md); `Strict` is Karpenter's. */
+  readonly syncPolicy: SyncPolicy;
 }
 
 export const DEFAULT_OPTIONS: PassOptions = {
@@ -154,6 +157,7 @@ export const DEFAULT_OPTIONS: PassOptions = {
   singleNodeTimeoutMs: 180_000,
   candidateTimeoutMs: 10_000,
   negativeCacheTtlMs: 5 * 60_000,
+  syncPolicy: 'Strict',
 };
 
 /** Options for a mode: upstream turns attribution off and holds one command per pass. */
@@ -169,6 +173,7 @@ export function passOptions(overrides: Partial<PassOptions>): PassOptions {
         reduceBacklog: false,
         deltaSimulation: false,
         candidateTimeoutMs: Number.POSITIVE_INFINITY,
+        syncPolicy: 'Strict',
       }
     : o;
 }

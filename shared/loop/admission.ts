@@ -3,7 +3,7 @@
 // before it; a proposal that relied on capacity an earlier one consumed fails validation. Runs on its own
 // budget (disruption/admission-budget.ts), so a timed-out walk still admits what it found. The validation and
 // the budget are pure core; this loop is the part with side effects.
-import { admissionBudgetMs } from '../disruption/admission-budget.ts';
+import { admissionBudgetMs, mayStartNext } from '../disruption/admission-budget.ts';
 import type { PassInputs } from '../disruption/pass.ts';
 import type { Command, Stopwatch } from '../disruption/types.ts';
 import { validateCommand, type Validation } from '../disruption/validation.ts';
@@ -32,7 +32,7 @@ export async function admitSequentially(
   const admitted: Command[] = [];
   const rejected: { command: Command; validation: Validation }[] = [];
   for (const [i, cmd] of proposals.entries()) {
-    if (steps.stopwatch.elapsedMs() - start > budget)
+    if (!mayStartNext(i, steps.stopwatch.elapsedMs() - start, budget))
       return { admitted, rejected, expired: proposals.slice(i) };
     const validation = validateCommand(await steps.readLive(), cmd);
     if (!validation.valid) {

@@ -1,8 +1,10 @@
 // The admission use case (docs/mechanisms/batched-admission.md): under the admission lock, wait the settling
 // delay once, then for each proposal in order re-read live state, re-validate, and only if still valid start
-// the command before looking at the next, so each validation sees every earlier command's effects. Runs on
-// its own budget (settling delay + ~20 s per proposal); what the budget leaves untried is reported.
-import { admissionBudgetMs, SETTLING_DELAY_MS } from '../disruption/admission-budget.ts';
+// the command before looking at the next, so each validation sees every earlier command's effects — carried
+// forward in process and completed by consistent reads, since the open-commands index may lag
+// (admission-view.ts). Runs on its own budget (settling delay + ~20 s per proposal); a later proposal starts
+// only with a proposal's 20 s still left; what the budget leaves untried is reported.
+import { admissionBudgetMs, mayStartNext, SETTLING_DELAY_MS } from '../disruption/admission-budget.ts';
 import type { Proposal } from '../disruption/proposal.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import { validateCommand, type Validation } from '../disruption/validation.ts';
@@ -10,6 +12,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { Lease } from '../ports/state-store/records.ts';
 import { LockHeldError, StaleWriteError } from '../ports/state-store/errors.ts';
 import { LOOP_METRICS, type AdmissionStage } from './disruption-metrics.ts';
+import { CarriedCommands, completeOpenCommands } from './admission-view.ts';
 import { readLive, type LiveDeps } from './live-state.ts';
 import { startCommand, StartCommandError, type StartDeps } from './start-command.ts';
 
@@ -92,15 +95,19 @@ async function admitUnderLock(
   await deps.sleep(settling); // once, not per proposal (docs/mechanisms/pass-reads.md: the validation that waits installs fresh caches)
   const admitted: AdmitResult['admitted'][number][] = [];
   const rejected: AdmitResult['rejected'][number][] = [];
+  // Every command recorded here counts as open in the next validation, whatever the lagging index says.
+  const carried = new CarriedCommands();
   for (const [i, proposal] of request.proposals.entries()) {
-    if (deps.clock.now().getTime() - started > budget) {
+    if (!mayStartNext(i, deps.clock.now().getTime() - started, budget)) {
       const expired = request.proposals.slice(i);
       for (const p of expired)
         deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, { stage: 'expired', method: p.method });
       return { admitted, rejected, expired };
     }
     // Fresh pass caches and live state for every proposal: it must see what the ones before it started.
-    const live = await readLive(deps, request.cluster, request.options);
+    const live = await readLive(deps, request.cluster, request.options, undefined, (state, snapshot) =>
+      completeOpenCommands(deps.store, request.cluster, state, snapshot, carried, proposal.candidates),
+    );
     const validation = validateCommand(live.inputs, {
       method: proposal.method,
       candidates: proposal.candidates.map((name) => ({ name })),
@@ -111,7 +118,7 @@ async function admitUnderLock(
       continue;
     }
     try {
-      const id = await startCommand(deps, lock, proposal, live.snapshot);
+      const id = await startCommand(deps, lock, proposal, live.snapshot, (r) => carried.add(r));
       admitted.push({ id, proposal });
       deps.metrics.count(LOOP_METRICS.commandsAdmittedTotal, 1, labels(proposal));
     } catch (error: unknown) {

@@ -23,6 +23,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { checkSync, unsyncedPass } from './sync-check.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -48,10 +49,16 @@ export async function disruptionPass(
   const start = clock.now();
   const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
   const state = await store.loadPassState(request.cluster);
+  // The sync gate (sync-check.ts): no pass on a view where a claim it must wait for has not launched.
+  const sync = checkSync(deps.metrics, request.snapshot, state.openCommands, request.options.syncPolicy);
+  if (!sync.verdict.proceed) {
+    deps.metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: 'unsynced' });
+    return unsyncedPass(state.unseenPools.pools);
+  }
   const cache = negativeCache(state.epoch, state.negativeCache.values());
-  const { claimedByCommands, nominated } = commandExclusions(state, request.snapshot);
+  const { claimedByCommands, nominated } = commandExclusions(state, sync.snapshot);
   const result = runPass({
-    snapshot: request.snapshot,
+    snapshot: sync.snapshot,
     now: start,
     options: request.options,
     stopwatch,
@@ -63,7 +70,7 @@ export async function disruptionPass(
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
-  emit(deps.metrics, result, request.snapshot);
+  emit(deps.metrics, result, sync.snapshot);
   return result;
 }
 

@@ -31,10 +31,13 @@ export async function readLive(
   cluster: string,
   options: PassOptions,
   stopwatch?: Stopwatch,
+  /** Completes the store's view before it is joined in (admission: admission-view.ts). */
+  complete?: (state: PassState, snapshot: ClusterSnapshot) => Promise<PassState>,
 ): Promise<Live> {
-  const [read, state] = await Promise.all([deps.cluster.readSnapshot(), deps.store.loadPassState(cluster)]);
+  const [read, stored] = await Promise.all([deps.cluster.readSnapshot(), deps.store.loadPassState(cluster)]);
   const types = await deps.instanceTypes(read.objects);
   const snapshot = buildSnapshot(read.objects, types);
+  const state = complete ? await complete(stored, snapshot) : stored;
   const { claimedByCommands, nominated } = commandExclusions(state, snapshot);
   return {
     snapshot,

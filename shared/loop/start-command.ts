@@ -14,6 +14,7 @@ import type { Cluster } from '../ports/cluster/index.ts';
 import { AlreadyExistsError } from '../ports/cluster/errors.ts';
 import type {
   CandidateIdentity,
+  CommandRecord,
   Fence,
   LaunchInput,
   ReplacementIdentity,
@@ -62,12 +63,16 @@ async function step<T>(stage: AdmissionStage, id: string | undefined, run: () =>
   }
 }
 
-/** Starts one validated proposal; returns the command id. */
+/**
+ * Starts one validated proposal; returns the command id. `onRecorded` sees the command record as soon as it
+ * is written, before any later step can fail: from then on the command is open whatever happens next.
+ */
 export async function startCommand(
   deps: StartDeps,
   lock: Fence,
   proposal: Proposal,
   snapshot: ClusterSnapshot,
+  onRecorded?: (record: CommandRecord) => void,
 ): Promise<string> {
   const id = deps.newId();
   const claims = proposal.replacements.map((r, i) => {
@@ -80,7 +85,7 @@ export async function startCommand(
   const launches = claims.map((claim, i) => launchOf(proposal, i, claim, lock, id, snapshot));
   // The candidates as validated, by uid and providerID: orchestration acts only on these objects.
   const identities = await step('record', id, async () => candidateIdentities(proposal, snapshot));
-  await step('record', id, () =>
+  const record = await step('record', id, () =>
     deps.store.admitCommand(lock, {
       id,
       method: proposal.method,
@@ -91,6 +96,7 @@ export async function startCommand(
       identities,
     }),
   );
+  onRecorded?.(record);
   for (const node of proposal.candidates)
     await step('taint', id, () => deps.cluster.addTaint(node, DISRUPTED_TAINT));
   const created: ReplacementIdentity[] = [];

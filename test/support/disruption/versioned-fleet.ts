@@ -32,6 +32,8 @@ export function boundClaim(name: string, pool = 'default', resourceVersion = '1'
     spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
     status: {
       nodeName: name,
+      // Launched (the node fixture's providerID): a claim without one holds the sync gate (sync-gate.md).
+      providerID: `aws:///us-east-1a/i-${name}`,
       lastPodEventTime: '2026-09-01T08:05:00Z',
       conditions: [{ type: 'Initialized', status: 'True' }],
     },

@@ -33,6 +33,18 @@ describe('consolidate and admit config', () => {
     expect(up.options).toMatchObject({ upstream: true, maxCommands: 1, attributeReplacements: false });
   });
 
+  it('consolidate: the sync gate policy, Strict by default (and in upstream mode); a bad one is named', () => {
+    const env = { ...COMMON_ENV, KRAFTSMAN_ADMIT_FUNCTION: 'a' };
+    expect(consolidateConfig(env).options.syncPolicy).toBe('Strict');
+    const loose = { ...env, KRAFTSMAN_DISRUPTION_SYNC_POLICY: 'IgnoreNonReplacements' };
+    expect(consolidateConfig(loose).options.syncPolicy).toBe('IgnoreNonReplacements');
+    expect(consolidateConfig({ ...loose, KRAFTSMAN_UPSTREAM: 'true' }).options.syncPolicy).toBe('Strict');
+    const err = configFailure(() =>
+      consolidateConfig({ ...env, KRAFTSMAN_DISRUPTION_SYNC_POLICY: 'Lenient' }),
+    );
+    expect(err.message).toContain('KRAFTSMAN_DISRUPTION_SYNC_POLICY');
+  });
+
   it('admit: 15 s settling, a 2-minute lock wait, the launchers, reserved concurrency 1', () => {
     const c = admitConfig({ ...COMMON_ENV, ...LAUNCHER_ENV });
     expect(c).toMatchObject({ settlingDelayMs: 15_000, lockWaitMs: 120_000, lockPollMs: 1_000 });
