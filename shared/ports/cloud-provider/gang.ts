@@ -21,7 +21,7 @@ export interface GangLaunchRequest {
 
 /** Members that launch alike: one instance type in one zone for all of them. */
 export interface GangShape {
-  /** Position of the shape in the gang (first member's order), stable across retries of the same request. */
+  /** Position of the shape in launch order (gangShapes), stable across retries of the same request. */
   readonly index: number;
   readonly nodeClass: NodeClass;
   readonly instanceTypes: readonly InstanceTypeSpec[];
@@ -56,7 +56,11 @@ function shapeKey(m: GangMember): string {
   ]);
 }
 
-/** The gang's shapes, in the order their first members appear in the request. */
+/**
+ * The gang's shapes in launch order: most members first (ties in the order their first members appear). The
+ * largest shape is the likeliest to fall short (it needs that many of one type in one zone), so trying it first
+ * makes most shortfalls cost no launch at all, and the shapes after it prefer the zone it landed in.
+ */
 export function gangShapes(request: GangLaunchRequest): GangShape[] {
   const byKey = new Map<string, { first: GangMember; claims: NodeClaim[] }>();
   for (const m of request.members) {
@@ -65,12 +69,14 @@ export function gangShapes(request: GangLaunchRequest): GangShape[] {
     if (shape) shape.claims.push(m.claim);
     else byKey.set(key, { first: m, claims: [m.claim] });
   }
-  return [...byKey.values()].map((s, index) => ({
-    index,
-    nodeClass: s.first.nodeClass,
-    instanceTypes: s.first.instanceTypes,
-    claims: s.claims,
-  }));
+  return [...byKey.values()]
+    .sort((a, b) => b.claims.length - a.claims.length)
+    .map((s, index) => ({
+      index,
+      nodeClass: s.first.nodeClass,
+      instanceTypes: s.first.instanceTypes,
+      claims: s.claims,
+    }));
 }
 
 /**

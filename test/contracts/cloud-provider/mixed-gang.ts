@@ -72,13 +72,13 @@ export function mixedGangContract(
 
   it('rolls back the shapes that launched when another shape falls short, leaking nothing', async () => {
     const s = subject();
-    // One `dear` left per zone: the master's shape launches, the two workers' shape cannot come up whole.
-    for (const zone of s.zones) s.setCapacity(s.dear, zone, 'on-demand', 1);
+    // The two workers' shape launches first (the largest shape goes first); no `cheap` is left for the master.
+    for (const zone of s.zones) s.setCapacity(s.cheap, zone, 'on-demand', 0);
     const error = await s.provider.createGang(mixed('mixed-3', 2)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCapacityError);
     const refused = (error as InsufficientCapacityError).offerings.map((o) => o.instanceType);
-    expect(refused).toContain(s.dear);
-    expect(refused).not.toContain(s.cheap);
+    expect(refused).toContain(s.cheap);
+    expect(refused).not.toContain(s.dear);
     expect(await s.liveInstances()).toBe(0);
     expect(await s.provider.list()).toEqual([]);
   });
