@@ -1,7 +1,7 @@
 // The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
-import { HOSTNAME } from '../model/labels.ts';
+import { CLOUD, HOSTNAME, type Cloud } from '../model/labels.ts';
 import { minOf, NODES, ONE_NODE, subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
@@ -14,6 +14,7 @@ import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { Domains } from './domains.ts';
+import { cloudsByMembers, splitGangError } from './gang-cloud.ts';
 import type { GangObserver } from './gang-record.ts';
 import type { Labels } from './selector.ts';
 
@@ -99,6 +100,8 @@ class Scheduler {
   private readonly states: PodState[];
   private readonly templatesByWeight: NodeClaimTemplate[][];
   private hostnames = 0;
+  /** While a gang is placed again on one cloud: nodes, claims and NodePools of other clouds are not tried. */
+  private gangCloud: Cloud | undefined;
 
   constructor(
     private readonly input: SchedulingInput,
@@ -200,9 +203,52 @@ class Scheduler {
     };
   }
 
+  // One cloud per gang (gang-cloud.ts): a placement that spans clouds is undone and tried again on each of
+  // those clouds alone, most members first; none holding the gang refuses it whole.
+  private placeGang(
+    name: string,
+    minMember: number,
+    members: PodState[],
+  ): { placed: number; rounds: number; committed: boolean } {
+    const outer = this.journal.begin();
+    const first = this.placeGangOnce(name, minMember, members);
+    const clouds = first.committed ? cloudsByMembers(members.map((m) => this.cloudOf(m))) : [];
+    if (clouds.length <= 1) {
+      this.journal.commit();
+      return first;
+    }
+    this.journal.rollback(outer);
+    let rounds = first.rounds;
+    const why: string[] = [];
+    for (const cloud of clouds) {
+      const mark = this.journal.begin();
+      this.gangCloud = cloud;
+      for (const m of members) this.errors.delete(m.key);
+      const attempt = this.placeGangOnce(name, minMember, members);
+      this.gangCloud = undefined;
+      rounds += attempt.rounds;
+      if (attempt.committed) {
+        this.journal.commit();
+        return { ...attempt, rounds };
+      }
+      why.push(`${cloud}: ${this.errors.get(members[0]?.key ?? '') ?? 'does not fit'}`);
+      this.journal.rollback(mark);
+    }
+    for (const m of members) this.errors.set(m.key, splitGangError(name, clouds, why));
+    return { placed: 0, rounds, committed: false };
+  }
+
+  /** The cloud a member was placed on: its claim's NodePool's, or its node's cloud label. */
+  private cloudOf(m: PodState): Cloud | undefined {
+    const p = this.placements.get(m.key);
+    if (!p) return undefined;
+    if (p.kind === 'new') return p.claim.template.cloud;
+    return this.input.existing.find((n) => n.name === p.node)?.labels[CLOUD] as Cloud | undefined;
+  }
+
   // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
   // than minMember placed rolls every placement of the gang back.
-  private placeGang(
+  private placeGangOnce(
     name: string,
     minMember: number,
     members: PodState[],
@@ -254,6 +300,8 @@ class Scheduler {
     for (let i = this.capacity.next(0, want); i >= 0; i = this.capacity.next(i + 1, want)) {
       const input = this.input.existing[i] as ExistingNodeInput;
       if (excluded?.has(input.labels[HOSTNAME] ?? input.name)) continue;
+      if (this.gangCloud && input.labels[CLOUD] !== undefined && input.labels[CLOUD] !== this.gangCloud)
+        continue;
       // a node nothing was placed on still has its own labels, so the pass's static verdict decides alone
       if (!this.existing[i] && staticallyRejects(input, pod)) continue;
       const node = this.nodeAt(i);
@@ -267,6 +315,7 @@ class Scheduler {
     for (let i = 0; i < opened.length; i++) {
       const claim = opened[i] as NewClaim;
       if (excluded?.has(claim.hostname) || !claim.mightFit(pod.info.requests)) continue;
+      if (this.gangCloud && claim.template.cloud !== this.gangCloud) continue;
       if (claim.add(pod, this.topology, this.journal) === undefined) {
         this.byLoad.changed(i);
         this.place(pod, { kind: 'new', claim });
@@ -296,6 +345,7 @@ class Scheduler {
     for (const group of this.templatesByWeight) {
       let best: { template: NodeClaimTemplate; price: number } | undefined;
       for (const template of group) {
+        if (this.gangCloud && template.cloud !== this.gangCloud) continue;
         if (template.instanceTypes.length === 0) {
           errors.push(
             `NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`,
