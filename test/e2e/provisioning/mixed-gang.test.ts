@@ -11,6 +11,7 @@ import type { Cloud } from '../../../shared/model/labels.ts';
 import {
   ec2NodeClass,
   gceNodeClass,
+  launchHandler,
   nodePool,
   pod,
   podGroup,
@@ -171,5 +172,32 @@ describe.each(['aws', 'gcp'] as const)('a mixed CPU-master / 8-GPU-worker gang o
     expect(refused.map((o) => o.instanceType)).toContain(cpu);
     expect(refused.map((o) => o.instanceType)).not.toContain(gpu);
     expect(h.bind().bound).toEqual([]);
+  });
+
+  it('refuses whole, with a GangRefused event on each claim, a gang payload whose members need two clouds', async () => {
+    const payloads: unknown[] = [];
+    h.invoker.register(`launch-${cloud}`, async (p) => void payloads.push(p));
+    h.seed(gang(cloud));
+    await provisionOnce(h);
+    expect(payloads).toHaveLength(1);
+    const payload = payloads[0] as { claims: string[]; nodeClasses?: Record<string, unknown> };
+    // The master's node class swapped for the other cloud's: no one launcher can launch this gang as a unit.
+    const master = payload.claims.find((c) => c.startsWith(`${cloud}-cpu`)) as string;
+    const other = cloud === 'aws' ? h.list('GCENodeClass')[0] : h.list('EC2NodeClass')[0];
+    const mixed = { ...payload, nodeClasses: { ...payload.nodeClasses, [master]: other } };
+    const counts = await launchHandler(h, cloud)(mixed, lambdaContext(`launch-${cloud}`));
+    expect(counts).toMatchObject({ launched: 0, mixedClouds: WORKERS + 1 });
+    expect(instanceTypes()).toEqual([]);
+    expect(h.list('NodeClaim')).toEqual([]);
+    const events = h
+      .list('Event')
+      .filter((e) => (e as unknown as { reason?: string }).reason === 'GangRefused')
+      .map((e) => (e as unknown as { involvedObject: { name: string } }).involvedObject.name);
+    expect(events.sort()).toEqual([...payload.claims].sort());
+    for (const c of payload.claims)
+      expect(await h.store().getLaunch(h.clusterName, c)).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/more than one cloud \(aws, gcp\)/),
+      });
   });
 });
