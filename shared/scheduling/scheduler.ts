@@ -14,7 +14,7 @@ import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { Domains } from './domains.ts';
-import { cloudsByMembers, splitGangError } from './gang-cloud.ts';
+import { placeGang, type GangContext } from './place-gang.ts';
 import type { GangObserver } from './gang-record.ts';
 import type { Labels } from './selector.ts';
 
@@ -102,6 +102,7 @@ class Scheduler {
   private hostnames = 0;
   /** While a gang is placed again on one cloud: nodes, claims and NodePools of other clouds are not tried. */
   private gangCloud: Cloud | undefined;
+  private readonly gangs: GangContext;
 
   constructor(
     private readonly input: SchedulingInput,
@@ -132,6 +133,16 @@ class Scheduler {
     const sorted = [...input.templates].sort(
       (a, b) => b.weight - a.weight || (a.nodePool < b.nodePool ? 1 : a.nodePool > b.nodePool ? -1 : 0),
     );
+    this.gangs = {
+      journal: this.journal,
+      topology: this.topology,
+      errors: this.errors,
+      add: (pod) => this.add(pod),
+      cloudOf: (pod) => this.cloudOf(pod),
+      confine: (cloud) => {
+        this.gangCloud = cloud;
+      },
+    };
     this.templatesByWeight = [];
     for (const t of sorted) {
       const last = this.templatesByWeight.at(-1);
@@ -161,7 +172,8 @@ class Scheduler {
           queue.remove(new Set(members.map((m) => m.key)));
           const remaining = this.input.onGang && new Map(this.remaining);
           // members already running count toward the minimum (a consolidation re-places only some of a gang)
-          const outcome = this.placeGang(
+          const outcome = placeGang(
+            this.gangs,
             gang.name,
             Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)),
             members,
@@ -203,95 +215,12 @@ class Scheduler {
     };
   }
 
-  // One cloud per gang (gang-cloud.ts): a placement that spans clouds is undone and tried again on each of
-  // those clouds alone, most members first; none holding the gang refuses it whole.
-  private placeGang(
-    name: string,
-    minMember: number,
-    members: PodState[],
-  ): { placed: number; rounds: number; committed: boolean } {
-    const outer = this.journal.begin();
-    const first = this.placeGangOnce(name, minMember, members);
-    const clouds = first.committed ? cloudsByMembers(members.map((m) => this.cloudOf(m))) : [];
-    if (clouds.length <= 1) {
-      this.journal.commit();
-      return first;
-    }
-    this.journal.rollback(outer);
-    let rounds = first.rounds;
-    const why: string[] = [];
-    for (const cloud of clouds) {
-      const mark = this.journal.begin();
-      this.gangCloud = cloud;
-      for (const m of members) this.errors.delete(m.key);
-      const attempt = this.placeGangOnce(name, minMember, members);
-      this.gangCloud = undefined;
-      rounds += attempt.rounds;
-      if (attempt.committed) {
-        this.journal.commit();
-        return { ...attempt, rounds };
-      }
-      why.push(`${cloud}: ${this.errors.get(members[0]?.key ?? '') ?? 'does not fit'}`);
-      this.journal.rollback(mark);
-    }
-    for (const m of members) this.errors.set(m.key, splitGangError(name, clouds, why));
-    return { placed: 0, rounds, committed: false };
-  }
-
   /** The cloud a member was placed on: its claim's NodePool's, or its node's cloud label. */
   private cloudOf(m: PodState): Cloud | undefined {
     const p = this.placements.get(m.key);
     if (!p) return undefined;
     if (p.kind === 'new') return p.claim.template.cloud;
     return this.input.existing.find((n) => n.name === p.node)?.labels[CLOUD] as Cloud | undefined;
-  }
-
-  // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
-  // than minMember placed rolls every placement of the gang back.
-  private placeGangOnce(
-    name: string,
-    minMember: number,
-    members: PodState[],
-  ): { placed: number; rounds: number; committed: boolean } {
-    const mark = this.journal.begin();
-    let pending = [...members];
-    const lastError = new Map<string, string>();
-    let rounds = 0;
-    for (let progress = true; progress && pending.length;) {
-      progress = false;
-      rounds++;
-      const next: PodState[] = [];
-      for (const m of pending) {
-        const err = this.add(m);
-        if (err === undefined) {
-          progress = true;
-          continue;
-        }
-        lastError.set(m.key, err);
-        if (m.relax() !== undefined) {
-          this.topology.update(m);
-          progress = true;
-        }
-        next.push(m);
-      }
-      pending = next;
-    }
-    const placed = members.length - pending.length;
-    if (placed >= minMember) {
-      this.journal.commit();
-      for (const m of pending)
-        this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
-      return { placed, rounds, committed: true };
-    }
-    this.journal.rollback(mark);
-    const why = pending[0] ? lastError.get(pending[0].key) : undefined;
-    for (const m of members) {
-      this.errors.set(
-        m.key,
-        `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`,
-      );
-    }
-    return { placed, rounds, committed: false };
   }
 
   private add(pod: PodState): string | undefined {
