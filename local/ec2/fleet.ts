@@ -1,5 +1,6 @@
-// CreateFleet type=instant: orders the overrides by the allocation strategy, honours
-// MinTargetCapacity with SingleInstanceType/SingleAvailabilityZone, returns errorSet + fleetInstanceSet,
+// CreateFleet type=instant: pools the overrides of every launch template config, orders them by the allocation
+// strategy, honours MinTargetCapacity over the fleet's whole capacity with SingleInstanceType and/or
+// SingleAvailabilityZone (one type, one zone, or both), returns errorSet + fleetInstanceSet,
 // and is idempotent per ClientToken (a different request under the same token is refused, as EC2 does).
 import { membersOf, structOf, tagsFor, type Params } from './query.ts';
 import type { XmlValue } from './xml.ts';
@@ -45,12 +46,13 @@ export function createFleet(
     );
   const options = structOf(params, defaultType === 'spot' ? 'SpotOptions' : 'OnDemandOptions');
   const min = world.faults.ignoreMinTargetCapacity ? 0 : Number(options.get('MinTargetCapacity') ?? '0');
-  const single =
-    options.get('SingleInstanceType') === 'true' || options.get('SingleAvailabilityZone') === 'true';
+  const singleType = options.get('SingleInstanceType') === 'true';
+  const singleZone = options.get('SingleAvailabilityZone') === 'true';
+  const single = singleType || singleZone;
   if (min > 0 && !single)
     throw new Ec2Fault(
       'InvalidParameterCombination',
-      'MinTargetCapacity requires SingleInstanceType and SingleAvailabilityZone',
+      'MinTargetCapacity requires at least one of SingleInstanceType and SingleAvailabilityZone',
     );
   const { candidates: unordered, templateErrors } = candidatesOf(
     world,
@@ -69,32 +71,26 @@ export function createFleet(
   const chosen: { c: Candidate; n: number }[] = [];
   const refused: Candidate[] = [];
   if (single) {
+    // The fleet's whole capacity counts toward MinTargetCapacity, whichever launch template config an override
+    // came from: one group (a type, a zone, or a type in a zone) must hold at least the minimum, filled cheapest
+    // (or by priority) first across every config; no config gets a share of its own.
+    const groupOf = (c: Candidate): string =>
+      `${singleType ? c.instanceType : ''}|${singleZone ? c.zone : ''}`;
     const groups = new Map<string, Candidate[]>();
-    for (const c of candidates)
-      groups.set(`${c.instanceType}|${c.zone}`, [...(groups.get(`${c.instanceType}|${c.zone}`) ?? []), c]);
+    for (const c of candidates) groups.set(groupOf(c), [...(groups.get(groupOf(c)) ?? []), c]);
     for (const group of groups.values()) {
-      const first = group[0] as Candidate;
-      const have = capacity(first);
-      if (have >= Math.max(min, 1)) {
-        chosen.push({ c: first, n: Math.min(total, have) });
+      const fill = fillFrom(group, total, capacity);
+      if (fill.launched >= Math.max(min, 1)) {
+        chosen.push(...fill.chosen);
+        refused.push(...fill.refused);
         break;
       }
       refused.push(...group);
     }
   } else {
-    let remaining = total;
-    for (const c of candidates) {
-      if (remaining === 0) break;
-      const have = capacity(c);
-      if (have <= 0) {
-        refused.push(c);
-        continue;
-      }
-      const n = Math.min(have, remaining);
-      chosen.push({ c, n });
-      remaining -= n;
-    }
-    if (total - remaining < min) chosen.length = 0;
+    const fill = fillFrom(candidates, total, capacity);
+    refused.push(...fill.refused);
+    if (fill.launched >= min) chosen.push(...fill.chosen);
   }
 
   const requestTags = tagsFor(params, 'TagSpecification', 'instance');
@@ -130,6 +126,29 @@ export function createFleet(
   const response = { fleetId: world.nextId('fleet'), errorSet, fleetInstanceSet: instanceSet };
   if (token) world.fleets.set(token, { fingerprint, response });
   return response;
+}
+
+/** Candidates in order, each taking what it has until the target is met; the empty ones are refused. */
+function fillFrom(
+  candidates: readonly Candidate[],
+  total: number,
+  capacity: (c: Candidate) => number,
+): { chosen: { c: Candidate; n: number }[]; refused: Candidate[]; launched: number } {
+  const chosen: { c: Candidate; n: number }[] = [];
+  const refused: Candidate[] = [];
+  let remaining = total;
+  for (const c of candidates) {
+    if (remaining === 0) break;
+    const have = capacity(c);
+    if (have <= 0) {
+      refused.push(c);
+      continue;
+    }
+    const n = Math.min(have, remaining);
+    chosen.push({ c, n });
+    remaining -= n;
+  }
+  return { chosen, refused, launched: total - remaining };
 }
 
 /** An instant fleet reports a launch template it cannot find in errorSet, once per config, not as a request error. */

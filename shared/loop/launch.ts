@@ -6,22 +6,14 @@
 // each launch (on Compute Engine, in different zones): the first to record its instance wins, the other terminates
 // its own as a duplicate (docs/mechanisms/identity.md#one-instance-per-claim). No
 // capacity marks the refused offerings unavailable and deletes the claims: their pods are demand again and
-// the next batch chooses around those offerings (other types, zones, or the other cloud).
+// the next batch chooses around those offerings (other types, zones, or the other cloud). A gang's members each
+// launch with their own node class and instance types (docs/mechanisms/gangs.md#mixed-shapes).
 import { builtinCatalog } from '../catalog/builtin.ts';
-import { CAPACITY_TYPE, INSTANCE_TYPE, ZONE } from '../model/labels.ts';
 import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
-import { buildInstanceTypes } from '../scheduling/instance-type.ts';
-import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import { toQuantities } from '../provisioning/nodeclaims.ts';
-import type { UnavailableOffering as Refusal } from '../model/unavailable-offering.ts';
 import { providerId, type CloudInstance, type CloudProvider } from '../ports/cloud-provider/index.ts';
 import { InsufficientCapacityError, cloudErrorOf } from '../ports/cloud-provider/errors.ts';
-import { ConditionFailedError } from '../ports/state-store/errors.ts';
-import { claimName } from '../model/names.ts';
-import { DUPLICATE_INSTANCES_METRIC } from './duplicate-instances.ts';
-import { involvedOf, terminateInstance } from './terminate-instance.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -30,8 +22,9 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { PriceLookup } from '../ports/price-store.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { LaunchRecord } from '../ports/state-store/records.ts';
-import type { LaunchRequestPayload } from './launch-request.ts';
-import { setCondition } from './conditions.ts';
+import { nodeClassOf, type LaunchRequestPayload } from './launch-request.ts';
+import { finish, finishAll, type TypesOf } from './launch-finish.ts';
+import { deleteClaims, markUnavailable, refuse, refuseMixedClouds } from './launch-refusal.ts';
 import { catalogLookup } from './prices.ts';
 
 export interface LaunchDeps {
@@ -63,6 +56,8 @@ export interface LaunchCounts {
   readonly gone: number;
   /** Claims deleted because no offering had capacity. */
   readonly insufficientCapacity: number;
+  /** Claims of a gang refused whole because its members need more than one cloud. */
+  readonly mixedClouds: number;
 }
 
 export async function launch(
@@ -76,6 +71,7 @@ export async function launch(
     alreadyLaunched: 0,
     gone: 0,
     insufficientCapacity: 0,
+    mixedClouds: 0,
   };
   const live = await liveClaims(deps.cluster, request.claims);
   counts.gone = request.claims.length - live.length;
@@ -87,15 +83,22 @@ export async function launch(
   }
   const cluster = request.fence.cluster;
   const records = await recordLaunches(deps, request, live);
-  const prices = deps.prices ?? (() => Promise.resolve(catalogLookup(builtinCatalog(), deps.provider.cloud)));
-  const types = await deps.provider.instanceTypes(request.nodeClass, { prices });
+  const clouds = [...new Set(live.map((c) => cloudOf(nodeClassOf(request, c.metadata.name))))].sort();
+  if (request.gang && (clouds.length > 1 || clouds[0] !== deps.provider.cloud)) {
+    // The provisioner places a gang on one cloud (docs/mechanisms/gangs.md#mixed-shapes); a request that still
+    // spans two, or names the other cloud, launches nothing anywhere.
+    const unlaunched = live.filter((c) => records.get(c.metadata.name)?.status !== 'launched');
+    await refuseMixedClouds(deps, cluster, request.gang, unlaunched, clouds);
+    return { ...counts, mixedClouds: unlaunched.length };
+  }
+  const typesOf = await instanceTypesOf(deps, request, live);
   const pending: NodeClaim[] = [];
   for (const c of live) {
     const r = records.get(c.metadata.name);
     if (r?.status === 'launched' && r.providerId) {
       // The record says launched: only the claim's status may be missing (a crash right after the record).
       if (!c.status?.providerID)
-        await finish(deps, cluster, c, await deps.provider.get(providerId(r.providerId)), types);
+        await finish(deps, cluster, c, await deps.provider.get(providerId(r.providerId)), typesOf);
       counts.alreadyLaunched += 1;
     } else if (r?.status === 'failed') {
       await deleteClaims(deps.cluster, [c]);
@@ -104,8 +107,8 @@ export async function launch(
   }
   if (pending.length === 0) return counts;
   try {
-    const launched = await createInstances(deps, settings, request, pending, types);
-    const won = await finishAll(deps, cluster, launched, types);
+    const launched = await createInstances(deps, settings, request, pending, typesOf);
+    const won = await finishAll(deps, cluster, launched, typesOf);
     counts.launched = won;
     counts.alreadyLaunched += launched.length - won;
   } catch (err: unknown) {
@@ -115,6 +118,24 @@ export async function launch(
     counts.insufficientCapacity = pending.length;
   }
   return counts;
+}
+
+const cloudOf = (nc: NodeClass): string => (nc.kind === 'EC2NodeClass' ? 'aws' : 'gcp');
+
+/** Each claim's candidate types, read once per node class its claims use (cheapest first by the stored prices). */
+async function instanceTypesOf(
+  deps: LaunchDeps,
+  request: LaunchRequestPayload,
+  claims: readonly NodeClaim[],
+): Promise<TypesOf> {
+  const prices = deps.prices ?? (() => Promise.resolve(catalogLookup(builtinCatalog(), deps.provider.cloud)));
+  const byClass = new Map<string, readonly InstanceTypeSpec[]>();
+  for (const c of claims) {
+    const nc = nodeClassOf(request, c.metadata.name);
+    if (!byClass.has(nc.metadata.name))
+      byClass.set(nc.metadata.name, await deps.provider.instanceTypes(nc, { prices }));
+  }
+  return (claim) => byClass.get(nodeClassOf(request, claim.metadata.name).metadata.name) ?? [];
 }
 
 async function liveClaims(cluster: Cluster, names: readonly string[]): Promise<NodeClaim[]> {
@@ -159,11 +180,15 @@ async function createInstances(
   settings: LaunchSettings,
   request: LaunchRequestPayload,
   claims: readonly NodeClaim[],
-  types: readonly InstanceTypeSpec[],
+  typesOf: TypesOf,
 ): Promise<{ claim: NodeClaim; instance: CloudInstance }[]> {
-  const nodeClass: NodeClass = request.nodeClass;
   if (request.gang) {
-    const r = await deps.provider.createGang({ gang: request.gang, claims, nodeClass, instanceTypes: types });
+    const members = claims.map((claim) => ({
+      claim,
+      nodeClass: nodeClassOf(request, claim.metadata.name),
+      instanceTypes: typesOf(claim),
+    }));
+    const r = await deps.provider.createGang({ gang: request.gang, members });
     await markUnavailable(deps, settings, request.fence.cluster, r.unavailableOfferings);
     const byName = new Map(claims.map((c) => [c.metadata.name, c]));
     return r.instances.flatMap((x) => {
@@ -172,153 +197,11 @@ async function createInstances(
     });
   }
   const claim = claims[0] as NodeClaim;
-  const r = await deps.provider.create({ claim, nodeClass, instanceTypes: types });
+  const r = await deps.provider.create({
+    claim,
+    nodeClass: nodeClassOf(request, claim.metadata.name),
+    instanceTypes: typesOf(claim),
+  });
   await markUnavailable(deps, settings, request.fence.cluster, r.unavailableOfferings);
   return [{ claim, instance: r.instance }];
-}
-
-/**
- * Finishes each launched claim in order; on the first one another delivery recorded first, this delivery's
- * instances from there on are duplicates (a gang's are all in one zone) and are terminated. Returns how many won.
- */
-async function finishAll(
-  deps: LaunchDeps,
-  cluster: string,
-  launched: readonly { claim: NodeClaim; instance: CloudInstance }[],
-  types: readonly InstanceTypeSpec[],
-): Promise<number> {
-  for (const [i, { claim, instance }] of launched.entries()) {
-    if (await finish(deps, cluster, claim, instance, types)) continue;
-    for (const rest of launched.slice(i)) await discardDuplicate(deps, rest.claim, rest.instance);
-    return i;
-  }
-  return launched.length;
-}
-
-/** True when the record names `instance` (now or already); false when another delivery's instance won it. */
-async function recordLaunched(
-  deps: LaunchDeps,
-  cluster: string,
-  claim: NodeClaim,
-  instance: CloudInstance,
-): Promise<boolean> {
-  const name = claim.metadata.name;
-  try {
-    await deps.store.completeLaunch(cluster, name, { status: 'launched', providerId: instance.providerId });
-    return true;
-  } catch (err: unknown) {
-    if (!(err instanceof ConditionFailedError)) throw err;
-    const record = await deps.store.getLaunch(cluster, name);
-    if (record?.status !== 'launched' || record.providerId === instance.providerId) throw err;
-    return false;
-  }
-}
-
-/** An instance another delivery's won the claim from: terminated, proven to be this deployment's and the claim's. */
-async function discardDuplicate(deps: LaunchDeps, claim: NodeClaim, instance: CloudInstance): Promise<void> {
-  const outcome = await terminateInstance(deps, deps.provider, {
-    providerId: instance.providerId,
-    nodeClaim: claimName(claim),
-    object: involvedOf('NodeClaim', claim),
-  });
-  if (outcome === 'refused') return;
-  deps.metrics.count(DUPLICATE_INSTANCES_METRIC, 1, { cloud: deps.provider.cloud });
-  deps.logger.warn('another delivery launched this NodeClaim first; terminated this one’s instance', {
-    claim: claim.metadata.name,
-    providerID: instance.providerId,
-  });
-}
-
-/**
- * Karpenter's PopulateNodeClaimDetails: the launched type, zone and capacity type, and the type's resources —
- * after the launch record names this instance (false, and nothing written, when another delivery's did first).
- */
-async function finish(
-  deps: LaunchDeps,
-  cluster: string,
-  claim: NodeClaim,
-  instance: CloudInstance,
-  types: readonly InstanceTypeSpec[],
-): Promise<boolean> {
-  if (!(await recordLaunched(deps, cluster, claim, instance))) return false;
-  const name = claim.metadata.name;
-  await deps.cluster.patchMetadata('NodeClaim', name, {
-    labels: {
-      [INSTANCE_TYPE]: instance.instanceType,
-      [ZONE]: instance.zone,
-      [CAPACITY_TYPE]: instance.capacityType,
-    },
-  });
-  const spec = types.find((t) => t.name === instance.instanceType);
-  const it = spec ? buildInstanceTypes([spec])[0] : undefined;
-  const now = deps.clock.now();
-  await deps.cluster.updateNodeClaimStatus(name, (s) => ({
-    ...s,
-    providerID: instance.providerId,
-    ...(instance.imageId ? { imageID: instance.imageId } : {}),
-    ...(it ? { capacity: toQuantities(it.capacity), allocatable: toQuantities(it.allocatable) } : {}),
-    conditions: setCondition(s.conditions, 'Launched', 'True', now),
-  }));
-  deps.metrics.count(M.nodeClaimsLaunchedTotal, 1, {
-    [L.nodePool]: claim.metadata.labels?.['karpenter.sh/nodepool'] ?? 'unknown',
-    [L.cloud]: deps.provider.cloud,
-  });
-  deps.logger.info('launched NodeClaim', {
-    claim: name,
-    providerID: instance.providerId,
-    instanceType: instance.instanceType,
-    zone: instance.zone,
-    capacityType: instance.capacityType,
-  });
-  return true;
-}
-
-async function markUnavailable(
-  deps: LaunchDeps,
-  settings: LaunchSettings,
-  cluster: string,
-  refused: readonly Refusal[],
-): Promise<void> {
-  if (refused.length === 0) return;
-  const expiresAt = new Date(deps.clock.now().getTime() + settings.unavailableTtlMs);
-  await deps.store.putUnavailableOfferings(
-    cluster,
-    refused.map((o) => ({ cloud: deps.provider.cloud, ...o, reason: o.reason.slice(0, 1024), expiresAt })),
-  );
-  deps.metrics.count(M.unavailableOfferingsTotal, refused.length, { [L.cloud]: deps.provider.cloud });
-}
-
-/** No offering had capacity: remember the refusals, fail the records, delete the claims (pods are demand again). */
-async function refuse(
-  deps: LaunchDeps,
-  settings: LaunchSettings,
-  cluster: string,
-  claims: readonly NodeClaim[],
-  err: InsufficientCapacityError,
-): Promise<void> {
-  await markUnavailable(deps, settings, cluster, err.offerings);
-  for (const c of claims)
-    await deps.store.completeLaunch(cluster, c.metadata.name, {
-      status: 'failed',
-      error: `InsufficientCapacityError: ${err.message}`.slice(0, 4096),
-    });
-  await deleteClaims(deps.cluster, claims);
-  deps.metrics.count(M.launchFailuresTotal, claims.length, {
-    [L.cloud]: deps.provider.cloud,
-    [L.reason]: 'insufficient_capacity',
-  });
-  deps.logger.warn('no capacity for NodeClaims; deleted them so their pods are provisioned again', {
-    claims: claims.map((c) => c.metadata.name),
-    offerings: err.offerings.length,
-  });
-}
-
-async function deleteClaims(cluster: Cluster, claims: readonly NodeClaim[]): Promise<void> {
-  for (const c of claims) {
-    try {
-      await cluster.deleteNodeClaim(c.metadata.name, c.metadata.uid ? { uid: c.metadata.uid } : undefined);
-    } catch (err: unknown) {
-      if (!(err instanceof ObjectNotFoundError)) throw err;
-    }
-  }
 }

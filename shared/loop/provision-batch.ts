@@ -24,7 +24,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { Fence, Nomination } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
-import type { LaunchRequestPayload } from './launch-request.ts';
+import { invokeLaunchers } from './launch-invoke.ts';
 import { inParallel } from './parallel.ts';
 import { poolSpecs } from './pool-instance-types.ts';
 
@@ -86,7 +86,17 @@ export async function runBatch(
   const created = await createClaims(deps, fence, snapshot, result.claims, result.gangClaims);
   const nominations = nominationsOf(result.placements, created, started, settings.nominationTtlMs);
   if (nominations.length) await deps.store.putNominations(fence.cluster, nominations);
-  const launches = await invokeLaunchers(deps, fence, created);
+  const launches = await invokeLaunchers(
+    deps.invoker,
+    fence,
+    created.map((c) => ({
+      name: c.name,
+      cloud: c.claim.template.cloud,
+      nodeClass: c.nodeClass,
+      gang: c.gang,
+    })),
+    CLAIM_PARALLELISM,
+  );
   const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
   // Verdicts are judged with every offering available: the same snapshot unless an offering was refused.
   const everyOffering = () =>
@@ -174,26 +184,6 @@ function nominationsOf(
     }
   }
   return out;
-}
-
-/** One invocation per claim, one per gang, to the launcher of the claim's cloud. */
-async function invokeLaunchers(deps: BatchDeps, fence: Fence, created: readonly Created[]): Promise<number> {
-  const units = new Map<string, Created[]>();
-  for (const c of created) {
-    const key = c.gang ?? `claim:${c.name}`;
-    units.set(key, [...(units.get(key) ?? []), c]);
-  }
-  await inParallel([...units.values()], CLAIM_PARALLELISM, async (members) => {
-    const first = members[0] as Created;
-    const payload: LaunchRequestPayload = {
-      fence: { cluster: fence.cluster, name: fence.name, owner: fence.owner, token: fence.token },
-      nodeClass: first.nodeClass,
-      claims: members.map((m) => m.name),
-      ...(first.gang ? { gang: first.gang } : {}),
-    };
-    await deps.invoker.invoke(first.claim.template.cloud === 'aws' ? 'launch-aws' : 'launch-gcp', payload);
-  });
-  return units.size;
 }
 
 /**

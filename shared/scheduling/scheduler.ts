@@ -1,7 +1,7 @@
 // The scheduling simulator (Karpenter's Scheduler.Solve): each pod tries existing capacity first, then the
 // claims this run already opened (fewest pods first), then a new claim from the NodePool templates in weight
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
-import { HOSTNAME } from '../model/labels.ts';
+import { CLOUD, HOSTNAME, type Cloud } from '../model/labels.ts';
 import { minOf, NODES, ONE_NODE, subtractWithin, type ResourceList } from '../model/resources.ts';
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
@@ -14,6 +14,7 @@ import { byCpuAndMemoryDescending, Queue } from './queue.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { Domains } from './domains.ts';
+import { placeGang, type GangContext } from './place-gang.ts';
 import type { GangObserver } from './gang-record.ts';
 import type { Labels } from './selector.ts';
 
@@ -99,6 +100,9 @@ class Scheduler {
   private readonly states: PodState[];
   private readonly templatesByWeight: NodeClaimTemplate[][];
   private hostnames = 0;
+  /** While a gang is placed again on one cloud: nodes, claims and NodePools of other clouds are not tried. */
+  private gangCloud: Cloud | undefined;
+  private readonly gangs: GangContext;
 
   constructor(
     private readonly input: SchedulingInput,
@@ -129,6 +133,16 @@ class Scheduler {
     const sorted = [...input.templates].sort(
       (a, b) => b.weight - a.weight || (a.nodePool < b.nodePool ? 1 : a.nodePool > b.nodePool ? -1 : 0),
     );
+    this.gangs = {
+      journal: this.journal,
+      topology: this.topology,
+      errors: this.errors,
+      add: (pod) => this.add(pod),
+      cloudOf: (pod) => this.cloudOf(pod),
+      confine: (cloud) => {
+        this.gangCloud = cloud;
+      },
+    };
     this.templatesByWeight = [];
     for (const t of sorted) {
       const last = this.templatesByWeight.at(-1);
@@ -158,7 +172,8 @@ class Scheduler {
           queue.remove(new Set(members.map((m) => m.key)));
           const remaining = this.input.onGang && new Map(this.remaining);
           // members already running count toward the minimum (a consolidation re-places only some of a gang)
-          const outcome = this.placeGang(
+          const outcome = placeGang(
+            this.gangs,
             gang.name,
             Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)),
             members,
@@ -200,52 +215,12 @@ class Scheduler {
     };
   }
 
-  // All or nothing: members are tried (each with its own relaxation) until a round places nothing; fewer
-  // than minMember placed rolls every placement of the gang back.
-  private placeGang(
-    name: string,
-    minMember: number,
-    members: PodState[],
-  ): { placed: number; rounds: number; committed: boolean } {
-    const mark = this.journal.begin();
-    let pending = [...members];
-    const lastError = new Map<string, string>();
-    let rounds = 0;
-    for (let progress = true; progress && pending.length;) {
-      progress = false;
-      rounds++;
-      const next: PodState[] = [];
-      for (const m of pending) {
-        const err = this.add(m);
-        if (err === undefined) {
-          progress = true;
-          continue;
-        }
-        lastError.set(m.key, err);
-        if (m.relax() !== undefined) {
-          this.topology.update(m);
-          progress = true;
-        }
-        next.push(m);
-      }
-      pending = next;
-    }
-    const placed = members.length - pending.length;
-    if (placed >= minMember) {
-      this.journal.commit();
-      for (const m of pending)
-        this.errors.set(m.key, `gang ${name}: member not placed beyond minMember (${lastError.get(m.key)})`);
-      return { placed, rounds, committed: true };
-    }
-    this.journal.rollback(mark);
-    const why = pending[0] ? lastError.get(pending[0].key) : undefined;
-    for (const m of members) {
-      this.errors.set(
-        m.key,
-        `gang ${name} cannot be placed all or nothing: ${placed} of minMember ${minMember} members fit${why ? ` (${why})` : ''}`,
-      );
-    }
-    return { placed, rounds, committed: false };
+  /** The cloud a member was placed on: its claim's NodePool's, or its node's cloud label. */
+  private cloudOf(m: PodState): Cloud | undefined {
+    const p = this.placements.get(m.key);
+    if (!p) return undefined;
+    if (p.kind === 'new') return p.claim.template.cloud;
+    return this.input.existing.find((n) => n.name === p.node)?.labels[CLOUD] as Cloud | undefined;
   }
 
   private add(pod: PodState): string | undefined {
@@ -254,6 +229,8 @@ class Scheduler {
     for (let i = this.capacity.next(0, want); i >= 0; i = this.capacity.next(i + 1, want)) {
       const input = this.input.existing[i] as ExistingNodeInput;
       if (excluded?.has(input.labels[HOSTNAME] ?? input.name)) continue;
+      if (this.gangCloud && input.labels[CLOUD] !== undefined && input.labels[CLOUD] !== this.gangCloud)
+        continue;
       // a node nothing was placed on still has its own labels, so the pass's static verdict decides alone
       if (!this.existing[i] && staticallyRejects(input, pod)) continue;
       const node = this.nodeAt(i);
@@ -267,6 +244,7 @@ class Scheduler {
     for (let i = 0; i < opened.length; i++) {
       const claim = opened[i] as NewClaim;
       if (excluded?.has(claim.hostname) || !claim.mightFit(pod.info.requests)) continue;
+      if (this.gangCloud && claim.template.cloud !== this.gangCloud) continue;
       if (claim.add(pod, this.topology, this.journal) === undefined) {
         this.byLoad.changed(i);
         this.place(pod, { kind: 'new', claim });
@@ -296,6 +274,7 @@ class Scheduler {
     for (const group of this.templatesByWeight) {
       let best: { template: NodeClaimTemplate; price: number } | undefined;
       for (const template of group) {
+        if (this.gangCloud && template.cloud !== this.gangCloud) continue;
         if (template.instanceTypes.length === 0) {
           errors.push(
             `NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`,

@@ -12,6 +12,8 @@ import {
 } from '../../shared/ports/cloud-provider/errors.ts';
 import { claimNodePool, launchOptions, type LaunchOption } from '../../shared/model/launch-options.ts';
 import {
+  gangShapes,
+  preferZones,
   providerId,
   type CloudInstance,
   type CloudProvider,
@@ -82,46 +84,56 @@ export class FakeCloudProvider implements CloudProvider {
         refused.push({ ...pick(option), reason: 'InsufficientCapacity' });
         continue;
       }
-      const instance = this.launch(option, request.claim);
+      const instance = this.launch(option, request.claim, request.nodeClass);
       this.byIdempotencyKey.set(`claim/${name}`, [instance.providerId]);
       return { instance, unavailableOfferings: refused };
     }
     throw new InsufficientCapacityError(`no capacity for NodeClaim ${name}`, refused);
   }
 
+  /** Per shape, one offering for all its members (zones already used first); a short shape rolls back the rest. */
   async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
     this.calls.push({ method: 'createGang', args: [request] });
-    const first = request.claims[0];
-    if (!first) throw new Error(`gang ${request.gang} has no claims`);
+    if (request.members.length === 0) throw new Error(`gang ${request.gang} has no claims`);
     const existing = this.byIdempotencyKey.get(`gang/${request.gang}`);
     if (existing)
       return {
         instances: existing.map((id, i) => ({
-          claim: nodeClaimName(request.claims[i]?.metadata.name ?? ''),
+          claim: nodeClaimName(request.members[i]?.claim.metadata.name ?? ''),
           instance: this.instances.get(id) as CloudInstance,
         })),
         unavailableOfferings: [],
       };
     const refused: UnavailableOffering[] = [];
-    for (const option of launchOptions(first, request.instanceTypes)) {
-      if (!this.take(option, request.claims.length)) {
-        refused.push({ ...pick(option), reason: 'InsufficientCapacity' });
-        continue;
+    const launched = new Map<string, CloudInstance>();
+    const zones = new Set<string>();
+    for (const shape of gangShapes(request)) {
+      const first = shape.claims[0] as NodeClaim;
+      const option = preferZones(launchOptions(first, shape.instanceTypes), zones).find((o) => {
+        if (this.take(o, shape.claims.length)) return true;
+        refused.push({ ...pick(o), reason: 'InsufficientCapacity' });
+        return false;
+      });
+      if (!option) {
+        for (const i of launched.values()) await this.delete(i.providerId);
+        throw new InsufficientCapacityError(
+          `no offering has capacity for all ${shape.claims.length} members of shape ${shape.index + 1} of gang ${request.gang}`,
+          refused,
+        );
       }
-      const instances = request.claims.map((claim) => ({
-        claim: claimName(claim),
-        instance: this.launch(option, claim),
-      }));
-      this.byIdempotencyKey.set(
-        `gang/${request.gang}`,
-        instances.map((x) => x.instance.providerId),
-      );
-      return { instances, unavailableOfferings: refused };
+      zones.add(option.zone);
+      for (const claim of shape.claims)
+        launched.set(claim.metadata.name, this.launch(option, claim, shape.nodeClass));
     }
-    throw new InsufficientCapacityError(
-      `no offering has capacity for all ${request.claims.length} members of gang ${request.gang}`,
-      refused,
+    const instances = request.members.map(({ claim }) => ({
+      claim: claimName(claim),
+      instance: launched.get(claim.metadata.name) as CloudInstance,
+    }));
+    this.byIdempotencyKey.set(
+      `gang/${request.gang}`,
+      instances.map((x) => x.instance.providerId),
     );
+    return { instances, unavailableOfferings: refused };
   }
 
   async get(id: ProviderId): Promise<CloudInstance> {
@@ -189,7 +201,7 @@ export class FakeCloudProvider implements CloudProvider {
     return true;
   }
 
-  private launch(option: LaunchOption, claim: NodeClaim): CloudInstance {
+  private launch(option: LaunchOption, claim: NodeClaim, nodeClass: NodeClass): CloudInstance {
     this.sequence += 1;
     const id = providerId(
       this.cloud === 'aws'
@@ -205,6 +217,8 @@ export class FakeCloudProvider implements CloudProvider {
       nodeClaim: claimName(claim),
       ...(pool ? { nodePool: pool } : {}),
       tags: {
+        // The node class's own tags (EC2) or labels (Compute Engine), as the adapters put them on the instance.
+        ...(nodeClass.kind === 'EC2NodeClass' ? nodeClass.spec.tags : nodeClass.spec.labels),
         [FAKE_CLUSTER_TAG]: this.cluster,
         [FAKE_DEPLOYMENT_TAG]: this.deployment,
         'karpenter.sh/nodeclaim': claim.metadata.name,

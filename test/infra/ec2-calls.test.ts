@@ -4,6 +4,7 @@
 // (a role never grants one its code path does not make): the rows are exact, so the roles are
 // (test/infra/template.test.ts). Instance types are priced as every pass and launcher prices them, from a lookup
 // handed in (the stored price book): no price API is the provider's.
+import { uniformGang } from '../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ec2PriceSource } from '../../shared/adapters/aws-ec2/price-source.ts';
 import { createPricingClient } from '../../shared/adapters/aws-ec2/pricing.ts';
@@ -83,20 +84,15 @@ describe('each CloudProvider method calls exactly what infra/iam/calls.yml decla
 
   it('createGang (names each member with CreateTags; a partial gang left before is terminated)', async () => {
     const types = await rig.provider.instanceTypes(nodeClass(), priced);
-    const gang = (name: string) => ({
-      gang: name,
-      claims: [claim(`${name}-g1`), claim(`${name}-g2`)],
-      nodeClass: nodeClass(),
-      instanceTypes: types,
-    });
+    const gang = (name: string) =>
+      uniformGang(name, [claim(`${name}-g1`), claim(`${name}-g2`)], nodeClass(), types);
     const calls = await callsOf('createGang', () => rig.provider.createGang(gang('ml-calls')));
     expect(calls).toContain('CreateTags');
     expectDeclared('createGang', calls);
     // An earlier attempt left one of two members: the retry terminates it first (docs/mechanisms/gangs.md).
-    const partial = await rig.provider.createGang({
-      ...gang('ml-partial'),
-      claims: [claim('ml-partial-g1')],
-    });
+    const partial = await rig.provider.createGang(
+      uniformGang('ml-partial', [claim('ml-partial-g1')], nodeClass(), types),
+    );
     const [left] = partial.instances;
     expect(left).toBeDefined();
     const retried = await callsOf('createGang', () =>

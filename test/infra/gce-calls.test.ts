@@ -3,6 +3,7 @@
 // emulator. Every call a method makes must be one its row declares (a Google custom role derived from the table
 // never lacks a permission), and every call a row declares must be seen (a role never grants one its code path
 // does not make): the rows are exact, so the roles in infra/gcp/roles/ are (test/infra/template.test.ts).
+import { uniformGang } from '../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GcePriceSource } from '../../shared/adapters/gcp-compute/price-source.ts';
 import { parseGceProviderConfig } from '../../shared/config/gcp-compute.ts';
@@ -101,12 +102,13 @@ describe('each CloudProvider method calls exactly what infra/iam/calls.yml decla
 
   it('createGang (bulkInsert; a partial gang left before is deleted)', async () => {
     const types = await rig.provider.instanceTypes(gceNodeClass(), priced);
-    const gang = (name: string, members: number) => ({
-      gang: name,
-      claims: Array.from({ length: members }, (_, i) => gceClaim(`${name}-g${i + 1}`)),
-      nodeClass: gceNodeClass(),
-      instanceTypes: types,
-    });
+    const gang = (name: string, members: number) =>
+      uniformGang(
+        name,
+        Array.from({ length: members }, (_, i) => gceClaim(`${name}-g${i + 1}`)),
+        gceNodeClass(),
+        types,
+      );
     const calls = await callsOf('createGang', () => rig.provider.createGang(gang('ml-calls', 2)));
     expect(calls).toContain('instances.bulkInsert');
     expectDeclared('createGang', calls);

@@ -3,7 +3,6 @@
 // stored price book) for offerings, drift checks. It calls no price API: only the pricing function does
 // (price-source.ts), so no other function's role grants one (docs/functions/pricing.md).
 import {
-  CreateTagsCommand,
   DescribeInstanceTypeOfferingsCommand,
   DescribeInstanceTypesCommand,
   type EC2Client,
@@ -15,12 +14,7 @@ import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { InstanceTypeReadOptions, PriceLookup } from '../../ports/price-store.ts';
-import {
-  FatalCloudError,
-  InstanceNotFoundError,
-  InsufficientCapacityError,
-  RetryableCloudError,
-} from '../../ports/cloud-provider/errors.ts';
+import { FatalCloudError, InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
 import {
   type CloudInstance,
@@ -38,6 +32,7 @@ import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
 import type { Call, Ec2Context } from './ec2-context.ts';
 import { NodeClassResolutionError, toCloudError } from './errors.ts';
 import { RecentLaunches, callAfterLaunch } from './consistency.ts';
+import { createEc2Gang } from './gang.ts';
 import type { FleetOutcome } from './fleet.ts';
 import {
   TAG_DEPLOYMENT,
@@ -68,7 +63,6 @@ import {
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
-import { claimName } from '../../model/names.ts';
 
 export interface Ec2ProviderDeps {
   readonly ec2: EC2Client;
@@ -122,79 +116,21 @@ export class Ec2CloudProvider implements CloudProvider {
     return { instance: launchedInstance(first, plan), unavailableOfferings: outcome.unavailable };
   }
 
+  /** One fleet per shape, compensated across shapes (gang.ts, docs/mechanisms/gangs.md#mixed-shapes). */
   async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
-    const [first] = request.claims;
-    if (!first) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
-    const n = request.claims.length;
     const owner = await this.owner();
-    const existing = await this.findByTag(owner, TAG_GANG, request.gang);
-    if (existing.length === n)
-      return { instances: this.matchGang(request, existing), unavailableOfferings: [] };
-    if (existing.length > 0) {
-      await terminateInstances(
-        this.ctx,
-        existing.map((i) => instanceIdOf(i.providerId)),
-      );
-      throw new RetryableCloudError(
-        `gang ${request.gang}: terminated ${existing.length} of ${n} instances left by an earlier attempt`,
-      );
-    }
-    const tags = {
-      ...baseTags(this.deps.config.clusterName, request.nodeClass, first),
-      [TAG_DEPLOYMENT]: owner.deployment,
-      [TAG_GANG]: request.gang,
-      Name: `${claimNodePool(first) ?? 'kraftsman'}/${request.gang}`,
-    };
-    const plan = {
-      claims: request.claims,
-      nodeClass: this.ec2Class(request.nodeClass),
-      options: launchOptions(first, request.instanceTypes),
-      token: clientToken(this.deps.config.clusterName, 'gang', [
-        request.gang,
-        ...request.claims.map((c) => `${c.metadata.name}/${c.metadata.uid ?? ''}`),
-      ]),
-      tags,
-    };
-    const outcome = await this.launch(plan);
-    if (outcome.launched.length < n) {
-      // All or nothing (docs/mechanisms/gangs.md): whatever EC2 launched below MinTargetCapacity is terminated,
-      // never kept.
-      if (outcome.launched.length > 0)
-        await terminateInstances(
-          this.ctx,
-          outcome.launched.map((l) => l.instanceId),
-        );
-      const why = fleetFailure(`gang ${request.gang} (${n} instances)`, outcome);
-      // A refusal that is not about capacity is never dressed up as one; only a short fleet without
-      // other errors (EC2 launched fewer than MinTargetCapacity) counts as a lack of capacity.
-      if (why instanceof InsufficientCapacityError) throw why;
-      if (outcome.launched.length === 0 || outcome.otherErrors.length > 0) throw why;
-      throw new InsufficientCapacityError(
-        `gang ${request.gang}: EC2 launched ${outcome.launched.length} of ${n}`,
-        outcome.unavailable,
-        { cause: why },
-      );
-    }
-    this.recent.record(outcome.launched.map((l) => l.instanceId));
-    const instances = outcome.launched.map((l, i) => {
-      const claim = request.claims[i] as NodeClaim;
-      return {
-        claim: claimName(claim),
-        instance: launchedInstance(l, plan, { [TAG_NODECLAIM]: claim.metadata.name }),
-      };
-    });
-    for (const x of instances) {
-      // Right after CreateFleet the new instance may not be visible yet (EC2 is eventually consistent).
-      await this.callAfterLaunch('CreateTags', () =>
-        this.deps.ec2.send(
-          new CreateTagsCommand({
-            Resources: [instanceIdOf(x.instance.providerId)],
-            Tags: [{ Key: TAG_NODECLAIM, Value: x.claim }],
-          }),
-        ),
-      );
-    }
-    return { instances, unavailableOfferings: outcome.unavailable };
+    return createEc2Gang(
+      {
+        ctx: this.ctx,
+        owner,
+        callAfterLaunch: this.callAfterLaunch,
+        ec2Class: (nc) => this.ec2Class(nc),
+        findGang: (gang) => this.findByTag(owner, TAG_GANG, gang),
+        launch: (plan) => this.launch(plan),
+        launched: (ids) => this.recent.record(ids),
+      },
+      request,
+    );
   }
 
   async get(id: ProviderId): Promise<CloudInstance> {
@@ -327,17 +263,6 @@ export class Ec2CloudProvider implements CloudProvider {
     } catch (err) {
       throw err instanceof NodeClassResolutionError ? new FatalCloudError(err.message, { cause: err }) : err;
     }
-  }
-
-  private matchGang(
-    request: GangLaunchRequest,
-    existing: readonly CloudInstance[],
-  ): GangLaunchResult['instances'] {
-    const unclaimed = existing.filter((i) => !i.nodeClaim);
-    return request.claims.map((c) => ({
-      claim: claimName(c),
-      instance: existing.find((i) => i.nodeClaim === c.metadata.name) ?? (unclaimed.shift() as CloudInstance),
-    }));
   }
 
   private async findByTag(owner: Owner, key: string, value: string): Promise<CloudInstance[]> {

@@ -10,7 +10,6 @@ import {
   FatalCloudError,
   InstanceNotFoundError,
   InsufficientCapacityError,
-  RetryableCloudError,
 } from '../../ports/cloud-provider/errors.ts';
 import { launchOptions, type LaunchOption } from '../../model/launch-options.ts';
 import {
@@ -46,8 +45,8 @@ import type { GcePriceBook, TypeShape } from './machine-types.ts';
 import type { InstanceTypeReadOptions } from '../../ports/price-store.ts';
 import { readInstanceTypes } from './offerings.ts';
 import { launchAttempt } from './launch.ts';
+import { createGceGang } from './gang.ts';
 import {
-  deleteAll,
   deleteInstance,
   getRawInstance,
   isGone,
@@ -57,7 +56,7 @@ import {
 } from './queries.ts';
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
-import { InvalidLabelError, instanceBody, instanceProperties, resolveImage } from './instance-body.ts';
+import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -150,70 +149,18 @@ export class GceCloudProvider implements CloudProvider {
     );
   }
 
+  /** One bulkInsert per shape, rolled back across shapes (gang.ts, docs/mechanisms/gangs.md#mixed-shapes). */
   async createGang(request: GangLaunchRequest): Promise<GangLaunchResult> {
-    const [first] = request.claims;
-    if (!first) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
-    const nc = this.gceClass(request.nodeClass);
     const owner = await this.owner();
-    const n = request.claims.length;
-    const gangLabel = labelValue(request.gang);
-    const names = request.claims.map((c) => instanceName(c.metadata.name));
-    const existing = await this.findByLabel(LABEL_GANG, gangLabel);
-    if (existing.length === n)
-      return { instances: this.matchGang(request, names, existing), unavailableOfferings: [] };
-    if (existing.length > 0) {
-      await deleteAll(this.ctx, existing);
-      throw new RetryableCloudError(
-        `gang ${request.gang}: deleted ${existing.length} of ${n} instances left by an earlier attempt`,
-      );
-    }
-    const refused: UnavailableOffering[] = [];
-    for (const option of this.options(first, request.instanceTypes)) {
-      const props = this.body(nc, first, option, false, owner, { [LABEL_GANG]: gangLabel });
-      const id = requestId([
-        this.deps.config.clusterName,
-        'gang',
-        request.gang,
-        ...request.claims.map((c) => c.metadata.uid ?? c.metadata.name),
-        option.instanceType,
-        option.zone,
-      ]);
-      const resource = {
-        count: String(n),
-        minCount: String(n),
-        perInstanceProperties: Object.fromEntries(names.map((x) => [x, { name: x }])),
-        instanceProperties: instanceProperties(props),
-      };
-      const outcome = await launchAttempt(this.ctx, option, () =>
-        this.deps.clients.instances.bulkInsert({
-          project: this.project,
-          zone: option.zone,
-          requestId: id,
-          bulkInsertInstanceResourceResource:
-            resource as protos.google.cloud.compute.v1.IBulkInsertInstanceResource,
-        }),
-      );
-      if (outcome !== 'launched') {
-        refused.push(outcome);
-        continue;
-      }
-      const launched = await this.findByLabel(LABEL_GANG, gangLabel);
-      if (launched.length < n) {
-        // All or nothing (docs/mechanisms/gangs.md): fewer than minCount must not survive, whatever the API did.
-        await deleteAll(this.ctx, launched);
-        refused.push({
-          instanceType: option.instanceType,
-          zone: option.zone,
-          capacityType: option.capacityType,
-          reason: 'PARTIAL_BULK_INSERT',
-        });
-        continue;
-      }
-      return { instances: this.matchGang(request, names, launched), unavailableOfferings: refused };
-    }
-    throw new InsufficientCapacityError(
-      `gang ${request.gang} (${n} instances): no offering had capacity for all of it`,
-      refused,
+    return createGceGang(
+      {
+        ctx: this.ctx,
+        gceClass: (nc) => this.gceClass(nc),
+        body: (nc, claim, option, labels) => this.body(nc, claim, option, false, owner, labels),
+        options: (claim, types) => this.options(claim, types),
+        findGang: (label) => this.findByLabel(LABEL_GANG, label),
+      },
+      request,
     );
   }
 
@@ -344,18 +291,6 @@ export class GceCloudProvider implements CloudProvider {
     return launchOptions(claim, types)
       .filter((o) => this.deps.config.zones.includes(o.zone))
       .slice(0, this.deps.config.maxLaunchAttempts);
-  }
-
-  private matchGang(
-    request: GangLaunchRequest,
-    names: readonly string[],
-    found: readonly CloudInstance[],
-  ): GangLaunchResult['instances'] {
-    return request.claims.map((c, i) => {
-      const instance = found.find((x) => x.providerId.endsWith(`/${names[i]}`));
-      if (!instance) throw new RetryableCloudError(`gang ${request.gang}: instance ${names[i]} is missing`);
-      return { claim: claimName(c), instance: { ...instance, nodeClaim: claimName(c) } };
-    });
   }
 
   private async findByLabel(key: string, value: string): Promise<CloudInstance[]> {

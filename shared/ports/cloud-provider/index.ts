@@ -8,6 +8,16 @@ import type { NodeClass } from '../../model/nodeclass.ts';
 import type { NodeClaimName, NodePoolName } from '../../model/names.ts';
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { InstanceTypeReadOptions } from '../price-store.ts';
+import type { GangLaunchRequest } from './gang.ts';
+
+export {
+  gangShapes,
+  preferZones,
+  uniformGang,
+  type GangLaunchRequest,
+  type GangMember,
+  type GangShape,
+} from './gang.ts';
 
 /** `aws:///us-east-1a/i-0abc` or `gce://project/zone/name`, as the kubelet reports spec.providerID. */
 export type ProviderId = string & { readonly __brand: 'ProviderId' };
@@ -49,15 +59,6 @@ export interface LaunchResult {
   readonly unavailableOfferings: readonly UnavailableOffering[];
 }
 
-/** A gang: every claim gets an instance of the same type in the same zone, or none does (docs/mechanisms/gangs.md). */
-export interface GangLaunchRequest {
-  /** Stable name of the gang (the PodGroup): the idempotency key of the whole launch. */
-  readonly gang: string;
-  readonly claims: readonly NodeClaim[];
-  readonly nodeClass: NodeClass;
-  readonly instanceTypes: readonly InstanceTypeSpec[];
-}
-
 export interface GangLaunchResult {
   /** One entry per claim, in the order of the request. */
   readonly instances: readonly { readonly claim: NodeClaimName; readonly instance: CloudInstance }[];
@@ -85,8 +86,9 @@ export interface CloudProvider {
    */
   create(request: LaunchRequest): Promise<LaunchResult>;
   /**
-   * Launches a gang all or nothing: on any shortfall it launches nothing (or terminates what the
-   * cloud launched anyway) and throws InsufficientCapacityError. Idempotent per gang name.
+   * Launches a gang all or nothing, each member on an offering its own claim allows and with its own node class
+   * (members of one shape share one type in one zone, gang.ts): on any shortfall it launches nothing (or
+   * terminates whatever any shape launched) and throws InsufficientCapacityError. Idempotent per gang name.
    */
   createGang(request: GangLaunchRequest): Promise<GangLaunchResult>;
   /** Throws InstanceNotFoundError when the instance does not exist or is already terminated. */

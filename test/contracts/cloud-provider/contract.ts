@@ -13,8 +13,10 @@ import {
   providerId,
   type CloudProvider,
   type ProviderId,
+  uniformGang,
 } from '../../../shared/ports/cloud-provider/index.ts';
 import { identityContract, type PlantRule } from './identity.ts';
+import { mixedGangContract } from './mixed-gang.ts';
 
 export interface ContractSubject {
   readonly provider: CloudProvider;
@@ -157,12 +159,7 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
 
     it('launches a gang on one type in one zone, one instance per claim', async () => {
       const claims = ['gang-a', 'gang-b', 'gang-c'].map((n) => claim(n, onlyOurs()));
-      const result = await s.provider.createGang({
-        gang: 'ns/job-1',
-        claims,
-        nodeClass: s.nodeClass,
-        instanceTypes: types,
-      });
+      const result = await s.provider.createGang(uniformGang('ns/job-1', claims, s.nodeClass, types));
       expect(result.instances.map((x) => x.claim)).toEqual(['gang-a', 'gang-b', 'gang-c']);
       expect(new Set(result.instances.map((x) => x.instance.providerId)).size).toBe(3);
       expect(new Set(result.instances.map((x) => `${x.instance.instanceType}/${x.instance.zone}`)).size).toBe(
@@ -178,12 +175,7 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       s.setCapacity(s.cheap, s.zones[0], 'on-demand', 2);
       s.setCapacity(s.cheap, s.zones[1], 'on-demand', 3);
       const claims = ['move-a', 'move-b', 'move-c'].map((n) => claim(n, onlyOurs()));
-      const result = await s.provider.createGang({
-        gang: 'ns/job-2',
-        claims,
-        nodeClass: s.nodeClass,
-        instanceTypes: types,
-      });
+      const result = await s.provider.createGang(uniformGang('ns/job-2', claims, s.nodeClass, types));
       expect(result.instances.every((x) => x.instance.zone === s.zones[1])).toBe(true);
     });
 
@@ -193,7 +185,7 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       s.setCapacity(s.cheap, s.zones[1], 'on-demand', 1);
       const claims = ['part-a', 'part-b', 'part-c'].map((n) => claim(n, onlyOurs()));
       const error = await s.provider
-        .createGang({ gang: 'ns/job-3', claims, nodeClass: s.nodeClass, instanceTypes: types })
+        .createGang(uniformGang('ns/job-3', claims, s.nodeClass, types))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InsufficientCapacityError);
       expect((error as InsufficientCapacityError).offerings.length).toBeGreaterThan(0);
@@ -202,12 +194,12 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
     });
 
     it('returns the same gang when a gang launch is retried', async () => {
-      const request = {
-        gang: 'ns/job-4',
-        claims: ['again-a', 'again-b'].map((n) => claim(n, onlyOurs())),
-        nodeClass: s.nodeClass,
-        instanceTypes: types,
-      };
+      const request = uniformGang(
+        'ns/job-4',
+        ['again-a', 'again-b'].map((n) => claim(n, onlyOurs())),
+        s.nodeClass,
+        types,
+      );
       const first = await s.provider.createGang(request);
       const second = await s.provider.createGang(request);
       expect(second.instances.map((x) => x.instance.providerId).sort()).toEqual(
@@ -246,6 +238,13 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
       () => s,
       () => types,
       (name) => claim(name, onlyOurs()),
+    );
+
+    mixedGangContract(
+      () => s,
+      () => types,
+      (name, only) =>
+        claim(name, [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [...only] }]),
     );
 
     it('lists only live instances of its cluster', async () => {

@@ -1,5 +1,6 @@
 // The EC2 adapter under injected faults: throttling retried with backoff, partial fleets cleaned up,
 // capacity error codes turned into unavailable offerings, slow calls, a retried gang.
+import { uniformGang } from '../../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   InsufficientCapacityError,
@@ -52,7 +53,7 @@ describe('EC2 adapter under faults', () => {
     w.setCapacity('g5.xlarge', 'us-east-1b', 'on-demand', 0);
     const claims = ['p-1', 'p-2', 'p-3'].map((n) => claim(n, onlyG5));
     const error = await rig.provider
-      .createGang({ gang: 'ml/partial', claims, nodeClass: ec2NodeClass(), instanceTypes: types })
+      .createGang(uniformGang('ml/partial', claims, ec2NodeClass(), types))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCapacityError);
     expect(w.calls).toContain('TerminateInstances');
@@ -96,15 +97,10 @@ describe('EC2 adapter under faults', () => {
   it('cleans up a partial gang left by a crashed attempt before launching again', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
     const claims = ['r-1', 'r-2'].map((n) => claim(n, onlyG5));
-    const first = await rig.provider.createGang({
-      gang: 'ml/crash',
-      claims,
-      nodeClass: ec2NodeClass(),
-      instanceTypes: types,
-    });
+    const first = await rig.provider.createGang(uniformGang('ml/crash', claims, ec2NodeClass(), types));
     await rig.provider.delete(first.instances[0]!.instance.providerId);
     await expect(
-      rig.provider.createGang({ gang: 'ml/crash', claims, nodeClass: ec2NodeClass(), instanceTypes: types }),
+      rig.provider.createGang(uniformGang('ml/crash', claims, ec2NodeClass(), types)),
     ).rejects.toBeInstanceOf(RetryableCloudError);
     expect(rig.emulator.world.live()).toHaveLength(0);
   });

@@ -1,5 +1,6 @@
 // The EC2 adapter against the emulator beyond the contract: the CreateFleet request it sends,
 // user data, capacity reservations, drift, node class errors, and where its prices come from.
+import { uniformGang } from '../../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Ec2CloudProvider } from '../../../shared/adapters/aws-ec2/provider.ts';
 import { systemClock } from '../../../shared/adapters/system-clock.ts';
@@ -59,12 +60,9 @@ describe('EC2 adapter launches', () => {
 
   it('uses lowest-price for on-demand and launches a gang with MinTargetCapacity on one type in one zone', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    await rig.provider.createGang({
-      gang: 'ml/train',
-      claims: [claim('g-1'), claim('g-2')],
-      nodeClass: ec2NodeClass(),
-      instanceTypes: types,
-    });
+    await rig.provider.createGang(
+      uniformGang('ml/train', [claim('g-1'), claim('g-2')], ec2NodeClass(), types),
+    );
     const p = rig.emulator.world.requests.find((r) => r.action === 'CreateFleet')?.params as ReadonlyMap<
       string,
       string

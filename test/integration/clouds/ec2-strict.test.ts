@@ -2,6 +2,7 @@
 // real @aws-sdk/client-ec2: non-capacity fleet errors are fatal even among capacity errors, an empty
 // fleet answer is not "no capacity", every Describe pages, a fresh instance EC2 does not know yet is
 // retried; and the emulator refuses what EC2 refuses (unknown filters, bad MaxResults/NextToken).
+import { uniformGang } from '../../../shared/ports/cloud-provider/index.ts';
 import {
   CreateFleetCommand,
   DescribeInstanceTypeOfferingsCommand,
@@ -55,12 +56,9 @@ describe('EC2 adapter against the strict emulator', () => {
     rig.emulator.world.faults.refuseOverrides = { code: 'UnauthorizedOperation', message: 'no iam:PassRole' };
     const types = await rig.provider.instanceTypes(ec2NodeClass());
     const err = await rig.provider
-      .createGang({
-        gang: 'ml/train',
-        claims: [claim('g-0', onlyG5), claim('g-1', onlyG5)],
-        nodeClass: ec2NodeClass(),
-        instanceTypes: types,
-      })
+      .createGang(
+        uniformGang('ml/train', [claim('g-0', onlyG5), claim('g-1', onlyG5)], ec2NodeClass(), types),
+      )
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FatalCloudError);
     expect((err as Error).message).toContain('UnauthorizedOperation');
@@ -161,12 +159,9 @@ describe('EC2 adapter against the strict emulator', () => {
   it('retries CreateTags on gang members EC2 does not know yet', async () => {
     rig.emulator.world.faults.unseenRequests = 1;
     const types = await rig.provider.instanceTypes(ec2NodeClass());
-    const { instances } = await rig.provider.createGang({
-      gang: 'ml/fresh',
-      claims: [claim('fg-0', onlyG5), claim('fg-1', onlyG5)],
-      nodeClass: ec2NodeClass(),
-      instanceTypes: types,
-    });
+    const { instances } = await rig.provider.createGang(
+      uniformGang('ml/fresh', [claim('fg-0', onlyG5), claim('fg-1', onlyG5)], ec2NodeClass(), types),
+    );
     expect(instances.map((i) => i.claim)).toEqual(['fg-0', 'fg-1']);
     const tagged = [...rig.emulator.world.instances.values()]
       .map((i) => i.tags['karpenter.sh/nodeclaim'])

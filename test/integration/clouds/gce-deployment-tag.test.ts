@@ -2,6 +2,7 @@
 // adapter creates (insert and bulkInsert) is bound to it, so an IAM condition can confine deletes to them
 // (docs/deploy.md, "Confining deletes"); without the setting nothing is bound. The emulator refuses a
 // malformed binding with 400 as Compute Engine does.
+import { uniformGang } from '../../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claim } from '../../contracts/cloud-provider/contract.ts';
 import { gceNodeClass, startGceRig, type GceRig } from './gce-setup.ts';
@@ -50,12 +51,14 @@ describe('the deployment tag on Compute Engine launches', () => {
 
   it('binds the tag on bulkInsert (instanceProperties.resourceManagerTags) for every gang member', async () => {
     const types = await tagged.provider.instanceTypes(gceNodeClass());
-    await tagged.provider.createGang({
-      gang: 'ml/tagged',
-      claims: ['tg-1', 'tg-2'].map((n) => claim(n, g2)),
-      nodeClass: gceNodeClass(),
-      instanceTypes: types,
-    });
+    await tagged.provider.createGang(
+      uniformGang(
+        'ml/tagged',
+        ['tg-1', 'tg-2'].map((n) => claim(n, g2)),
+        gceNodeClass(),
+        types,
+      ),
+    );
     const [body] = sent(tagged, '/bulkInsert');
     const props = body?.instanceProperties as Record<string, unknown>;
     expect(props.resourceManagerTags).toEqual({ [TAG.key]: TAG.value });
@@ -72,12 +75,14 @@ describe('the deployment tag on Compute Engine launches', () => {
       nodeClass: gceNodeClass(),
       instanceTypes: types,
     });
-    await untagged.provider.createGang({
-      gang: 'ml/bare',
-      claims: ['bg-1', 'bg-2'].map((n) => claim(n, g2)),
-      nodeClass: gceNodeClass(),
-      instanceTypes: types,
-    });
+    await untagged.provider.createGang(
+      uniformGang(
+        'ml/bare',
+        ['bg-1', 'bg-2'].map((n) => claim(n, g2)),
+        gceNodeClass(),
+        types,
+      ),
+    );
     expect(sent(untagged, '/instances')[0]).not.toHaveProperty('params');
     // The SDK writes an unset map field as {} (Compute Engine ignores an empty one): no key is bound.
     const props = sent(untagged, '/bulkInsert')[0]?.instanceProperties as Record<string, unknown>;

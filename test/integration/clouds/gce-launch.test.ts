@@ -1,5 +1,6 @@
 // The Compute Engine adapter against the emulator beyond the contract: the instance body it sends,
 // stockout fallbacks, slow operations, throttling, partial bulkInsert cleanup, credentials.
+import { uniformGang } from '../../../shared/ports/cloud-provider/index.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BaseExternalAccountClient } from 'google-auth-library';
 import { CredentialConfigError, workloadIdentityClient } from '../../../shared/adapters/gcp-compute/auth.ts';
@@ -212,12 +213,14 @@ describe('Compute Engine adapter launches', () => {
     w.setCapacity('g2-standard-4', 'us-central1-a', 'STANDARD', 2);
     w.setCapacity('g2-standard-4', 'us-central1-b', 'STANDARD', 0);
     const error = await rig.provider
-      .createGang({
-        gang: 'ml/partial',
-        claims: ['b-1', 'b-2', 'b-3'].map((n) => claim(n, g2)),
-        nodeClass: gceNodeClass(),
-        instanceTypes: types,
-      })
+      .createGang(
+        uniformGang(
+          'ml/partial',
+          ['b-1', 'b-2', 'b-3'].map((n) => claim(n, g2)),
+          gceNodeClass(),
+          types,
+        ),
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCapacityError);
     expect((error as InsufficientCapacityError).offerings.map((o) => o.reason)).toContain(

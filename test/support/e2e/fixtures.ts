@@ -46,13 +46,15 @@ export interface PoolOptions {
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly expireAfter?: string;
+  /** The node class the pool launches with (default: aws-gpu or gcp-gpu, as the harness seeds them). */
+  readonly nodeClass?: string;
 }
 
 export function nodePool(name: string, cloud: Cloud, o: PoolOptions = {}): KubeObject {
   const ref =
     cloud === 'aws'
-      ? { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'aws-gpu' }
-      : { group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: 'gcp-gpu' };
+      ? { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: o.nodeClass ?? 'aws-gpu' }
+      : { group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: o.nodeClass ?? 'gcp-gpu' };
   return {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',

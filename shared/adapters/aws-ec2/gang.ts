@@ -1,0 +1,191 @@
+// A gang on EC2 (docs/mechanisms/gangs.md#mixed-shapes): one CreateFleet (instant) per shape, each with
+// MinTargetCapacity over that shape's members in one type and one zone, and compensation across the fleets:
+// when any shape falls short, every instance the earlier shapes launched is terminated. One fleet cannot carry
+// a mixed gang: MinTargetCapacity counts the fleet's whole capacity, whichever launch template config filled it,
+// and needs SingleInstanceType or SingleAvailabilityZone (EC2 API reference, OnDemandOptionsRequest), so a CPU
+// master and GPU workers in one fleet could come back as nine CPU hosts.
+import { CreateTagsCommand } from '@aws-sdk/client-ec2';
+import type { NodeClaim } from '../../model/nodeclaim.ts';
+import type { EC2NodeClass } from '../../model/nodeclass.ts';
+import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
+import { claimName } from '../../model/names.ts';
+import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
+import {
+  FatalCloudError,
+  InsufficientCapacityError,
+  RetryableCloudError,
+} from '../../ports/cloud-provider/errors.ts';
+import {
+  gangShapes,
+  preferZones,
+  type CloudInstance,
+  type GangLaunchRequest,
+  type GangLaunchResult,
+  type GangShape,
+} from '../../ports/cloud-provider/index.ts';
+import type { Call, Ec2Context } from './ec2-context.ts';
+import type { FleetOutcome } from './fleet.ts';
+import { TAG_DEPLOYMENT, TAG_GANG, TAG_NODECLAIM, instanceIdOf } from './instances.ts';
+import { baseTags, clientToken, fleetFailure, launchedInstance, type LaunchPlan } from './launch.ts';
+import type { Owner } from './ownership.ts';
+import { terminateInstances } from './queries.ts';
+
+/** Which shape of its gang an instance was launched for: a retry matches untagged members by it. */
+export const TAG_GANG_SHAPE = 'kraftsman.dev/gang-shape';
+
+export interface Ec2GangDeps {
+  readonly ctx: Ec2Context;
+  readonly owner: Owner;
+  /** Calls on instances launched a moment ago (EC2 may not see them yet). */
+  readonly callAfterLaunch: Call;
+  readonly ec2Class: (nc: GangShape['nodeClass']) => EC2NodeClass;
+  readonly findGang: (gang: string) => Promise<CloudInstance[]>;
+  readonly launch: (plan: LaunchPlan) => Promise<FleetOutcome>;
+  readonly launched: (instanceIds: readonly string[]) => void;
+}
+
+export async function createEc2Gang(
+  deps: Ec2GangDeps,
+  request: GangLaunchRequest,
+): Promise<GangLaunchResult> {
+  const n = request.members.length;
+  if (n === 0) throw new FatalCloudError(`gang ${request.gang} has no NodeClaims`);
+  const shapes = gangShapes(request);
+  const existing = await deps.findGang(request.gang);
+  if (existing.length === n)
+    return { instances: matchGang(request, shapes, existing), unavailableOfferings: [] };
+  if (existing.length > 0) {
+    await terminateInstances(
+      deps.ctx,
+      existing.map((i) => instanceIdOf(i.providerId)),
+    );
+    throw new RetryableCloudError(
+      `gang ${request.gang}: terminated ${existing.length} of ${n} instances left by an earlier attempt`,
+    );
+  }
+  const done: { shape: GangShape; plan: LaunchPlan; outcome: FleetOutcome }[] = [];
+  const refused: UnavailableOffering[] = [];
+  const zones = new Set<string>();
+  for (const shape of shapes) {
+    const plan = shapePlan(deps, request, shape, zones);
+    let outcome: FleetOutcome;
+    try {
+      outcome = await deps.launch(plan);
+    } catch (err) {
+      await compensate(deps, done);
+      throw withRefusals(err, refused);
+    }
+    refused.push(...outcome.unavailable);
+    done.push({ shape, plan, outcome });
+    const want = shape.claims.length;
+    if (outcome.launched.length < want) {
+      // All or nothing: this shape came up short, so every shape's instances go, never kept.
+      await compensate(deps, done);
+      throw shortfall(request.gang, shape, outcome, refused);
+    }
+    for (const l of outcome.launched) zones.add(l.zone);
+  }
+  deps.launched(done.flatMap((d) => d.outcome.launched.map((l) => l.instanceId)));
+  const byClaim = new Map<string, CloudInstance>();
+  for (const { shape, plan, outcome } of done)
+    shape.claims.forEach((claim, i) => {
+      const l = outcome.launched[i] as FleetOutcome['launched'][number];
+      byClaim.set(claim.metadata.name, launchedInstance(l, plan, { [TAG_NODECLAIM]: claim.metadata.name }));
+    });
+  const instances = request.members.map((m) => ({
+    claim: claimName(m.claim),
+    instance: byClaim.get(m.claim.metadata.name) as CloudInstance,
+  }));
+  for (const x of instances)
+    // Right after CreateFleet the new instance may not be visible yet (EC2 is eventually consistent).
+    await deps.callAfterLaunch('CreateTags', () =>
+      deps.ctx.ec2.send(
+        new CreateTagsCommand({
+          Resources: [instanceIdOf(x.instance.providerId)],
+          Tags: [{ Key: TAG_NODECLAIM, Value: x.claim }],
+        }),
+      ),
+    );
+  return { instances, unavailableOfferings: refused };
+}
+
+function shapePlan(
+  deps: Ec2GangDeps,
+  request: GangLaunchRequest,
+  shape: GangShape,
+  zones: ReadonlySet<string>,
+): LaunchPlan {
+  const first = shape.claims[0] as NodeClaim;
+  const cluster = deps.ctx.config.clusterName;
+  return {
+    claims: shape.claims,
+    nodeClass: deps.ec2Class(shape.nodeClass),
+    options: preferZones(launchOptions(first, shape.instanceTypes), zones),
+    token: clientToken(cluster, 'gang', [
+      request.gang,
+      String(shape.index),
+      ...shape.claims.map((c) => `${c.metadata.name}/${c.metadata.uid ?? ''}`),
+    ]),
+    tags: {
+      ...baseTags(cluster, shape.nodeClass, first),
+      [TAG_DEPLOYMENT]: deps.owner.deployment,
+      [TAG_GANG]: request.gang,
+      [TAG_GANG_SHAPE]: String(shape.index),
+      Name: `${claimNodePool(first) ?? 'kraftsman'}/${request.gang}`,
+    },
+  };
+}
+
+async function compensate(deps: Ec2GangDeps, done: readonly { outcome: FleetOutcome }[]): Promise<void> {
+  const ids = done.flatMap((d) => d.outcome.launched.map((l) => l.instanceId));
+  if (ids.length > 0) await terminateInstances(deps.ctx, ids);
+}
+
+/** Why a shape came up short. Only a short fleet without other errors reads as a lack of capacity. */
+function shortfall(
+  gang: string,
+  shape: GangShape,
+  outcome: FleetOutcome,
+  refused: readonly UnavailableOffering[],
+): Error {
+  const want = shape.claims.length;
+  const what = `gang ${gang}, shape ${shape.index + 1} (${want} × NodePool ${claimNodePool(shape.claims[0] as NodeClaim) ?? '?'})`;
+  const why = fleetFailure(what, outcome);
+  if (why instanceof InsufficientCapacityError) return new InsufficientCapacityError(why.message, refused);
+  if (outcome.launched.length === 0 || outcome.otherErrors.length > 0) return why;
+  return new InsufficientCapacityError(
+    `${what}: EC2 launched ${outcome.launched.length} of ${want}`,
+    refused,
+    {
+      cause: why,
+    },
+  );
+}
+
+/** A later shape's own refusal, carrying the offerings the earlier shapes' fleets were refused too. */
+function withRefusals(err: unknown, refused: readonly UnavailableOffering[]): unknown {
+  if (!(err instanceof InsufficientCapacityError) || refused.length === 0) return err;
+  return new InsufficientCapacityError(err.message, [...refused, ...err.offerings], { cause: err });
+}
+
+/** A retry finds the whole gang: each claim its tagged instance, the untagged ones by shape. */
+function matchGang(
+  request: GangLaunchRequest,
+  shapes: readonly GangShape[],
+  existing: readonly CloudInstance[],
+): GangLaunchResult['instances'] {
+  const shapeOf = new Map<string, string>();
+  for (const s of shapes) for (const c of s.claims) shapeOf.set(c.metadata.name, String(s.index));
+  const unclaimed = existing.filter((i) => !i.nodeClaim);
+  return request.members.map(({ claim }) => {
+    const name = claim.metadata.name;
+    const own = existing.find((i) => i.nodeClaim === name);
+    const i = own
+      ? -1
+      : unclaimed.findIndex((x) => (x.tags[TAG_GANG_SHAPE] ?? shapeOf.get(name)) === shapeOf.get(name));
+    const instance = own ?? (i >= 0 ? unclaimed.splice(i, 1)[0] : undefined);
+    if (!instance)
+      throw new RetryableCloudError(`gang ${request.gang}: no instance found for NodeClaim ${name}`);
+    return { claim: claimName(claim), instance };
+  });
+}
