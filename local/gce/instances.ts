@@ -4,7 +4,7 @@ import { GceHttpError, instanceUrl, quotaExceeded } from './resources.ts';
 import type { GceInstance, GceOperation, GceWorld, OperationErrorItem, ProvisioningModel } from './world.ts';
 
 export interface Hooks {
-  /** Called when an operation created an instance (it boots right away). */
+  /** Called when an operation created an instance (PROVISIONING: the server moves it on and boots it). */
   created(i: GceInstance): void;
 }
 
@@ -98,7 +98,7 @@ function create(
     provisioningModel: model,
     resource: { ...kept, name },
     ...(tags && Object.keys(tags).length > 0 ? { resourceManagerTags: { ...tags } } : {}),
-    status: 'RUNNING',
+    status: 'PROVISIONING',
     creationTimestamp: world.now().toISOString(),
     ...(world.faults.unlistedLists ? { unlisted: world.faults.unlistedLists } : {}),
   };

@@ -56,6 +56,15 @@ export function rateLimited(project: string): GceHttpError {
   );
 }
 
+/**
+ * Compute Engine's rate limit as its rate-quota page documents it: "If your project exceeds a rate quota, you
+ * receive a 403 error with the reason rateLimitExceeded" (https://cloud.google.com/compute/api-quota) — a 403 that
+ * is throttling, not a permission refusal.
+ */
+export function rateLimited403(): GceHttpError {
+  return new GceHttpError(403, 'rateLimitExceeded', 'Rate Limit Exceeded', undefined, 'usageLimits');
+}
+
 /** A resource quota (CPUs, GPUs in a region) refused synchronously: 403 quotaExceeded, not a stockout. */
 export function quotaExceeded(metric: string, limit: number, region: string): GceHttpError {
   return new GceHttpError(

@@ -7,7 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { compileFilter } from './filter.ts';
 import { bulkInsert, insert, preempt, remove, settle, type Hooks } from './instances.ts';
 import { pageOf } from './pages.ts';
-import { GceHttpError, errorBody, instanceJson, operationJson, rateLimited } from './resources.ts';
+import {
+  GceHttpError,
+  errorBody,
+  instanceJson,
+  operationJson,
+  rateLimited,
+  rateLimited403,
+} from './resources.ts';
 import { seedWorld } from './seed.ts';
 import { defaultSkus, skusResponse } from './billing.ts';
 import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation } from './world.ts';
@@ -25,6 +32,12 @@ export interface GceEmulatorOptions {
   readonly pageSize?: number;
   /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
   readonly waitBudgetMs?: number;
+  /**
+   * How long (wall ms) a new instance stays PROVISIONING, then STAGING, before it is RUNNING and boots; 0 (the
+   * default) moves it on a timer tick after the request that created it, so a caller that reads it back at once
+   * sees PROVISIONING, as on Compute Engine (README, "Instance states").
+   */
+  readonly stateStepMs?: number;
 }
 
 export interface GceEmulator {
@@ -51,20 +64,39 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     worlds.set(project, w);
   }
   const world = [...worlds.values()][0] as GceWorld;
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, options.stateStepMs ?? 0);
+    timers.add(t);
+  };
+  // PROVISIONING → STAGING → RUNNING, a step at a time; a VM deleted meanwhile (STOPPING) never boots.
   const hooksOf = (world: GceWorld): Hooks => ({
-    created: (i: GceInstance) => {
-      const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
-      void options.onBoot?.({
-        providerId: `gce://${world.project}/${i.zone}/${i.name}`,
-        name: i.name,
-        zone: i.zone,
-        machineType: i.machineType,
-        provisioningModel: i.provisioningModel,
-        labels: { ...((i.resource.labels ?? {}) as Record<string, string>) },
-        startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '',
-      });
-    },
+    created: (i: GceInstance) =>
+      later(() => {
+        if (i.status !== 'PROVISIONING') return;
+        i.status = 'STAGING';
+        later(() => {
+          if (i.status !== 'STAGING') return;
+          i.status = 'RUNNING';
+          boot(world, i);
+        });
+      }),
   });
+  const boot = (world: GceWorld, i: GceInstance): void => {
+    const items = ((i.resource.metadata ?? {}) as { items?: { key: string; value: string }[] }).items ?? [];
+    void options.onBoot?.({
+      providerId: `gce://${world.project}/${i.zone}/${i.name}`,
+      name: i.name,
+      zone: i.zone,
+      machineType: i.machineType,
+      provisioningModel: i.provisioningModel,
+      labels: { ...((i.resource.labels ?? {}) as Record<string, string>) },
+      startupScript: items.find((x) => x.key === 'startup-script')?.value ?? '',
+    });
+  };
 
   function withRequestId(world: GceWorld, url: URL, make: () => GceOperation): GceOperation {
     const requestId = url.searchParams.get('requestId');
@@ -229,7 +261,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
       }
       if (world.faults.throttle > 0) {
         world.faults.throttle -= 1;
-        throw rateLimited(world.project);
+        throw world.faults.throttleStatus === 403 ? rateLimited403() : rateLimited(world.project);
       }
       for (const w of worlds.values()) settle(w);
       send(200, await route(method, url, text ? (JSON.parse(text) as Record<string, unknown>) : {}));
@@ -251,6 +283,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     port: (server.address() as AddressInfo).port,
     preempt: (zone, name) => void preempt(world, zone, name),
     close: async () => {
+      for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

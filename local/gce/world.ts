@@ -75,6 +75,8 @@ export interface BootedGceInstance {
 export interface GceFaults {
   /** The next N requests fail with 429 RESOURCE_EXHAUSTED rateLimitExceeded (the real body). */
   throttle: number;
+  /** How a throttled request is answered: 429 RESOURCE_EXHAUSTED (default) or the documented 403 rateLimitExceeded. */
+  throttleStatus?: 403 | 429;
   /** The next insert/bulkInsert is refused at once with 403 quotaExceeded for this quota metric. */
   quotaNext?: { metric: string; limit: number };
   /** Operations stay RUNNING this long (ms) before their effect applies. */

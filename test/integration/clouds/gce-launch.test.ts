@@ -173,7 +173,9 @@ describe('Compute Engine adapter launches', () => {
       nodeClass: gceNodeClass(),
       instanceTypes: types,
     });
-    expect(instance.state).toBe('running');
+    // The insert is done once the VM exists; it may still be PROVISIONING or STAGING (pending) before RUNNING.
+    expect(['pending', 'running']).toContain(instance.state);
+    await expect.poll(async () => (await rig.provider.get(instance.providerId)).state).toBe('running');
     expect(rig.emulator.world.calls.filter((c) => c.endsWith('/wait')).length - before).toBeGreaterThan(1);
   });
 

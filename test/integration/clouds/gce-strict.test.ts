@@ -30,7 +30,12 @@ describe('Compute Engine adapter against the strict emulator', () => {
     w.instances.clear();
     w.capacity.clear();
     w.calls.length = 0;
-    Object.assign(w.faults, { throttle: 0, failNextOperation: undefined, quotaNext: undefined });
+    Object.assign(w.faults, {
+      throttle: 0,
+      throttleStatus: undefined,
+      failNextOperation: undefined,
+      quotaNext: undefined,
+    });
   });
   const launch = async (name: string, nodeClass = gceNodeClass()) =>
     rig.provider.create({
@@ -57,6 +62,59 @@ describe('Compute Engine adapter against the strict emulator', () => {
     });
     expect(instance.nodeClaim).toBe('rate-1');
     expect(unavailableOfferings).toEqual([]);
+  });
+
+  it('answers a rate limit as the rate-quota page documents it (403 rateLimitExceeded): throttling, retried, not a refusal', async () => {
+    rig.emulator.world.faults.throttleStatus = 403;
+    rig.emulator.world.faults.throttle = 1;
+    const throttled = await fetch(
+      `http://127.0.0.1:${rig.emulator.port}/compute/v1/projects/kraftsman-test/zones/us-central1-a/instances`,
+    );
+    expect(throttled.status).toBe(403);
+    expect(await throttled.json()).toMatchObject({
+      error: { code: 403, errors: [{ reason: 'rateLimitExceeded', domain: 'usageLimits' }] },
+    });
+    const types = await rig.provider.instanceTypes(gceNodeClass());
+    rig.emulator.world.faults.throttle = 3;
+    const { instance } = await rig.provider.create({
+      claim: claim('rate-403', g2),
+      nodeClass: gceNodeClass(),
+      instanceTypes: types,
+    });
+    expect(instance.nodeClaim).toBe('rate-403');
+    rig.emulator.world.faults.throttle = 100;
+    const err = await rig.provider.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryableCloudError);
+    expect(err).not.toBeInstanceOf(FatalCloudError);
+  });
+
+  it('refuses a list filter it cannot parse with 400 naming it, never dropping the term', async () => {
+    const list = (filter: string) =>
+      fetch(
+        `http://127.0.0.1:${rig.emulator.port}/compute/v1/projects/kraftsman-test/zones/us-central1-a/instances?filter=${encodeURIComponent(filter)}`,
+      );
+    await launch('filter-1');
+    for (const bad of [
+      '(labels.a = "x") OR (labels.b = "y")',
+      'name eq filter-.*',
+      'labels.a:*',
+      'cpus > 4',
+      '(labels.a = "x"',
+      'labels.a = "x" AND',
+      'NOT labels.a = "x"',
+    ]) {
+      const r = await list(bad);
+      expect(r.status, bad).toBe(400);
+      expect(await r.json()).toMatchObject({
+        error: { code: 400, errors: [{ reason: 'invalid', message: expect.stringContaining(bad) }] },
+      });
+    }
+    const names = async (filter: string) =>
+      ((await (await list(filter)).json()) as { items?: { name: string }[] }).items?.map((i) => i.name) ?? [];
+    expect(await names('name = "filter-1"')).toEqual(['filter-1']);
+    expect(await names('(name = "filter-1") (name != "filter-1")')).toEqual([]);
+    expect(await names('name = "filter-1" AND (name != "other")')).toEqual(['filter-1']);
+    expect(await names('name=other')).toEqual([]);
   });
 
   it('surfaces a rate limit that outlasts the retries as retryable, never as a stockout', async () => {
