@@ -12,6 +12,7 @@ import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import { passView } from '../state/scheduling-view.ts';
 import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
+import { batchCapacity } from '../provisioning/in-flight.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
 import { withoutRefused } from '../provisioning/offerings.ts';
@@ -22,9 +23,10 @@ import type { Invoker } from '../ports/invoker.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
-import type { Fence, Nomination } from '../ports/state-store/records.ts';
+import type { Fence, Nomination, PassState } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
+import { leavingOf } from './leaving-pods.ts';
 import { inParallel } from './parallel.ts';
 import { poolSpecs } from './pool-instance-types.ts';
 
@@ -60,6 +62,8 @@ export interface BatchResult {
   readonly withoutClaim: readonly string[];
   /** The nominations this batch wrote (to new claims and to existing nodes). */
   readonly nominations: readonly Nomination[];
+  /** The open commands as this batch read them: their candidates are leaving. */
+  readonly openCommands: PassState['openCommands'];
 }
 
 /** A pod recreated under the same name is a new pod: its UID changes. */
@@ -73,14 +77,16 @@ export async function runBatch(
 ): Promise<BatchResult> {
   const started = deps.clock.now();
   const state = await deps.store.loadPassState(fence.cluster);
-  const demand = pendingDemand(objects, state.nominations, started, !settings.upstream);
+  const leaving = leavingOf(objects, state, started);
+  const demand = pendingDemand(objects, state.nominations, started, !settings.upstream, leaving);
   const specs = await poolSpecs(deps.instanceTypes, objects);
   const offered = withoutRefused(specs, state.unavailableOfferings, started);
-  const snapshot = buildSnapshot(objects, buildInstanceTypes(offered));
+  // Covered pods are charged to the capacity they wait for; leaving nodes take nothing.
+  const snapshot = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered)), demand);
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);
   const pending = demand.pods.map((p) => view.pendingPod(p));
-  const result = solve(view.input(pending, demand.reservedClaims), options);
+  const result = solve(view.input(pending), options);
   deps.metrics.observe(M.schedulingDurationSeconds, (deps.clock.now().getTime() - started.getTime()) / 1000);
   deps.metrics.gauge(M.batchPods, demand.pods.length);
   const created = await createClaims(deps, fence, snapshot, result.claims, result.gangClaims);
@@ -92,6 +98,11 @@ export async function runBatch(
   const everyOffering = () =>
     offered.every((o, i) => o === specs[i]) ? snapshot : buildSnapshot(objects, buildInstanceTypes(specs));
   const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, result.errors);
+  if (demand.fromLeaving > 0)
+    deps.logger.info('scheduled the pods of leaving nodes', {
+      pods: demand.fromLeaving,
+      nodes: demand.leavingNodes.size,
+    });
   observeLatency(deps, created, nominations, objects);
   return {
     demand: demand.pods.length,
@@ -104,6 +115,7 @@ export async function runBatch(
       .filter((p) => result.placements.get(podKey(p))?.kind !== 'new')
       .map(podIdentity),
     nominations,
+    openCommands: state.openCommands,
   };
 }
 
@@ -205,10 +217,12 @@ async function writeVerdicts(
   settings: BatchSettings,
   cluster: string,
   everyOffering: () => ClusterSnapshot,
-  unplaced: readonly Pod[],
+  unschedulable: readonly Pod[],
   errors: ReadonlyMap<string, string>,
 ): Promise<number> {
-  deps.metrics.count(M.unschedulablePodsTotal, unplaced.length);
+  deps.metrics.count(M.unschedulablePodsTotal, unschedulable.length);
+  // a leaving node's pod is still running: a verdict is only ever about a pending pod
+  const unplaced = unschedulable.filter((p) => !p.spec.nodeName);
   if (unplaced.length === 0) return 0;
   const view = passView(everyOffering());
   const rejected = incompatibleWithEveryPool(view, unplaced, schedulingOptions(view, settings.upstream));

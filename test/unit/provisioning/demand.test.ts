@@ -35,22 +35,22 @@ const demand = (objects: Obj[], nominations: Map<string, PodNomination>) =>
 const names = (pods: readonly { metadata: { name: string } }[]) => pods.map((p) => p.metadata.name);
 
 describe('pendingDemand', () => {
-  it('a claim in flight (no Node yet) covers its nominated pod and is reserved by its own name', () => {
+  it('a claim in flight (no Node yet) covers its nominated pod and holds it under its own name', () => {
     const d = demand([pod('web'), claim('c1', { providerID: providerOf('n1') })], nominated('c1'));
     expect(names(d.covered)).toEqual(['web']);
     expect(d.pods).toEqual([]);
-    expect([...d.reservedClaims]).toEqual(['c1']);
+    expect([...d.held.keys()]).toEqual(['c1']);
   });
 
-  it('a claim whose Node registered but has not initialized still covers its pod, reserved by the Node', () => {
+  it('a claim whose Node registered but has not initialized still covers its pod, held under the Node', () => {
     const objects = [pod('web'), claim('c1', { providerID: providerOf('n1') }), registered('n1', false)];
     const d = demand(objects, nominated('c1'));
     expect(names(d.covered)).toEqual(['web']);
     expect(d.pods).toEqual([]);
-    expect([...d.reservedClaims]).toEqual(['n1']);
+    expect([...d.held.keys()]).toEqual(['n1']);
   });
 
-  it('the claim initialized (condition or label): the pod is demand again, nothing reserved', () => {
+  it('the claim initialized (condition or label): the pod is demand again, nothing held', () => {
     const byLabel = [pod('web'), claim('c1', { providerID: providerOf('n1') }), registered('n1', true)];
     const byCondition = [
       pod('web'),
@@ -65,7 +65,7 @@ describe('pendingDemand', () => {
       const d = demand(objects, nominated('c1'));
       expect(names(d.pods)).toEqual(['web']);
       expect(d.covered).toEqual([]);
-      expect(d.reservedClaims.size).toBe(0);
+      expect(d.held.size).toBe(0);
     }
   });
 
@@ -77,6 +77,6 @@ describe('pendingDemand', () => {
     (going.metadata as Obj).finalizers = ['karpenter.sh/termination'];
     const deleting = demand([pod('web'), going], nominated('c1'));
     expect(names(deleting.pods)).toEqual(['web']);
-    expect(deleting.reservedClaims.size).toBe(0);
+    expect(deleting.held.size).toBe(0);
   });
 });
