@@ -10,6 +10,7 @@ import type { NewClaim } from '../scheduling/new-claim.ts';
 import { solve } from '../scheduling/scheduler.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import { passView } from '../state/scheduling-view.ts';
+import { describeNotReady } from '../state/pool-readiness.ts';
 import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
 import { batchCapacity } from '../provisioning/in-flight.ts';
@@ -29,6 +30,9 @@ import type { LaunchRequestPayload } from './launch-request.ts';
 import { leavingOf } from './leaving-pods.ts';
 import { inParallel } from './parallel.ts';
 import { poolSpecs } from './pool-instance-types.ts';
+
+/** The running loop judges NodePool readiness from the node classes (docs/mechanisms/pool-readiness.md). */
+const LIVE = { poolReadiness: true } as const;
 
 /** Claims created (and launchers invoked) at once per batch: the API server and DynamoDB absorb this easily. */
 const CLAIM_PARALLELISM = 16;
@@ -82,7 +86,8 @@ export async function runBatch(
   const specs = await poolSpecs(deps.instanceTypes, objects);
   const offered = withoutRefused(specs, state.unavailableOfferings, started);
   // Covered pods are charged to the capacity they wait for; leaving nodes take nothing.
-  const snapshot = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered)), demand);
+  const snapshot = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered), LIVE), demand);
+  const notReady = notReadyPools(deps, snapshot);
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);
   const pending = demand.pods.map((p) => view.pendingPod(p));
@@ -96,8 +101,13 @@ export async function runBatch(
   const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
   // Verdicts are judged with every offering available: the same snapshot unless an offering was refused.
   const everyOffering = () =>
-    offered.every((o, i) => o === specs[i]) ? snapshot : buildSnapshot(objects, buildInstanceTypes(specs));
-  const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, result.errors);
+    offered.every((o, i) => o === specs[i])
+      ? snapshot
+      : buildSnapshot(objects, buildInstanceTypes(specs), LIVE);
+  const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, {
+    errors: result.errors,
+    notReady,
+  });
   if (demand.fromLeaving > 0)
     deps.logger.info('scheduled the pods of leaving nodes', {
       pods: demand.fromLeaving,
@@ -117,6 +127,26 @@ export async function runBatch(
     nominations,
     openCommands: state.openCommands,
   };
+}
+
+/**
+ * NotReady NodePools are skipped by scheduling: each pool's readiness is a gauge, each NotReady one is logged per
+ * batch, and their reasons end
+ * every verdict's reason (returned as that suffix), so a pod only such a pool could take says why it starves.
+ */
+function notReadyPools(deps: BatchDeps, snapshot: ClusterSnapshot): string {
+  const lines: string[] = [];
+  for (const view of snapshot.nodePools.values()) {
+    deps.metrics.gauge(M.nodePoolReady, view.notReady ? 0 : 1, { [L.nodePool]: view.name });
+    if (!view.notReady) continue;
+    lines.push(describeNotReady(view.name, view.notReady));
+    deps.logger.warn('NodePool not ready; skipped by scheduling', {
+      nodePool: view.name,
+      reason: view.notReady.reason,
+      message: view.notReady.message,
+    });
+  }
+  return lines.length ? `; ${lines.join('; ')}` : '';
 }
 
 interface Created {
@@ -141,7 +171,10 @@ async function createClaims(
   }
   const placed = claims.flatMap((c) => {
     const view = snapshot.nodePools.get(c.template.nodePool);
-    return view?.nodeClass ? [{ c, pool: view.pool, nodeClass: view.nodeClass }] : [];
+    if (view?.nodeClass) return [{ c, pool: view.pool, nodeClass: view.nodeClass }];
+    // unreachable while NotReady pools open no claims (docs/mechanisms/pool-readiness.md); never silent
+    deps.logger.error('no node class for a new claim; not created', { nodePool: c.template.nodePool });
+    return [];
   });
   return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass }): Promise<Created> => {
     const name = claimName(c.template.nodePool, deps.nonce());
@@ -218,7 +251,7 @@ async function writeVerdicts(
   cluster: string,
   everyOffering: () => ClusterSnapshot,
   unschedulable: readonly Pod[],
-  errors: ReadonlyMap<string, string>,
+  why: { readonly errors: ReadonlyMap<string, string>; readonly notReady: string },
 ): Promise<number> {
   deps.metrics.count(M.unschedulablePodsTotal, unschedulable.length);
   // a leaving node's pod is still running: a verdict is only ever about a pending pod
@@ -232,7 +265,10 @@ async function writeVerdicts(
     .map((p) => ({
       podKey: podKey(p),
       podUid: p.metadata.uid as string,
-      reason: (errors.get(podKey(p)) ?? 'incompatible with every NodePool').slice(0, 1024),
+      reason: `${why.errors.get(podKey(p)) ?? 'incompatible with every NodePool'}${why.notReady}`.slice(
+        0,
+        1024,
+      ),
       expiresAt,
     }));
   if (verdicts.length) await deps.store.putVerdicts(cluster, verdicts);
