@@ -131,8 +131,8 @@ export async function runBatch(
 
 /**
  * NotReady NodePools are skipped by scheduling: each pool's readiness is a gauge, each NotReady one is logged per
- * batch, and their reasons end
- * every verdict's reason (returned as that suffix), so a pod only such a pool could take says why it starves.
+ * batch, and their reasons end every verdict's reason (returned as that suffix), so a pod only such a pool could
+ * take says why it starves.
  */
 function notReadyPools(deps: BatchDeps, snapshot: ClusterSnapshot): string {
   const lines: string[] = [];
