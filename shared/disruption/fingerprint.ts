@@ -123,9 +123,12 @@ export function candidateFingerprint(
     nodePool: c.pool.pool,
     instanceTypeRevision: revisions.get(c.nodePool),
     pods: c.reschedulable,
-    readyNodePools: [...snapshot.nodePools.values()].map((v) => ({
-      pool: v.pool,
-      revision: revisions.get(v.name),
-    })),
+    // a NotReady pool (docs/mechanisms/pool-readiness.md) is no destination: it turning Ready changes the print
+    readyNodePools: [...snapshot.nodePools.values()]
+      .filter((v) => !v.notReady)
+      .map((v) => ({
+        pool: v.pool,
+        revision: revisions.get(v.name),
+      })),
   });
 }

@@ -71,7 +71,7 @@ async function passAndHandOff(
 ): Promise<ConsolidateResult> {
   const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
   const types = await deps.instanceTypes(read.objects);
-  const snapshot = buildSnapshot(read.objects, types);
+  const snapshot = buildSnapshot(read.objects, types, { poolReadiness: true });
   const pass = await disruptionPass(deps, {
     cluster: request.cluster,
     snapshot,

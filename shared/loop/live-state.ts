@@ -36,7 +36,7 @@ export async function readLive(
 ): Promise<Live> {
   const [read, stored] = await Promise.all([deps.cluster.readSnapshot(), deps.store.loadPassState(cluster)]);
   const types = await deps.instanceTypes(read.objects);
-  const snapshot = buildSnapshot(read.objects, types);
+  const snapshot = buildSnapshot(read.objects, types, { poolReadiness: true });
   const state = complete ? await complete(stored, snapshot) : stored;
   const { claimedByCommands, nominated } = commandExclusions(state, snapshot);
   return {

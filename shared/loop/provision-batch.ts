@@ -10,8 +10,10 @@ import type { NewClaim } from '../scheduling/new-claim.ts';
 import { solve } from '../scheduling/scheduler.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../state/snapshot.ts';
 import { passView } from '../state/scheduling-view.ts';
+import { describeNotReady } from '../state/pool-readiness.ts';
 import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
+import { batchCapacity } from '../provisioning/in-flight.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
 import { withoutRefused } from '../provisioning/offerings.ts';
@@ -22,11 +24,15 @@ import type { Invoker } from '../ports/invoker.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
-import type { Fence, Nomination } from '../ports/state-store/records.ts';
+import type { Fence, Nomination, PassState } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import { invokeLaunchers } from './launch-invoke.ts';
+import { leavingOf } from './leaving-pods.ts';
 import { inParallel } from './parallel.ts';
 import { poolSpecs } from './pool-instance-types.ts';
+
+/** The running loop judges NodePool readiness from the node classes (docs/mechanisms/pool-readiness.md). */
+const LIVE = { poolReadiness: true } as const;
 
 /** Claims created (and launchers invoked) at once per batch: the API server and DynamoDB absorb this easily. */
 const CLAIM_PARALLELISM = 16;
@@ -60,6 +66,8 @@ export interface BatchResult {
   readonly withoutClaim: readonly string[];
   /** The nominations this batch wrote (to new claims and to existing nodes). */
   readonly nominations: readonly Nomination[];
+  /** The open commands as this batch read them: their candidates are leaving. */
+  readonly openCommands: PassState['openCommands'];
 }
 
 /** A pod recreated under the same name is a new pod: its UID changes. */
@@ -73,14 +81,17 @@ export async function runBatch(
 ): Promise<BatchResult> {
   const started = deps.clock.now();
   const state = await deps.store.loadPassState(fence.cluster);
-  const demand = pendingDemand(objects, state.nominations, started, !settings.upstream);
+  const leaving = leavingOf(objects, state, started);
+  const demand = pendingDemand(objects, state.nominations, started, !settings.upstream, leaving);
   const specs = await poolSpecs(deps.instanceTypes, objects);
   const offered = withoutRefused(specs, state.unavailableOfferings, started);
-  const snapshot = buildSnapshot(objects, buildInstanceTypes(offered));
+  // Covered pods are charged to the capacity they wait for; leaving nodes take nothing.
+  const snapshot = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered), LIVE), demand);
+  const notReady = notReadyPools(deps, snapshot);
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);
   const pending = demand.pods.map((p) => view.pendingPod(p));
-  const result = solve(view.input(pending, demand.reservedClaims), options);
+  const result = solve(view.input(pending), options);
   deps.metrics.observe(M.schedulingDurationSeconds, (deps.clock.now().getTime() - started.getTime()) / 1000);
   deps.metrics.gauge(M.batchPods, demand.pods.length);
   const created = await createClaims(deps, fence, snapshot, result.claims, result.gangClaims);
@@ -100,8 +111,18 @@ export async function runBatch(
   const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
   // Verdicts are judged with every offering available: the same snapshot unless an offering was refused.
   const everyOffering = () =>
-    offered.every((o, i) => o === specs[i]) ? snapshot : buildSnapshot(objects, buildInstanceTypes(specs));
-  const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, result.errors);
+    offered.every((o, i) => o === specs[i])
+      ? snapshot
+      : buildSnapshot(objects, buildInstanceTypes(specs), LIVE);
+  const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, {
+    errors: result.errors,
+    notReady,
+  });
+  if (demand.fromLeaving > 0)
+    deps.logger.info('scheduled the pods of leaving nodes', {
+      pods: demand.fromLeaving,
+      nodes: demand.leavingNodes.size,
+    });
   observeLatency(deps, created, nominations, objects);
   return {
     demand: demand.pods.length,
@@ -114,7 +135,28 @@ export async function runBatch(
       .filter((p) => result.placements.get(podKey(p))?.kind !== 'new')
       .map(podIdentity),
     nominations,
+    openCommands: state.openCommands,
   };
+}
+
+/**
+ * NotReady NodePools are skipped by scheduling: each pool's readiness is a gauge, each NotReady one is logged per
+ * batch, and their reasons end every verdict's reason (returned as that suffix), so a pod only such a pool could
+ * take says why it starves.
+ */
+function notReadyPools(deps: BatchDeps, snapshot: ClusterSnapshot): string {
+  const lines: string[] = [];
+  for (const view of snapshot.nodePools.values()) {
+    deps.metrics.gauge(M.nodePoolReady, view.notReady ? 0 : 1, { [L.nodePool]: view.name });
+    if (!view.notReady) continue;
+    lines.push(describeNotReady(view.name, view.notReady));
+    deps.logger.warn('NodePool not ready; skipped by scheduling', {
+      nodePool: view.name,
+      reason: view.notReady.reason,
+      message: view.notReady.message,
+    });
+  }
+  return lines.length ? `; ${lines.join('; ')}` : '';
 }
 
 interface Created {
@@ -139,7 +181,10 @@ async function createClaims(
   }
   const placed = claims.flatMap((c) => {
     const view = snapshot.nodePools.get(c.template.nodePool);
-    return view?.nodeClass ? [{ c, pool: view.pool, nodeClass: view.nodeClass }] : [];
+    if (view?.nodeClass) return [{ c, pool: view.pool, nodeClass: view.nodeClass }];
+    // unreachable while NotReady pools open no claims (docs/mechanisms/pool-readiness.md); never silent
+    deps.logger.error('no node class for a new claim; not created', { nodePool: c.template.nodePool });
+    return [];
   });
   return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass }): Promise<Created> => {
     const name = claimName(c.template.nodePool, deps.nonce());
@@ -195,10 +240,12 @@ async function writeVerdicts(
   settings: BatchSettings,
   cluster: string,
   everyOffering: () => ClusterSnapshot,
-  unplaced: readonly Pod[],
-  errors: ReadonlyMap<string, string>,
+  unschedulable: readonly Pod[],
+  why: { readonly errors: ReadonlyMap<string, string>; readonly notReady: string },
 ): Promise<number> {
-  deps.metrics.count(M.unschedulablePodsTotal, unplaced.length);
+  deps.metrics.count(M.unschedulablePodsTotal, unschedulable.length);
+  // a leaving node's pod is still running: a verdict is only ever about a pending pod
+  const unplaced = unschedulable.filter((p) => !p.spec.nodeName);
   if (unplaced.length === 0) return 0;
   const view = passView(everyOffering());
   const rejected = incompatibleWithEveryPool(view, unplaced, schedulingOptions(view, settings.upstream));
@@ -208,7 +255,10 @@ async function writeVerdicts(
     .map((p) => ({
       podKey: podKey(p),
       podUid: p.metadata.uid as string,
-      reason: (errors.get(podKey(p)) ?? 'incompatible with every NodePool').slice(0, 1024),
+      reason: `${why.errors.get(podKey(p)) ?? 'incompatible with every NodePool'}${why.notReady}`.slice(
+        0,
+        1024,
+      ),
       expiresAt,
     }));
   if (verdicts.length) await deps.store.putVerdicts(cluster, verdicts);

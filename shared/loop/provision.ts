@@ -4,7 +4,8 @@
 // not a schedule tick. The schedule restarts the loop; an overlapping start finds the lease held and exits.
 import { pendingDemand } from '../provisioning/demand.ts';
 import type { ClusterObjects } from '../state/objects.ts';
-import type { Nomination } from '../ports/state-store/records.ts';
+import { leavingOf } from './leaving-pods.ts';
+import type { Nomination, PassState } from '../ports/state-store/records.ts';
 import type { Timer } from '../ports/timer.ts';
 import {
   podIdentity,
@@ -73,6 +74,8 @@ export async function provision(deps: ProvisionDeps, request: ProvisionRequest):
 class Watch {
   private readonly handled = new Map<string, number>();
   private nominations: Map<string, Nomination> = new Map();
+  /** The open commands as last read: their candidates' pods are demand too (docs/mechanisms/provisioning-demand.md). */
+  private commands: PassState['openCommands'] = [];
   private readonly end: number;
   private totals = {
     batches: 0,
@@ -96,7 +99,9 @@ class Watch {
   }
 
   async run(): Promise<ProvisionTotals> {
-    this.nominations = new Map((await this.deps.store.loadPassState(this.request.cluster)).nominations);
+    const state = await this.deps.store.loadPassState(this.request.cluster);
+    this.nominations = new Map(state.nominations);
+    this.commands = state.openCommands;
     let failures = 0;
     do {
       const objects = await this.nextBatch();
@@ -144,7 +149,8 @@ class Watch {
   /** Demand pods not tried recently: new pods, and pods whose claim went away (its nomination is void). */
   private fresh(objects: ClusterObjects): Set<string> {
     const now = this.deps.clock.now();
-    const demand = pendingDemand(objects, this.nominations, now, !this.request.batch.upstream);
+    const leaving = leavingOf(objects, { openCommands: this.commands }, now);
+    const demand = pendingDemand(objects, this.nominations, now, !this.request.batch.upstream, leaving);
     const out = new Set<string>();
     for (const p of demand.pods) {
       const at = this.handled.get(podIdentity(p));
@@ -165,6 +171,7 @@ class Watch {
     };
     const now = this.now();
     for (const n of r.nominations) this.nominations.set(n.podKey, n);
+    this.commands = r.openCommands;
     // Pods that got a claim leave the demand through their nomination; if the claim goes away (a launch
     // that found no capacity deletes it) they are fresh again at once.
     for (const id of r.withoutClaim) this.handled.set(id, now);

@@ -14,6 +14,8 @@ export const PROVISIONING_METRICS = {
   batchPods: 'kraftsman_provisioner_batch_pods',
   unschedulablePodsTotal: 'kraftsman_provisioner_unschedulable_pods_total',
   verdictsWrittenTotal: 'kraftsman_provisioner_verdicts_written_total',
+  /** 1 for a NodePool scheduling may use, 0 for a NotReady one (its node class missing or not Ready). */
+  nodePoolReady: 'kraftsman_nodepool_ready',
   unavailableOfferingsTotal: 'kraftsman_unavailable_offerings_total',
   launchFailuresTotal: 'kraftsman_launch_failures_total',
   nodeClaimLifetimeSeconds: 'kraftsman_nodeclaim_lifetime_seconds',

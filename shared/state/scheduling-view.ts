@@ -50,6 +50,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const daemons = snapshot.objects.daemonSets.map(daemonInput);
   const templates: NodeClaimTemplate[] = [];
   for (const view of snapshot.nodePools.values()) {
+    // Karpenter's NewScheduler leaves out NodePools that are not Ready (docs/mechanisms/pool-readiness.md)
+    if (view.notReady) continue;
     const spec = view.pool.spec.template.spec;
     const requirements = Requirements.fromSelectors(spec.requirements).add(Requirement.in(CLOUD, view.cloud));
     templates.push(

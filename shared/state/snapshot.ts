@@ -26,6 +26,7 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { ClusterObjects } from './objects.ts';
 import { isActive, isOwnedByDaemonSet, isTerminatingStatefulSetPod } from './pods.ts';
+import { describeNotReady, poolNotReady, type PoolNotReady } from './pool-readiness.ts';
 
 export interface StateNode {
   readonly name: string;
@@ -59,6 +60,16 @@ export interface NodePoolView {
   readonly name: string;
   readonly cloud: Cloud;
   readonly nodeClass: NodeClass | undefined;
+  /** Set when the live loop judges readiness and the pool is NotReady: no scheduling run uses it. */
+  readonly notReady?: PoolNotReady;
+}
+
+export interface SnapshotOptions {
+  /**
+   * Judge NodePool readiness from the node classes (the running loop): a pool whose class is missing or not
+   * Ready is NotReady. Off for a hand-written snapshot, where a missing class is assumed (docs/contract.md).
+   */
+  readonly poolReadiness?: boolean;
 }
 
 export interface ClusterSnapshot {
@@ -75,6 +86,7 @@ export interface ClusterSnapshot {
 export function buildSnapshot(
   objects: ClusterObjects,
   instanceTypes: readonly InstanceType[],
+  options: SnapshotOptions = {},
 ): ClusterSnapshot {
   const warnings: string[] = [];
   const byName = new Map(instanceTypes.map((it) => [it.name, it]));
@@ -89,11 +101,19 @@ export function buildSnapshot(
       continue;
     }
     const nodeClass = objects.nodeClasses.find((c) => c.kind === ref.kind && c.metadata.name === ref.name);
-    if (!nodeClass)
+    const notReady = options.poolReadiness ? poolNotReady(pool, nodeClass) : undefined;
+    if (notReady) warnings.push(describeNotReady(pool.metadata.name, notReady));
+    else if (!nodeClass)
       warnings.push(
         `NodePool ${pool.metadata.name}: ${ref.kind} ${ref.name} not in the input; assuming a default ${cloud} node class`,
       );
-    nodePools.set(pool.metadata.name, { pool, name: pool.metadata.name, cloud, nodeClass });
+    nodePools.set(pool.metadata.name, {
+      pool,
+      name: pool.metadata.name,
+      cloud,
+      nodeClass,
+      ...(notReady ? { notReady } : {}),
+    });
   }
 
   const requests = new Map<string, ResourceList>();

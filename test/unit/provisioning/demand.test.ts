@@ -35,22 +35,22 @@ const demand = (objects: Obj[], nominations: Map<string, PodNomination>) =>
 const names = (pods: readonly { metadata: { name: string } }[]) => pods.map((p) => p.metadata.name);
 
 describe('pendingDemand', () => {
-  it('a claim in flight (no Node yet) covers its nominated pod and is reserved by its own name', () => {
+  it('a claim in flight (no Node yet) covers its nominated pod and holds it under its own name', () => {
     const d = demand([pod('web'), claim('c1', { providerID: providerOf('n1') })], nominated('c1'));
     expect(names(d.covered)).toEqual(['web']);
     expect(d.pods).toEqual([]);
-    expect([...d.reservedClaims]).toEqual(['c1']);
+    expect([...d.held.keys()]).toEqual(['c1']);
   });
 
-  it('a claim whose Node registered but has not initialized still covers its pod, reserved by the Node', () => {
+  it('a claim whose Node registered but has not initialized still covers its pod, held under the Node', () => {
     const objects = [pod('web'), claim('c1', { providerID: providerOf('n1') }), registered('n1', false)];
     const d = demand(objects, nominated('c1'));
     expect(names(d.covered)).toEqual(['web']);
     expect(d.pods).toEqual([]);
-    expect([...d.reservedClaims]).toEqual(['n1']);
+    expect([...d.held.keys()]).toEqual(['n1']);
   });
 
-  it('the claim initialized (condition or label): the pod is demand again, nothing reserved', () => {
+  it('the claim initialized (condition or label): the pod is demand again, nothing held', () => {
     const byLabel = [pod('web'), claim('c1', { providerID: providerOf('n1') }), registered('n1', true)];
     const byCondition = [
       pod('web'),
@@ -65,7 +65,7 @@ describe('pendingDemand', () => {
       const d = demand(objects, nominated('c1'));
       expect(names(d.pods)).toEqual(['web']);
       expect(d.covered).toEqual([]);
-      expect(d.reservedClaims.size).toBe(0);
+      expect(d.held.size).toBe(0);
     }
   });
 
@@ -77,6 +77,56 @@ describe('pendingDemand', () => {
     (going.metadata as Obj).finalizers = ['karpenter.sh/termination'];
     const deleting = demand([pod('web'), going], nominated('c1'));
     expect(names(deleting.pods)).toEqual(['web']);
-    expect(deleting.reservedClaims.size).toBe(0);
+    expect(deleting.held.size).toBe(0);
+  });
+});
+
+describe('pendingDemand: pods of leaving nodes', () => {
+  const leaving = (marked: string[] = []) => ({ marked: new Set(marked), moves: () => true });
+  const withLeaving = (objects: Obj[], marked: string[] = [], noms = new Map<string, PodNomination>()) =>
+    pendingDemand(
+      recognize(objects.map((value) => ({ source: 'test', value }))).objects,
+      noms,
+      NOW,
+      true,
+      leaving(marked),
+    );
+  const terminating = (name: string): Obj =>
+    claim(name, {
+      providerID: providerOf('n1'),
+      nodeName: 'n1',
+      conditions: [{ type: 'InstanceTerminating', status: 'True', lastTransitionTime: NOW.toISOString() }],
+    });
+
+  it('a node whose claim reports InstanceTerminating, or that kraftsman marked, is leaving: its pods are demand', () => {
+    const bound = pod('web', { node: 'n1' });
+    const byCondition = withLeaving([bound, node('n1'), terminating('c1')]);
+    expect(names(byCondition.pods)).toEqual(['web']);
+    expect(byCondition.fromLeaving).toBe(1);
+    expect([...byCondition.leavingNodes]).toEqual(['n1']);
+    const byMark = withLeaving([bound, node('n1')], ['n1']);
+    expect(names(byMark.pods)).toEqual(['web']);
+    const staying = withLeaving([bound, node('n1')]);
+    expect(staying.pods).toEqual([]);
+  });
+
+  it('a leaving pod nominated to a claim still coming is covered by it; pending pods come first', () => {
+    const objects = [pod('web', { node: 'n1' }), pod('api'), node('n1'), claim('c2')];
+    const noms = new Map<string, PodNomination>([
+      ['default/web', { podKey: 'default/web', claimName: 'c2', expiresAt: new Date(NOW.getTime() + 1) }],
+    ]);
+    const covered = withLeaving(objects, ['n1'], noms);
+    expect(names(covered.pods)).toEqual(['api']);
+    expect(names(covered.covered)).toEqual(['web']);
+    expect([...covered.held.keys()]).toEqual(['c2']);
+    const fresh = withLeaving(objects, ['n1']);
+    expect(names(fresh.pods)).toEqual(['api', 'web']);
+  });
+
+  it('a nomination to capacity that is itself leaving covers nothing', () => {
+    const objects = [pod('web'), claim('c1', { providerID: providerOf('n1') }), registered('n1', false)];
+    const d = withLeaving(objects, ['n1'], nominated('c1'));
+    expect(names(d.pods)).toEqual(['web']);
+    expect(d.held.size).toBe(0);
   });
 });

@@ -1,0 +1,68 @@
+// A NotReady NodePool is no destination for disruption's replacements (docs/mechanisms/pool-readiness.md):
+// Karpenter's SimulateScheduling builds its scheduler with the provisioner's NewScheduler, which leaves out
+// NodePools that are not Ready. The live loop's snapshot judges readiness; the pass then never proposes a
+// replacement from such a pool, and proposes one from a Ready pool when there is one.
+import { describe, expect, it } from 'vitest';
+import { runPass } from '../../../shared/disruption/pass.ts';
+import { decisionOf, passOptions } from '../../../shared/disruption/types.ts';
+import { recognize } from '../../../shared/state/recognize.ts';
+import { buildSnapshot } from '../../../shared/state/snapshot.ts';
+import { catalog, ec2NodeClass, NOW, node, nodePool, pod } from './fixtures.ts';
+
+type Obj = Record<string, unknown>;
+
+const notReadyClass = (name: string): Obj => ({
+  ...ec2NodeClass(),
+  metadata: { name },
+  status: {
+    conditions: [{ type: 'Ready', status: 'False', reason: 'AMINotFound', message: 'no image matches' }],
+  },
+});
+/** A pool on node class `className`, weighted above `default`: Ready, it would be tried first. */
+const poolOn = (name: string, className: string): Obj => {
+  const p = nodePool(name) as {
+    spec: { weight?: number; template: { spec: { nodeClassRef: { name: string } } } };
+  };
+  p.spec.weight = 10;
+  p.spec.template.spec.nodeClassRef.name = className;
+  return p;
+};
+const live = (objects: readonly Obj[]) => {
+  const r = recognize(objects.map((value) => ({ source: 'test', value })));
+  const snapshot = buildSnapshot(r.objects, catalog(), { poolReadiness: true });
+  return runPass({ snapshot, now: NOW, options: passOptions({}) });
+};
+/** An underused s-16 of pool `default` (class `default`) whose one 3-CPU pod an s-4 could hold. */
+const underused = [
+  ec2NodeClass(),
+  node('node-a', { type: 's-16' }),
+  pod('a-0', { node: 'node-a', cpu: '3' }),
+];
+
+describe('NotReady NodePools in the replacement simulation', () => {
+  it('the only pool is NotReady (its class reports Ready=False): no replacement is proposed', () => {
+    const r = live([
+      ...underused.filter((o) => o.kind !== 'EC2NodeClass'),
+      notReadyClass('default'),
+      nodePool('default'),
+    ]);
+    expect(r.commands).toEqual([]);
+  });
+
+  it('a NotReady pool is passed over for a Ready one', () => {
+    const r = live([
+      ...underused,
+      nodePool('default'),
+      notReadyClass('broken'),
+      poolOn('broken-pool', 'broken'),
+    ]);
+    expect(r.commands).toHaveLength(1);
+    expect(decisionOf(r.commands[0]!)).toBe('replace');
+    expect(r.commands[0]?.replacements.map((x) => x.nodePool)).toEqual(['default']);
+  });
+
+  it('a pool whose class is missing offers no replacement either', () => {
+    const r = live([...underused.filter((o) => o.kind !== 'EC2NodeClass'), nodePool('default')]);
+    expect(r.commands).toEqual([]);
+  });
+});
