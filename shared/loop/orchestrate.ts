@@ -16,6 +16,7 @@ import { untaint, type ActionDeps } from './command-actions.ts';
 import { commandFailed, type CommandFailureReport, type FailurePolicy } from './command-failures.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { identityOf } from './command-identity.ts';
+import { clearDisruptionReason } from './disruption-reason.ts';
 import { drainCandidate, type DrainTally } from './drain.ts';
 import { guard, type Guard } from './guard.ts';
 import { launchVerdict } from './replacements.ts';
@@ -209,6 +210,8 @@ async function removeStrandedTaints(
     const commands = await deps.store.findCommandsByCandidate(cluster, name);
     if (commands.some((c) => OPEN_COMMAND_STATUSES.includes(c.status))) continue;
     await untaint(deps, name);
+    const claim = [...world.claims.values()].find((c) => c.status?.nodeName === name);
+    if (claim) await clearDisruptionReason(deps.cluster, claim.metadata.name);
     removed.push(name);
     deps.metrics.count(LOOP_METRICS.strandedTaintsRemovedTotal, 1);
   }

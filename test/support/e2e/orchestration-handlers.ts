@@ -111,6 +111,7 @@ export async function startCommandNow(
     cluster: override.cluster ?? h.cluster(),
     launch: launchThrough(h.invoker),
     newId: commandIds(() => randomUUID()),
+    clock: h.clock,
   };
   try {
     return { id: await startCommand(deps, lock, proposal, live.snapshot), proposal };
