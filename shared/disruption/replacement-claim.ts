@@ -28,7 +28,7 @@ export function replacementClaim(
     kind: 'NodeClaim',
     metadata: {
       name,
-      // Lifetime metrics split replacements from provisioned claims by this (docs/functions/lifecycle.md#metrics).
+      // Lifetime metrics split replacements from provisioned claims by this (docs/functions/lifecycle.md#observability).
       annotations: {
         ...(pool.spec.template.metadata?.annotations ?? {}),
         [ORIGIN_ANNOTATION]: REPLACEMENT_ORIGIN,

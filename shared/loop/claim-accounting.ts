@@ -1,4 +1,4 @@
-// The accounting of a NodeClaim's end, on every path that ends one (docs/functions/lifecycle.md#metrics,
+// The accounting of a NodeClaim's end, on every path that ends one (docs/functions/lifecycle.md#observability,
 // docs/functions/orchestrate.md#metrics): lifecycle's timeouts, expiration, interruptions and deletions, and
 // orchestration's disruption commands. Lifetime and termination-duration histograms share one label set —
 // instance type, capacity type, NodePool and a cause from a small vocabulary: `interruption` for every cloud

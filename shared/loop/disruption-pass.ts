@@ -23,6 +23,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { loadReplacementHolds } from './replacement-backoff.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -50,12 +51,18 @@ export async function disruptionPass(
   const state = await store.loadPassState(request.cluster);
   const cache = negativeCache(state.epoch, state.negativeCache.values());
   const { claimedByCommands, nominated } = commandExclusions(state, request.snapshot);
+  const backoff = await loadReplacementHolds(store, request.cluster, start);
   const result = runPass({
     snapshot: request.snapshot,
     now: start,
     options: request.options,
     stopwatch,
-    hints: { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools.pools },
+    hints: {
+      coverage: state.coverage,
+      negativeCache: cache,
+      unseenPools: state.unseenPools.pools,
+      replacementHolds: backoff.holds,
+    },
     claimedByCommands,
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
@@ -63,6 +70,7 @@ export async function disruptionPass(
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
+  await backoff.settle();
   emit(deps.metrics, result, request.snapshot);
   return result;
 }
