@@ -22,10 +22,13 @@ import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
 import type { Metrics } from '../ports/metrics.ts';
 
 /** The cause label every cloud interruption kind is counted under. */
-export const INTERRUPTION_CAUSE = 'interruption';
+const INTERRUPTION_CAUSE = 'interruption';
 
-/** Karpenter's reason per disruption method (each method's Reason()): what a command records. */
-export const METHOD_REASONS: Readonly<Record<MethodName, DisruptionReason>> = {
+/**
+ * Each method's Reason() (shared/disruption/methods.ts), repeated here so that lifecycle's bundle, which imports
+ * this file, does not pull in the disruption engine; the type keeps it complete.
+ */
+const METHOD_REASONS: Readonly<Record<MethodName, DisruptionReason>> = {
   emptiness: 'Empty',
   drift: 'Drifted',
   'multi-node-consolidation': 'Underutilized',
@@ -48,10 +51,6 @@ interface Labelled {
     readonly annotations?: Record<string, string> | undefined;
   };
 }
-
-/** The cause a claim was stamped with (an interruption's wins), else `fallback`, as a label. */
-export const stampedCause = (o: Labelled | undefined, fallback: string): string =>
-  causeLabel(o?.metadata.annotations?.[TERMINATION_CAUSE] ?? fallback);
 
 /** The shared label set of a claim's (or, once the claim is gone, its Node's) end. */
 export function endLabels(o: Labelled | undefined, cause: string): Record<string, string> {
