@@ -118,6 +118,22 @@ describe('replacement backoff', () => {
     expect(result.commands[0]?.replacements).toEqual([]);
   });
 
+  it('refuses a multi-node replace that would take a held candidate, and falls back to a delete', () => {
+    const fleet = [
+      nodePool('default'),
+      node('a', { type: 's-16' }),
+      pod('a-0', { node: 'a', cpu: '3' }),
+      node('b', { type: 's-16' }),
+      pod('b-0', { node: 'b', cpu: '3' }),
+    ];
+    const free = passHolding(fleet, []).result;
+    expect(free.method).toBe('multi-node-consolidation');
+    expect(free.commands[0]?.replacements).toHaveLength(1);
+    const held = passHolding(fleet, ['a']).result;
+    expect(held.method).toBe('single-node-consolidation');
+    expect(held.commands.every((c) => c.replacements.length === 0)).toBe(true);
+  });
+
   it('releases a hold whose candidate changed, and reports it for deletion', () => {
     const snapshot = snapshotOf(pinned);
     const { candidates } = buildCandidates({
