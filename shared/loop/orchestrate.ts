@@ -19,12 +19,13 @@ import { untaint, type ActionDeps } from './command-actions.ts';
 import { commandFailed, type CommandFailureReport, type FailurePolicy } from './command-failures.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { identityOf } from './command-identity.ts';
-import { clearDisruptionReason } from './disruption-reason.ts';
+import { clearDisruptionReason, DISRUPTION_REASON_CONDITION } from './disruption-reason.ts';
 import { drainCandidate, type DrainTally } from './drain.ts';
 import { guard, type Guard } from './guard.ts';
 import { recordReplacementFailure } from './replacement-backoff.ts';
 import { launchVerdict } from './replacements.ts';
 import { rollBack } from './rollback.ts';
+import { TERMINATION_STARTED } from './termination.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
 
 export { ADMISSION_GRACE_MS, REPLACEMENT_TIMEOUT_MS } from './replacements.ts';
@@ -217,11 +218,14 @@ async function removeStrandedTaints(
   const removed: string[] = [];
   for (const [name, node] of world.nodes) {
     if (owned.has(name) || !(node.spec?.taints ?? []).some((t) => t.key === DISRUPTED_TAINT_KEY)) continue;
+    // A Node lifecycle is terminating keeps its taint (Karpenter spares nodes MarkedForDeletion).
+    if (node.metadata.deletionTimestamp || node.metadata.annotations?.[TERMINATION_STARTED]) continue;
     const commands = await deps.store.findCommandsByCandidate(cluster, name);
     if (commands.some((c) => OPEN_COMMAND_STATUSES.includes(c.status))) continue;
     await untaint(deps, name);
     const claim = [...world.claims.values()].find((c) => c.status?.nodeName === name);
-    if (claim) await clearDisruptionReason(deps.cluster, claim.metadata.name);
+    if (claim?.status?.conditions?.some((c) => c.type === DISRUPTION_REASON_CONDITION))
+      await clearDisruptionReason(deps.cluster, claim.metadata.name);
     removed.push(name);
     deps.metrics.count(LOOP_METRICS.strandedTaintsRemovedTotal, 1);
   }

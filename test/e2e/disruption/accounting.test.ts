@@ -5,6 +5,7 @@
 // its origin. A rolled-back command clears the condition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVISIONING_METRICS as M } from '../../../shared/provisioning/metric-names.ts';
+import { markDisruptionReason } from '../../../shared/loop/disruption-reason.ts';
 import type { OrchestrateResult } from '../../../shared/loop/orchestrate.ts';
 import { startHarness, wireLaunchers, type E2eHarness } from '../../support/e2e/index.ts';
 import {
@@ -83,6 +84,22 @@ describe('termination accounting through orchestrate and lifecycle', () => {
       origin: 'disruption',
     });
     expect(expired).toHaveLength(1);
+    // Lifecycle is draining it: orchestration must not take its disrupted taint for a stranded one.
+    const draining = String(nodesOf(h, s.pool)[0]?.metadata.name);
+    expect((await orchestrate()).strandedTaintsRemoved).not.toContain(draining);
+    const taints = (nodesOf(h, s.pool)[0]?.spec as { taints?: { key: string }[] }).taints ?? [];
+    expect(taints.map((t) => t.key)).toContain('karpenter.sh/disrupted');
+  });
+
+  it('a stranded disrupted taint goes with its claim’s DisruptionReason condition', async () => {
+    const s = await underusedNode(h, 'acctstrand', 1);
+    const claim = String(claimOfNode(s.candidate)?.metadata.name);
+    // What a crashed admission leaves behind with no command recorded: the taint and the condition.
+    await h.cluster().addTaint(s.candidate, { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
+    await markDisruptionReason({ cluster: h.cluster(), clock: h.clock }, claim, 'Underutilized');
+    expect(conditionOf(claim)?.status).toBe('True');
+    expect((await orchestrate()).strandedTaintsRemoved).toEqual([s.candidate]);
+    expect(conditionOf(claim)).toBeUndefined();
   });
 
   it('a rolled-back command clears the DisruptionReason condition with the taint', async () => {
