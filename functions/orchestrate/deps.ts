@@ -16,7 +16,7 @@ export interface OrchestrateHandlerDeps {
   readonly loop: OrchestrateDeps & { readonly nonce: () => string };
   readonly settings: Pick<
     OrchestrateConfig,
-    'clusterName' | 'leaseTtlMs' | 'replacementTimeoutMs' | 'admissionGraceMs'
+    'clusterName' | 'leaseTtlMs' | 'replacementTimeoutMs' | 'admissionGraceMs' | 'replacementBackoffMs'
   >;
   readonly obs: InvocationObservability;
 }

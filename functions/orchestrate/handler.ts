@@ -20,6 +20,7 @@ export function createOrchestrateHandler(deps: () => Promise<OrchestrateHandlerD
         leaseTtlMs: settings.leaseTtlMs,
         replacementTimeoutMs: settings.replacementTimeoutMs,
         admissionGraceMs: settings.admissionGraceMs,
+        replacementBackoffMs: settings.replacementBackoffMs,
       }),
     );
   };

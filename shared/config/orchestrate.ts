@@ -14,6 +14,11 @@ export const orchestrateEnvSchema = z.object({
   KRAFTSMAN_REPLACEMENT_TIMEOUT: durationMs('15m'),
   /** Longer than admission's budget: an unconfirmed command this old lost its admitter. */
   KRAFTSMAN_ADMISSION_GRACE: durationMs('10m'),
+  /**
+   * The fork's replacement-failure backoff base (docs/mechanisms/replacement-backoff.md): a command whose
+   * replacement failed holds its candidates off replaces for base × 2^(n−1), at most 16 × base; 0s disables.
+   */
+  KRAFTSMAN_REPLACEMENT_BACKOFF: durationMs('5m'),
 });
 
 export function orchestrateConfig(env: Readonly<Record<string, string | undefined>>) {
@@ -28,6 +33,7 @@ export function orchestrateConfig(env: Readonly<Record<string, string | undefine
     leaseTtlMs: e.KRAFTSMAN_LEASE_TTL,
     replacementTimeoutMs: e.KRAFTSMAN_REPLACEMENT_TIMEOUT,
     admissionGraceMs: e.KRAFTSMAN_ADMISSION_GRACE,
+    replacementBackoffMs: e.KRAFTSMAN_REPLACEMENT_BACKOFF,
   };
 }
 export type OrchestrateConfig = ReturnType<typeof orchestrateConfig>;

@@ -132,3 +132,7 @@ export function candidateFingerprint(
       })),
   });
 }
+
+/** The hash of this file over any canonical text (the replacement backoff's fingerprint uses it too). */
+export const fingerprintDigest = (canonical: string): string =>
+  `${hash(canonical, 0x9e3779b9)}${hash(canonical, 0x85ebca6b)}`;

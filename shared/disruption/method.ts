@@ -5,6 +5,7 @@ import type { DisruptionReason } from '../model/nodepool.ts';
 import type { CoverageState } from './coverage-cycle.ts';
 import type { NegativeCache, NegativeCacheTally } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
+import type { ReplacementHolds } from './replacement-backoff.ts';
 import {
   isEmpty,
   savingsRatio,
@@ -41,6 +42,8 @@ export interface WalkHints {
   readonly unseenPools?: readonly string[];
   readonly coverage?: CoverageState;
   readonly negativeCache?: NegativeCache;
+  /** Candidates whose replacement failed lately: no replace is proposed for them (replacement-backoff.ts). */
+  readonly replacementHolds?: ReplacementHolds;
 }
 
 export interface Method {

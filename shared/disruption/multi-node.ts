@@ -14,7 +14,7 @@ export const multiNode: Method = {
   name: 'multi-node-consolidation',
   reason: 'Underutilized',
   filter: consolidationFilter,
-  compute(ctx, candidates, budgets) {
+  compute(ctx, candidates, budgets, hints) {
     // Pre-filter in order whatever the budgets could never allow, preserving the order the search relies on.
     let ledger = BudgetLedger.from(budgets);
     const allowed: Candidate[] = [];
@@ -47,7 +47,11 @@ export const multiNode: Method = {
         timedOut = true;
         break;
       }
-      const found = valid(outcome, batch);
+      // A batch holding a candidate whose replacement failed lately may delete, never replace.
+      const replaceHeld = (cmd: Command) =>
+        cmd.replacements.length > 0 && batch.some((c) => hints.replacementHolds?.held(c) === true);
+      const proposed = valid(outcome, batch);
+      const found = proposed && !replaceHeld(proposed) ? proposed : undefined;
       // Balanced pools score the move; a rejected batch is as invalid as one without a cheaper replacement.
       const cmd = found && approveCommand(found, (totals ??= poolTotals(ctx.snapshot))) ? found : undefined;
       if (cmd) {

@@ -85,7 +85,12 @@ export function runPass(inputs: PassInputs): PassResult {
     if (eligible.length === 0) continue;
     // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
-    const out = method.compute(ctx, eligible, budgets, { unseenPools, coverage, negativeCache: cache });
+    const out = method.compute(ctx, eligible, budgets, {
+      unseenPools,
+      coverage,
+      negativeCache: cache,
+      replacementHolds: inputs.hints?.replacementHolds,
+    });
     for (const s of out.skipped) skips.set(s.node, { node: s.node, reason: s.reason, method: method.name });
     constrainedByBudgets ||= out.constrainedByBudgets === true;
     evaluated += out.evaluated;
@@ -109,8 +114,9 @@ export function runPass(inputs: PassInputs): PassResult {
       commands: commands.length,
       timedOut,
       constrainedByBudgets,
+      // A candidate held off for a failed replacement was not judged either (docs/mechanisms/replacement-backoff.md).
       skippedOnCache:
-        skipped.some((s) => s.reason === 'cached-negative') ||
+        skipped.some((s) => s.reason === 'cached-negative' || s.reason === 'replacement-backoff') ||
         (tally !== undefined && !mayMarkConsolidated(tally)),
     });
     return {

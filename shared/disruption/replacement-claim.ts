@@ -4,7 +4,11 @@
 import { INSTANCE_TYPE, NODEPOOL } from '../model/labels.ts';
 import { nodeClaimSchema, type NodeClaim } from '../model/nodeclaim.ts';
 import type { NodePool } from '../model/nodepool.ts';
+import { ORIGIN_ANNOTATION, type Origin } from '../provisioning/nodeclaims.ts';
 import type { Replacement } from './types.ts';
+
+/** The origin a replacement claim is annotated with (kraftsman.dev/origin). */
+export const REPLACEMENT_ORIGIN: Origin = 'disruption';
 
 /** Label naming the command a replacement claim was created for. */
 export const COMMAND_LABEL = 'kraftsman.dev/disruption-command';
@@ -24,6 +28,11 @@ export function replacementClaim(
     kind: 'NodeClaim',
     metadata: {
       name,
+      // Lifetime metrics split replacements from provisioned claims by this (docs/functions/lifecycle.md#observability).
+      annotations: {
+        ...(pool.spec.template.metadata?.annotations ?? {}),
+        [ORIGIN_ANNOTATION]: REPLACEMENT_ORIGIN,
+      },
       labels: {
         ...(pool.spec.template.metadata?.labels ?? {}),
         [NODEPOOL]: r.nodePool,

@@ -25,6 +25,7 @@ import {
   tallyLookup,
 } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
+import type { ReplacementHolds } from './replacement-backoff.ts';
 import type { Candidate, Command, Skip } from './types.ts';
 
 export const singleNode: Method = {
@@ -38,7 +39,7 @@ export const singleNode: Method = {
       ? EMPTY_COVERAGE
       : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
     const ordered = upstream ? karpenterOrder : resumeCoverageCycle(karpenterOrder, coverage);
-    const walk = new Walk(ctx, budgets, hints.negativeCache);
+    const walk = new Walk(ctx, budgets, hints.negativeCache, hints.replacementHolds);
     const end = walk.run(ordered);
     return {
       commands: walk.held,
@@ -90,6 +91,7 @@ class Walk {
     private readonly ctx: PassContext,
     budgets: ReadonlyMap<string, number>,
     cache: MethodResult['negativeCache'],
+    private readonly holds?: ReplacementHolds,
   ) {
     this.ledger = BudgetLedger.from(budgets);
     this.cache = cache ?? negativeCache();
@@ -178,6 +180,9 @@ class Walk {
         );
     }
     if (outcome.kind === 'no-op') return this.skip(c, outcome.reason, true);
+    // Its last replacement failed lately: a replace waits out the hold, a delete launches nothing and may go.
+    if (outcome.command.replacements.length > 0 && this.holds?.held(c))
+      return this.skip(c, 'replacement-backoff', true);
     if (!approveCommand(outcome.command, this.totals)) return this.skip(c, 'below-threshold', true);
     this.judged.push(c);
     this.ledger = this.ledger.hold([c.nodePool]);

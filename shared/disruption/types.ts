@@ -45,6 +45,8 @@ export const SKIP_REASONS = [
   'no-cheaper-replacement',
   'spot-to-spot-disabled',
   'spot-to-spot-insufficient-types',
+  /** Its last replacement failed to launch or initialize: no replace until the hold ends (docs/mechanisms/replacement-backoff.md). */
+  'replacement-backoff',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -9,6 +9,7 @@ export function setCondition(
   status: 'True' | 'False' | 'Unknown',
   now: Date,
   reason?: string,
+  message?: string,
 ): Conditions {
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === type);
@@ -17,6 +18,7 @@ export function setCondition(
     type,
     status,
     reason: reason ?? type,
+    ...(message !== undefined ? { message } : {}),
     lastTransitionTime:
       current?.status === status && current.lastTransitionTime
         ? current.lastTransitionTime

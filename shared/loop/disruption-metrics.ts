@@ -23,6 +23,10 @@ export const LOOP_METRICS = {
   censusTruncatedTotal: 'kraftsman_disruption_census_truncated_total',
   /** gauge: candidates the last sweep left unsimulated because its budget ran out (0 when it finished). */
   censusUnreached: 'kraftsman_disruption_census_unreached',
+  /** counter {nodepool}: candidates held off replaces after their command's replacement failed (docs/mechanisms/replacement-backoff.md). */
+  replacementBackoffsTotal: 'kraftsman_disruption_replacement_backoffs_total',
+  /** histogram {nodepool}, seconds: the hold each recorded failure started (base × 2^(n−1), at most 16 × base). */
+  replacementBackoffSeconds: 'kraftsman_disruption_replacement_backoff_seconds',
   /** counter {cloud}: passes that priced with the built-in catalog because no stored prices were fresh. */
   pricingFallbackTotal: 'kraftsman_pricing_catalog_fallback_total',
 } as const;

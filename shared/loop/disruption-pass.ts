@@ -23,6 +23,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { loadReplacementHolds } from './replacement-backoff.ts';
 import { checkSync, unsyncedPass } from './sync-check.ts';
 
 export interface DisruptionPassDeps {
@@ -57,12 +58,18 @@ export async function disruptionPass(
   }
   const cache = negativeCache(state.epoch, state.negativeCache.values());
   const { claimedByCommands, nominated } = commandExclusions(state, sync.snapshot);
+  const backoff = await loadReplacementHolds(store, request.cluster, start);
   const result = runPass({
     snapshot: sync.snapshot,
     now: start,
     options: request.options,
     stopwatch,
-    hints: { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools.pools },
+    hints: {
+      coverage: state.coverage,
+      negativeCache: cache,
+      unseenPools: state.unseenPools.pools,
+      replacementHolds: backoff.holds,
+    },
     claimedByCommands,
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
@@ -70,6 +77,7 @@ export async function disruptionPass(
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
+  await backoff.settle();
   emit(deps.metrics, result, sync.snapshot);
   return result;
 }

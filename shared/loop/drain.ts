@@ -6,6 +6,7 @@
 import { parseDuration } from '../model/duration.ts';
 import { drainPlan } from '../disruption/drain-order.ts';
 import type { CommandRecord } from '../ports/state-store/records.ts';
+import { recordCommandEnd } from './claim-accounting.ts';
 import { removeOwned } from './command-actions.ts';
 import { checkCandidate } from './command-identity.ts';
 import { settleCandidate, type SettleDeps } from './candidate-remains.ts';
@@ -52,12 +53,14 @@ export async function drainCandidate(
   const plan = drainPlan(pods, now, graceElapsed);
   if (plan.drained || graceElapsed) {
     // False when the instance was refused as not ours: the command waits, the Node and NodeClaim stay.
-    return removeOwned(deps, {
+    const ended = await removeOwned(deps, {
       providerId: identity.providerId ?? claim?.status?.providerID ?? node.spec?.providerID,
       labels: { ...(claim?.metadata.labels ?? {}), ...(node.metadata.labels ?? {}) },
       ...(claim ? { claim: { name: claim.metadata.name, uid: claim.metadata.uid } } : {}),
       node: { name, uid: identity.nodeUid },
     });
+    if (ended) recordCommandEnd(deps.metrics, deps.clock.now(), cmd.method, claim, node, drainingSince);
+    return ended;
   }
   for (const pod of plan.evict) {
     const r = await deps.cluster.evictPod({

@@ -7,6 +7,9 @@
 import { DISRUPTED_TAINT_KEY } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
+import type { NodePool } from '../model/nodepool.ts';
+import { registrationTimeout } from '../provisioning/lifecycle.ts';
+import type { SnapshotRead } from '../ports/cluster/index.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { CommandRecord } from '../ports/state-store/records.ts';
@@ -16,10 +19,13 @@ import { untaint, type ActionDeps } from './command-actions.ts';
 import { commandFailed, type CommandFailureReport, type FailurePolicy } from './command-failures.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { identityOf } from './command-identity.ts';
+import { clearDisruptionReason, DISRUPTION_REASON_CONDITION } from './disruption-reason.ts';
 import { drainCandidate, type DrainTally } from './drain.ts';
 import { guard, type Guard } from './guard.ts';
+import { recordReplacementFailure } from './replacement-backoff.ts';
 import { launchVerdict } from './replacements.ts';
 import { rollBack } from './rollback.ts';
+import { TERMINATION_STARTED } from './termination.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
 
 export { ADMISSION_GRACE_MS, REPLACEMENT_TIMEOUT_MS } from './replacements.ts';
@@ -41,6 +47,8 @@ export interface OrchestrateRequest extends FailurePolicy {
   readonly replacementTimeoutMs?: number;
   /** An unconfirmed command this old lost its admitter (crash, lost lock): it is rolled back. */
   readonly admissionGraceMs?: number;
+  /** The replacement backoff's base (docs/mechanisms/replacement-backoff.md); 0 or absent: none recorded. */
+  readonly replacementBackoffMs?: number;
 }
 
 export interface Transition {
@@ -65,11 +73,14 @@ export type OrchestrateResult =
   | { readonly outcome: 'held'; readonly holder: string };
 
 export const ORCHESTRATION_LEASE_TTL_MS = 120_000;
+/** A pool without its own registration timeout adds nothing to the replacement timeout. */
+const NO_DEFAULT = { registrationMs: 0 };
 
 /** The pass's snapshot, by name: a view that may lag; every destructive step re-reads what it acts on. */
 export interface World {
   readonly nodes: ReadonlyMap<string, Node>;
   readonly claims: ReadonlyMap<string, NodeClaim>;
+  readonly nodePools: ReadonlyMap<string, NodePool>;
   /** What the snapshot could not read makes its nodes untouchable (docs/mechanisms/identity.md#invalid-objects). */
   readonly guard: Guard;
 }
@@ -119,7 +130,7 @@ async function orchestrationPass(
   // The snapshot is read before the commands: a disrupted taint it shows was recorded before it was added.
   // A command admitted in between is listed but unseen by the snapshot: replacements.ts confirms by GET.
   const read = await deps.cluster.readSnapshot();
-  const world = worldOf(read.objects.nodes, read.objects.nodeClaims, guard(deps, read));
+  const world = worldOf(read.objects, guard(deps, read));
   const open: CommandRecord[] = [];
   for (const s of OPEN_COMMAND_STATUSES)
     open.push(...(await deps.store.listCommandsByStatus(request.cluster, s)));
@@ -187,10 +198,11 @@ const ignoreMoved = (error: unknown): void => {
   if (!(error instanceof ConditionFailedError)) throw error;
 };
 
-function worldOf(nodes: readonly Node[], claims: readonly NodeClaim[], g: Guard): World {
+function worldOf(o: SnapshotRead['objects'], g: Guard): World {
   return {
-    nodes: new Map(nodes.map((n) => [n.metadata.name, n])),
-    claims: new Map(claims.map((c) => [c.metadata.name, c])),
+    nodes: new Map(o.nodes.map((n) => [n.metadata.name, n])),
+    claims: new Map(o.nodeClaims.map((c) => [c.metadata.name, c])),
+    nodePools: new Map(o.nodePools.map((p) => [p.metadata.name, p])),
     guard: g,
   };
 }
@@ -206,9 +218,14 @@ async function removeStrandedTaints(
   const removed: string[] = [];
   for (const [name, node] of world.nodes) {
     if (owned.has(name) || !(node.spec?.taints ?? []).some((t) => t.key === DISRUPTED_TAINT_KEY)) continue;
+    // A Node lifecycle is terminating keeps its taint (Karpenter spares nodes MarkedForDeletion).
+    if (node.metadata.deletionTimestamp || node.metadata.annotations?.[TERMINATION_STARTED]) continue;
     const commands = await deps.store.findCommandsByCandidate(cluster, name);
     if (commands.some((c) => OPEN_COMMAND_STATUSES.includes(c.status))) continue;
     await untaint(deps, name);
+    const claim = [...world.claims.values()].find((c) => c.status?.nodeName === name);
+    if (claim?.status?.conditions?.some((c) => c.type === DISRUPTION_REASON_CONDITION))
+      await clearDisruptionReason(deps.cluster, claim.metadata.name);
     removed.push(name);
     deps.metrics.count(LOOP_METRICS.strandedTaintsRemovedTotal, 1);
   }
@@ -237,9 +254,17 @@ async function advance(
   };
   let drainingSince = cmd.updatedAt;
   if (at.status === 'launching') {
-    const next = await launchVerdict(deps, request, world.claims, cmd);
-    if (next === 'wait') return;
-    if (!(await move('launching', next))) return;
+    const verdict = await launchVerdict(
+      deps,
+      { ...request, registrationTimeoutMs: (p) => registrationTimeout(world.nodePools.get(p), NO_DEFAULT) },
+      world.claims,
+      cmd,
+    );
+    if (verdict.next === 'wait') return;
+    if (!(await move('launching', verdict.next))) return;
+    // The fork's queue holds a failed replacement's candidates off replaces (replacement-backoff.ts).
+    if (verdict.next === 'rolling-back' && verdict.replacementFailed)
+      await recordReplacementFailure(deps, request.cluster, request.replacementBackoffMs ?? 0, world, cmd);
     drainingSince = deps.clock.now();
   }
   if (at.status === 'rolling-back') {

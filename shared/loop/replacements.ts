@@ -2,6 +2,7 @@
 // name is this command's (its label, and the uid the confirmation recorded), and whether every replacement
 // is up — its absence confirmed by a direct GET, never taken from a snapshot older than the command.
 import { COMMAND_LABEL } from '../disruption/replacement-claim.ts';
+import { NODEPOOL } from '../model/labels.ts';
 import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
@@ -26,7 +27,19 @@ export interface VerdictDeps {
 export interface VerdictTimes {
   readonly replacementTimeoutMs?: number;
   readonly admissionGraceMs?: number;
+  /**
+   * A NodePool's registration timeout (its kraftsman.dev/registration-timeout; 0 when it names none): a
+   * replacement is waited for at least that long, so a GPU pool's 25 minutes are not cut short at 15.
+   */
+  readonly registrationTimeoutMs?: (nodePool: string) => number;
 }
+
+/** What a launching command does next; `replacementFailed`: a replacement never launched or initialized. */
+export type LaunchVerdict =
+  | { readonly next: 'wait' | 'draining' }
+  | { readonly next: 'rolling-back'; readonly replacementFailed: boolean };
+
+const rollBack = (replacementFailed: boolean): LaunchVerdict => ({ next: 'rolling-back', replacementFailed });
 
 /*
  * Why a replacement missing from the snapshot is looked up before the command is rolled back:
@@ -44,12 +57,14 @@ export async function launchVerdict(
   times: VerdictTimes,
   claims: ReadonlyMap<string, NodeClaim>,
   cmd: CommandRecord,
-): Promise<'wait' | 'draining' | 'rolling-back'> {
+): Promise<LaunchVerdict> {
   const age = deps.clock.now().getTime() - cmd.createdAt.getTime();
-  if (!cmd.confirmedAt) return age > (times.admissionGraceMs ?? ADMISSION_GRACE_MS) ? 'rolling-back' : 'wait';
+  if (!cmd.confirmedAt)
+    return age > (times.admissionGraceMs ?? ADMISSION_GRACE_MS) ? rollBack(false) : { next: 'wait' };
   // Recorded before identities were: nothing proves its candidates are still the ones, so it is undone.
-  if (!cmd.identities) return 'rolling-back';
+  if (!cmd.identities) return rollBack(false);
   let ready = true;
+  let timeout = times.replacementTimeoutMs ?? REPLACEMENT_TIMEOUT_MS;
   for (const name of cmd.replacements) {
     const claim = claims.get(name) ?? (await getOrAbsent(() => deps.cluster.getNodeClaim(name)));
     if (
@@ -58,9 +73,11 @@ export async function launchVerdict(
       claim.metadata.deletionTimestamp ||
       claimCondition(claim, 'Launched') === false
     )
-      return 'rolling-back';
+      return rollBack(true);
     if (claimCondition(claim, 'Initialized') !== true) ready = false;
+    const pool = claim.metadata.labels?.[NODEPOOL];
+    if (pool !== undefined) timeout = Math.max(timeout, times.registrationTimeoutMs?.(pool) ?? 0);
   }
-  if (ready) return 'draining';
-  return age > (times.replacementTimeoutMs ?? REPLACEMENT_TIMEOUT_MS) ? 'rolling-back' : 'wait';
+  if (ready) return { next: 'draining' };
+  return age > timeout ? rollBack(true) : { next: 'wait' };
 }

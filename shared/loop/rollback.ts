@@ -7,6 +7,7 @@ import type { StateStore } from '../ports/state-store/index.ts';
 import type { CommandRecord } from '../ports/state-store/records.ts';
 import { removeOwned, terminate, untaint } from './command-actions.ts';
 import { getOrAbsent } from './command-identity.ts';
+import { clearDisruptionReason } from './disruption-reason.ts';
 import type { SettleDeps } from './candidate-remains.ts';
 import { refuse } from './refusals.ts';
 import { ownsReplacement } from './replacements.ts';
@@ -27,6 +28,8 @@ export interface RollbackView {
 export async function rollBack(deps: RollbackDeps, view: RollbackView, cmd: CommandRecord): Promise<boolean> {
   // Untainting is not destructive: a Node that took a candidate's name carries no taint of ours anyway.
   for (const c of cmd.candidates) await untaint(deps, c);
+  // Karpenter clears the DisruptionReason condition of a failed command's candidates with their taint.
+  for (const c of cmd.identities ?? []) if (c.claim) await clearDisruptionReason(deps.cluster, c.claim);
   let done = true;
   for (const r of cmd.replacements) {
     const target = { claim: r, providerId: (await deps.store.getLaunch(cmd.cluster, r))?.providerId };

@@ -1,6 +1,7 @@
 // StartCommand, the only place admission acts (Karpenter's queue.StartCommand), ordered so that a crash
 // after any step leaves something orchestration can finish or undo:
-//   record (fenced; with each candidate's identity) → taint candidates → create replacement NodeClaims →
+//   record (fenced; with each candidate's identity) → taint candidates (and set their claims' DisruptionReason
+//   condition) → create replacement NodeClaims →
 //   launch records (fenced) → invoke the launchers → confirm (fenced; with the replacements' uids)
 // The record comes first, so every disrupted taint and every replacement has a command that names it;
 // orchestration drains only confirmed commands and rolls back an unconfirmed one once admission is over.
@@ -20,6 +21,8 @@ import type {
   ReplacementIdentity,
 } from '../ports/state-store/records.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
+import type { Clock } from '../ports/clock.ts';
+import { markDisruptionReason } from './disruption-reason.ts';
 import type { AdmissionStage } from './disruption-metrics.ts';
 import type { LaunchRequestPayload } from './launch-request.ts';
 
@@ -35,6 +38,7 @@ export interface StartDeps {
   launch(claim: NodeClaim, via: LaunchVia): Promise<void>;
   /** A fresh command id: lowercase, [a-z0-9], at least 10 characters. */
   newId(): string;
+  readonly clock: Clock;
 }
 
 export interface LaunchVia {
@@ -99,6 +103,12 @@ export async function startCommand(
   onRecorded?.(record);
   for (const node of proposal.candidates)
     await step('taint', id, () => deps.cluster.addTaint(node, DISRUPTED_TAINT));
+  // Karpenter's markDisrupted sets the DisruptionReason condition with the taint (disruption-reason.ts).
+  for (const c of identities)
+    if (c.claim) {
+      const claim = c.claim;
+      await step('taint', id, () => markDisruptionReason(deps, claim, proposal.reason));
+    }
   const created: ReplacementIdentity[] = [];
   for (const claim of claims)
     created.push(await step('claim', id, () => createReplacement(deps.cluster, claim, id)));

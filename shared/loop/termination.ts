@@ -7,25 +7,19 @@
 //          delete the instance, then the Node; with the instance gone, Karpenter's finalizer is released from
 //          the Node and its claim (finalizers.ts).
 // Each step reads only what the API server holds, so any lifecycle run continues where another stopped.
-import {
-  CAPACITY_TYPE,
-  DISRUPTED_TAINT_KEY,
-  INSTANCE_TYPE,
-  NODEPOOL,
-  TERMINATION_CAUSE,
-} from '../model/labels.ts';
+import { DISRUPTED_TAINT_KEY, TERMINATION_CAUSE } from '../model/labels.ts';
 import { parseDuration } from '../model/duration.ts';
 import type { Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import { ORIGIN_ANNOTATION } from '../provisioning/nodeclaims.ts';
 import { drainPlan } from '../disruption/drain-order.ts';
 import type { CloudProvider } from '../ports/cloud-provider/index.ts';
 import { claimName } from '../model/names.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { Clock } from '../ports/clock.ts';
+import { endLabels, observeLifetime, observeTermination } from './claim-accounting.ts';
 import { deleteTerminated } from './finalizers.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
@@ -100,16 +94,6 @@ const ignoreMissing = (err: unknown): void => {
   if (!(err instanceof ObjectNotFoundError)) throw err;
 };
 
-function claimLabels(claim: NodeClaim, cause: string): Record<string, string> {
-  const l = claim.metadata.labels ?? {};
-  return {
-    [L.nodePool]: l[NODEPOOL] ?? 'unknown',
-    [L.instanceType]: l[INSTANCE_TYPE] ?? 'unknown',
-    [L.capacityType]: l[CAPACITY_TYPE] ?? 'unknown',
-    [L.cause]: cause,
-  };
-}
-
 /** Starts terminating a claim; the first cause stamped wins (a later state change must not overwrite it). */
 export async function startTermination(
   deps: TerminationDeps,
@@ -123,14 +107,10 @@ export async function startTermination(
   await deps.cluster
     .patchMetadata('NodeClaim', name, { annotations: { [TERMINATION_CAUSE]: stamped } })
     .catch(ignoreMissing);
-  const labels = claimLabels(claim, stamped);
+  // The cause label folds interruption kinds into one; the kind itself is the disrupted count's reason.
+  const labels = endLabels(claim, stamped);
   deps.metrics.count(M.nodeClaimsDisruptedTotal, 1, { ...labels, [L.reason]: stamped });
-  const created = claim.metadata.creationTimestamp;
-  if (created)
-    deps.metrics.observe(M.nodeClaimLifetimeSeconds, (now.getTime() - Date.parse(created)) / 1000, {
-      ...labels,
-      [L.origin]: claim.metadata.annotations?.[ORIGIN_ANNOTATION] ?? 'provisioning',
-    });
+  observeLifetime(deps.metrics, claim, labels, now);
   if (node) {
     await deps.cluster.patchMetadata('Node', node.metadata.name, {
       annotations: terminationAnnotations(node, claim, stamped, now),
@@ -224,19 +204,8 @@ async function finishTermination(
     for (const c of id ? await deps.cluster.listNodeClaims() : [])
       if (c.status?.providerID === id) await deleteTerminated(deps.cluster, 'NodeClaim', c.metadata.name);
   }
-  const l = node.metadata.labels ?? {};
-  const labels = {
-    [L.nodePool]: l[NODEPOOL] ?? 'unknown',
-    [L.instanceType]: l[INSTANCE_TYPE] ?? 'unknown',
-    [L.capacityType]: l[CAPACITY_TYPE] ?? 'unknown',
-    [L.cause]: node.metadata.annotations?.[TERMINATION_CAUSE] ?? 'unknown',
-  };
+  const labels = endLabels(node, node.metadata.annotations?.[TERMINATION_CAUSE] ?? 'unknown');
   deps.metrics.count(M.nodeClaimsTerminatedTotal, 1, labels);
-  if (startedMs !== undefined)
-    deps.metrics.observe(
-      M.nodeClaimTerminationDurationSeconds,
-      (deps.clock.now().getTime() - startedMs) / 1000,
-      labels,
-    );
+  observeTermination(deps.metrics, labels, startedMs, deps.clock.now());
   deps.logger.info('terminated node', { node: node.metadata.name, providerID: node.spec?.providerID });
 }

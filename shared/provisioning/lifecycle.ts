@@ -40,7 +40,10 @@ export type ClaimAction =
 const ageMs = (t: string | undefined, now: Date): number =>
   t ? now.getTime() - Date.parse(t) : Number.NEGATIVE_INFINITY;
 
-function registrationTimeout(pool: NodePool | undefined, timeouts: LifecycleTimeouts): number {
+export function registrationTimeout(
+  pool: NodePool | undefined,
+  timeouts: Pick<LifecycleTimeouts, 'registrationMs'>,
+): number {
   const text = pool?.metadata.annotations?.[REGISTRATION_TIMEOUT_ANNOTATION];
   const ms = text ? parseDuration(text) : undefined;
   return ms !== undefined && ms > 0 ? ms : timeouts.registrationMs;

@@ -39,6 +39,9 @@ import { getOrCreateDeployment } from './deployment.ts';
 import { Launches } from './launches.ts';
 import { Leases } from './leases.ts';
 import { PassStateStore } from './pass-state.ts';
+import { ReplacementBackoffs } from './replacement-backoffs.ts';
+import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
+import type { BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
 import { Table } from './table.ts';
 
 export interface DynamoDbStateStoreOptions {
@@ -71,6 +74,7 @@ export class DynamoDbStateStore implements StateStore {
   private readonly pass: PassStateStore;
   private readonly commands: Commands;
   private readonly launches: Launches;
+  private readonly backoffs: ReplacementBackoffs;
   private readonly clock: Clock;
 
   constructor(options: DynamoDbStateStoreOptions) {
@@ -96,6 +100,7 @@ export class DynamoDbStateStore implements StateStore {
       options.fencing,
     );
     this.launches = new Launches(this.table, this.leases, options.clock);
+    this.backoffs = new ReplacementBackoffs(this.table, options.clock);
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
@@ -215,6 +220,16 @@ export class DynamoDbStateStore implements StateStore {
       cluster(c, 'deploymentId'),
       parseInput(storeName, candidate, 'deploymentId.candidate'),
     );
+  }
+
+  async listReplacementBackoffs(c: string): Promise<BackoffEntry[]> {
+    return this.backoffs.list(cluster(c, 'listReplacementBackoffs'));
+  }
+  async putReplacementBackoffs(c: string, entries: readonly BackoffEntry[]): Promise<void> {
+    return this.backoffs.put(cluster(c, 'putReplacementBackoffs'), entries);
+  }
+  async deleteReplacementBackoffs(c: string, releases: readonly BackoffRelease[]): Promise<void> {
+    return this.backoffs.release(cluster(c, 'deleteReplacementBackoffs'), releases);
   }
 
   async putCensus(c: string, results: readonly CensusResult[]): Promise<void> {

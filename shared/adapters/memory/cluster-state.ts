@@ -16,6 +16,7 @@ import type {
 } from '../../ports/state-store/records.ts';
 import { NO_UNSEEN_POOLS } from '../../ports/state-store/records.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type StoredLease = Mutable<LeaseView> & { seq: number };
@@ -33,6 +34,8 @@ export interface ClusterState {
   commands: Map<string, CommandRecord>;
   launches: Map<string, LaunchRecord>;
   census: Map<string, CensusResult>;
+  /** Replacement-failure holds by candidate (docs/mechanisms/replacement-backoff.md). */
+  backoffs: Map<string, BackoffEntry>;
   /** Set once by the first deploymentId call. */
   deployment?: string;
 }
@@ -53,6 +56,7 @@ export const newClusterState = (): ClusterState => ({
   commands: new Map(),
   launches: new Map(),
   census: new Map(),
+  backoffs: new Map(),
 });
 
 export const isLive = (expiresAt: Date, now: Date): boolean => expiresAt.getTime() > now.getTime();

@@ -35,6 +35,8 @@ import type {
 } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
+import { backoffInputs, type BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
 import type { StateStore } from '../../ports/state-store/index.ts';
 
 export type { MemoryStateData };
@@ -347,6 +349,24 @@ export class MemoryStateStore implements StateStore {
     const s = this.state(cluster, 'deploymentId');
     s.deployment ??= parseInput(storeName, candidate, 'deploymentId.candidate');
     return s.deployment;
+  }
+
+  async listReplacementBackoffs(cluster: string): Promise<BackoffEntry[]> {
+    const now = this.clock.now();
+    return [...this.state(cluster, 'listReplacementBackoffs').backoffs.values()]
+      .filter((e) => isLive(e.expiresAt, now))
+      .sort((a, b) => a.candidate.localeCompare(b.candidate));
+  }
+
+  async putReplacementBackoffs(cluster: string, entries: readonly BackoffEntry[]): Promise<void> {
+    const s = this.state(cluster, 'putReplacementBackoffs');
+    for (const e of backoffInputs.put(entries)) s.backoffs.set(e.candidate, e);
+  }
+
+  async deleteReplacementBackoffs(cluster: string, releases: readonly BackoffRelease[]): Promise<void> {
+    const s = this.state(cluster, 'deleteReplacementBackoffs');
+    for (const r of backoffInputs.release(releases))
+      if (s.backoffs.get(r.candidate)?.fingerprint === r.fingerprint) s.backoffs.delete(r.candidate);
   }
 
   async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {

@@ -3,7 +3,9 @@
 // command-states.ts. Implemented by shared/adapters/dynamodb and shared/adapters/memory; one contract suite
 // (test/contracts/state-store).
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
 import type { CommandStatus } from './command-states.ts';
+import type { BackoffRelease } from './replacement-backoffs.ts';
 import type {
   CensusResult,
   CommandFailure,
@@ -101,6 +103,15 @@ export interface StateStore {
    * conditional put-if-absent), and the stored id is returned either way, so racing first users agree on one.
    */
   deploymentId(cluster: string, candidate: string): Promise<string>;
+
+  /**
+   * Replacement-failure holds (docs/mechanisms/replacement-backoff.md), keyed by candidate: a put replaces the
+   * candidate's entry; a list hides entries past their expiresAt; a release deletes an entry only while it
+   * still has the fingerprint given, so a failure recorded meanwhile is kept.
+   */
+  listReplacementBackoffs(cluster: string): Promise<BackoffEntry[]>;
+  putReplacementBackoffs(cluster: string, entries: readonly BackoffEntry[]): Promise<void>;
+  deleteReplacementBackoffs(cluster: string, releases: readonly BackoffRelease[]): Promise<void>;
 
   putCensus(cluster: string, results: readonly CensusResult[]): Promise<void>;
   listCensus(cluster: string): Promise<CensusResult[]>;

@@ -15,6 +15,7 @@ import { ManualClock } from '../../fakes/manual-clock.ts';
 import { command, commandContract } from './commands.ts';
 import { passStateContract } from './pass-state.ts';
 import { deploymentContract } from './deployment.ts';
+import { replacementBackoffContract } from './replacement-backoffs.ts';
 
 export interface StoreHarness {
   /** A store over the shared backend, reading time from `clock`. */
@@ -53,6 +54,7 @@ export function stateStoreContract(name: string, open: () => Promise<StoreHarnes
     commandContract(ctx);
     passStateContract(ctx);
     deploymentContract(ctx);
+    replacementBackoffContract(ctx);
   });
 }
 

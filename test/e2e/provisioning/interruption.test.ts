@@ -95,8 +95,11 @@ describe('interruptions through the lifecycle handler', () => {
     expect(h.list('Node').map((n) => n.metadata.name)).not.toContain(node?.metadata.name);
     expect(['shutting-down', 'terminated']).toContain(instance.state);
 
-    const labels = { cause: 'spot-interruption', capacity_type: 'spot', instance_type: 'g5.xlarge' };
-    expect(h.metrics.total(M.disrupted, { ...labels, nodepool: 'aws-spot' })).toBe(1);
+    // Every interruption kind is one cause on the histograms; the kind is the disrupted count's reason.
+    const labels = { cause: 'interruption', capacity_type: 'spot', instance_type: 'g5.xlarge' };
+    expect(
+      h.metrics.total(M.disrupted, { ...labels, nodepool: 'aws-spot', reason: 'spot-interruption' }),
+    ).toBe(1);
     expect(h.metrics.total(M.terminated, labels)).toBe(1);
     expect(h.metrics.named(M.lifetime, { ...labels, origin: 'provisioning' })).toHaveLength(1);
     const [took] = h.metrics.named(M.termination, labels);
@@ -137,8 +140,8 @@ describe('interruptions through the lifecycle handler', () => {
     h.clock.advance(PAST_GRACE_MS);
     expect((await lifecycleOnce(h)).result).toMatchObject({ drained: 1, failed: 0 });
     expect(h.list('Node').map((n) => n.metadata.name)).not.toContain(node?.metadata.name);
-    const labels = { cause: 'preempted', capacity_type: 'spot', instance_type: 'g2-standard-4' };
-    expect(h.metrics.total(M.disrupted, labels)).toBe(1);
+    const labels = { cause: 'interruption', capacity_type: 'spot', instance_type: 'g2-standard-4' };
+    expect(h.metrics.total(M.disrupted, { ...labels, reason: 'preempted' })).toBe(1);
     expect(h.metrics.total(M.terminated, labels)).toBe(1);
   });
 

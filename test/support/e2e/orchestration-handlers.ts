@@ -28,6 +28,7 @@ export interface OrchestrateOverrides {
   readonly store?: StateStore;
   readonly providers?: Partial<Record<Cloud, CloudProvider>>;
   readonly replacementTimeoutMs?: number;
+  readonly replacementBackoffMs?: number;
 }
 
 /** One orchestrate container; `overrides` put a fault in front of one of its clients. */
@@ -50,6 +51,7 @@ export function orchestrateHandler(h: E2eHarness, o: OrchestrateOverrides = {}) 
       leaseTtlMs: 120_000,
       replacementTimeoutMs: o.replacementTimeoutMs ?? 15 * 60_000,
       admissionGraceMs: 10 * 60_000,
+      replacementBackoffMs: o.replacementBackoffMs ?? 5 * 60_000,
     },
     obs: obs(h),
   };
@@ -111,6 +113,7 @@ export async function startCommandNow(
     cluster: override.cluster ?? h.cluster(),
     launch: launchThrough(h.invoker),
     newId: commandIds(() => randomUUID()),
+    clock: h.clock,
   };
   try {
     return { id: await startCommand(deps, lock, proposal, live.snapshot), proposal };

@@ -12,6 +12,7 @@ describe('orchestrate config', () => {
       leaseTtlMs: 120_000,
       replacementTimeoutMs: 900_000,
       admissionGraceMs: 600_000,
+      replacementBackoffMs: 300_000,
     });
     expect(c.gce).toBeUndefined();
     expect(c.observability.service).toBe('orchestrate');
