@@ -126,6 +126,12 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     h.registerNodes = false;
     const [oursAws, theirsAws] = await strayLaunch('aws-gpu', 'stray-aws', [h.ec2Provider(), otherEc2]);
     const [oursGcp, theirsGcp] = await strayLaunch('gcp-gpu', 'stray-gcp', [h.gceProvider(), otherGce]);
+    // Compute Engine boots a VM once it is RUNNING, after the insert: wait for that while no Node may register.
+    const vmStatus = (id: string | undefined) => {
+      const [, zone = '', name = ''] = /^gce:\/\/[^/]+\/([^/]+)\/(.+)$/.exec(id ?? '') ?? [];
+      return h.gce.world.instances.get(h.gce.world.key(zone, name))?.status;
+    };
+    await expect.poll(() => [oursGcp, theirsGcp].map(vmStatus)).toEqual(['RUNNING', 'RUNNING']);
     h.registerNodes = true;
     const live = async (p: CloudProvider) =>
       (await p.list()).filter((i) => i.state !== 'terminated').map((i) => i.providerId);
