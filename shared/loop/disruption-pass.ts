@@ -13,7 +13,7 @@ import {
   reasonLabel,
 } from '../disruption/metric-names.ts';
 import { METHODS } from '../disruption/methods.ts';
-import { negativeCache, negativeCacheDelta } from '../disruption/negative-cache.ts';
+import { negativeCacheDelta, type NegativeCache } from '../disruption/negative-cache.ts';
 import { runPass, type PassResult } from '../disruption/pass.ts';
 import { STAGES } from '../disruption/pass-context.ts';
 import type { PassOptions, Stopwatch } from '../disruption/types.ts';
@@ -23,6 +23,8 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { consolidatedGate, unchangedPass } from './consolidated-skip.ts';
+import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -48,8 +50,10 @@ export async function disruptionPass(
   const start = clock.now();
   const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
   const state = await store.loadPassState(request.cluster);
-  const cache = negativeCache(state.epoch, state.negativeCache.values());
+  const cache = loadNegativeCache(state);
   const { claimedByCommands, nominated } = commandExclusions(state, request.snapshot);
+  const gate = consolidatedGate(state, request.snapshot, claimedByCommands, request.options, start);
+  if (gate.unchanged) return unchangedPass(deps.metrics, state);
   const result = runPass({
     snapshot: request.snapshot,
     now: start,
@@ -63,7 +67,9 @@ export async function disruptionPass(
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
+  await gate.record(store, request.cluster, result.outcome);
   emit(deps.metrics, result, request.snapshot);
+  emitNegativeCache(deps.metrics, result);
   return result;
 }
 
@@ -71,7 +77,7 @@ async function persist(
   store: StateStore,
   cluster: string,
   before: PassResult['memory']['coverage'],
-  cache: ReturnType<typeof negativeCache>,
+  cache: NegativeCache,
   result: PassResult,
 ): Promise<void> {
   const after = result.memory.coverage;
