@@ -3,15 +3,13 @@
 // change (state/cluster.go, MarkUnconsolidated: a node or NodeClaim added or removed, one turning Initialized or
 // marked for deletion, any event of a bound pod, a pod deleted, any NodePool event) and re-arms it once that
 // time is five minutes old (ConsolidationState), so something the watch cannot see (an offering coming back)
-// is looked at again; a method that ends with no command and no budget holding it back records it
-// (markConsolidated) and skips while it is unchanged (IsConsolidated). Drift is not gated by it (drift.go).
-// A Lambda forgets between invocations, so the view is a fingerprint of exactly those inputs, stored with the
-// time it was first seen. Pure.
+// is looked at again; each consolidation method that ends with no command and no budget holding it back records
+// it (markConsolidated) and is passed over while it is unchanged (IsConsolidated). Drift is not gated by it
+// (drift.go). A Lambda forgets between invocations, so the view is a fingerprint of exactly those inputs, stored
+// with the time it was first seen and the methods that marked it. Pure.
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { detectDrift } from './drift-detect.ts';
 import { hashText } from './fingerprint.ts';
-import type { PassOutcome } from './metric-names.ts';
-import type { PassOptions } from './types.ts';
+import type { MethodName, PassOptions } from './types.ts';
 
 /** Karpenter's ConsolidationState re-arms a state five minutes after its last change. */
 export const CONSOLIDATION_STATE_TIMEOUT_MS = 5 * 60_000;
@@ -22,6 +20,8 @@ export interface ConsolidatedView {
   readonly fingerprint: string;
   /** When this view was first seen (Karpenter's cluster-state timestamp): the five minutes run from here. */
   readonly since: Date;
+  /** The methods that found nothing to do on it (each method keeps its own mark, as in Karpenter). */
+  readonly methods: readonly MethodName[];
 }
 
 /**
@@ -60,41 +60,32 @@ export function consolidationFingerprint(
   return `cs1:${hashText(JSON.stringify([options, nodes, pods, pools]))}`;
 }
 
-/** Drift runs whatever the consolidated state says (Karpenter's Drift method never asks IsConsolidated). */
-export function anyDrifted(snapshot: ClusterSnapshot): boolean {
-  for (const n of snapshot.nodes) {
-    const view = n.managed && n.nodePool ? snapshot.nodePools.get(n.nodePool) : undefined;
-    if (view && detectDrift(n, view, snapshot)) return true;
-  }
-  return false;
-}
-
-/** IsConsolidated: the stored view is this one, and less than five minutes old. */
-export function isConsolidated(
+/** The methods still consolidated on this view (IsConsolidated): none unless it is the stored one, and young. */
+export function consolidatedMethods(
   stored: ConsolidatedView | undefined,
   fingerprint: string,
   now: Date,
-): boolean {
-  return (
-    stored !== undefined &&
+): ReadonlySet<MethodName> {
+  return stored !== undefined &&
     stored.fingerprint === fingerprint &&
     now.getTime() - stored.since.getTime() < CONSOLIDATION_STATE_TIMEOUT_MS
-  );
+    ? new Set(stored.methods)
+    : new Set();
 }
 
 /**
- * What to store after a pass that ran: markConsolidated when it ended `consolidated` (keeping the time the view
- * was first seen while it is unchanged and young, so the five minutes are not restarted by marking), and
- * nothing otherwise — a pass that found work, timed out, or was held back by a budget forgets the mark, so a
- * view that changes and comes back is not taken for one that never changed.
+ * What to store after a pass: the methods consolidated on this view (gated, or marked by markConsolidated), with
+ * the time the view was first seen kept while it is the stored one and young, so marking does not restart the
+ * five minutes; nothing when no method is — a view that changes and comes back is not taken for one that never
+ * changed.
  */
 export function nextConsolidatedView(
   stored: ConsolidatedView | undefined,
   fingerprint: string,
   now: Date,
-  outcome: PassOutcome,
+  methods: readonly MethodName[],
 ): ConsolidatedView | undefined {
-  if (outcome !== 'consolidated') return undefined;
-  const since = isConsolidated(stored, fingerprint, now) && stored ? stored.since : now;
-  return { fingerprint, since };
+  if (methods.length === 0) return undefined;
+  const young = consolidatedMethods(stored, fingerprint, now).size > 0 && stored !== undefined;
+  return { fingerprint, since: young ? stored.since : now, methods: [...new Set(methods)].sort() };
 }

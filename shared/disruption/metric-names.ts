@@ -62,7 +62,7 @@ export const KRAFTSMAN_METRICS = {
   negativeCacheLookupsTotal: 'kraftsman_disruption_negative_cache_lookups_total',
   /** gauge: entries stored after the end-of-pass sweep (observe-only mode too). */
   negativeCacheEntries: 'kraftsman_disruption_negative_cache_entries',
-  /** counter: passes not run because nothing changed since the fleet was last found consolidated. */
+  /** counter {method}: methods passed over because nothing changed since they last found nothing to do. */
   consolidatedSkipsTotal: 'kraftsman_disruption_consolidated_skips_total',
   /** counter: proposals held by walks (batched proposals). */
   proposalsHeldTotal: 'kraftsman_disruption_proposals_held_total',
@@ -112,7 +112,7 @@ export const PASS_OUTCOMES = [
   'timed-out-with-proposals',
   'no-candidates',
   'failed',
-  /** Not run: nothing changed since the last pass found the fleet consolidated (consolidated-state.ts). */
+  /** Nothing computed: every method with candidates was still consolidated on this view (consolidated-state.ts). */
   'unchanged',
 ] as const;
 export type PassOutcome = (typeof PASS_OUTCOMES)[number];

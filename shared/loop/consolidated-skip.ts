@@ -1,27 +1,26 @@
-// The consolidated-state skip across invocations (docs/mechanisms/consolidated-state.md): a pass whose view is the
-// one the last pass found consolidated, less than five minutes ago, with no drifted node, does not walk; it
-// costs the snapshot read and the pass-state read it already made, and is counted. A pass that runs stores the
-// view it found consolidated, or forgets the stored one.
+// The consolidated state across invocations (docs/mechanisms/consolidated-state.md): the methods that found nothing
+// to do on the view the pass reads, less than five minutes ago, are passed over without computing (Karpenter's
+// IsConsolidated, one mark per method); a pass whose every method with candidates was passed over ends
+// `unchanged`, having built the candidates and simulated nothing. After the pass the marks are written back, only
+// when they changed. Each method passed over is counted.
 import {
-  anyDrifted,
+  consolidatedMethods,
   consolidationFingerprint,
-  isConsolidated,
   nextConsolidatedView,
 } from '../disruption/consolidated-state.ts';
 import { KRAFTSMAN_METRICS, LABELS } from '../disruption/metric-names.ts';
-import { STAGES } from '../disruption/pass-context.ts';
 import type { PassResult } from '../disruption/pass.ts';
-import type { PassOptions } from '../disruption/types.ts';
+import type { MethodName, PassOptions } from '../disruption/types.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { PassState } from '../ports/state-store/records.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 
 export interface ConsolidatedGate {
-  /** Nothing changed since the fleet was last found consolidated: the pass need not run. */
-  readonly unchanged: boolean;
-  /** After a pass that ran: stores the view it found consolidated, or forgets the stored one. */
-  record(store: StateStore, cluster: string, outcome: PassResult['outcome']): Promise<void>;
+  /** The methods still consolidated on this view: the pass passes them over. */
+  readonly consolidated: ReadonlySet<MethodName>;
+  /** After the pass: counts the methods passed over and stores the marks, when they changed. */
+  record(store: StateStore, metrics: Metrics, cluster: string, result: PassResult): Promise<void>;
 }
 
 export function consolidatedGate(
@@ -33,35 +32,19 @@ export function consolidatedGate(
 ): ConsolidatedGate {
   const fingerprint = consolidationFingerprint(snapshot, claimedByCommands, options);
   const stored = state.consolidated;
-  const unchanged = isConsolidated(stored, fingerprint, now) && !anyDrifted(snapshot);
+  const consolidated = consolidatedMethods(stored, fingerprint, now);
   return {
-    unchanged,
-    async record(store, cluster, outcome) {
-      const next = nextConsolidatedView(stored, fingerprint, now, outcome);
+    consolidated,
+    async record(store, metrics, cluster, result) {
+      for (const method of result.consolidatedMethods)
+        if (consolidated.has(method))
+          metrics.count(KRAFTSMAN_METRICS.consolidatedSkipsTotal, 1, { [LABELS.method]: method });
+      const next = nextConsolidatedView(stored, fingerprint, now, result.consolidatedMethods);
       const same =
-        next?.fingerprint === stored?.fingerprint && next?.since.getTime() === stored?.since.getTime();
+        next?.fingerprint === stored?.fingerprint &&
+        next?.since.getTime() === stored?.since.getTime() &&
+        (next?.methods ?? []).join() === (stored?.methods ?? []).join();
       if (!same) await store.putConsolidatedView(cluster, next);
     },
-  };
-}
-
-/** The result of a pass that did not run: no candidates judged, the walk memory left as stored. */
-export function unchangedPass(metrics: Metrics, state: PassState): PassResult {
-  metrics.count(KRAFTSMAN_METRICS.consolidatedSkipsTotal, 1);
-  metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: 'unchanged' });
-  return {
-    commands: [],
-    method: undefined,
-    skipped: [],
-    expired: [],
-    candidates: 0,
-    evaluated: 0,
-    timedOut: false,
-    unseenPools: state.unseenPools.pools,
-    timings: Object.fromEntries(STAGES.map((s) => [s, 0])) as PassResult['timings'],
-    outcome: 'unchanged',
-    memory: {},
-    negativeTally: undefined,
-    depth: undefined,
   };
 }

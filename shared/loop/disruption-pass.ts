@@ -23,7 +23,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
-import { consolidatedGate, unchangedPass } from './consolidated-skip.ts';
+import { consolidatedGate } from './consolidated-skip.ts';
 import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
 
 export interface DisruptionPassDeps {
@@ -53,7 +53,6 @@ export async function disruptionPass(
   const cache = loadNegativeCache(state);
   const { claimedByCommands, nominated } = commandExclusions(state, request.snapshot);
   const gate = consolidatedGate(state, request.snapshot, claimedByCommands, request.options, start);
-  if (gate.unchanged) return unchangedPass(deps.metrics, state);
   const result = runPass({
     snapshot: request.snapshot,
     now: start,
@@ -64,10 +63,11 @@ export async function disruptionPass(
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
     untouchable: request.untouchable,
+    consolidated: gate.consolidated,
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
-  await gate.record(store, request.cluster, result.outcome);
+  await gate.record(store, deps.metrics, request.cluster, result);
   emit(deps.metrics, result, request.snapshot);
   emitNegativeCache(deps.metrics, result);
   return result;

@@ -9,10 +9,8 @@ export function candidateDeleted(): TimedScenario {
     name: 'candidate-deleted',
     description:
       "a consolidation candidate's instance terminated out of band on each cloud while its command runs",
-    // Long enough for the commands consolidation starts after the injected ones to finish too, allowing for
-    // the consolidated state (docs/mechanisms/consolidated-state.md): a node that becomes consolidatable as
-    // time passes re-arms nothing, so a pass may wait up to five minutes to see it, as Karpenter's does.
-    minutes: 17,
+    // Long enough for the commands consolidation starts after the injected ones to finish too.
+    minutes: 12,
     objects: (seed) =>
       smallFleet(
         seed,

@@ -240,7 +240,12 @@ export class PassStateStore {
     const parsed = passStateInputs.putConsolidatedView(view);
     if (!parsed) return this.table.batchWrite([], [consolidatedKey(cluster)]);
     await this.table.batchWrite([
-      { ...consolidatedKey(cluster), fingerprint: parsed.fingerprint, since: parsed.since.getTime() },
+      {
+        ...consolidatedKey(cluster),
+        fingerprint: parsed.fingerprint,
+        since: parsed.since.getTime(),
+        methods: [...parsed.methods],
+      },
     ]);
   }
 

@@ -116,7 +116,9 @@ export class MemoryStateStore implements StateStore {
       unseenPools: { version: s.unseen.version, pools: [...s.unseen.pools] },
       negativeCache,
       negativeLeftovers,
-      ...(s.consolidated ? { consolidated: { ...s.consolidated } } : {}),
+      ...(s.consolidated
+        ? { consolidated: { ...s.consolidated, methods: [...s.consolidated.methods] } }
+        : {}),
       verdicts: live(s.verdicts),
       nominations: live(s.nominations),
       unavailableOfferings: [...live(s.unavailable).values()],
@@ -184,7 +186,12 @@ export class MemoryStateStore implements StateStore {
   async putConsolidatedView(cluster: string, view: ConsolidatedView | undefined): Promise<void> {
     const parsed = passStateInputs.putConsolidatedView(view);
     const s = this.state(cluster, 'putConsolidatedView');
-    if (parsed) s.consolidated = { fingerprint: parsed.fingerprint, since: new Date(parsed.since) };
+    if (parsed)
+      s.consolidated = {
+        fingerprint: parsed.fingerprint,
+        since: new Date(parsed.since),
+        methods: [...parsed.methods],
+      };
     else delete s.consolidated;
   }
 

@@ -91,6 +91,7 @@ export const negativeEntrySchema = z.object({
 export const consolidatedViewSchema = z.object({
   fingerprint: z.string().min(1).max(256),
   since: z.date(),
+  methods: z.array(z.enum(METHOD_NAMES)).min(1).max(METHOD_NAMES.length),
 }) satisfies z.ZodType<ConsolidatedView>;
 
 /** A negative entry with the epoch it was written under. */
