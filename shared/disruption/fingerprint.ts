@@ -70,6 +70,9 @@ function poolKey(pool: Versioned, revision: string | undefined): string | undefi
   return `${uid}/${generation}/${revision}`;
 }
 
+/** Two cyrb53 seeds (~106 bits): the one hash of the disruption core's fingerprints. */
+export const hashText = (text: string): string => `${hash(text, 0x9e3779b9)}${hash(text, 0x85ebca6b)}`;
+
 /** cyrb53 (a public-domain 53-bit string hash); two seeds give ~106 bits. A collision could only delay a consolidation until the TTL. */
 function hash(text: string, seed: number): string {
   let h1 = 0xdeadbeef ^ seed;

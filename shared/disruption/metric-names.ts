@@ -60,8 +60,10 @@ export const KRAFTSMAN_METRICS = {
   walkCyclesCompletedTotal: 'kraftsman_disruption_walk_cycles_completed_total',
   /** counter {result}: negative-cache lookups by result (NEGATIVE_CACHE_RESULTS), counted in observe-only mode too. */
   negativeCacheLookupsTotal: 'kraftsman_disruption_negative_cache_lookups_total',
-  /** gauge: live entries after the end-of-pass sweep. */
+  /** gauge: entries stored after the end-of-pass sweep (observe-only mode too). */
   negativeCacheEntries: 'kraftsman_disruption_negative_cache_entries',
+  /** counter {method}: methods passed over because nothing changed since they last found nothing to do. */
+  consolidatedSkipsTotal: 'kraftsman_disruption_consolidated_skips_total',
   /** counter: proposals held by walks (batched proposals). */
   proposalsHeldTotal: 'kraftsman_disruption_proposals_held_total',
   /** gauge {nodepool, decision}: the census's counts (delete | replace | none | empty | drifted | unreached). */
@@ -112,6 +114,8 @@ export const PASS_OUTCOMES = [
   'failed',
   /** The sync gate waited: a claim it must wait for has no providerID yet (docs/mechanisms/sync-gate.md). */
   'unsynced',
+  /** Nothing computed: every method with candidates was still consolidated on this view (consolidated-state.ts). */
+  'unchanged',
 ] as const;
 export type PassOutcome = (typeof PASS_OUTCOMES)[number];
 
@@ -125,15 +129,12 @@ export const STAGE_LABELS = {
 export type StageLabel = (typeof STAGE_LABELS)[Stage];
 export { STAGES };
 
-/** Results of a negative-cache lookup (negative-cache.ts `NegativeLookup.result`). */
-export const NEGATIVE_CACHE_RESULTS = [
-  'hit',
-  'miss',
-  'changed',
-  'expired',
-  'stale-epoch',
-  'no-fingerprint',
-] as const;
+/**
+ * Results of a negative-cache lookup, the fork's four (its NegativeCacheLookup* outcomes): `absent` when no entry
+ * is stored for the candidate (an entry of a cleared epoch is absent too), `expired` when one outlived its TTL,
+ * `changed` when its fingerprint moved. A candidate without a fingerprint is not looked up at all.
+ */
+export const NEGATIVE_CACHE_RESULTS = ['hit', 'absent', 'expired', 'changed'] as const;
 export type NegativeCacheResult = (typeof NEGATIVE_CACHE_RESULTS)[number];
 
 /** Karpenter's consolidation_type label per method (each method's ConsolidationType(); drift has none). */

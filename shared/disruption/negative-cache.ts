@@ -1,6 +1,6 @@
 // Negative-result cache (docs/mechanisms/negative-cache.md): no-op verdicts keyed by a fingerprint of all they depend on
-// (fingerprint.ts), trusted for a TTL, cleared by an epoch bump when any command completes; immutable values, pure
-// functions. API: negativeCache, lookupNegative, rememberVerdict, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
+// (fingerprint.ts), trusted for a TTL, cleared by an epoch bump when a command is admitted or ends; immutable values, pure
+// functions. API: negativeCache, lookupNegative, rememberVerdict, forgetNegative, clearNegativeCache, observeEpoch, sweepNegativeCache, negativeCacheDelta, shouldSkip, tallyLookup, mayMarkConsolidated.
 import type { NegativeCacheResult } from './metric-names.ts';
 
 export const NEGATIVE_CACHE_TTL_MS = 5 * 60_000;
@@ -50,11 +50,16 @@ export function negativeCache(
   return { epoch, entries: map };
 }
 
+/** A lookup's result, or `no-fingerprint`: the candidate could not be looked up (fail closed, never counted). */
+export type NegativeLookupResult = NegativeCacheResult | 'no-fingerprint';
 export type NegativeLookup =
   | { readonly result: 'hit'; readonly entry: CachedNegativeEntry }
-  | { readonly result: Exclude<NegativeCacheResult, 'hit'> };
+  | { readonly result: Exclude<NegativeLookupResult, 'hit'> };
 
-/** A hit only for an entry of the current epoch, unexpired at `now` (checked here, not in the background), with the same fingerprint. */
+/**
+ * A hit only for an entry of the current epoch, unexpired at `now` (checked here, not in the background), with
+ * the same fingerprint. An entry of an older epoch belongs to a cleared cache: absent, as the fork's Clear leaves it.
+ */
 export function lookupNegative(
   cache: NegativeCache,
   candidate: string,
@@ -63,8 +68,7 @@ export function lookupNegative(
 ): NegativeLookup {
   if (fingerprint === undefined) return { result: 'no-fingerprint' };
   const entry = cache.entries.get(candidate);
-  if (!entry) return { result: 'miss' };
-  if (entry.epoch !== cache.epoch) return { result: 'stale-epoch' };
+  if (!entry || entry.epoch !== cache.epoch) return { result: 'absent' };
   if (entry.expiresAt.getTime() <= now.getTime()) return { result: 'expired' };
   if (entry.fingerprint !== fingerprint) return { result: 'changed' };
   return { result: 'hit', entry };
@@ -111,7 +115,15 @@ export function rememberVerdict(
   return { epoch: cache.epoch, entries };
 }
 
-/** A command completed through the disruption queue (any method): everything is forgotten, in one epoch bump. */
+/** Drops one candidate's entry (an expired or changed one, on lookup). */
+export function forgetNegative(cache: NegativeCache, candidate: string): NegativeCache {
+  if (!cache.entries.has(candidate)) return cache;
+  const entries = new Map(cache.entries);
+  entries.delete(candidate);
+  return { epoch: cache.epoch, entries };
+}
+
+/** A command admitted or ended (any method): everything is forgotten, in one epoch bump. */
 export function clearNegativeCache(cache: NegativeCache): NegativeCache {
   return { epoch: cache.epoch + 1, entries: new Map() };
 }
@@ -168,14 +180,14 @@ export function shouldSkip(
 }
 
 export interface NegativeCacheTally {
-  readonly byResult: Readonly<Record<NegativeCacheResult, number>>;
+  readonly byResult: Readonly<Record<NegativeLookupResult, number>>;
   /** Candidates passed over on a hit: a pass with any cannot mark the fleet consolidated. */
   readonly skipped: readonly string[];
   /** Observe-only evidence: hits whose fresh simulation was not a no-op (should stay 0 before skipping is trusted). */
   readonly contradictedHits: number;
 }
 export const EMPTY_TALLY: NegativeCacheTally = {
-  byResult: { hit: 0, miss: 0, changed: 0, expired: 0, 'stale-epoch': 0, 'no-fingerprint': 0 },
+  byResult: { hit: 0, absent: 0, changed: 0, expired: 0, 'no-fingerprint': 0 },
   skipped: [],
   contradictedHits: 0,
 };

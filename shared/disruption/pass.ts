@@ -33,6 +33,11 @@ export interface PassInputs {
   readonly untouchable?: ReadonlySet<string>;
   /** podKeys of pending pods the provisioner found incompatible with every NodePool (StateStore verdicts). */
   readonly verdicts?: ReadonlySet<string>;
+  /**
+   * Methods still consolidated on this view (Karpenter's IsConsolidated, docs/mechanisms/consolidated-state.md):
+   * each is passed over without computing. Drift is never gated.
+   */
+  readonly consolidated?: ReadonlySet<MethodName>;
 }
 
 export interface PassResult {
@@ -50,6 +55,8 @@ export interface PassResult {
   readonly memory: WalkHints;
   readonly negativeTally: NegativeCacheTally | undefined;
   readonly depth: MethodResult['depth'];
+  /** Methods consolidated on this view after the pass: gated ones, and those that marked (markConsolidated). */
+  readonly consolidatedMethods: readonly MethodName[];
 }
 
 export function runPass(inputs: PassInputs): PassResult {
@@ -74,6 +81,9 @@ export function runPass(inputs: PassInputs): PassResult {
   let cache: NegativeCache | undefined = inputs.hints?.negativeCache;
   let walk: MethodResult | undefined;
   let constrainedByBudgets = false;
+  let computed = 0;
+  const gated: MethodName[] = [];
+  const marked: MethodName[] = [];
   for (const method of METHODS) {
     const eligible: Candidate[] = [];
     for (const c of set.candidates) {
@@ -83,6 +93,12 @@ export function runPass(inputs: PassInputs): PassResult {
         skips.set(c.name, { node: c.name, reason: verdict, method: method.name });
     }
     if (eligible.length === 0) continue;
+    // IsConsolidated: nothing changed since this method last found nothing to do (drift is never gated).
+    if (method.name !== 'drift' && inputs.consolidated?.has(method.name)) {
+      gated.push(method.name);
+      continue;
+    }
+    computed++;
     // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
     const out = method.compute(ctx, eligible, budgets, {
@@ -100,6 +116,14 @@ export function runPass(inputs: PassInputs): PassResult {
     if (out.negativeCache) cache = out.negativeCache;
     if (method.name === 'single-node-consolidation') walk = out;
     if (out.commands.length > 0) return finish(out.commands, method.name);
+    // markConsolidated: a method that found nothing, held back by no budget, not cut short, not skipping on a
+    // cached verdict (the fork's single-node rule).
+    const cached = out.skipped.some((s) => s.reason === 'cached-negative');
+    // Nor after holding a candidate off a replace: once the hold ends the same view has a decision to make
+    // (docs/mechanisms/replacement-backoff.md).
+    const held = out.skipped.some((s) => s.reason === 'replacement-backoff');
+    if (method.name !== 'drift' && !out.constrainedByBudgets && !out.timedOut && !cached && !held)
+      marked.push(method.name);
   }
   return finish([], undefined);
 
@@ -111,6 +135,7 @@ export function runPass(inputs: PassInputs): PassResult {
     const tally = walk?.negativeTally;
     const outcome = passOutcome({
       candidates: set.candidates.length,
+      unchanged: commands.length === 0 && computed === 0 && gated.length > 0,
       commands: commands.length,
       timedOut,
       constrainedByBudgets,
@@ -133,6 +158,7 @@ export function runPass(inputs: PassInputs): PassResult {
       memory: { unseenPools, coverage, negativeCache },
       negativeTally: tally,
       depth: walk?.depth,
+      consolidatedMethods: commands.length > 0 ? gated : [...gated, ...marked],
     };
   }
 }
@@ -144,12 +170,15 @@ export function runPass(inputs: PassInputs): PassResult {
  */
 export function passOutcome(p: {
   readonly candidates: number;
+  /** Every method with candidates was still consolidated on this view: none computed. */
+  readonly unchanged?: boolean;
   readonly commands: number;
   readonly timedOut: boolean;
   readonly constrainedByBudgets: boolean;
   readonly skippedOnCache: boolean;
 }): PassOutcome {
   if (p.candidates === 0) return 'no-candidates';
+  if (p.unchanged) return 'unchanged';
   if (p.commands > 0) return p.timedOut ? 'timed-out-with-proposals' : 'proposed';
   if (p.timedOut) return 'timed-out';
   return p.skippedOnCache || p.constrainedByBudgets ? 'no-proposals' : 'consolidated';

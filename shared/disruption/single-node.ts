@@ -18,6 +18,7 @@ import { candidateFingerprint, poolRevisions } from './fingerprint.ts';
 import { consolidationFilter, sortCandidates, type Method, type MethodResult } from './method.ts';
 import {
   EMPTY_TALLY,
+  forgetNegative,
   lookupNegative,
   negativeCache,
   rememberVerdict,
@@ -129,9 +130,14 @@ class Walk {
       this.constrainedByBudgets = true;
       return this.skip(c, 'budget-exhausted', false);
     }
-    if (!canPassThreshold(c, this.totals)) return this.skip(c, 'below-threshold', true);
+    // The fork counts in the coverage cycle only candidates that reach a verdict: one that cannot pass the
+    // threshold was never evaluated, so it stays ahead of the judged ones (docs/mechanisms/coverage-cycle.md).
+    if (!canPassThreshold(c, this.totals)) return this.skip(c, 'below-threshold', false);
     const fingerprint = upstream ? undefined : candidateFingerprint(c, ctx.snapshot, this.revisions);
     const lookup = lookupNegative(this.cache, c.name, fingerprint, ctx.now);
+    // An expired or changed entry is dropped on lookup, as the fork's ShouldSkip does.
+    if (lookup.result === 'expired' || lookup.result === 'changed')
+      this.cache = forgetNegative(this.cache, c.name);
     if (!upstream && shouldSkip(lookup, ctx.options)) {
       this.tally = tallyLookup(this.tally, c.name, lookup, 'skipped');
       return this.skip(c, 'cached-negative', true);

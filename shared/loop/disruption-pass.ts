@@ -13,7 +13,7 @@ import {
   reasonLabel,
 } from '../disruption/metric-names.ts';
 import { METHODS } from '../disruption/methods.ts';
-import { negativeCache, negativeCacheDelta } from '../disruption/negative-cache.ts';
+import { negativeCacheDelta, type NegativeCache } from '../disruption/negative-cache.ts';
 import { runPass, type PassResult } from '../disruption/pass.ts';
 import { STAGES } from '../disruption/pass-context.ts';
 import type { PassOptions, Stopwatch } from '../disruption/types.ts';
@@ -23,6 +23,8 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { consolidatedGate } from './consolidated-skip.ts';
+import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
 import { loadReplacementHolds } from './replacement-backoff.ts';
 import { checkSync, unsyncedPass } from './sync-check.ts';
 
@@ -56,9 +58,10 @@ export async function disruptionPass(
     deps.metrics.count(KRAFTSMAN_METRICS.passOutcomesTotal, 1, { [LABELS.outcome]: 'unsynced' });
     return unsyncedPass(state.unseenPools.pools);
   }
-  const cache = negativeCache(state.epoch, state.negativeCache.values());
+  const cache = loadNegativeCache(state);
   const { claimedByCommands, nominated } = commandExclusions(state, sync.snapshot);
   const backoff = await loadReplacementHolds(store, request.cluster, start);
+  const gate = consolidatedGate(state, sync.snapshot, claimedByCommands, request.options, start);
   const result = runPass({
     snapshot: sync.snapshot,
     now: start,
@@ -74,11 +77,14 @@ export async function disruptionPass(
     nominated,
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
     untouchable: request.untouchable,
+    consolidated: gate.consolidated,
   });
   await persist(store, request.cluster, state.coverage, cache, result);
   await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
   await backoff.settle();
+  await gate.record(store, deps.metrics, request.cluster, result);
   emit(deps.metrics, result, sync.snapshot);
+  emitNegativeCache(deps.metrics, result);
   return result;
 }
 
@@ -86,7 +92,7 @@ async function persist(
   store: StateStore,
   cluster: string,
   before: PassResult['memory']['coverage'],
-  cache: ReturnType<typeof negativeCache>,
+  cache: NegativeCache,
   result: PassResult,
 ): Promise<void> {
   const after = result.memory.coverage;

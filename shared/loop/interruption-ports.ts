@@ -4,15 +4,21 @@
 // concerns is touched, and a Node the view lacks is looked up directly before the instance goes undrained
 // (docs/mechanisms/identity.md).
 import { TERMINATION_CAUSE } from '../model/labels.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { SnapshotRead } from '../ports/cluster/index.ts';
 import { guard } from './guard.ts';
 import type { InterruptionPorts } from './interruption.ts';
-import { drainStep, startTermination, type TerminationDeps } from './termination.ts';
+import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
 
 export function interruptionPorts(
   deps: TerminationDeps,
   read: Pick<SnapshotRead, 'objects' | 'invalid'>,
   drainTimeoutMs: number,
+  /**
+   * The queue's messages come back after a failure, and their retry must drain; the scheduled run's signals need
+   * not, as the same run drains every terminating Node afterwards.
+   */
+  retryDrains = false,
 ): InterruptionPorts {
   const { objects } = read;
   const g = guard(deps, read);
@@ -44,5 +50,22 @@ export function interruptionPorts(
       if (node) await drainStep(deps, await deps.cluster.getNode(node.metadata.name), drainTimeoutMs);
     },
   };
-  return { cluster, logger: deps.logger };
+  // An instance whose termination started (its Node carries TERMINATION_STARTED; its claim is deleting or
+  // gone): one more drain step, with no second start and no second count.
+  const drainLeaving = async (instance: (providerID: string | undefined) => boolean) => {
+    const seen = objects.nodes.find(
+      (n) => instance(n.spec?.providerID) && n.metadata.annotations?.[TERMINATION_STARTED] !== undefined,
+    );
+    if (!seen) return false;
+    const target = { node: seen.metadata.name, providerId: seen.spec?.providerID };
+    if (!(await g.touchable('terminate', target))) return false;
+    // A Node gone meanwhile has nothing left to drain.
+    const fresh = await deps.cluster.getNode(seen.metadata.name).catch((err: unknown) => {
+      if (err instanceof ObjectNotFoundError) return undefined;
+      throw err;
+    });
+    if (fresh) await drainStep(deps, fresh, drainTimeoutMs);
+    return fresh !== undefined;
+  };
+  return { cluster, ...(retryDrains ? { drainLeaving } : {}), logger: deps.logger };
 }

@@ -1,7 +1,7 @@
 // The interruption queue (EventBridge → SQS, aws-node-termination-handler's queue mode): every message carries
 // one EventBridge event, already translated into signals by the handler. A message that did not parse, or
-// whose claim could not be handled, is a batch item failure: SQS redelivers it and, after its retries, moves
-// it to the dead-letter queue. Nothing is dropped silently.
+// whose claim could not be handled (its drain failed, say), is a batch item failure: SQS redelivers it and,
+// after its retries, moves it to the dead-letter queue; a redelivery drains again. Nothing is dropped silently.
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import { handleInterruptions } from './interruption.ts';
 import { interruptionPorts } from './interruption-ports.ts';
@@ -37,7 +37,8 @@ export async function handleInterruptionQueue(
     }
     // One read per message: an earlier message's termination is visible to the next.
     const read = await deps.cluster.readSnapshot();
-    const outcome = await handleInterruptions(m.signals, interruptionPorts(deps, read, drainTimeoutMs));
+    // A message handed back after its drain failed is retried for the drain (interruption.ts, drainLeaving).
+    const outcome = await handleInterruptions(m.signals, interruptionPorts(deps, read, drainTimeoutMs, true));
     drained += outcome.drained;
     noted += outcome.noted;
     unmatched += outcome.unmatched;

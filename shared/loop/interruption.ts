@@ -20,6 +20,12 @@ interface NodeClaimRef {
 export interface InterruptionPorts {
   /** List the claims, stamp the cause (a metadata patch), drain (delete the claim; its finalizer drains). */
   readonly cluster: Pick<Cluster, 'listNodeClaims' | 'patchMetadata' | 'deleteNodeClaim'>;
+  /**
+   * One more early-drain step for the Node of an instance whose termination already started (its claim is
+   * deleting or gone): a message handed back after its drain failed is retried for the drain, not taken as done
+   * because the claim is no longer there. False when no such Node is in the view.
+   */
+  readonly drainLeaving?: (instance: (providerID: string | undefined) => boolean) => Promise<boolean>;
   readonly logger?: Logger;
 }
 
@@ -71,11 +77,31 @@ export async function handleInterruptions(
   if (signals.length === 0) return { ...counts, errors };
   // A local copy, updated as we act, so a second signal for the same claim sees the first one's effect.
   const claims = (await ports.cluster.listNodeClaims()).map(refOf);
+  const fail = (name: string, err: unknown): void => {
+    counts.failed += 1;
+    errors.push({ claim: name, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  };
+  // Instances drained in this batch: a second signal for one of them does not drain it twice over.
+  const drainedNow = new Set<string>();
+  /** One more drain step for an instance whose termination already started; a failure fails the signal. */
+  const drainAgain = async (signal: InterruptionSignal): Promise<'drained' | 'none' | 'failed'> => {
+    if (!ports.drainLeaving || drainedNow.has(signal.instance)) return 'none';
+    drainedNow.add(signal.instance);
+    try {
+      return (await ports.drainLeaving((pid) => matchesInstance(pid, signal))) ? 'drained' : 'none';
+    } catch (err) {
+      fail(signal.instance, err);
+      return 'failed';
+    }
+  };
   for (const signal of signals) {
     const index = claims.findIndex((c) => matchesInstance(c.providerID, signal));
     const claim = claims[index];
     if (!claim) {
-      counts.unmatched += 1;
+      // No claim left: its termination may have started and its drain failed (a redelivered message).
+      const again = signal.drain ? await drainAgain(signal) : 'none';
+      if (again === 'drained') counts.drained += 1;
+      else if (again === 'none') counts.unmatched += 1;
       continue;
     }
     if (!signal.drain) {
@@ -102,13 +128,10 @@ export async function handleInterruptions(
         await ports.cluster.deleteNodeClaim(claim.name, claim.uid ? { uid: claim.uid } : {});
         counts.drained += 1;
         claims[index] = { ...(claims[index] as NodeClaimRef), deleting: true };
-      }
+        drainedNow.add(signal.instance);
+      } else if ((await drainAgain(signal)) === 'drained') counts.drained += 1;
     } catch (err) {
-      counts.failed += 1;
-      errors.push({
-        claim: claim.name,
-        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      });
+      fail(claim.name, err);
     }
   }
   return { ...counts, errors };

@@ -61,5 +61,7 @@ export function unsyncedPass(unseenPools: readonly string[]): PassResult {
     memory: {},
     negativeTally: undefined,
     depth: undefined,
+    // A pass that waited decided nothing, so it marks no method consolidated.
+    consolidatedMethods: [],
   };
 }

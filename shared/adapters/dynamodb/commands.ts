@@ -2,7 +2,11 @@
 // sequence number), indexed by status (GSI) and by candidate name (pointer items), transitions conditional.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../ports/clock.ts';
-import { COMMAND_TRANSITIONS, OPEN_COMMAND_STATUSES } from '../../ports/state-store/command-states.ts';
+import {
+  COMMAND_TRANSITIONS,
+  OPEN_COMMAND_STATUSES,
+  endsCommand,
+} from '../../ports/state-store/command-states.ts';
 import { ConditionFailedError, StaleWriteError } from '../../ports/state-store/errors.ts';
 import { admittedCommand } from '../../ports/state-store/records.ts';
 import type {
@@ -82,6 +86,9 @@ export class Commands {
   /** `fence` and `c` are checked by the caller (recordInputs.admitCommand). */
   async admit(fence: Fence, c: CommandInput): Promise<CommandRecord> {
     await this.writePointers(fence, c);
+    // An admitted command clears the negative cache (endsCommand's note); first, as transition does: a refused
+    // or crashed admission over-clears, which only costs a re-simulation.
+    await this.clearNegativeCache(fence.cluster);
     return this.fencing === 'transaction'
       ? this.admitInTransaction(fence, c)
       : this.admitInTwoWrites(fence, c);
@@ -272,7 +279,7 @@ export class Commands {
     to: CommandStatus,
   ): Promise<CommandRecord> {
     // Clear first: a crash after the clear and before the transition over-clears, which is harmless.
-    if (to === 'completed') await this.clearNegativeCache(cluster);
+    if (endsCommand(to)) await this.clearNegativeCache(cluster);
     const now = this.clock.now().getTime();
     const nonce = randomUUID();
     const terminal = COMMAND_TRANSITIONS[to].length === 0;

@@ -82,6 +82,11 @@ export const censusItem = z.object({
 });
 
 export const epochItem = z.object({ epoch: z.number().int(), lastClearId: z.string().optional() });
+export const consolidatedItem = z.object({
+  fingerprint: z.string(),
+  since: date,
+  methods: z.array(z.enum(METHOD_NAMES)),
+});
 export const cycleItem = z.object({
   nodePool: z.string(),
   cycle: z.number().int(),

@@ -12,6 +12,7 @@ export const leaseKey = (cluster: string, name: LeaseName): Key => ({ pk: `C#${c
 export const passPk = (cluster: string): string => `C#${cluster}#PASS`;
 export const PASS_SK = {
   epoch: 'EPOCH',
+  consolidated: 'CONSOLIDATED',
   cycle: 'COV#',
   unseen: 'UNSEEN',
   member: 'COVM#',
@@ -21,6 +22,7 @@ export const PASS_SK = {
   unavailable: 'UNAVAIL#',
 } as const;
 export const epochKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.epoch });
+export const consolidatedKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.consolidated });
 export const cycleKey = (cluster: string, pool: string): Key => ({
   pk: passPk(cluster),
   sk: `${PASS_SK.cycle}${pool}`,

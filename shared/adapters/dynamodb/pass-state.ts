@@ -12,12 +12,15 @@ import type {
   Nomination,
   PassState,
   PodVerdict,
+  StoredNegativeEntry,
   UnavailableOfferingRecord,
   UnseenPools,
 } from '../../ports/state-store/records.ts';
 import { NO_UNSEEN_POOLS } from '../../ports/state-store/records.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import {
+  consolidatedItem,
   cycleItem,
   epochItem,
   memberItem,
@@ -31,6 +34,7 @@ import {
 import {
   PASS_SK,
   cleanupTtl,
+  consolidatedKey,
   cycleKey,
   epochKey,
   memberKey,
@@ -80,6 +84,7 @@ export class PassStateStore {
     const now = this.clock.now().getTime();
     const live = (expiresAt: Date): boolean => expiresAt.getTime() > now;
     let epoch = 0;
+    let consolidated: PassState['consolidated'];
     let unseenPools: UnseenPools = NO_UNSEEN_POOLS;
     const cycles = new Map<string, number>();
     const members: z.output<typeof memberItem>[] = [];
@@ -90,6 +95,7 @@ export class PassStateStore {
     for (const item of items) {
       const sk = String(item.sk);
       if (sk === PASS_SK.epoch) epoch = parseItem(epochItem, item).epoch;
+      else if (sk === PASS_SK.consolidated) consolidated = parseItem(consolidatedItem, item);
       else if (sk === PASS_SK.unseen) {
         const u = parseItem(unseenItem, item);
         unseenPools = { version: u.version, pools: u.pools };
@@ -110,13 +116,12 @@ export class PassStateStore {
       }
     }
     const negativeCache = new Map<string, NegativeEntry>();
-    for (const n of negatives)
-      if (n.epoch === epoch && live(n.expiresAt))
-        negativeCache.set(n.candidate, {
-          candidate: n.candidate,
-          fingerprint: n.fingerprint,
-          expiresAt: n.expiresAt,
-        });
+    const negativeLeftovers = new Map<string, StoredNegativeEntry>();
+    for (const n of negatives) {
+      const entry = { candidate: n.candidate, fingerprint: n.fingerprint, expiresAt: n.expiresAt };
+      if (n.epoch === epoch && live(n.expiresAt)) negativeCache.set(n.candidate, entry);
+      else negativeLeftovers.set(n.candidate, { ...entry, epoch: n.epoch });
+    }
     const evaluated = new Map<string, Set<string>>();
     for (const m of members)
       if (cycles.get(m.nodePool) === m.cycle)
@@ -129,6 +134,8 @@ export class PassStateStore {
       coverage,
       unseenPools,
       negativeCache,
+      negativeLeftovers,
+      ...(consolidated ? { consolidated } : {}),
       verdicts,
       nominations,
       unavailableOfferings: unavailable,
@@ -226,6 +233,20 @@ export class PassStateStore {
     // A retry whose first attempt already bumped the epoch must not bump it twice.
     const item = out.ok ? out.item : out.old;
     return parseItem(epochItem, item ?? {}).epoch;
+  }
+
+  /** One item, replaced whole or deleted: the last writer wins, and either answer is safe to act on. */
+  async putConsolidated(cluster: string, view: ConsolidatedView | undefined): Promise<void> {
+    const parsed = passStateInputs.putConsolidatedView(view);
+    if (!parsed) return this.table.batchWrite([], [consolidatedKey(cluster)]);
+    await this.table.batchWrite([
+      {
+        ...consolidatedKey(cluster),
+        fingerprint: parsed.fingerprint,
+        since: parsed.since.getTime(),
+        methods: [...parsed.methods],
+      },
+    ]);
   }
 
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {

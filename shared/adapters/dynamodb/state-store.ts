@@ -27,6 +27,7 @@ import type {
 } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import type { StateStore } from '../../ports/state-store/index.ts';
 import { DYNAMODB_RETRY } from '../../config/dynamodb.ts';
 import { realSleep } from '../backoff.ts';
@@ -141,6 +142,9 @@ export class DynamoDbStateStore implements StateStore {
   }
   async clearNegativeCache(c: string): Promise<number> {
     return this.pass.clearNegative(cluster(c, 'clearNegativeCache'));
+  }
+  async putConsolidatedView(c: string, view: ConsolidatedView | undefined): Promise<void> {
+    return this.pass.putConsolidated(cluster(c, 'putConsolidatedView'), view);
   }
   async putVerdicts(c: string, verdicts: readonly PodVerdict[]): Promise<void> {
     return this.pass.putVerdicts(cluster(c, 'putVerdicts'), verdicts);

@@ -17,6 +17,7 @@ import type {
 import { NO_UNSEEN_POOLS } from '../../ports/state-store/records.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type StoredLease = Mutable<LeaseView> & { seq: number };
@@ -28,6 +29,7 @@ export interface ClusterState {
   unseen: UnseenPools;
   evaluated: Map<string, Map<string, number>>;
   negative: Map<string, NegativeEntry & { epoch: number }>;
+  consolidated?: ConsolidatedView;
   verdicts: Map<string, PodVerdict>;
   nominations: Map<string, Nomination>;
   unavailable: Map<string, UnavailableOfferingRecord>;

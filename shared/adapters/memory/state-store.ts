@@ -3,7 +3,7 @@
 import type { Clock } from '../../ports/clock.ts';
 import { acquire, heldBy, isLive, newClusterState, toLease, toView, viewOf } from './cluster-state.ts';
 import type { ClusterState, MemoryStateData, StoredLease } from './cluster-state.ts';
-import { COMMAND_TRANSITIONS } from '../../ports/state-store/command-states.ts';
+import { COMMAND_TRANSITIONS, endsCommand } from '../../ports/state-store/command-states.ts';
 import {
   ConditionFailedError,
   LockLostError,
@@ -31,12 +31,14 @@ import type {
   PassState,
   PodVerdict,
   ReplacementIdentity,
+  StoredNegativeEntry,
   UnavailableOfferingRecord,
 } from '../../ports/state-store/records.ts';
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
 import { backoffInputs, type BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import type { StateStore } from '../../ports/state-store/index.ts';
 
 export type { MemoryStateData };
@@ -104,14 +106,21 @@ export class MemoryStateStore implements StateStore {
     const live = <T extends { expiresAt: Date }>(m: Map<string, T>) =>
       new Map([...m].filter(([, v]) => isLive(v.expiresAt, now)));
     const negativeCache = new Map<string, NegativeEntry>();
-    for (const [k, e] of s.negative)
-      if (e.epoch === s.epoch && isLive(e.expiresAt, now))
-        negativeCache.set(k, { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt });
+    const negativeLeftovers = new Map<string, StoredNegativeEntry>();
+    for (const [k, e] of s.negative) {
+      const entry = { candidate: e.candidate, fingerprint: e.fingerprint, expiresAt: e.expiresAt };
+      if (e.epoch === s.epoch && isLive(e.expiresAt, now)) negativeCache.set(k, entry);
+      else negativeLeftovers.set(k, { ...entry, epoch: e.epoch });
+    }
     return {
       epoch: s.epoch,
       coverage,
       unseenPools: { version: s.unseen.version, pools: [...s.unseen.pools] },
       negativeCache,
+      negativeLeftovers,
+      ...(s.consolidated
+        ? { consolidated: { ...s.consolidated, methods: [...s.consolidated.methods] } }
+        : {}),
       verdicts: live(s.verdicts),
       nominations: live(s.nominations),
       unavailableOfferings: [...live(s.unavailable).values()],
@@ -176,6 +185,18 @@ export class MemoryStateStore implements StateStore {
     return s.epoch;
   }
 
+  async putConsolidatedView(cluster: string, view: ConsolidatedView | undefined): Promise<void> {
+    const parsed = passStateInputs.putConsolidatedView(view);
+    const s = this.state(cluster, 'putConsolidatedView');
+    if (parsed)
+      s.consolidated = {
+        fingerprint: parsed.fingerprint,
+        since: new Date(parsed.since),
+        methods: [...parsed.methods],
+      };
+    else delete s.consolidated;
+  }
+
   async putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void> {
     const s = this.state(cluster, 'putVerdicts');
     for (const v of passStateInputs.putVerdicts(verdicts)) s.verdicts.set(v.podKey, v);
@@ -214,6 +235,7 @@ export class MemoryStateStore implements StateStore {
     lock.seq += 1;
     const record = admittedCommand(fence, c, lock.seq, now);
     s.commands.set(c.id, record);
+    s.epoch += 1; // an admitted command clears the negative cache (endsCommand's note)
     return record;
   }
 
@@ -278,7 +300,7 @@ export class MemoryStateStore implements StateStore {
         `command ${cluster}/${id} is ${current?.status ?? 'absent'}, not ${from}`,
         current,
       );
-    if (to === 'completed') s.epoch += 1;
+    if (endsCommand(to)) s.epoch += 1;
     const { failures: _f, lastError: _e, retryAt: _r, ...rest } = current;
     const next = { ...rest, status: to, updatedAt: this.clock.now() };
     s.commands.set(id, next);

@@ -20,3 +20,9 @@ export const COMMAND_TRANSITIONS: Readonly<Record<CommandStatus, readonly Comman
   'rolled-back': [],
   failed: [],
 };
+
+/**
+ * A command is admitted or ends (completed, failed, rolled back): the capacity every remembered no-op verdict
+ * was computed against moves, so the store clears the negative cache (docs/mechanisms/negative-cache.md).
+ */
+export const endsCommand = (to: CommandStatus): boolean => COMMAND_TRANSITIONS[to].length === 0;

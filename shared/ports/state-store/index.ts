@@ -4,6 +4,7 @@
 // (test/contracts/state-store).
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import type { CommandStatus } from './command-states.ts';
 import type { BackoffRelease } from './replacement-backoffs.ts';
 import type {
@@ -55,12 +56,17 @@ export interface StateStore {
   deleteNegativeEntries(cluster: string, candidates: readonly string[]): Promise<void>;
   /** One write: bumps the epoch, which invalidates every entry written before it. Returns the new epoch. */
   clearNegativeCache(cluster: string): Promise<number>;
+  /** Stores the view a pass found consolidated, or forgets it (`undefined`): docs/mechanisms/consolidated-state.md. */
+  putConsolidatedView(cluster: string, view: ConsolidatedView | undefined): Promise<void>;
   putVerdicts(cluster: string, verdicts: readonly PodVerdict[]): Promise<void>;
   putNominations(cluster: string, nominations: readonly Nomination[]): Promise<void>;
   deleteNominations(cluster: string, podKeys: readonly string[]): Promise<void>;
   putUnavailableOfferings(cluster: string, offerings: readonly UnavailableOfferingRecord[]): Promise<void>;
 
-  /** Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. */
+  /**
+   * Fenced on the admission lock: allocates the next sequence number; StaleWriteError for a stale token. Clears
+   * the negative cache (docs/mechanisms/negative-cache.md).
+   */
   admitCommand(fence: Fence, command: CommandInput): Promise<CommandRecord>;
   /**
    * Fenced on the admitting holder (same token and owner): marks a `launching` command as fully started and
@@ -74,7 +80,7 @@ export interface StateStore {
   getCommand(cluster: string, id: string): Promise<CommandRecord | undefined>;
   findCommandsByCandidate(cluster: string, candidate: string): Promise<CommandRecord[]>;
   listCommandsByStatus(cluster: string, status: CommandStatus): Promise<CommandRecord[]>;
-  /** Conditional on `from`; moving to `completed` clears the negative cache first (docs/mechanisms/negative-cache.md). */
+  /** Conditional on `from`; ending a command (completed, failed, rolled back) clears the negative cache first (docs/mechanisms/negative-cache.md). */
   transitionCommand(
     cluster: string,
     id: string,

@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import { parseInput } from './errors.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import {
+  consolidatedViewSchema,
   negativeEntrySchema,
   nominationSchema,
   podVerdictSchema,
@@ -38,6 +40,8 @@ export const passStateInputs = {
     parseInput(z.array(negativeEntrySchema), entries, 'putNegativeEntries.entries'),
   deleteNegativeEntries: (candidates: readonly string[]) =>
     parseInput(names, candidates, 'deleteNegativeEntries.candidates'),
+  putConsolidatedView: (view: ConsolidatedView | undefined) =>
+    view === undefined ? undefined : parseInput(consolidatedViewSchema, view, 'putConsolidatedView.view'),
   putVerdicts: (verdicts: readonly PodVerdict[]) =>
     parseInput(z.array(podVerdictSchema), verdicts, 'putVerdicts.verdicts'),
   putNominations: (nominations: readonly Nomination[]) =>

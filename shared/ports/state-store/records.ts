@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DECISIONS, METHOD_NAMES } from '../../disruption/types.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
+import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import { CAPACITY_TYPES, CLOUDS } from '../../model/labels.ts';
 import type { Cloud } from '../../model/labels.ts';
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
@@ -86,6 +87,18 @@ export const negativeEntrySchema = z.object({
   expiresAt: z.date(),
 }) satisfies z.ZodType<NegativeEntry>;
 
+/** The consolidated view as stored: a fingerprint and the time it was first seen. */
+export const consolidatedViewSchema = z.object({
+  fingerprint: z.string().min(1).max(256),
+  since: z.date(),
+  methods: z.array(z.enum(METHOD_NAMES)).min(1).max(METHOD_NAMES.length),
+}) satisfies z.ZodType<ConsolidatedView>;
+
+/** A negative entry with the epoch it was written under. */
+export interface StoredNegativeEntry extends NegativeEntry {
+  readonly epoch: number;
+}
+
 export const podVerdictSchema = z.object({
   podKey: storeName,
   podUid: z.string().min(1),
@@ -141,6 +154,14 @@ export interface PassState {
   readonly coverage: ReadonlyMap<string, CoverageCycle>;
   readonly unseenPools: UnseenPools;
   readonly negativeCache: ReadonlyMap<string, NegativeEntry>;
+  /**
+   * Stored negative entries that are not live: expired by the reader's clock or written under an older epoch.
+   * A lookup reports them `expired` (or `absent`, for a cleared epoch) and the end-of-pass sweep deletes them
+   * (docs/mechanisms/negative-cache.md); optional so that a reader may leave them out.
+   */
+  readonly negativeLeftovers?: ReadonlyMap<string, StoredNegativeEntry>;
+  /** The view the last pass found consolidated, if it did (docs/mechanisms/consolidated-state.md). */
+  readonly consolidated?: ConsolidatedView;
   readonly verdicts: ReadonlyMap<string, PodVerdict>;
   readonly nominations: ReadonlyMap<string, Nomination>;
   readonly unavailableOfferings: readonly UnavailableOfferingRecord[];

@@ -271,5 +271,32 @@ export function commandContract(ctx: ContractContext): void {
       expect(after.epoch).toBe(before.epoch + 1);
       expect(after.negativeCache.size).toBe(0);
     });
+
+    // The fork clears its cache whenever a pass admits a command and whenever the queue finishes one, however
+    // it ended (docs/mechanisms/negative-cache.md).
+    it('clears the negative cache when a command is admitted, and when one fails or is rolled back', async () => {
+      const l = await lock();
+      const remember = async (epoch: number) =>
+        ctx.store.putNegativeEntries(ctx.cluster, epoch, [
+          { candidate: 'n9', fingerprint: 'f', expiresAt: new Date(ctx.clock.now().getTime() + 60_000) },
+        ]);
+      const cached = async () => (await ctx.other.loadPassState(ctx.cluster)).negativeCache.size;
+      const epoch = async () => (await ctx.other.loadPassState(ctx.cluster)).epoch;
+
+      await remember(await epoch());
+      await ctx.store.admitCommand(l, command('c1', ['n1']));
+      expect(await cached()).toBe(0);
+
+      await ctx.store.admitCommand(l, command('c2', ['n2']));
+      await remember(await epoch());
+      await ctx.store.transitionCommand(ctx.cluster, 'c1', 'launching', 'rolling-back');
+      expect(await cached()).toBe(1);
+      await ctx.store.transitionCommand(ctx.cluster, 'c1', 'rolling-back', 'rolled-back');
+      expect(await cached()).toBe(0);
+
+      await remember(await epoch());
+      await ctx.store.transitionCommand(ctx.cluster, 'c2', 'launching', 'failed');
+      expect(await cached()).toBe(0);
+    });
   });
 }

@@ -77,6 +77,13 @@ export function passStateContract(ctx: ContractContext): void {
       ctx.clock.advance(60_000);
       s = await ctx.other.loadPassState(ctx.cluster);
       expect([...s.negativeCache.keys()]).toEqual(['n1']);
+      // Still stored, so the pass can report the lookup expired and its sweep can delete it.
+      expect(s.negativeLeftovers?.get('n2')).toEqual({
+        candidate: 'n2',
+        fingerprint: 'fp-2',
+        expiresAt: inMs(0),
+        epoch: 0,
+      });
     });
 
     it('clears the whole negative cache with one epoch bump, also against entries written late under the old epoch', async () => {
@@ -94,6 +101,8 @@ export function passStateContract(ctx: ContractContext): void {
       let s = await ctx.store.loadPassState(ctx.cluster);
       expect(s.epoch).toBe(1);
       expect(s.negativeCache.size).toBe(0);
+      expect(s.negativeLeftovers?.get('late')?.epoch).toBe(0);
+      expect(s.negativeLeftovers?.size).toBe(61);
       await ctx.store.putNegativeEntries(ctx.cluster, 1, [
         { candidate: 'node-1', fingerprint: 'new', expiresAt: inMs(300_000) },
       ]);

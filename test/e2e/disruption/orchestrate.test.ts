@@ -69,7 +69,8 @@ describe('orchestrate through the handler', () => {
     expect(done.transitions).toEqual([{ id, to: 'completed' }]);
     await expect.poll(() => instance(s.instanceId)?.state).toBe('terminated');
     expect(await expectNothingLeftBehind(h, s)).toBe('completed');
-    expect((await h.store().loadPassState(h.clusterName)).epoch).toBe(epoch + 1);
+    // The negative cache was cleared twice: when the command was admitted and when it completed.
+    expect((await h.store().loadPassState(h.clusterName)).epoch).toBe(epoch + 2);
     const executed = { decision: 'replace', result: 'completed' };
     expect(h.metrics.total(LOOP_METRICS.commandsExecutedTotal, executed)).toBe(1);
     expect(proposal.savingsPerHour).toBeGreaterThan(0);

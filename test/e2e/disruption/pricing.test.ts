@@ -151,6 +151,9 @@ describe('pricing through its handler', () => {
     // The price APIs now say spot is cheap, but passes read the stored book: still nothing to do.
     expect((await runConsolidate()).proposals).toEqual([]);
     expect((await runPricing()).outcome).toBe('stored');
+    // A price change does not re-arm the consolidated state (Karpenter's cluster state cannot see it either);
+    // its five-minute timeout does (docs/mechanisms/consolidated-state.md).
+    h.clock.advance(5 * 60_000);
     const { proposals } = await runConsolidate();
     expect(proposals).toHaveLength(1);
     expect(proposals[0]!.candidates).toHaveLength(1);

@@ -169,8 +169,11 @@ describe('writes retried after a timeout (DynamoDB Local behind a fault proxy)',
         .created,
     ).toBe(false);
 
+    // Admitting the command cleared the negative cache again: entries go under the epoch a pass reads now.
+    const { epoch } = await store.loadPassState(cluster);
+    expect(epoch).toBe(2);
     proxy.inject('BatchWriteItem', { kind: 'withhold-response' });
-    await store.putNegativeEntries(cluster, 1, [
+    await store.putNegativeEntries(cluster, epoch, [
       { candidate: 'n7', fingerprint: 'f', expiresAt: new Date(clock.now().getTime() + 60_000) },
     ]);
     expect([...(await store.loadPassState(cluster)).negativeCache.keys()]).toEqual(['n7']);

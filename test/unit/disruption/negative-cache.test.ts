@@ -110,7 +110,7 @@ describe('lookups', () => {
     expect(lookupNegative(cache, 'node-a', fp({ node: obj('n-uid', '101') }), after(1)).result).toBe(
       'changed',
     );
-    expect(lookupNegative(cache, 'node-b', f, after(1)).result).toBe('miss');
+    expect(lookupNegative(cache, 'node-b', f, after(1)).result).toBe('absent');
   });
 
   it('check expiry on lookup: the five-minute TTL ends exactly at expiresAt', () => {
@@ -124,8 +124,8 @@ describe('lookups', () => {
     expect(lookupNegative(cache, 'node-a', undefined, after(1)).result).toBe('no-fingerprint');
   });
 
-  it('ignore entries written under an older epoch', () => {
-    expect(lookupNegative(observeEpoch(cache, 4), 'node-a', f, after(1)).result).toBe('stale-epoch');
+  it('an entry written under an older epoch belongs to a cleared cache: absent', () => {
+    expect(lookupNegative(observeEpoch(cache, 4), 'node-a', f, after(1)).result).toBe('absent');
     expect(observeEpoch(cache, 2)).toBe(cache);
   });
 });
@@ -170,7 +170,7 @@ describe('clearing and sweeping', () => {
   it('clears everything when a command completes, by moving to the next epoch', () => {
     const cleared = clearNegativeCache(c);
     expect(cleared.epoch).toBe(2);
-    expect(lookupNegative(cleared, 'b', f, after(1)).result).toBe('miss');
+    expect(lookupNegative(cleared, 'b', f, after(1)).result).toBe('absent');
   });
 
   it('sweeps expired and older-epoch entries at pass end', () => {
@@ -218,10 +218,10 @@ describe('what the pass does with a lookup', () => {
 
   it('counts hits while observing, and flags hits the fresh simulation contradicted', () => {
     let t = tallyLookup(EMPTY_TALLY, 'a', hit, 'no-op');
-    t = tallyLookup(t, 'b', { result: 'miss' }, 'replace');
+    t = tallyLookup(t, 'b', { result: 'absent' }, 'replace');
     t = tallyLookup(t, 'a', hit, 'delete');
     expect(t.byResult.hit).toBe(2);
-    expect(t.byResult.miss).toBe(1);
+    expect(t.byResult.absent).toBe(1);
     expect(t.contradictedHits).toBe(1);
     expect(mayMarkConsolidated(t)).toBe(true);
   });
@@ -255,6 +255,6 @@ describe('through the StateStore port (memory adapter)', () => {
     const third = await store.loadPassState('c1');
     expect(
       lookupNegative(negativeCache(third.epoch, third.negativeCache.values()), 'node-a', f, now).result,
-    ).toBe('miss');
+    ).toBe('absent');
   });
 });

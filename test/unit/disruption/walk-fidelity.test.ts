@@ -78,6 +78,35 @@ describe('the coverage cycle counts only judged candidates', () => {
     expect(evaluatedIn(r, 'default').length).toBeGreaterThan(0);
   });
 
+  // The fork's SingleNodeConsolidation marks a candidate reached only after the threshold check: one that
+  // cannot pass it was never evaluated and must not be demoted behind the tail on the next resumed walk.
+  it('does not count a below-threshold candidate as reached', () => {
+    const pinned = [0, 1, 2, 3, 4].map((i) =>
+      pod(`cheap-${i}`, {
+        node: 'cheap',
+        cpu: '100m',
+        nodeSelector: { 'kubernetes.io/hostname': 'cheap' },
+      }),
+    );
+    const many = ['a0', 'a1', 'a2', 'a3', 'a4', 'a5'].flatMap((n) => stuck(n));
+    const objs = [
+      versionedPool('default'),
+      nodePool('bal', { policy: 'Balanced' }),
+      node('cheap', { type: 's-2', pool: 'bal' }),
+      ...pinned,
+      // a big node in the same pool, pinned too: it makes cheap's savings a small share of the pool's
+      node('big', { type: 's-16', pool: 'bal' }),
+      pod('big-app', { node: 'big', cpu: '15', nodeSelector: { 'kubernetes.io/hostname': 'big' } }),
+      ...many,
+    ];
+    // pools interleave, so cheap is reached early, before the walk times out among the stuck ones
+    const r = pass(objs, { singleNodeTimeoutMs: 30 }, undefined, { ticks: true });
+    expect(r.timedOut).toBe(true);
+    expect(reasonOf(r, 'cheap')).toBe('below-threshold');
+    expect(evaluatedIn(r, 'bal')).toEqual(['big']); // judged by simulation; cheap was not
+    expect(evaluatedIn(r, 'default').length).toBeGreaterThan(0);
+  });
+
   it('restarts at the head after a walk that stopped at a command (no timeout)', () => {
     const objs = [versionedPool('default'), ...oversized('big'), ...stuck('a0'), ...stuck('a1')];
     const r = pass(objs, { maxCommands: 1 });
