@@ -40,6 +40,12 @@ export interface ContractSubject {
   readonly deployment: string;
   /** Places a live instance for `claim` in the backend, outside the provider, that breaks `rule`. */
   plant(rule: PlantRule, claim: string, zone: string): Promise<ProviderId>;
+  /**
+   * From now until reset, the backend launches what fits of a gang even below the minimum the request asked for
+   * (EC2 MinTargetCapacity, Compute Engine minCount), as a request that asked for less than the gang, or a service
+   * that did not hold to it, would leave it: all or nothing must then be the adapter's own check.
+   */
+  relaxGangMinimum(): void;
   /** Brings the backend back to empty with unlimited capacity. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -189,6 +195,20 @@ export function cloudProviderContract(label: string, start: () => Promise<Contra
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InsufficientCapacityError);
       expect((error as InsufficientCapacityError).offerings.length).toBeGreaterThan(0);
+      expect(await s.liveInstances()).toBe(0);
+      expect(await s.provider.list()).toEqual([]);
+    });
+
+    it('launches nothing and leaks nothing when the backend would hand back part of a gang below its minimum', async () => {
+      s.relaxGangMinimum();
+      zeroEverywhere(s.dear);
+      s.setCapacity(s.cheap, s.zones[0], 'on-demand', 2);
+      s.setCapacity(s.cheap, s.zones[1], 'on-demand', 1);
+      const claims = ['short-a', 'short-b', 'short-c'].map((n) => claim(n, onlyOurs()));
+      const error = await s.provider
+        .createGang(uniformGang('ns/job-short', claims, s.nodeClass, types))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InsufficientCapacityError);
       expect(await s.liveInstances()).toBe(0);
       expect(await s.provider.list()).toEqual([]);
     });

@@ -44,7 +44,11 @@ cloudProviderContract('EC2 adapter on the EC2 emulator', async () => {
         }),
       ),
     liveInstances: async () => world.live().length,
+    relaxGangMinimum: () => {
+      world.faults.ignoreMinTargetCapacity = true;
+    },
     reset: async () => {
+      world.faults.ignoreMinTargetCapacity = false;
       world.instances.clear();
       world.capacity.clear();
       world.fleets.clear();
