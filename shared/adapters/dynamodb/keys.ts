@@ -21,6 +21,12 @@ export const PASS_SK = {
   nomination: 'NOM#',
   unavailable: 'UNAVAIL#',
 } as const;
+/** Replacement-backoff holds: one item per candidate (replacement-backoffs.ts). */
+export const backoffPk = (cluster: string): string => `C#${cluster}#BACKOFF`;
+export const backoffKey = (cluster: string, candidate: string): Key => ({
+  pk: backoffPk(cluster),
+  sk: candidate,
+});
 export const epochKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.epoch });
 export const consolidatedKey = (cluster: string): Key => ({ pk: passPk(cluster), sk: PASS_SK.consolidated });
 export const cycleKey = (cluster: string, pool: string): Key => ({

@@ -7,11 +7,8 @@ import type { Clock } from '../../ports/clock.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
 import { backoffInputs, type BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
 import { parseItem } from './items.ts';
-import { cleanupTtl, type Key } from './keys.ts';
+import { backoffKey, backoffPk, cleanupTtl } from './keys.ts';
 import type { Table } from './table.ts';
-
-const backoffPk = (cluster: string): string => `C#${cluster}#BACKOFF`;
-const backoffKey = (cluster: string, candidate: string): Key => ({ pk: backoffPk(cluster), sk: candidate });
 
 const date = z
   .number()

@@ -44,9 +44,21 @@ export async function seedPassState(
     const cycle = await store.startCoverageCycle(cluster, p, 0);
     await store.markEvaluated(cluster, p, cycle, nodes.filter((i) => pool(i) === p).map(node));
   }
+  // Commands first: admitting one clears the negative cache (a new epoch), so the entries go in after it.
+  const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'seed', ttlMs: 60_000 });
+  for (let c = 0; c < shape.openCommands; c++)
+    await store.admitCommand(lock, {
+      id: `seed-${c}`,
+      method: 'single-node-consolidation',
+      decision: 'replace',
+      candidates: [node(c)],
+      replacements: [`claim-${c}`],
+    });
+  await store.releaseLease(lock);
+  const { epoch } = await store.loadPassState(cluster);
   await store.putNegativeEntries(
     cluster,
-    0,
+    epoch,
     nodes.map((i) => ({
       candidate: node(i),
       fingerprint: `sha256:${i.toString(16).padStart(64, '0')}`,
@@ -80,16 +92,6 @@ export async function seedPassState(
       expiresAt: later,
     },
   ]);
-  const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'seed', ttlMs: 60_000 });
-  for (let c = 0; c < shape.openCommands; c++)
-    await store.admitCommand(lock, {
-      id: `seed-${c}`,
-      method: 'single-node-consolidation',
-      decision: 'replace',
-      candidates: [node(c)],
-      replacements: [`claim-${c}`],
-    });
-  await store.releaseLease(lock);
 }
 
 /** The store calls of one consolidation pass (docs/architecture.md), split so their round trips can be counted apart. */
