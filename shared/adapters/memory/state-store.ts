@@ -37,7 +37,8 @@ import type {
 import type { CommandStatus } from '../../ports/state-store/command-states.ts';
 import type { NegativeEntry } from '../../disruption/negative-cache.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
-import { backoffInputs, type BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
+import type { BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
+import { liveBackoffs, putBackoffs, releaseBackoffs } from './backoffs.ts';
 import type { ConsolidatedView } from '../../disruption/consolidated-state.ts';
 import type { StateStore } from '../../ports/state-store/index.ts';
 
@@ -374,21 +375,13 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listReplacementBackoffs(cluster: string): Promise<BackoffEntry[]> {
-    const now = this.clock.now();
-    return [...this.state(cluster, 'listReplacementBackoffs').backoffs.values()]
-      .filter((e) => isLive(e.expiresAt, now))
-      .sort((a, b) => a.candidate.localeCompare(b.candidate));
+    return liveBackoffs(this.state(cluster, 'listReplacementBackoffs'), this.clock.now());
   }
-
   async putReplacementBackoffs(cluster: string, entries: readonly BackoffEntry[]): Promise<void> {
-    const s = this.state(cluster, 'putReplacementBackoffs');
-    for (const e of backoffInputs.put(entries)) s.backoffs.set(e.candidate, e);
+    putBackoffs(this.state(cluster, 'putReplacementBackoffs'), entries);
   }
-
   async deleteReplacementBackoffs(cluster: string, releases: readonly BackoffRelease[]): Promise<void> {
-    const s = this.state(cluster, 'deleteReplacementBackoffs');
-    for (const r of backoffInputs.release(releases))
-      if (s.backoffs.get(r.candidate)?.fingerprint === r.fingerprint) s.backoffs.delete(r.candidate);
+    releaseBackoffs(this.state(cluster, 'deleteReplacementBackoffs'), releases);
   }
 
   async putCensus(cluster: string, results: readonly CensusResult[]): Promise<void> {
