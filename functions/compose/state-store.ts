@@ -1,5 +1,9 @@
 // Builds the DynamoDB StateStore: one client per container, the adapter's own retries (SDK attempts 1).
-import { createDynamoDbClient, DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts';
+import {
+  createDynamoDbClient,
+  DynamoDbStateStore,
+  type FencingMode,
+} from '../../shared/adapters/dynamodb/index.ts';
 import { LEASE_CLOCK_SKEW_MS } from '../../shared/config/dynamodb.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Closer, Credentials } from './local.ts';
@@ -33,6 +37,8 @@ export function buildStateStore(
   clock: Clock,
   credentials?: Credentials,
   closer?: Closer,
+  /** DynamoDB's transactions (the default); the local fleet on dynalite takes the two-write path. */
+  fencing?: FencingMode,
 ): DynamoDbStateStore {
   const client = stateTableClient(settings, credentials, closer);
   // Leases are judged with room for the callers' clocks to differ (docs/deploy.md, "Leases and clocks").
@@ -41,5 +47,6 @@ export function buildStateStore(
     tableName: settings.tableName,
     clock,
     maxClockSkewMs: LEASE_CLOCK_SKEW_MS,
+    ...(fencing ? { fencing } : {}),
   });
 }

@@ -2,6 +2,7 @@
 // progress on stderr, the summary table on stdout, the HTML report and optionally the JSON summary.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { describeLocalDynamo } from '../dynamodb/start.ts';
 import { progressLine, summaryTable } from '../fleet/format.ts';
 import { renderReport, type LabelledRun } from '../fleet/report/html.ts';
 import { runFleet } from '../fleet/run.ts';
@@ -72,7 +73,9 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
           }
         : {}),
       onStart: (e) =>
-        io.stderr.write(`kubeconfig: ${e.kubeconfig}  (kubectl --kubeconfig ${e.kubeconfig} get nodes)\n`),
+        io.stderr.write(
+          `${describeLocalDynamo(e.dynamo)}\nkubeconfig: ${e.kubeconfig}  (kubectl --kubeconfig ${e.kubeconfig} get nodes)\n`,
+        ),
       onSample: (s, at) =>
         io.stderr.write(tty ? `\r${progressLine(s, at)}\u001b[K` : `${progressLine(s, at)}\n`),
     });

@@ -12,8 +12,8 @@ import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
-import { startDynamoDbLocal } from '../dynamodb/dynamodb-local.ts';
 import type { LocalDynamo } from '../dynamodb/server.ts';
+import { fencingFor, startLocalDynamo } from '../dynamodb/start.ts';
 import { createTable } from '../dynamodb/tables.ts';
 import { registerEc2Node, registerGceNode } from '../kubelet.ts';
 import { buildStateStore } from '../../functions/compose/state-store.ts';
@@ -59,7 +59,7 @@ export async function startEnvironment(
     for (const c of closes.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    const dynamoStart = startDynamoDbLocal();
+    const dynamoStart = startLocalDynamo();
     closes.push(() => dynamoStart.then((d) => d.stop()));
     // The emulator's explicit fast bookmark mode: the fleet's clock runs far ahead of the wall clock, and a warm
     // read waiting the wall second for kube-apiserver's pre-timeout bookmark would make every invocation slower
@@ -102,6 +102,7 @@ export async function startEnvironment(
       systemClock,
       LOCAL_CREDENTIALS,
       closer,
+      fencingFor(dynamo),
     );
     await store.deploymentId(world.clusterName, FLEET_DEPLOYMENT);
     kube.seed([...objects, ...adoptNodes(objects, { ec2: ec2.world, gce: gce.world }, world.clusterName)]);

@@ -29,6 +29,7 @@ import { lifecycleConfig } from '../../shared/config/lifecycle.ts';
 import { provisionConfig } from '../../shared/config/provision.ts';
 import type { LaunchCounts } from '../../shared/loop/launch.ts';
 import { StoredPrices } from '../../shared/loop/prices.ts';
+import { fencingFor } from '../dynamodb/start.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
@@ -123,7 +124,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const nonce = () => randomUUID();
   // The deployment id, as every function's deps read it from the state table (functions/compose/deployment.ts).
   const deployment = deploymentSource(
-    buildStateStore(provisionConfig(vars).store, clock, LOCAL_CREDENTIALS, closer),
+    buildStateStore(provisionConfig(vars).store, clock, LOCAL_CREDENTIALS, closer, fencingFor(env.dynamo)),
     env.clusterName,
     nonce,
   );
@@ -154,7 +155,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
       obs: { logger, metrics },
       cluster: (c: ClusterSettings) => buildCluster(c, logger),
       store: (s: Parameters<typeof buildStateStore>[0]) =>
-        buildStateStore(s, clock, LOCAL_CREDENTIALS, closer),
+        buildStateStore(s, clock, LOCAL_CREDENTIALS, closer, fencingFor(env.dynamo)),
       ec2,
       gce,
       types: (c: PassTypesConfig) =>

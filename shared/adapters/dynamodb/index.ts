@@ -3,4 +3,5 @@ export { createDynamoDbClient, RoundTripCounter, THROTTLING_ERRORS } from './cli
 export type { DynamoDbClientOptions } from './client.ts';
 export { DynamoDbStateStore } from './state-store.ts';
 export type { DynamoDbStateStoreOptions } from './state-store.ts';
+export type { FencingMode } from './commands.ts';
 export { GSI1 } from './keys.ts';

@@ -7,6 +7,7 @@ import type { Clock } from '../../../shared/ports/clock.ts';
 import { localClient } from './credentials.ts';
 import type { LocalDynamo } from './dynalite.ts';
 import { createTable } from './tables.ts';
+import { fencingFor } from '../../../local/dynamodb/start.ts';
 
 export interface StateTable {
   readonly server: LocalDynamo;
@@ -40,9 +41,7 @@ export async function startStateTable(
       const { endpoint, requestTimeoutMs, ...rest } = options;
       const client = localClient(endpoint ?? server.endpoint, requestTimeoutMs);
       clients.push(client);
-      // dynalite has no transactions, so fenced writes there take the two-write path.
-      const fencing = server.kind === 'dynalite' ? ('two-writes' as const) : ('transaction' as const);
-      return new DynamoDbStateStore({ client, tableName, clock, fencing, ...rest });
+      return new DynamoDbStateStore({ client, tableName, clock, fencing: fencingFor(server), ...rest });
     },
     close: async () => {
       for (const c of clients) c.destroy();
