@@ -19,6 +19,9 @@ export const CI_PARAMS = {
   gcpProjectNumber: '123456789012',
   gcpRegion: 'us-central1',
   gcpZones: 'us-central1-a,us-central1-b',
+  vpc: 'on',
+  vpcSubnetIds: 'subnet-0a1,subnet-0b2',
+  vpcSecurityGroupIds: 'sg-0c3',
 } as const;
 
 export interface ServiceFunction {

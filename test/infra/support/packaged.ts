@@ -14,9 +14,9 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from './derive.ts';
-import { packageService, type Packaged } from './package.ts';
+import { CI_PARAMS, packageService, type Packaged } from './package.ts';
 
-/** Everything the package is built from. */
+/** Everything the package is built from (and the parameters it is packaged with). */
 const INPUTS = ['serverless.yml', 'package-lock.json', 'infra', 'functions', 'shared'];
 const WAIT_MS = 600_000;
 
@@ -29,6 +29,7 @@ function filesUnder(path: string): string[] {
 
 function inputHash(): string {
   const h = createHash('sha256');
+  h.update(JSON.stringify(CI_PARAMS));
   for (const file of INPUTS.flatMap((p) => filesUnder(join(ROOT, p)))) {
     h.update(relative(ROOT, file));
     h.update(readFileSync(file));
