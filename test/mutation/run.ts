@@ -35,7 +35,8 @@ function parseArgs(argv: string[]): Args {
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else target.push(relative(ROOT, resolve(a)));
   }
-  if (files.length === 0) throw new Error('usage: npm run mutate -- <source file>... [--tests <test file>...]');
+  if (files.length === 0)
+    throw new Error('usage: npm run mutate -- <source file>... [--tests <test file>...]');
   for (const f of [...files, ...tests]) if (!existsSync(join(ROOT, f))) throw new Error(`${f}: no such file`);
   return { files, tests, concurrency };
 }
