@@ -1,4 +1,5 @@
 // Command-line arguments of docs/contract.md, parsed strictly (unknown flags and missing values are usage errors).
+import { cloudOfRegion } from '../../shared/catalog/regions.ts';
 import { InputError } from './errors.ts';
 
 export const COMMANDS = ['simulate', 'plan', 'census'] as const;
@@ -8,6 +9,10 @@ export interface Args {
   readonly command: Command;
   readonly files: readonly string[];
   readonly catalog: string | undefined;
+  /** --extra-types FILE...: types added to the catalog in use, or replacing the type of the same name. */
+  readonly extraTypes: readonly string[];
+  /** --region R...: the regions whose offerings are used, instead of those the snapshot names. */
+  readonly regions: readonly string[];
   readonly now: Date | undefined;
   readonly output: 'json' | 'table';
   readonly upstream: boolean;
@@ -18,7 +23,7 @@ export interface Args {
 }
 
 export const USAGE = `usage: kraftsman <simulate|plan|census> -f FILE [-f FILE ...] [--catalog FILE] [--now RFC3339]
-                 [-o json|table] [--upstream]
+                 [--extra-types FILE ...] [--region R ...] [-o json|table] [--upstream]
        plan:     [--max-commands N] [--spot-to-spot] [--spot-to-spot-min-types N] [--skip-unchanged-negatives]`;
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -54,6 +59,8 @@ export function parseArgs(argv: readonly string[]): Args {
   }
   const files: string[] = [];
   let catalog: string | undefined;
+  const extraTypes: string[] = [];
+  const regions: string[] = [];
   let now: Date | undefined;
   let output: 'json' | 'table' = 'table';
   let upstream = false,
@@ -80,6 +87,18 @@ export function parseArgs(argv: readonly string[]): Args {
       case '--catalog':
         catalog = value();
         break;
+      case '--extra-types':
+        extraTypes.push(value());
+        break;
+      case '--region': {
+        const v = value();
+        if (!cloudOfRegion(v))
+          throw new InputError(
+            `--region ${JSON.stringify(v)} is not an AWS or Google Cloud region name (e.g. us-west-2, us-central1)`,
+          );
+        regions.push(v);
+        break;
+      }
       case '--now':
         now = parseNow(value());
         break;
@@ -115,6 +134,8 @@ export function parseArgs(argv: readonly string[]): Args {
     command: command as Command,
     files,
     catalog,
+    extraTypes,
+    regions,
     now,
     output,
     upstream,

@@ -45,6 +45,8 @@ function commandJson(c: Command): unknown {
       requirements: r.requirements,
     })),
     savingsPerHour: cents(savingsOf(c)),
+    // A drift command says why its node drifted (Karpenter's reason: NodePoolDrifted, RequirementsDrifted, …).
+    ...(c.method === 'drift' ? { reason: c.candidates[0]?.drift?.reason ?? 'Drifted' } : {}),
   };
 }
 

@@ -60,6 +60,13 @@ export interface Skip {
 export type DriftKind =
   'condition' | 'nodepool-hash' | 'requirements' | 'instance-type-gone' | 'nodeclass-hash';
 
+/** Why and since when a candidate drifted; `reason` is Karpenter's word for it (drift-detect.ts). */
+export interface Drift {
+  readonly kind: DriftKind;
+  readonly since: number;
+  readonly reason: string;
+}
+
 export interface Candidate {
   readonly name: string;
   readonly node: StateNode;
@@ -82,7 +89,7 @@ export interface Candidate {
   /** A pod-level block (do-not-disrupt pod, PDB): graceful methods skip it; drift ignores it when the claim has a terminationGracePeriod. */
   readonly podBlock: 'do-not-disrupt' | 'pdb-blocked' | undefined;
   readonly terminationGracePeriod: boolean;
-  readonly drift: { readonly kind: DriftKind; readonly since: number } | undefined;
+  readonly drift: Drift | undefined;
 }
 
 export const isEmpty = (c: Candidate): boolean => c.rescheduleCost <= 1;

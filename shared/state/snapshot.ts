@@ -70,6 +70,12 @@ export interface SnapshotOptions {
    * Ready is NotReady. Off for a hand-written snapshot, where a missing class is assumed (docs/contract.md).
    */
   readonly poolReadiness?: boolean;
+  /**
+   * Whether a node whose instance type is not among `instanceTypes` is drifted (Karpenter's instance type not
+   * found): true (the default) where the types are the cloud's own answer; false for a static catalog (the CLI's),
+   * where a missing type only means an unknown price.
+   */
+  readonly unknownTypesDrift?: boolean;
 }
 
 export interface ClusterSnapshot {
@@ -80,6 +86,8 @@ export interface ClusterSnapshot {
   readonly instanceTypes: readonly InstanceType[];
   readonly instanceTypesByName: ReadonlyMap<string, InstanceType>;
   readonly podRequests: ReadonlyMap<string, ResourceList>;
+  /** SnapshotOptions.unknownTypesDrift; undefined means true. */
+  readonly unknownTypesDrift?: boolean;
   readonly warnings: readonly string[];
 }
 
@@ -176,6 +184,7 @@ export function buildSnapshot(
     instanceTypes,
     instanceTypesByName: byName,
     podRequests: requests,
+    ...(options.unknownTypesDrift === false ? { unknownTypesDrift: false } : {}),
     warnings,
   };
 }
