@@ -1,6 +1,6 @@
 // `npm start` on a machine without Java: the CLI, spawned with a PATH that holds only `node`, runs the local
 // fleet on dynalite (in-process, no transactions: the state store's two-write fencing) and says so; its
-// commands are admitted and completed as on DynamoDB Local.
+// commands are admitted and completed as on DynamoDB Local; the AWS SDK's Node-version notice is not printed.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,8 +34,10 @@ describe('the local fleet without Java', () => {
         '--report',
         join(dir, 'report.html'),
       ],
-      { cwd: ROOT, env: { PATH: dir, HOME: dir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+      { cwd: ROOT, env: { PATH: dir, HOME: dir } },
     );
+    // The AWS SDK's notice about Node 22 does not reach the user (bin/kraftsman.mjs; README, "Set up").
+    expect(stderr).not.toContain('NodeVersionSupportWarning');
     expect(stderr).toMatch(/^state store: dynalite at http:\/\/127\.0\.0\.1:\d+ \(no Java on PATH/m);
     const summary = fleetSummarySchema.strict().parse(JSON.parse(readFileSync(json, 'utf8')));
     // Admission records each command with the lease fence in two writes here: a store wired for transactions
