@@ -1,7 +1,7 @@
-// bench:pass (docs/benchmarks.md): one consolidation pass on ramp-3400, upstream mode vs kraftsman, in one run and
+// bench:pass (docs/benchmarks.md): one consolidation pass on ramp-3400 or the training fleet (--fleet), upstream mode vs kraftsman, in one run and
 // alternating. Whole walks (every candidate, no budget, no stop at a command) and whole censuses — no sample
 // extrapolated — at each backlog; per-candidate median and p99, stage split, peak memory, JSON with --json.
-// Usage: npm run bench:pass -- [--nodes N] [--pending 0,1000,3400] [--upstream-pending 0,1000] [--census 3400]
+// Usage: npm run bench:pass -- [--fleet ramp|training] [--nodes N] [--pending 0,1000,3400] [--upstream-pending 0,1000] [--census 3400]
 //   [--candidates K] [--skip-extras] [--json FILE]
 // (--candidates K simulates an evenly spaced K of the walk, for quick checks only; reported goals need 0 = all.
 // Upstream walks only at --upstream-pending: a whole upstream walk at 3,400 pending takes hours, and is reported
@@ -16,7 +16,7 @@ import { passOptions } from '../../shared/disruption/types.ts';
 import { measureCoverage } from './coverage-measure.ts';
 import { negativeCacheBench } from './pass-negative.ts';
 import { byCascade, median, NOW, p99, walk, type Walk } from './pass-walk.ts';
-import { rampSnapshot } from './ramp-snapshot.ts';
+import { BENCH_FLEETS, fleetSnapshot, type BenchFleet } from './ramp-snapshot.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,8 +27,12 @@ const { values } = parseArgs({
     'upstream-pending': { type: 'string' },
     'skip-extras': { type: 'boolean' },
     json: { type: 'string' },
+    fleet: { type: 'string' },
   },
 });
+const FLEET = (values.fleet ?? 'ramp') as BenchFleet;
+if (!BENCH_FLEETS.includes(FLEET))
+  throw new Error(`--fleet must be one of ${BENCH_FLEETS.join(', ')}, got "${values.fleet}"`);
 const NODES = Number(values.nodes ?? 1000);
 const BACKLOGS = (values.pending ?? '0,1000,3400').split(',').map(Number);
 const CENSUS = (values.census ?? '3400').split(',').filter(Boolean).map(Number);
@@ -54,7 +58,7 @@ const results: Record<string, unknown> = { nodes: NODES, candidates: LIMIT || 'a
 // 1 + 2: whole walks at each backlog (same nodes: the generator draws nodes before the backlog).
 const walks: Record<number, Partial<Record<Mode, Walk>>> = {};
 BACKLOGS.forEach((pending, i) => {
-  const s = rampSnapshot(NODES, pending);
+  const s = fleetSnapshot(FLEET, NODES, pending);
   walks[pending] = {};
   for (const mode of order(i)) {
     if (mode === 'upstream' && !UPSTREAM.has(pending)) {
@@ -69,6 +73,7 @@ BACKLOGS.forEach((pending, i) => {
   }
 });
 const w = (pending: number, mode: Mode): Walk | undefined => walks[pending]?.[mode];
+log(`fleet: ${FLEET} (${NODES} nodes; --fleet ramp|training)`);
 log('\n1. whole single-node walk (no time budget), by backlog');
 log(`backlog  mode        candidates  total      CPU        median/cand  p99/cand   ${STAGES.join(' / ')}`);
 for (const pending of BACKLOGS)
@@ -134,7 +139,7 @@ function extras(): void {
   );
   const rates: Record<number, Record<string, number>> = {};
   for (const pending of [100, 2049, 2781]) {
-    const s = rampSnapshot(NODES, pending);
+    const s = fleetSnapshot(FLEET, NODES, pending);
     rates[pending] = {};
     for (const [label, options] of [
       ['with attribution', passOptions({})],
@@ -151,7 +156,7 @@ function extras(): void {
   results.multipleReplacements = rates;
   const last = BACKLOGS.at(-1) ?? 3400;
   const k = w(last, 'kraftsman') as Walk;
-  const s = rampSnapshot(NODES, last);
+  const s = fleetSnapshot(FLEET, NODES, last);
   const ctx = passContext(s, NOW, MODES.kraftsman);
   const sorted = sortCandidates(
     buildCandidates({ snapshot: s, pdbs: ctx.pdbs(), now: NOW }).candidates.filter(
