@@ -1,6 +1,7 @@
 // `kraftsman plan`: what one disruption pass would do with the snapshot (docs/contract.md); a dry run.
 import { performance } from 'node:perf_hooks';
 import { runPass, type PassResult } from '../../shared/disruption/pass.ts';
+import { simulateProvisioning } from '../../shared/provisioning/simulate.ts';
 import {
   decisionOf,
   passOptions,
@@ -27,7 +28,13 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
     spotToSpotMinTypes: a.spotToSpotMinTypes,
     skipUnchangedNegatives: a.skipUnchangedNegatives,
   });
-  const result = runPass({ snapshot: ctx.snapshot, now: ctx.now, options, stopwatch: wallStopwatch() });
+  const result = runPass({
+    snapshot: ctx.snapshot,
+    now: ctx.now,
+    options,
+    stopwatch: wallStopwatch(),
+    nominated: nominatedNodes(ctx),
+  });
   return { json: toJson(result), table: render(result) };
 }
 
@@ -48,6 +55,16 @@ function commandJson(c: Command): unknown {
     // A drift command says why its node drifted (Karpenter's reason: NodePoolDrifted, RequirementsDrifted, …).
     ...(c.method === 'drift' ? { reason: c.candidates[0]?.drift?.reason ?? 'Drifted' } : {}),
   };
+}
+
+/**
+ * The nodes provisioning would nominate for the snapshot's pending pods (what `simulate` places on existing
+ * nodes): Karpenter's provisioner runs beside disruption, and a nominated node is no candidate (its candidate
+ * filter: "state node is nominated for a pending pod"), so `plan` never deletes a node `simulate` fills.
+ */
+function nominatedNodes(ctx: CommandContext): ReadonlySet<string> {
+  const { pods } = simulateProvisioning(ctx.snapshot, { upstream: ctx.args.upstream });
+  return new Set(pods.flatMap((p) => (p.result === 'existing' ? [p.node] : [])));
 }
 
 export function toJson(r: PassResult): unknown {

@@ -132,6 +132,29 @@ describe('kraftsman plan', () => {
     expect(kraftsman.commands).toHaveLength(2);
   });
 
+  it('never deletes a node that provisioning would fill with a pending pod (nominated, as Karpenter)', async () => {
+    const fleet = [
+      nodePool('default'),
+      node('idle', { type: 's-8', zone: 'us-east-1a' }),
+      node('busy', { type: 's-16', zone: 'us-east-1a' }),
+      pod('b1', { node: 'busy', cpu: '12' }),
+      // Fits only on `idle`: simulate places it there, so plan may not delete `idle` as empty.
+      pod('waiting', { cpu: '6', nodeSelector: pinned('us-east-1a') }),
+    ];
+    await writeFile(file('nominated.yaml'), fleet.map((o) => stringify(o)).join('---\n'));
+    const args = ['-f', file('nominated.yaml'), '--catalog', file('catalog.yaml'), '-o', 'json'];
+    const sim = JSON.parse((await cli(['simulate', ...args])).stdout) as {
+      pods: { pod: string; node?: string }[];
+    };
+    expect(sim.pods).toContainEqual(expect.objectContaining({ pod: 'default/waiting', node: 'idle' }));
+    const r = JSON.parse((await cli(['plan', ...args])).stdout) as {
+      commands: { candidates: string[] }[];
+      skipped: { node: string; reason: string }[];
+    };
+    expect(r.commands.flatMap((c) => c.candidates)).not.toContain('idle');
+    expect(r.skipped).toContainEqual({ node: 'idle', reason: 'nominated' });
+  });
+
   it('prints a table for people by default', async () => {
     const r = await cli(['plan', '-f', file('fleet.yaml'), '--catalog', file('catalog.yaml')]);
     expect(r.code).toBe(0);
