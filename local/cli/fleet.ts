@@ -20,6 +20,7 @@ const OPTIONS = {
   report: { type: 'string', default: 'kraftsman-report.html' },
   json: { type: 'string' },
   hold: { type: 'boolean', default: false },
+  'wall-clock': { type: 'boolean', default: false },
   'list-scenarios': { type: 'boolean', default: false },
 } as const;
 
@@ -62,6 +63,7 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
       speed,
       minutes,
       upstream,
+      time: v['wall-clock'] ? 'wall' : 'simulated',
       wallNow: () => Date.now(),
       ...(echoLevel(process.env.KRAFTSMAN_FLEET_LOG)
         ? {
