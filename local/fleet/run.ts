@@ -143,6 +143,20 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
   }
 }
 
+/**
+ * The order the functions due at one minute run in, in simulated time. Lambda starts them together, each reading
+ * the cluster as the minute found it; run one at a time, each sees what the ones before it did, so the order is
+ * chosen to stay close to that: lifecycle first (it registers and initializes what launched the minute before, and
+ * finishes terminations), then the disruption functions, which decide on the minute's state — before provision's
+ * new claims, which a concurrent pass would not have seen yet and a sequential one would wait on as unlaunched (the
+ * sync gate) — then provision, and census, which only reports. A function not listed runs after these.
+ */
+const SIMULATED_ORDER = ['pricing', 'lifecycle', 'consolidate', 'orchestrate', 'provision', 'census'];
+const simulatedRank = (f: FleetFunction): number => {
+  const i = SIMULATED_ORDER.indexOf(f.name);
+  return i < 0 ? SIMULATED_ORDER.length : i;
+};
+
 interface Firing {
   readonly wiring: Wiring;
   readonly ledger: Ledger;
@@ -152,7 +166,7 @@ interface Firing {
 
 /**
  * The functions due this minute, then what they set going. In wall-clock mode they run concurrently (as
- * EventBridge fires them); in simulated mode one at a time in the registry's order, each one's asynchronous
+ * EventBridge fires them); in simulated mode one at a time in SIMULATED_ORDER, each one's asynchronous
  * invocations run (one at a time) before the next starts: the order is fixed, so the run is the same every time.
  */
 async function fire(
@@ -173,7 +187,7 @@ async function fire(
       .finally(() => ledger.add(`${f.name}.wall`, { ms: Date.now() - t0 }));
   if (clock.mode === 'wall') await Promise.all(due.map(run));
   else
-    for (const f of due) {
+    for (const f of [...due].sort((a, b) => simulatedRank(a) - simulatedRank(b))) {
       await run(f);
       await wiring.invoker.settled();
     }
