@@ -21,6 +21,7 @@ const OPTIONS = {
   report: { type: 'string', default: 'kraftsman-report.html' },
   json: { type: 'string' },
   hold: { type: 'boolean', default: false },
+  'wall-clock': { type: 'boolean', default: false },
   'list-scenarios': { type: 'boolean', default: false },
 } as const;
 
@@ -63,6 +64,7 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
       speed,
       minutes,
       upstream,
+      time: v['wall-clock'] ? 'wall' : 'simulated',
       wallNow: () => Date.now(),
       ...(echoLevel(process.env.KRAFTSMAN_FLEET_LOG)
         ? {

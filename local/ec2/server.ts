@@ -23,8 +23,13 @@ export interface Ec2EmulatorOptions {
   readonly pageSize?: number;
   /** Called when an instance boots: the Kubernetes emulator registers its Node here. */
   readonly onBoot?: (instance: BootedInstance) => void | Promise<void>;
-  /** The world's time (launch times, events); the wall clock unless given. Delays always run on the wall clock. */
+  /** The world's time (launch times, events); the wall clock unless given. */
   readonly now?: () => Date;
+  /**
+   * Runs `fn` after `ms` (boots, terminations, interruption notices); a wall-clock timer unless given (the local
+   * fleet runs them on its simulated clock, docs/fleet.md "Time"). Fault delays (`faults.delayMs`) stay on the wall clock.
+   */
+  readonly later?: (ms: number, fn: () => void) => void;
   /** EventBridge events (interruption warnings, rebalance recommendations, state changes). */
   readonly onEvent?: (event: Ec2Event) => void;
 }
@@ -47,6 +52,7 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
   if (options.pageSize !== undefined) world.pageSize = options.pageSize;
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void): void => {
+    if (options.later) return options.later(ms, fn);
     const t = setTimeout(() => {
       timers.delete(t);
       fn();

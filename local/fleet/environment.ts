@@ -22,6 +22,7 @@ import { systemClock } from '../../shared/adapters/system-clock.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { FLEET_DEPLOYMENT, adoptNodes } from './adopt.ts';
 import { seedEc2, seedGce } from './clouds.ts';
+import { seededIds } from './ids.ts';
 
 export interface FleetWorld {
   readonly clusterName: string;
@@ -52,7 +53,10 @@ export async function startEnvironment(
   world: FleetWorld,
   objects: readonly KubeObject[],
   catalog: InstanceTypeCatalog,
-  clock: Clock,
+  /** The fleet's clock: the emulators' time, and their timers (boots, state steps, grace periods) run on it. */
+  clock: Clock & { later(ms: number, fn: () => void): void },
+  /** The run's seed: the Kubernetes emulator's UIDs and generated names derive from it. */
+  seed: number,
 ): Promise<FleetEnvironment> {
   const closes: (() => Promise<unknown> | void)[] = [];
   const close = async () => {
@@ -68,6 +72,8 @@ export async function startEnvironment(
       now: () => clock.now(),
       crds: defaultCrds(),
       bookmarks: { afterReplay: true },
+      later: clock.later,
+      newId: seededIds(seed, 'kube'),
     });
     const kubeUrl = await kube.start();
     closes.push(() => kube.close());
@@ -76,6 +82,7 @@ export async function startEnvironment(
     const ec2: Ec2Emulator = await startEc2Emulator({
       zones: world.awsZones,
       now: () => clock.now(),
+      later: clock.later,
       onBoot: (b) => registerEc2Node(kube, ec2.world, b),
       onEvent: (e) => ec2Events.push(e),
     });
@@ -87,6 +94,7 @@ export async function startEnvironment(
       project: world.gcpProject,
       zones: world.gcpZones,
       now: () => clock.now(),
+      later: clock.later,
       onBoot: (b) => registerGceNode(kube, gce.world, b),
     });
     closes.push(() => gce.close());

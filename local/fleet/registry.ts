@@ -32,10 +32,10 @@ export function scheduledEvent(fn: string, at: Date, seq: number): Record<string
 }
 
 /** An SQS batch of EventBridge events, as the interruption queue's event source mapping delivers it. */
-export function sqsBatch(bodies: readonly unknown[]): { Records: Record<string, unknown>[] } {
+export function sqsBatch(bodies: readonly unknown[], seq: number): { Records: Record<string, unknown>[] } {
   return {
     Records: bodies.map((b, i) => ({
-      messageId: `local-msg-${Date.now()}-${i}`,
+      messageId: `local-msg-${seq}-${i}`,
       receiptHandle: `local-handle-${i}`,
       body: JSON.stringify(b),
       attributes: { ApproximateReceiveCount: '1' },
@@ -47,10 +47,13 @@ export function sqsBatch(bodies: readonly unknown[]): { Records: Record<string, 
   };
 }
 
-/** The Lambda context fields the handlers read; the deadline is the function's timeout from now. */
+/**
+ * The Lambda context fields the handlers read; the deadline is the function's timeout from now. `seq` tells the
+ * function's invocations apart (its request id), the same on every run of a seed.
+ */
 export function lambdaContext(
   fn: string,
-  seq: number,
+  seq: number | string,
   timeoutMs: number,
   clock: Clock,
 ): Record<string, unknown> {
@@ -58,7 +61,7 @@ export function lambdaContext(
   return {
     functionName: `kraftsman-${fn}`,
     functionVersion: '$LATEST',
-    awsRequestId: `local-${fn}-${seq}-${Math.random().toString(36).slice(2, 10)}`,
+    awsRequestId: `local-${fn}-${seq}`,
     invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:kraftsman-${fn}`,
     memoryLimitInMB: '1024',
     logGroupName: `/aws/lambda/kraftsman-${fn}`,

@@ -5,7 +5,8 @@
 import { bindPending, collectPodGarbage, refreshDisruptionBudgets } from '../kube-api/index.ts';
 import { markLostNodes } from '../kubelet.ts';
 import { builtinCatalog } from '../../shared/catalog/builtin.ts';
-import { FleetClock } from './clock.ts';
+import { FleetClock, SIMULATED_START, type FleetTime } from './clock.ts';
+import { invocationMeter, type InvocationMeter } from './costs.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
 import { budgetOverspends } from './invariants.ts';
 import { InterruptionRecorder } from './interruptions.ts';
@@ -14,7 +15,7 @@ import { FleetLog } from './log.ts';
 import { observe } from './observe.ts';
 import { PodLedger } from './pods.ts';
 import { walkCoverage } from './recorded.ts';
-import { lambdaContext, scheduledEvent } from './registry.ts';
+import { lambdaContext, scheduledEvent, type FleetFunction } from './registry.ts';
 import type { FleetSample, FleetRun } from './report/model.ts';
 import type { Scenario } from './scenarios/index.ts';
 import { summarize } from './summarize.ts';
@@ -28,6 +29,12 @@ export interface RunOptions {
   readonly speed: number;
   readonly minutes: number;
   readonly upstream: boolean;
+  /**
+   * Simulated (the default): the functions' work is charged to the clock at its modelled cost and they run one
+   * at a time, so a seed gives the same summary on any machine. Wall (`--wall-clock`): time runs with the wall
+   * clock while they work, and the functions due together run concurrently, as before (benchmarks).
+   */
+  readonly time?: FleetTime;
   readonly wallNow: () => number;
   readonly onStart?: (env: FleetEnvironment) => void;
   readonly onSample?: (sample: FleetSample, at: Date) => void;
@@ -40,7 +47,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: FleetEnvironment }> {
   const startedWall = o.wallNow();
-  const clock = new FleetClock(new Date(startedWall), o.wallNow);
+  const time = o.time ?? 'simulated';
+  // Simulated time starts at a fixed instant, so that nothing (a NodePool's scheduled budget) depends on the hour.
+  const clock = new FleetClock(new Date(time === 'wall' ? startedWall : SIMULATED_START), time, o.wallNow);
   const start = clock.now().getTime();
   const catalog = builtinCatalog();
   const env = await startEnvironment(
@@ -48,15 +57,23 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     o.scenario.objects(o.seed, new Date(start)),
     catalog,
     clock,
+    o.seed,
   );
   const log = new FleetLog(o.echo);
+  const meter = invocationMeter(
+    clock,
+    () => env.kube.stats.requests + env.ec2.world.calls.length + env.gce.world.calls.length,
+  );
   const wiring = wireFunctions(env, {
     clock,
     log,
+    seed: o.seed,
+    meter,
     upstream: o.upstream,
     ...(o.scenario.parameters ? { parameters: o.scenario.parameters } : {}),
   });
   const closeAll = async () => {
+    clock.stop();
     await wiring.close();
     await env.close();
   };
@@ -78,10 +95,9 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     };
     // As the deploy guide's last step: pricing runs once right after the deploy, so the first passes price
     // from a stored book rather than the catalog (docs/deploy.md, "Deploy").
+    const firing = { wiring, ledger, clock, meter };
     await fire(
-      wiring,
-      ledger,
-      clock,
+      firing,
       0,
       wiring.functions.filter((f) => f.name === 'pricing'),
     );
@@ -89,11 +105,12 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     for (let minute = 1; minute <= o.minutes; minute++) {
       const wallBefore = o.wallNow();
       clock.advanceTo(new Date(start + minute * MINUTE));
+      clock.runDue();
       o.scenario.atMinute?.(minute, env.kube, pods);
       await o.scenario.inject?.(minute, env, clock.now());
       // Nodes whose instance went (an injected fault, a termination) stop being Ready, as a cluster's would.
       markLostNodes(env.kube, { ec2: env.ec2.world, gce: env.gce.world });
-      await fire(wiring, ledger, clock, minute);
+      await fire(firing, minute);
       collectPodGarbage(env.kube);
       bindPending(env.kube);
       refreshDisruptionBudgets(env.kube);
@@ -126,27 +143,54 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
   }
 }
 
-/** The functions due this minute, concurrently (as EventBridge fires them), then what they set going. */
+/**
+ * The order the functions due at one minute run in, in simulated time. Lambda starts them together, each reading
+ * the cluster as the minute found it; run one at a time, each sees what the ones before it did, so the order is
+ * chosen to stay close to that: lifecycle first (it registers and initializes what launched the minute before, and
+ * finishes terminations), then the disruption functions, which decide on the minute's state — before provision's
+ * new claims, which a concurrent pass would not have seen yet and a sequential one would wait on as unlaunched (the
+ * sync gate) — then provision, and census, which only reports. A function not listed runs after these.
+ */
+const SIMULATED_ORDER = ['pricing', 'lifecycle', 'consolidate', 'orchestrate', 'provision', 'census'];
+const simulatedRank = (f: FleetFunction): number => {
+  const i = SIMULATED_ORDER.indexOf(f.name);
+  return i < 0 ? SIMULATED_ORDER.length : i;
+};
+
+interface Firing {
+  readonly wiring: Wiring;
+  readonly ledger: Ledger;
+  readonly clock: FleetClock;
+  readonly meter: InvocationMeter;
+}
+
+/**
+ * The functions due this minute, then what they set going. In wall-clock mode they run concurrently (as
+ * EventBridge fires them); in simulated mode one at a time in SIMULATED_ORDER, each one's asynchronous
+ * invocations run (one at a time) before the next starts: the order is fixed, so the run is the same every time.
+ */
 async function fire(
-  wiring: Wiring,
-  ledger: Ledger,
-  clock: FleetClock,
+  { wiring, ledger, clock, meter }: Firing,
   minute: number,
   due = wiring.functions.filter((f) => minute % f.everyMinutes === 0),
 ): Promise<void> {
   const t0 = Date.now();
-  await Promise.all(
-    due.map((f) =>
-      f
-        .handler(
-          scheduledEvent(f.name, clock.now(), minute),
-          lambdaContext(f.name, minute, f.timeoutMs, clock),
-        )
-        .then((r) => ledger.add(f.name, r))
-        .catch((err: unknown) => ledger.fail(f.name, err))
-        .finally(() => ledger.add(`${f.name}.wall`, { ms: Date.now() - t0 })),
-    ),
-  );
+  const run = (f: FleetFunction): Promise<void> =>
+    meter(() =>
+      f.handler(
+        scheduledEvent(f.name, clock.now(), minute),
+        lambdaContext(f.name, minute, f.timeoutMs, clock),
+      ),
+    )
+      .then((r) => ledger.add(f.name, r))
+      .catch((err: unknown) => ledger.fail(f.name, err))
+      .finally(() => ledger.add(`${f.name}.wall`, { ms: Date.now() - t0 }));
+  if (clock.mode === 'wall') await Promise.all(due.map(run));
+  else
+    for (const f of [...due].sort((a, b) => simulatedRank(a) - simulatedRank(b))) {
+      await run(f);
+      await wiring.invoker.settled();
+    }
   await wiring.invoker.settled();
   ledger.add('launches.wall', { ms: Date.now() - t0 });
   const sqs = await wiring.deliverInterruptions().catch((err: unknown) => ledger.fail('lifecycle-sqs', err));

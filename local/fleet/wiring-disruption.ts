@@ -14,15 +14,27 @@ import { consolidateConfig } from '../../shared/config/consolidate.ts';
 import { orchestrateConfig } from '../../shared/config/orchestrate.ts';
 import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import type { FleetClock } from './clock.ts';
+import type { InvocationMeter } from './costs.ts';
 import { lambdaContext, type FleetFunction } from './registry.ts';
 import type { Adapters } from './wiring.ts';
+
+export interface DisruptionWiring {
+  readonly clock: FleetClock;
+  readonly meter: InvocationMeter;
+  readonly invoker: InProcessInvoker;
+  readonly nonce: () => string;
+}
+
+/** admit's waits (settling, lock polling) pass on the fleet clock: it jumps ahead, the step does not wait. */
+const fleetWaits = (clock: FleetClock) => (ms: number) => {
+  clock.advance(ms);
+  return new Promise<void>((resolve) => setImmediate(resolve));
+};
 
 export function disruptionFunctions(
   vars: Readonly<Record<string, string>>,
   adapters: (fn: string) => Adapters,
-  clock: FleetClock,
-  invoker: InProcessInvoker,
-  nonce: () => string,
+  { clock, meter, invoker, nonce }: DisruptionWiring,
 ): FleetFunction[] {
   const c = adapters('consolidate');
   const cc = consolidateConfig(vars);
@@ -49,12 +61,11 @@ export function disruptionFunctions(
       instanceTypes: a.types(ac).forPools,
       launch: launchThrough(invoker),
       newId: commandIds(nonce),
-      ...timerWaits(systemTimer),
       // The settling delay is simulated time: the clock moves ahead at once (a real 15 s wait would hold the step).
-      sleep: async (ms) => {
-        clock.advance(ms);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      },
+      // So is the lock polling in simulated time, where a real wait would never see the clock move.
+      ...(clock.mode === 'simulated'
+        ? { sleep: fleetWaits(clock), poll: fleetWaits(clock) }
+        : { ...timerWaits(systemTimer), sleep: fleetWaits(clock) }),
       clock,
       nonce,
       metrics: a.obs.metrics,
@@ -64,7 +75,9 @@ export function disruptionFunctions(
   };
   const admit = createAdmitHandler(() => Promise.resolve(admitDeps));
   let seq = 0;
-  invoker.register('admit', (payload) => admit(payload, lambdaContext('admit', ++seq, 900_000, clock)));
+  invoker.register('admit', (payload) =>
+    meter(() => admit(payload, lambdaContext('admit', ++seq, 900_000, clock))),
+  );
 
   const o = adapters('orchestrate');
   const oc = orchestrateConfig(vars);

@@ -7,7 +7,10 @@
 export const DEPLOY_PARAMETERS = {
   maxCommands: 'KRAFTSMAN_MAX_COMMANDS',
   skipUnchangedNegatives: 'KRAFTSMAN_SKIP_UNCHANGED_NEGATIVES',
-  /** The walk budgets (Karpenter's 3 min single-node, 1 min multi-node): wall-clock, both modes read them. */
+  /**
+   * The walk budgets (Karpenter's 3 min single-node, 1 min multi-node), both modes (kraftsman, upstream) read them;
+   * spent on the fleet's clock: the walk's work at its modelled cost, or wall time with --wall-clock (docs/fleet.md).
+   */
   singleNodeTimeout: 'KRAFTSMAN_SINGLE_NODE_TIMEOUT',
   multiNodeTimeout: 'KRAFTSMAN_MULTI_NODE_TIMEOUT',
   /** The sync gate's policy (docs/mechanisms/sync-gate.md): Strict unless set. */

@@ -2,7 +2,6 @@
 // parsed from the environment the deployment would give it, its adapters from functions/compose — but pointed
 // at the local servers, on the fleet's simulated clock, with in-memory logs and metrics. Async invokes go
 // through the in-process invoker; the EC2 events EventBridge would forward reach lifecycle as SQS batches.
-import { randomUUID } from 'node:crypto';
 import {
   Closer,
   buildCluster,
@@ -39,6 +38,8 @@ import { parameterEnv, type DeployParameters } from './wiring-parameters.ts';
 import { pricingFunction } from './wiring-pricing.ts';
 import { censusFunction } from './wiring-census.ts';
 import { CommandLedger } from './commands.ts';
+import type { InvocationMeter } from './costs.ts';
+import { seededIds } from './ids.ts';
 import { FleetMetrics, type FleetLog } from './log.ts';
 import { lambdaContext, sqsBatch, type FleetFunction } from './registry.ts';
 
@@ -77,6 +78,10 @@ export interface WiringOptions {
   readonly clock: FleetClock;
   readonly log: FleetLog;
   readonly upstream: boolean;
+  /** The run's seed: the functions' nonces derive from it (ids.ts). */
+  readonly seed: number;
+  /** Charges each invocation's work to the clock when it returns (costs.ts; nothing in wall-clock mode). */
+  readonly meter: InvocationMeter;
   /** The deployment parameters the scenario's operator set (wiring-parameters.ts). */
   readonly parameters?: DeployParameters;
 }
@@ -118,10 +123,12 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const vars = lambdaEnv(env, o.upstream, o.parameters);
   const closer = new Closer();
   const metrics = new FleetMetrics();
-  const invoker = new InProcessInvoker();
+  const { clock, meter } = o;
+  // Simulated time: one invocation at a time, in the order they were made, so none sees another half done.
+  const invoker = new InProcessInvoker(3, clock.mode === 'simulated');
   const launches: LaunchOutcome[] = [];
-  const { clock } = o;
-  const nonce = () => randomUUID();
+  const nonce = seededIds(o.seed, 'nonce');
+  let launchSeq = 0;
   // The deployment id, as every function's deps read it from the state table (functions/compose/deployment.ts).
   const deployment = deploymentSource(
     buildStateStore(provisionConfig(vars).store, clock, LOCAL_CREDENTIALS, closer, fencingFor(env.dynamo)),
@@ -194,8 +201,8 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
       obs: a.obs,
     };
     const handler = createLaunchHandler(fn, () => Promise.resolve(deps));
-    invoker.register(fn, async (payload, attempt) => {
-      const counts = await handler(payload, lambdaContext(fn, attempt, 900_000, clock));
+    invoker.register(fn, async (payload) => {
+      const counts = await meter(() => handler(payload, lambdaContext(fn, ++launchSeq, 900_000, clock)));
       const gang = (payload as { gang?: unknown }).gang;
       launches.push({ cloud, ...(typeof gang === 'string' ? { gang } : {}), counts });
       return counts;
@@ -249,7 +256,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     functions: [
       pricingFunction(vars, env, adapters, clock, closer),
       { name: 'provision', everyMinutes: 1, timeoutMs: 900_000, handler: provision },
-      ...disruptionFunctions(vars, adapters, clock, invoker, nonce),
+      ...disruptionFunctions(vars, adapters, { clock, meter, invoker, nonce }),
       censusFunction(vars, adapters, clock, nonce),
       { name: 'lifecycle', everyMinutes: 1, timeoutMs: 900_000, handler: lifecycle },
     ],
@@ -262,7 +269,9 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
       const events = env.ec2Events.splice(0);
       if (events.length === 0) return undefined;
       seq += 1;
-      const out = await lifecycle(sqsBatch(events), lambdaContext('lifecycle', seq, 900_000, clock));
+      const out = await meter(() =>
+        lifecycle(sqsBatch(events, seq), lambdaContext('lifecycle', `sqs-${seq}`, 900_000, clock)),
+      );
       return out as SqsBatchResponse;
     },
     close: () => closer.close(),

@@ -26,8 +26,13 @@ export interface GceEmulatorOptions {
   readonly region?: string;
   readonly zones?: readonly string[];
   readonly onBoot?: (instance: BootedGceInstance) => void | Promise<void>;
-  /** The world's time (creation and operation insert times); the wall clock unless given. Delays run on the wall clock. */
+  /** The world's time (creation and operation insert times); the wall clock unless given. */
   readonly now?: () => Date;
+  /**
+   * Runs `fn` after `ms` (the instance state steps); a wall-clock timer unless given (the local fleet runs them on
+   * its simulated clock, docs/fleet.md "Time"). Operation delays and operations.wait stay on the wall clock.
+   */
+  readonly later?: (ms: number, fn: () => void) => void;
   /** Items per page of a list that sends no maxResults (default 2). */
   readonly pageSize?: number;
   /** How long operations.wait blocks before answering with a still-running operation (Compute Engine: about 2 minutes). */
@@ -66,6 +71,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
   const world = [...worlds.values()][0] as GceWorld;
   const timers = new Set<NodeJS.Timeout>();
   const later = (fn: () => void): void => {
+    if (options.later) return options.later(options.stateStepMs ?? 0, fn);
     const t = setTimeout(() => {
       timers.delete(t);
       fn();

@@ -36,6 +36,13 @@ export interface EmulatorOptions {
   readonly auditLimit?: number;
   /** Bearer tokens and their ClusterRoles (rbac.ts); without it every request is allowed. */
   readonly rbac?: Rbac;
+  /**
+   * Runs `fn` after `ms` (the end of a pod's grace period); a wall-clock timer unless given (the local fleet runs
+   * it on its simulated clock, docs/fleet.md "Time"). Watch timeouts and bookmarks stay on the wall clock.
+   */
+  readonly later?: (ms: number, fn: () => void) => void;
+  /** UIDs and generated-name suffixes: random UUIDs unless given (the local fleet derives them from its seed). */
+  readonly newId?: () => string;
 }
 
 /** What a test answers instead of the server: a raw body (a proxy's empty 200, a huge page) or no answer. */
@@ -69,8 +76,11 @@ export class KubeApiEmulator {
       options.historyLimit,
       options.podTermination ?? 'graceful',
       options.shortPages,
+      options.newId,
     );
+    const later = options.later;
     this.store.schedule = (ms) => {
+      if (later) return later(ms, () => this.store.reap());
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         this.store.reap();

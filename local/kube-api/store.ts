@@ -52,6 +52,8 @@ export class Store {
     readonly podTermination: PodTermination = 'graceful',
     /** Pages of a random size in [0, limit] (seeded), as a real server may serve them (pages.ts). */
     shortPages?: { readonly seed: number },
+    /** UIDs and generated-name suffixes. */
+    readonly newId: () => string = randomUUID,
   ) {
     this.pager = new Pager(shortPages);
     this.terminations = new Terminations(
@@ -114,7 +116,7 @@ export class Store {
     const obj = structuredClone(input);
     const m = (obj.metadata ??= {});
     if (!m.name && typeof m.generateName === 'string')
-      m.name = `${m.generateName}${randomUUID().slice(0, 5)}`;
+      m.name = `${m.generateName}${this.newId().slice(0, 5)}`;
     if (typeof m.name !== 'string' || !m.name)
       throw statusError(422, 'Invalid', `${t.kind}: metadata.name: Required value`);
     if (t.namespaced) m.namespace = ns ?? m.namespace ?? 'default';
@@ -122,7 +124,7 @@ export class Store {
     const key = objKey(m.namespace as string | undefined, m.name);
     const table = this.table(t);
     if (table.objects.has(key)) throw alreadyExists(`${t.plural}${t.group ? `.${t.group}` : ''}`, m.name);
-    m.uid = randomUUID();
+    m.uid = this.newId();
     m.creationTimestamp = this.now()
       .toISOString()
       .replace(/\.\d{3}Z$/, 'Z');

@@ -98,6 +98,7 @@ export function runCensus(
       continue;
     }
     reached++;
+    stopwatch.work?.('candidate', 1);
     entries.push(judge(ctx, c));
   }
   entries.sort((a, b) => a.node.localeCompare(b.node));

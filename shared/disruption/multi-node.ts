@@ -41,7 +41,14 @@ export const multiNode: Method = {
       const batch = allowed.slice(0, mid + 1);
       evaluated = Math.max(evaluated, batch.length);
       // The minute bounds the simulation itself, not just the search between simulations.
-      const deadline = { passed: () => ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs };
+      // Asked between pods: each ask is a simulation step's work (Stopwatch.work).
+      const deadline = {
+        passed: () => {
+          ctx.stopwatch.work?.('simulation-step', 1);
+          return ctx.stopwatch.elapsedMs() - start > ctx.options.multiNodeTimeoutMs;
+        },
+      };
+      ctx.stopwatch.work?.('candidate', batch.length);
       const outcome = computeConsolidation(ctx, 'multi-node-consolidation', batch, [], deadline);
       if (outcome.kind === 'no-op' && outcome.reason === 'timed-out') {
         timedOut = true;

@@ -143,12 +143,15 @@ class Walk {
       return this.skip(c, 'cached-negative', true);
     }
     this.evaluated++;
+    ctx.stopwatch.work?.('candidate', 1);
     const began = ctx.stopwatch.elapsedMs();
     const { candidateTimeoutMs, singleNodeTimeoutMs } = ctx.options;
     // One pathological candidate must not eat the walk: the solve gives up at the candidate's own budget or
     // the walk's, whichever comes first (Karpenter's Solve watches its context; docs/mechanisms/candidate-budget.md).
     const deadline = {
+      // Asked between pods: each ask is a simulation step's work (Stopwatch.work).
       passed: () => {
+        ctx.stopwatch.work?.('simulation-step', 1);
         const t = ctx.stopwatch.elapsedMs();
         return t - began > candidateTimeoutMs || t - this.start > singleNodeTimeoutMs;
       },

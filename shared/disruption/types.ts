@@ -121,9 +121,17 @@ export const decisionOf = (c: Command): Decision => (c.replacements.length > 0 ?
 export const savingsOf = (c: Command): number =>
   c.candidates.reduce((s, x) => s + x.price, 0) - c.replacements.reduce((s, r) => s + r.price, 0);
 
+/** The work a walk reports as it goes: a pod tried (or a step followed) in a simulation, a candidate judged. */
+export type WalkWork = 'simulation-step' | 'candidate';
+
 /** Elapsed wall time since the pass began, injected so the core never reads a clock itself. */
 export interface Stopwatch {
   elapsedMs(): number;
+  /**
+   * Told of the walk's work as it is done. A stopwatch on a simulated clock advances by its cost, so a budget
+   * spent on it does not depend on the machine (the local fleet, docs/fleet.md "Time"); a wall-clock one ignores it.
+   */
+  work?(kind: WalkWork, count: number): void;
 }
 
 export interface PassOptions {

@@ -16,6 +16,7 @@ import type { CensusResult } from '../ports/state-store/records.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { readLive, type LiveDeps } from './live-state.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
+import { clockStopwatch } from './stopwatch.ts';
 
 export interface CensusDeps extends LiveDeps, LeaseDeps {
   readonly metrics: Metrics;
@@ -63,8 +64,7 @@ export async function census(deps: CensusDeps, request: CensusRequest): Promise<
 }
 
 async function sweep(deps: CensusDeps, request: CensusRequest): Promise<CensusSummary> {
-  const start = deps.clock.now().getTime();
-  const stopwatch = { elapsedMs: () => deps.clock.now().getTime() - start };
+  const stopwatch = clockStopwatch(deps.clock);
   const live = await readLive(deps, request.cluster, request.options);
   const result = runCensus(live.snapshot, live.inputs.now, request.options, stopwatch, {
     claimedByCommands: live.inputs.claimedByCommands,

@@ -27,6 +27,7 @@ import { consolidatedGate } from './consolidated-skip.ts';
 import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
 import { loadReplacementHolds } from './replacement-backoff.ts';
 import { checkSync, unsyncedPass } from './sync-check.ts';
+import { clockStopwatch } from './stopwatch.ts';
 
 export interface DisruptionPassDeps {
   readonly store: StateStore;
@@ -50,7 +51,7 @@ export async function disruptionPass(
 ): Promise<PassResult> {
   const { store, clock } = deps;
   const start = clock.now();
-  const stopwatch = deps.stopwatch ?? { elapsedMs: () => clock.now().getTime() - start.getTime() };
+  const stopwatch = deps.stopwatch ?? clockStopwatch(clock, start);
   const state = await store.loadPassState(request.cluster);
   // The sync gate (sync-check.ts): no pass on a view where a claim it must wait for has not launched.
   const sync = checkSync(deps.metrics, request.snapshot, state.openCommands, request.options.syncPolicy);

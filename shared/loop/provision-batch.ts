@@ -181,13 +181,17 @@ async function createClaims(
   }
   const placed = claims.flatMap((c) => {
     const view = snapshot.nodePools.get(c.template.nodePool);
-    if (view?.nodeClass) return [{ c, pool: view.pool, nodeClass: view.nodeClass }];
+    // Named here, in the claims' order, not as the parallel creations get to them: the same nonces always name
+    // the same claims (the local fleet's runs of a seed are the same, docs/fleet.md "Time").
+    if (view?.nodeClass)
+      return [
+        { c, pool: view.pool, nodeClass: view.nodeClass, name: claimName(c.template.nodePool, deps.nonce()) },
+      ];
     // unreachable while NotReady pools open no claims (docs/mechanisms/pool-readiness.md); never silent
     deps.logger.error('no node class for a new claim; not created', { nodePool: c.template.nodePool });
     return [];
   });
-  return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass }): Promise<Created> => {
-    const name = claimName(c.template.nodePool, deps.nonce());
+  return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass, name }): Promise<Created> => {
     const gang = gangOf.get(c);
     const claim = nodeClaimFor(c, pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
     // The launch record first, under the live lease: the launcher runs later (asynchronously, maybe after

@@ -2,7 +2,6 @@
 // StatefulSet or Job owns comes back as a new pending pod (same spec, no node), as its owner would make it.
 // A ReplicaSet or Job replaces a pod as soon as it starts terminating (terminating pods do not count as
 // active); a StatefulSet reuses the name, so it waits until the old pod is gone.
-import { randomUUID } from 'node:crypto';
 import type { KubeApiEmulator } from '../server.ts';
 import type { KubeObject } from '../store.ts';
 
@@ -30,7 +29,9 @@ function recreate(emulator: KubeApiEmulator, obj: KubeObject, owner: { kind: str
   const pods = emulator.typeOf('Pod');
   // A StatefulSet keeps the pod's name; the others take a fresh suffix.
   const name =
-    owner.kind === 'StatefulSet' ? String(obj.metadata.name) : `${owner.name}-${randomUUID().slice(0, 5)}`;
+    owner.kind === 'StatefulSet'
+      ? String(obj.metadata.name)
+      : `${owner.name}-${emulator.store.newId().slice(0, 5)}`;
   const { nodeName: _node, ...spec } = (obj.spec ?? {}) as Record<string, unknown>;
   const metadata = {
     name,

@@ -18,8 +18,17 @@ export class InProcessInvoker implements Invoker {
   private readonly inFlight = new Set<Promise<void>>();
   readonly records: InvocationRecord[] = [];
 
-  /** Lambda retries a failed asynchronous invocation twice (three attempts in all). */
-  constructor(private readonly maxAttempts = 3) {}
+  /** The last invocation queued, when they run one at a time. */
+  private tail: Promise<void> = Promise.resolve();
+
+  /**
+   * Lambda retries a failed asynchronous invocation twice (three attempts in all). `serial` runs invocations one
+   * at a time in the order they were made (the local fleet's deterministic mode, docs/fleet.md "Time").
+   */
+  constructor(
+    private readonly maxAttempts = 3,
+    private readonly serial = false,
+  ) {}
 
   register(target: InvokableFunction, run: InProcessTarget): this {
     this.targets.set(target, run);
@@ -30,7 +39,9 @@ export class InProcessInvoker implements Invoker {
     const run = this.targets.get(target);
     if (!run) throw new InvokeError(target, 'no in-process target registered');
     const copy: unknown = JSON.parse(JSON.stringify(payload));
-    const job = this.runLater(target, run, copy);
+    const job = this.serial
+      ? (this.tail = this.tail.then(() => this.runLater(target, run, copy)))
+      : this.runLater(target, run, copy);
     this.inFlight.add(job);
     void job.finally(() => this.inFlight.delete(job));
   }

@@ -29,6 +29,18 @@ describe('candidate-deleted', () => {
       expect(['completed', 'rolled-back']).toContain(command?.outcome);
     }
     expect(r.run.samples.at(-1)?.commandsInFlight).toBe(0);
+    // Simulated time (docs/fleet.md, "Time"): seed 7's run is the same on any machine. Consolidation makes three
+    // multi-node deletes, each of one node per cloud; the terminated pair are the third one's candidates, and a
+    // delete whose candidates' instances vanished has nothing to roll back: it completes.
+    if (r.summary.seed === '7') {
+      expect(r.summary.commands.map((c) => [c.method, c.decision, c.outcome, c.candidates.length])).toEqual([
+        ['multi-node-consolidation', 'delete', 'completed', 2],
+        ['multi-node-consolidation', 'delete', 'completed', 2],
+        ['multi-node-consolidation', 'delete', 'completed', 2],
+      ]);
+      const claims = scenario.timeline.record(r.kube).injected.map((i) => String(i.claim));
+      expect(r.summary.commands[2]?.candidates).toEqual(claims);
+    }
   });
 
   it('leaves no stranded taint, no orphan instance, no claim on a vanished instance, and no pod lost', () => {

@@ -47,4 +47,25 @@ describe('InProcessInvoker', () => {
   it('refuses a target nobody registered', async () => {
     await expect(new InProcessInvoker().invoke('admit', {})).rejects.toBeInstanceOf(InvokeError);
   });
+
+  it('serial: runs one invocation at a time, in the order they were made, those made by a target last', async () => {
+    const invoker = new InProcessInvoker(3, true);
+    const log: string[] = [];
+    const slow = (name: string, ms: number) => async () => {
+      log.push(`${name} start`);
+      await new Promise((r) => setTimeout(r, ms));
+      log.push(`${name} end`);
+    };
+    invoker.register('launch-aws', slow('aws', 20));
+    invoker.register('launch-gcp', slow('gcp', 1));
+    invoker.register('admit', async () => {
+      log.push('admit');
+      await invoker.invoke('launch-gcp', {});
+    });
+    await invoker.invoke('launch-aws', {});
+    await invoker.invoke('admit', {});
+    await invoker.invoke('launch-gcp', {});
+    await invoker.settled();
+    expect(log).toEqual(['aws start', 'aws end', 'admit', 'gcp start', 'gcp end', 'gcp start', 'gcp end']);
+  });
 });

@@ -95,3 +95,49 @@ describe('the walk’s budgets inside a simulation', () => {
     expect(r.timedOut).toBe(true);
   });
 });
+
+describe('the walk’s work, reported to its stopwatch (Stopwatch.work)', () => {
+  /** A stopwatch whose time is the work reported to it alone: a candidate 10 ms, a simulation step 1 ms. */
+  const charged = () => {
+    let t = 0;
+    const seen = { candidate: 0, 'simulation-step': 0 };
+    return {
+      seen,
+      elapsedMs: () => t,
+      work: (kind: 'candidate' | 'simulation-step', count: number) => {
+        seen[kind] += count;
+        t += count * (kind === 'candidate' ? 10 : 1);
+      },
+    };
+  };
+
+  it('reports each judged candidate and each pod its simulation tries', () => {
+    const stopwatch = charged();
+    runPass({
+      snapshot: snapshotOf(fleet()),
+      now: NOW,
+      stopwatch,
+      options: passOptions({ maxCommands: 2, multiNodeTimeoutMs: 0 }),
+    });
+    // Single-node judges n1 (30 pods) and n2 (one); multi-node, with no budget, still judges its first batch.
+    expect(stopwatch.seen.candidate).toBeGreaterThanOrEqual(2);
+    expect(stopwatch.seen['simulation-step']).toBeGreaterThanOrEqual(31);
+  });
+
+  it('spends the walk budget by the work alone: the same walk times out at the same place every time', () => {
+    const walk = () =>
+      runPass({
+        snapshot: snapshotOf(fleet()),
+        now: NOW,
+        stopwatch: charged(),
+        options: passOptions({ maxCommands: 2, singleNodeTimeoutMs: 25, multiNodeTimeoutMs: 0 }),
+      });
+    const first = walk();
+    // n2 (one pod) comes first and costs 10 ms and a step or two; n1's 30 pods at 1 ms each after its own 10 ms
+    // pass the 25 ms budget inside its simulation: the walk holds n2 and reaches no verdict for n1.
+    expect(first.timedOut).toBe(true);
+    expect(first.commands.map((c) => c.candidates.map((x) => x.name))).toEqual([['n2']]);
+    expect(first.skipped.map((x) => x.node)).not.toContain('n1');
+    expect(walk()).toEqual(first);
+  });
+});
