@@ -1,11 +1,12 @@
 // Kubeadm user data: a bash script that shellcheck passes and that, run in a sandbox with stub kubeadm, systemctl
 // and nvidia-smi, writes the kubelet's flags and joins with the exact token, endpoint and CA hash.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { NodeClass } from '../../../../shared/model/nodeclass.ts';
 import { renderUserData } from '../../../../shared/provisioning/bootstrap.ts';
 import { sandbox, shellcheck, type Sandbox } from '../../../support/bootstrap-sandbox.ts';
 import { CA_HASH, claim, ec2Class, gceClass, KUBELET_LABELS, TAINTS, TOKEN } from './fixtures.ts';
 
-const render = (nodeClass = ec2Class({ amiFamily: 'Kubeadm' })): string =>
+const render = (nodeClass: NodeClass = ec2Class({ amiFamily: 'Kubeadm' })): string =>
   renderUserData({ cluster: 'prod', claim: claim(), nodeClass, join: TOKEN });
 
 const KUBELET_ARGS = `KUBELET_EXTRA_ARGS=--node-labels=${KUBELET_LABELS} --register-with-taints=${TAINTS} --max-pods=110\n`;
