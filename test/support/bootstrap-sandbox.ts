@@ -1,7 +1,7 @@
 // A sandbox to run a rendered bootstrap script in: a temp dir whose bin/ (first on PATH) holds stub `kubeadm`,
 // `systemctl`, `nvidia-smi` and `sleep` that record their arguments, and whose root/ stands for `/`
 // (KRAFTSMAN_ROOT), so a test reads back the exact commands run and the files written.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,8 @@ export interface Sandbox {
   stub(name: string, body: string): void;
   /** A stub written as a Node.js program (the recording is done first, in bash). */
   nodeStub(name: string, program: string): void;
-  run(script: string, env?: Readonly<Record<string, string>>): SandboxRun;
+  /** Runs the script with bash (asynchronously: a stub may call a server in this process). */
+  run(script: string, env?: Readonly<Record<string, string>>): Promise<SandboxRun>;
   remove(): void;
 }
 
@@ -45,16 +46,21 @@ export function sandbox(): Sandbox {
       writeFileSync(js, program);
       stub(name, `exec '${process.execPath}' '${js}' "$@"`);
     },
-    run(script, env = {}) {
+    async run(script, env = {}) {
       const path = join(dir, 'bootstrap.sh');
       writeFileSync(path, script);
-      const r = spawnSync('/bin/bash', [path], {
+      const child = spawn('/bin/bash', [path], {
         env: { PATH: `${bin}:/usr/bin:/bin`, KRAFTSMAN_ROOT: join(dir, 'root'), ...env },
-        encoding: 'utf8',
+      });
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+      const status = await new Promise<number | null>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', (code) => resolve(code));
       });
       return {
-        status: r.status,
-        stderr: r.stderr,
+        status,
+        stderr,
         calls: (s) => {
           const f = join(dir, 'calls', s);
           return existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(0, -1) : [];

@@ -33,9 +33,9 @@ describe('Kubeadm user data', () => {
     }
   });
 
-  it('writes the kubelet flags, waits for the GPU driver, then runs the exact kubeadm join', () => {
+  it('writes the kubelet flags, waits for the GPU driver, then runs the exact kubeadm join', async () => {
     box = sandbox();
-    const run = box.run(render());
+    const run = await box.run(render());
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.calls('nvidia-smi')).toEqual(['-L']);
@@ -54,14 +54,14 @@ describe('Kubeadm user data', () => {
     expect(render()).not.toContain('node-role.kubernetes.io');
   });
 
-  it('polls nvidia-smi until the driver answers, and joins without waiting on a CPU image', () => {
+  it('polls nvidia-smi until the driver answers, and joins without waiting on a CPU image', async () => {
     box = sandbox();
     const tries = `${box.dir}/tries`;
     box.stub(
       'nvidia-smi',
       `n=$(cat '${tries}' 2>/dev/null || echo 0); echo $((n+1)) > '${tries}'; [ "$n" -ge 2 ]`,
     );
-    const run = box.run(render());
+    const run = await box.run(render());
     expect(run.calls('nvidia-smi')).toEqual(['-L', '-L', '-L']);
     expect(run.calls('sleep')).toEqual(['5', '5']);
     expect(run.calls('kubeadm')).toEqual([JOIN]);
@@ -69,7 +69,7 @@ describe('Kubeadm user data', () => {
     try {
       // No nvidia-smi anywhere on PATH: the loop is skipped.
       const script = render().replace('if command -v nvidia-smi', 'if command -v no-such-nvidia-smi');
-      const r = cpu.run(script);
+      const r = await cpu.run(script);
       expect(r.calls('sleep')).toEqual([]);
       expect(r.calls('kubeadm')).toEqual([JOIN]);
     } finally {
@@ -77,13 +77,13 @@ describe('Kubeadm user data', () => {
     }
   });
 
-  it('runs the user script before the join, and a failed join fails the script', () => {
+  it('runs the user script before the join, and a failed join fails the script', async () => {
     box = sandbox();
     box.stub('kubeadm', 'exit 1');
     const script = render(
       ec2Class({ amiFamily: 'Kubeadm', userData: '#!/bin/bash\nsystemctl start site-setup' }),
     );
-    const run = box.run(script);
+    const run = await box.run(script);
     expect(run.status).toBe(1);
     expect(run.calls('systemctl')).toEqual(['start site-setup', 'daemon-reload', 'enable kubelet']);
   });
