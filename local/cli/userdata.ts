@@ -1,6 +1,6 @@
 // `kraftsman userdata`: the user data (EC2) or startup-script (Compute Engine) a launch of one NodePool on one
 // instance type would send, rendered by the launchers' own renderer, the join token's secret redacted
-// (docs/contract.md#userdata, docs/mechanisms/bootstrap.md#debugging-a-join).
+// (docs/contract.md#kraftsman-userdata, docs/mechanisms/bootstrap.md#debugging-a-join).
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import { bootstrapFamily, joinProblem } from '../../shared/model/join-readiness.ts';
 import { cloudOfNodeClassRef, type NodeClass } from '../../shared/model/nodeclass.ts';
