@@ -5,11 +5,14 @@ import { USAGE } from './args.ts';
 export const HELP = `kraftsman — a Karpenter-faithful autoscaler for Kubernetes GPU fleets, run against a cluster snapshot
 
 ${USAGE}
+       kraftsman userdata -f FILE [-f FILE ...] --instance-type TYPE [--nodepool NAME] [--cluster NAME]
+                 [--zone ZONE] [--catalog FILE]
 
 commands:
   simulate   what provisioning would do with the pending pods of the snapshot
   plan       what one consolidation pass would do (dry run)
   census     simulate every candidate node, act on none
+  userdata   the user data (or GCE startup-script) a launch of the NodePool on TYPE would send, token redacted
 
 inputs:
   -f FILE            YAML or JSON (a List, a multi-document stream or one object); - is standard input

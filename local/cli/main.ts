@@ -27,6 +27,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(help);
       return 0;
     }
+    // `userdata` renders one launch's user data from files; it has its own flags and prints text, not a report.
+    if (argv[0] === 'userdata') return await (await import('./userdata.ts')).userdata(argv.slice(1), safeIo);
     const args = parseArgs(argv);
     // loaded on demand: --help, --version and usage errors need none of the core
     const { loadContext } = await import('./command-context.ts');

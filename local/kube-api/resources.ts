@@ -45,6 +45,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   core('pods', 'Pod', true, { shortNames: ['po'], subresources: ['status', 'eviction'] }),
   core('namespaces', 'Namespace', false, { shortNames: ['ns'] }),
   core('events', 'Event', true, { shortNames: ['ev'], subresources: [] }),
+  core('secrets', 'Secret', true, { subresources: [] }),
   core('persistentvolumeclaims', 'PersistentVolumeClaim', true, { shortNames: ['pvc'] }),
   core('persistentvolumes', 'PersistentVolume', false, { shortNames: ['pv'] }),
   { ...core('poddisruptionbudgets', 'PodDisruptionBudget', true, { shortNames: ['pdb'] }), group: 'policy' },

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BUILTIN_TYPES, typesFromCrd, type CrdObject, type ResourceType } from './resources.ts';
 import { Store, type KubeObject, type PodTermination } from './store.ts';
+import { authenticateBootstrapToken, authorizeBootstrap, bootstrapBearer } from './bootstrap-auth.ts';
 import { StatusError, statusError, successStatus, tooLargeResourceVersion } from './status.ts';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
 import { deleteOptionsOf, evict } from './eviction.ts';
@@ -223,7 +224,11 @@ export class KubeApiEmulator {
       ...(contentType ? { contentType } : {}),
     };
     this.audit.record(entry);
-    this.rbac?.authorize(req.headers.authorization, entry);
+    const bootstrap = bootstrapBearer(req.headers.authorization);
+    if (bootstrap) {
+      const who = authenticateBootstrapToken(this.store, this.typeOf('Secret'), bootstrap, this.now());
+      authorizeBootstrap(who, verb, entry.resource, entry.group);
+    } else this.rbac?.authorize(req.headers.authorization, entry);
     for (const hook of this.beforeRequest) hook(verb, r);
     const injected = this.inject.map((f) => f(verb, r, q)).find((a) => a !== undefined);
     if (injected === 'hang') return undefined;

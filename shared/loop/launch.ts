@@ -26,6 +26,7 @@ import { nodeClassOf, type LaunchRequestPayload } from './launch-request.ts';
 import { finish, finishAll, type TypesOf } from './launch-finish.ts';
 import { deleteClaims, markUnavailable, refuse, refuseMixedClouds } from './launch-refusal.ts';
 import { catalogLookup } from './prices.ts';
+import { joinTokenFor } from './launch-join.ts';
 
 export interface LaunchDeps {
   readonly cluster: Cluster;
@@ -188,7 +189,12 @@ async function createInstances(
       nodeClass: nodeClassOf(request, claim.metadata.name),
       instanceTypes: typesOf(claim),
     }));
-    const r = await deps.provider.createGang({ gang: request.gang, members });
+    const join = await joinTokenFor(
+      deps,
+      members.map((m) => m.nodeClass),
+      `gang/${request.gang}`,
+    );
+    const r = await deps.provider.createGang({ gang: request.gang, members, ...(join ? { join } : {}) });
     await markUnavailable(deps, settings, request.fence.cluster, r.unavailableOfferings);
     const byName = new Map(claims.map((c) => [c.metadata.name, c]));
     return r.instances.flatMap((x) => {
@@ -197,10 +203,13 @@ async function createInstances(
     });
   }
   const claim = claims[0] as NodeClaim;
+  const nodeClass = nodeClassOf(request, claim.metadata.name);
+  const join = await joinTokenFor(deps, [nodeClass], `${claim.metadata.name}/${claim.metadata.uid ?? ''}`);
   const r = await deps.provider.create({
     claim,
-    nodeClass: nodeClassOf(request, claim.metadata.name),
+    nodeClass,
     instanceTypes: typesOf(claim),
+    ...(join ? { join } : {}),
   });
   await markUnavailable(deps, settings, request.fence.cluster, r.unavailableOfferings);
   return [{ claim, instance: r.instance }];

@@ -21,15 +21,48 @@ const kubelet = z
   })
   .optional();
 
-/** How a self-managed node joins the cluster: rendered into user data / a startup script. */
+/**
+ * How a node joins the cluster, per family (docs/mechanisms/bootstrap.md): the API endpoint, the cluster CA (PEM,
+ * base64: AL2023, Bottlerocket), its hash (Kubeadm's --discovery-token-ca-cert-hash), the service CIDR (nodeadm's
+ * spec.cluster.cidr), a bootstrap-token Secret in kube-system (else the launcher issues one per launch), a script.
+ */
 const bootstrap = z
   .looseObject({
-    apiServerEndpoint: z.string().optional(),
-    caBundle: z.string().optional(),
-    joinTokenSecretRef: z.looseObject({ name: z.string(), namespace: z.string().optional() }).optional(),
+    apiServerEndpoint: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+    caBundle: z.base64({ error: 'must be the base64 of the cluster CA certificate (PEM)' }).optional(),
+    caCertHash: z
+      .string()
+      .regex(
+        /^sha256:[0-9a-f]{64}$/,
+        'must be sha256:<64 hex digits> (kubeadm token create --print-join-command)',
+      )
+      .optional(),
+    serviceCIDR: z.cidrv4({ error: 'must be an IPv4 CIDR such as 10.100.0.0/16' }).optional(),
+    joinTokenSecretRef: z
+      .looseObject({
+        // Its shape (bootstrap-token-<id>, type bootstrap.kubernetes.io/token) is checked when a launch reads it.
+        name: z.string(),
+        namespace: z
+          .literal('kube-system', {
+            error: 'bootstrap tokens live in kube-system (the authenticator reads no other)',
+          })
+          .optional(),
+      })
+      .optional(),
     script: z.string().optional(),
   })
   .optional();
+
+/**
+ * Karpenter's amiFamily vocabulary as far as kraftsman renders it, plus Kubeadm (a self-managed cluster's node
+ * joining with `kubeadm join`). AL2, Windows2019 and Windows2022 are refused, not ignored.
+ */
+export const AMI_FAMILIES = ['AL2023', 'Bottlerocket', 'Custom', 'Kubeadm'] as const;
+export type AmiFamily = (typeof AMI_FAMILIES)[number];
+const amiFamily = z.enum(AMI_FAMILIES, {
+  error: (i) =>
+    `unsupported amiFamily ${JSON.stringify(i.input)}: kraftsman renders ${AMI_FAMILIES.join(', ')} (AL2 and Windows are not implemented)`,
+});
 
 export const ec2NodeClassSchema = z.looseObject({
   apiVersion: z.literal('karpenter.k8s.aws/v1'),
@@ -37,7 +70,7 @@ export const ec2NodeClassSchema = z.looseObject({
   metadata: objectMeta,
   spec: z
     .looseObject({
-      amiFamily: z.string().optional(),
+      amiFamily: amiFamily.optional(),
       amiSelectorTerms: z.array(selectorTerm).optional(),
       subnetSelectorTerms: z.array(selectorTerm).optional(),
       securityGroupSelectorTerms: z.array(selectorTerm).optional(),

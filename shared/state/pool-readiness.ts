@@ -1,6 +1,7 @@
 // NodePool readiness as Karpenter v1.14 derives it (nodepool/readiness controller; docs/mechanisms/pool-readiness.md):
 // a NodePool whose node class is missing, terminating or not Ready is NotReady, and the provisioner's scheduler
 // (provisioner.go NewScheduler) and every disruption simulation skip it — the next pool by weight is used.
+import { joinProblem } from '../model/join-readiness.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
 import type { NodePool } from '../model/nodepool.ts';
 
@@ -30,7 +31,8 @@ const text = (v: unknown, fallback: string): string => (typeof v === 'string' &&
 /**
  * Undefined when the pool may be scheduled on. Karpenter's readiness controller: NodeClassNotFound,
  * NodeClassTerminating, the class's own Ready=False reason, NodeClassReadinessUnknown. A node class whose status
- * carries no Ready condition at all counts as Ready: kraftsman runs no node-class controller to write one.
+ * carries no Ready condition at all counts as Ready: kraftsman runs no node-class controller to write one; but one
+ * that cannot produce a join (BootstrapIncomplete, model/join-readiness.ts) is NotReady whatever its status says.
  */
 export function poolNotReady(pool: NodePool, nodeClass: NodeClass | undefined): PoolNotReady | undefined {
   const ref = pool.spec.template.spec.nodeClassRef;
@@ -42,6 +44,9 @@ export function poolNotReady(pool: NodePool, nodeClass: NodeClass | undefined): 
   if (!nodeClass) return notReady('NodeClassNotFound', `${ref.kind} ${ref.name} not found`);
   if (nodeClass.metadata.deletionTimestamp)
     return notReady('NodeClassTerminating', `${ref.kind} ${ref.name} is terminating`);
+  // kraftsman's own readiness rule (docs/mechanisms/bootstrap.md): a class whose nodes could not join never launches.
+  const cannotJoin = joinProblem(nodeClass);
+  if (cannotJoin) return notReady('BootstrapIncomplete', `${ref.kind} ${ref.name}: ${cannotJoin}`);
   const ready = readyCondition(nodeClass);
   if (!ready || ready.status === 'True') return undefined;
   if (ready.status === 'False')

@@ -6,6 +6,7 @@ import { KINDS, type ObjectOf } from '../../shared/model/objects.ts';
 import type { Node } from '../../shared/model/node.ts';
 import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
 import type { Taint } from '../../shared/model/meta.ts';
+import type { JoinToken } from '../../shared/model/join-readiness.ts';
 import {
   AlreadyExistsError,
   ApiError,
@@ -17,6 +18,7 @@ import {
   type Cluster,
   type ClusterEvent,
   type EvictionResult,
+  type JoinTokenRequest,
   type KindRead,
   type MetadataChange,
   type NodeClaimStatus,
@@ -51,6 +53,8 @@ export class FakeCluster implements Cluster {
   readonly beforeWrite: ((kind: SnapshotKind, name: string) => void)[] = [];
   /** Every event recorded, in order (the Event kind is not part of the snapshot). */
   readonly events: ClusterEvent[] = [];
+  /** Bootstrap-token Secrets of kube-system by name, as the kube adapter would write them. */
+  readonly joinTokens = new Map<string, JoinToken & { key?: string; expiresAt?: Date }>();
 
   constructor(public conflictAttempts = 5) {}
 
@@ -294,5 +298,21 @@ export class FakeCluster implements Cluster {
   recordEvent(event: ClusterEvent): Promise<void> {
     this.events.push(event);
     return Promise.resolve();
+  }
+
+  issueJoinToken(r: JoinTokenRequest): Promise<JoinToken> {
+    const found = [...this.joinTokens.values()].find((t) => t.key === r.key);
+    if (found) return Promise.resolve({ id: found.id, secret: found.secret });
+    const n = String(this.joinTokens.size).padStart(6, '0');
+    const token = { id: n, secret: `fake${n}000000` };
+    this.joinTokens.set(`bootstrap-token-${n}`, { ...token, key: r.key, expiresAt: r.expiresAt });
+    return Promise.resolve(token);
+  }
+
+  readJoinToken(name: string): Promise<JoinToken> {
+    const t = this.joinTokens.get(name);
+    if (!t)
+      return Promise.reject(new ObjectNotFoundError({ kind: 'Secret', namespace: 'kube-system', name }));
+    return Promise.resolve({ id: t.id, secret: t.secret });
   }
 }

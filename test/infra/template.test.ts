@@ -21,6 +21,7 @@ import {
   derivePartitions,
   DYNAMODB_WRITES,
   clusterCallsIn,
+  CLUSTER_JOIN_TOKENS,
   CLUSTER_WRITES,
   gceCallsIn,
   portCallsIn,
@@ -426,12 +427,14 @@ describe('roles', () => {
       for (const s of statementsOf(packaged.template, id).filter((x) =>
         actionsOf(x).includes('secretsmanager:GetSecretValue'),
       ))
-        expect(JSON.stringify(s.Resource), id).toMatch(/:secret:kraftsman\/dev\/kubeconfig(-reader)?-\?{6}"/);
+        expect(JSON.stringify(s.Resource), id).toMatch(
+          /:secret:kraftsman\/dev\/kubeconfig(-reader|-launcher)?-\?{6}"/,
+        );
   });
 });
 
 describe.each(FUNCTIONS)('the Kubernetes identity of $name', ({ name, handlerFile }) => {
-  it('is the read-only one when its code only reads the cluster, the writer otherwise; its role reads that secret alone', async () => {
+  it('is the read-only one when its code only reads the cluster, the launcher when it issues join tokens, the writer otherwise; its role reads that secret alone', async () => {
     const calls = clusterCallsIn(await bundleOf(handlerFile));
     const t = packaged.template;
     const readable = statementsOf(t, roleIdOf(t, name) ?? '')
@@ -441,8 +444,12 @@ describe.each(FUNCTIONS)('the Kubernetes identity of $name', ({ name, handlerFil
       expect(readable, `${name} talks to no API server`).toEqual([]);
       return;
     }
-    const writes = [...calls].filter((c) => CLUSTER_WRITES.has(c));
-    const secret = writes.length > 0 ? 'kraftsman/dev/kubeconfig' : 'kraftsman/dev/kubeconfig-reader';
+    const writes = [...calls].filter((c) => CLUSTER_WRITES.has(c) || CLUSTER_JOIN_TOKENS.has(c));
+    const secret = [...calls].some((c) => CLUSTER_JOIN_TOKENS.has(c))
+      ? 'kraftsman/dev/kubeconfig-launcher'
+      : writes.length > 0
+        ? 'kraftsman/dev/kubeconfig'
+        : 'kraftsman/dev/kubeconfig-reader';
     expect(environmentOf(t, name).KRAFTSMAN_KUBE_SECRET, `${name} writes: ${writes.join(', ')}`).toBe(secret);
     expect(readable).toEqual([expect.stringContaining(`:secret:${secret}-??????`)]);
   });
@@ -519,7 +526,7 @@ describe('environment', () => {
     for (const { name } of FUNCTIONS.filter((f) => lambdaOf(packaged.template, f.name))) {
       const env = environmentOf(packaged.template, name);
       expect(env.KRAFTSMAN_KUBE_TOKEN, name).toBeUndefined();
-      expect(env.KRAFTSMAN_KUBE_SECRET, name).toMatch(/^kraftsman\/dev\/kubeconfig(-reader)?$/);
+      expect(env.KRAFTSMAN_KUBE_SECRET, name).toMatch(/^kraftsman\/dev\/kubeconfig(-reader|-launcher)?$/);
       expect(env.KRAFTSMAN_KUBE_SERVER, name).toMatch(/^https:\/\//);
     }
   });

@@ -1,7 +1,11 @@
 // "An instance booted": the Node its kubelet would register — labels and taints from the bootstrap
-// request (the kubelet's --node-labels / --register-with-taints), capacity from the instance type.
+// request (a NodeConfig, Bottlerocket settings, or the kubelet's --node-labels / --register-with-taints in a
+// script), capacity from the instance type.
 import type { KubeApiEmulator } from '../server.ts';
 import type { KubeObject } from '../store.ts';
+import { parse } from 'yaml';
+import { isMime, parseMime } from '../../../shared/provisioning/bootstrap-mime.ts';
+import { parseToml, type TomlTable } from '../../../shared/provisioning/bootstrap-toml.ts';
 
 export interface TaintSpec {
   readonly key: string;
@@ -19,28 +23,92 @@ export interface NodeRegistration {
   readonly allocatable?: Readonly<Record<string, string>>;
 }
 
-/** Reads the kubelet flags out of a bootstrap script (plain or base64, as EC2 user data travels). */
-export function parseBootstrap(userData: string): { labels: Record<string, string>; taints: TaintSpec[] } {
-  const text = /--node-labels|--register-with-taints/.test(userData)
-    ? userData
-    : Buffer.from(userData, 'base64').toString('utf8');
-  const flag = (name: string): string => new RegExp(`--${name}=([^\\s'"]*)`).exec(text)?.[1] ?? '';
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+
+function effectOf(effect: string, what: string): TaintSpec['effect'] {
+  if (!(EFFECTS as readonly string[]).includes(effect))
+    throw new Error(`bootstrap taint "${what}": unknown effect "${effect}"`);
+  return effect as TaintSpec['effect'];
+}
+
+function labelPairs(flag: string): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const pair of flag('node-labels').split(',').filter(Boolean)) {
+  for (const pair of flag.split(',').filter(Boolean)) {
     const i = pair.indexOf('=');
     if (i > 0) labels[pair.slice(0, i)] = pair.slice(i + 1);
   }
+  return labels;
+}
+
+/** kubelet flags in a shell script (Kubeadm, Custom's KRAFTSMAN_KUBELET_ARGS, the user's own script). */
+function fromFlags(text: string): Bootstrapped {
+  const flag = (name: string): string => new RegExp(`--${name}=([^\\s'"]*)`).exec(text)?.[1] ?? '';
   const taints = flag('register-with-taints')
     .split(',')
     .filter(Boolean)
     .map((t): TaintSpec => {
       const [kv = '', effect = 'NoSchedule'] = t.split(':');
       const [key = '', value] = kv.split('=');
-      if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(effect))
-        throw new Error(`bootstrap taint "${t}": unknown effect "${effect}"`);
-      return { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintSpec['effect'] };
+      return { key, ...(value !== undefined ? { value } : {}), effect: effectOf(effect, t) };
     });
-  return { labels, taints };
+  return { labels: labelPairs(flag('node-labels')), taints };
+}
+
+/** nodeadm's NodeConfig parts of a MIME document, merged in order as nodeadm merges them (the last one wins). */
+function fromNodeConfig(text: string): Bootstrapped | undefined {
+  if (!isMime(text)) return undefined;
+  const configs = parseMime(text, 'user data').filter((p) =>
+    p.headers.some(
+      ([k, v]) => k.toLowerCase() === 'content-type' && v.startsWith('application/node.eks.aws'),
+    ),
+  );
+  if (configs.length === 0) return undefined;
+  let flags: string[] = [];
+  let taints: TaintSpec[] = [];
+  for (const c of configs) {
+    const doc = parse(c.body) as {
+      spec?: { kubelet?: { flags?: string[]; config?: { registerWithTaints?: TaintSpec[] } } };
+    } | null;
+    flags = doc?.spec?.kubelet?.flags ?? flags;
+    taints = doc?.spec?.kubelet?.config?.registerWithTaints ?? taints;
+  }
+  const label = flags.find((f) => f.startsWith('--node-labels='))?.slice('--node-labels='.length) ?? '';
+  return {
+    labels: labelPairs(label),
+    taints: taints.map((t) => ({ ...t, effect: effectOf(t.effect, t.key) })),
+  };
+}
+
+/** Bottlerocket's settings.kubernetes node-labels and node-taints (`key = ["value:Effect"]`). */
+function fromBottlerocket(text: string): Bootstrapped | undefined {
+  if (!/^\[settings\.kubernetes/m.test(text)) return undefined;
+  const k8s = ((parseToml(text, 'user data').settings ?? {}) as TomlTable).kubernetes as
+    TomlTable | undefined;
+  const labels = (k8s?.['node-labels'] ?? {}) as Record<string, string>;
+  const taints = Object.entries((k8s?.['node-taints'] ?? {}) as Record<string, string[]>).flatMap(
+    ([key, vs]) =>
+      vs.map((v): TaintSpec => {
+        const [value = '', effect = ''] = v.split(':');
+        return { key, ...(value ? { value } : {}), effect: effectOf(effect, `${key}=${v}`) };
+      }),
+  );
+  return { labels: { ...labels }, taints };
+}
+
+export interface Bootstrapped {
+  labels: Record<string, string>;
+  taints: TaintSpec[];
+}
+
+/**
+ * The labels and taints a booting kubelet registers with, read out of the user data kraftsman rendered (plain, or
+ * base64 as EC2 user data travels): a NodeConfig (AL2023), Bottlerocket TOML, or kubelet flags in a script.
+ */
+export function parseBootstrap(userData: string): Bootstrapped {
+  const plain = /--node-labels|--register-with-taints|^\[settings|^MIME-Version/m.test(userData)
+    ? userData
+    : Buffer.from(userData, 'base64').toString('utf8');
+  return fromNodeConfig(plain) ?? fromBottlerocket(plain) ?? fromFlags(plain);
 }
 
 export function registerNode(emulator: KubeApiEmulator, r: NodeRegistration): KubeObject {

@@ -133,6 +133,7 @@ function shapePlan(
       [TAG_GANG_SHAPE]: String(shape.index),
       Name: `${claimNodePool(first) ?? 'kraftsman'}/${request.gang}`,
     },
+    ...(request.join ? { join: request.join } : {}),
   };
 }
 

@@ -17,7 +17,8 @@ import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';
 import { TAG_CLUSTER, TAG_NODEPOOL, clusterOwnedTag, toCloudInstance } from './instances.ts';
 import { ensureLaunchTemplate } from './launch-template.ts';
 import type { ResolvedNodeClass } from './node-class-resolver.ts';
-import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
+import { BootstrapError, renderUserData } from '../../provisioning/bootstrap.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 
 export interface LaunchPlan {
   readonly claims: readonly NodeClaim[];
@@ -25,6 +26,7 @@ export interface LaunchPlan {
   readonly options: readonly LaunchOption[];
   readonly token: string;
   readonly tags: Readonly<Record<string, string>>;
+  readonly join?: JoinToken;
 }
 
 /** Tags on every instance, volume and template: the node class's own, the cluster's, the pool's. */
@@ -64,12 +66,11 @@ export async function launchFleet(
   const claim = plan.claims[0] as NodeClaim;
   const spec = plan.nodeClass.spec;
   const cluster = ctx.config.clusterName;
-  const userData = renderBootstrapScript({
+  const userData = userDataOf({
     cluster,
     claim,
-    ...(spec.bootstrap ? { bootstrap: spec.bootstrap } : {}),
-    ...(spec.userData ? { userData: spec.userData } : {}),
-    ...(spec.kubelet?.maxPods ? { maxPods: spec.kubelet.maxPods } : {}),
+    nodeClass: plan.nodeClass,
+    ...(plan.join ? { join: plan.join } : {}),
   });
   const content = {
     cluster,
@@ -101,6 +102,16 @@ export async function launchFleet(
   });
   const out = await ctx.call('CreateFleet', () => ctx.ec2.send(new CreateFleetCommand(input)));
   return readFleet(out, first.capacityType);
+}
+
+/** The node's user data; a node class that cannot join is refused before any call (it would fail every offering). */
+function userDataOf(input: Parameters<typeof renderUserData>[0]): string {
+  try {
+    return renderUserData(input);
+  } catch (err: unknown) {
+    if (err instanceof BootstrapError) throw new FatalCloudError(err.message, { cause: err });
+    throw err;
+  }
 }
 
 /**

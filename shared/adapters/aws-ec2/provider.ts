@@ -108,6 +108,7 @@ export class Ec2CloudProvider implements CloudProvider {
       options: launchOptions(claim, request.instanceTypes),
       token: clientToken(this.deps.config.clusterName, 'claim', [`${name}/${claim.metadata.uid ?? ''}`]),
       tags,
+      ...(request.join ? { join: request.join } : {}),
     };
     const outcome = await this.launch(plan);
     const first = outcome.launched[0];

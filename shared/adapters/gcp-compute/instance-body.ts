@@ -6,7 +6,8 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { LaunchOption } from '../../model/launch-options.ts';
 import { claimNodePool } from '../../model/launch-options.ts';
-import { renderBootstrapScript } from '../../provisioning/bootstrap.ts';
+import { renderUserData } from '../../provisioning/bootstrap.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 import {
   LABEL_CLUSTER,
   LABEL_NODECLAIM,
@@ -111,6 +112,7 @@ export function instanceBody(args: {
   extraLabels?: Record<string, string>;
   claimMetadata: boolean;
   deploymentTag?: DeploymentTag | undefined;
+  join?: JoinToken | undefined;
 }): Instance {
   const { option, claim, nodeClass } = args;
   const spec = nodeClass.spec;
@@ -118,11 +120,11 @@ export function instanceBody(args: {
   const gpu = accelerator !== undefined || BUNDLED_GPU_FAMILIES.test(machineType);
   const spot = option.capacityType === 'spot';
   const pool = claimNodePool(claim);
-  const script = renderBootstrapScript({
+  const script = renderUserData({
     cluster: args.cluster,
     claim,
-    ...(spec.bootstrap ? { bootstrap: spec.bootstrap } : {}),
-    ...(spec.kubeletConfiguration?.maxPods ? { maxPods: spec.kubeletConfiguration.maxPods } : {}),
+    nodeClass,
+    ...(args.join ? { join: args.join } : {}),
   });
   const boot = spec.disks?.find((d) => d.boot) ?? spec.disks?.[0];
   const labels = {

@@ -57,6 +57,8 @@ import {
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
 import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
+import { BootstrapError } from '../../provisioning/bootstrap.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
 import { claimName } from '../../model/names.ts';
@@ -111,7 +113,7 @@ export class GceCloudProvider implements CloudProvider {
     const refused: UnavailableOffering[] = [];
     const options = this.options(claim, request.instanceTypes).filter((o) => !existing.taken.has(o.zone));
     for (const option of options) {
-      const body = { ...this.body(nc, claim, option, true, owner), name };
+      const body = { ...this.body(nc, claim, option, true, owner, {}, request.join), name };
       const id = requestId([
         this.deps.config.clusterName,
         claim.metadata.name,
@@ -156,7 +158,7 @@ export class GceCloudProvider implements CloudProvider {
       {
         ctx: this.ctx,
         gceClass: (nc) => this.gceClass(nc),
-        body: (nc, claim, option, labels) => this.body(nc, claim, option, false, owner, labels),
+        body: (nc, claim, option, labels) => this.body(nc, claim, option, false, owner, labels, request.join),
         options: (claim, types) => this.options(claim, types),
         findGang: (label) => this.findByLabel(LABEL_GANG, label),
       },
@@ -266,6 +268,7 @@ export class GceCloudProvider implements CloudProvider {
     claimMetadata: boolean,
     owner: Owner,
     extraLabels: Record<string, string> = {},
+    join?: JoinToken,
   ): Instance {
     try {
       return instanceBody({
@@ -279,10 +282,12 @@ export class GceCloudProvider implements CloudProvider {
         extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
         deploymentTag: this.deps.config.deploymentTag,
+        join,
       });
     } catch (err) {
-      // Labels the API would refuse with 400: the node class is wrong as written, for every offering.
-      if (err instanceof InvalidLabelError) throw new FatalCloudError(err.message, { cause: err });
+      // Labels the API would refuse with 400, or no join: the node class is wrong as written, for every offering.
+      if (err instanceof InvalidLabelError || err instanceof BootstrapError)
+        throw new FatalCloudError(err.message, { cause: err });
       throw err;
     }
   }

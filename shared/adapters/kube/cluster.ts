@@ -8,9 +8,12 @@ import type { Pod } from '../../model/pod.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Taint } from '../../model/meta.ts';
 import { randomBytes } from 'node:crypto';
+import type { JoinToken } from '../../model/join-readiness.ts';
+import { issueJoinToken, readJoinToken } from './join-tokens.ts';
 import type {
   Cluster,
   ClusterEvent,
+  JoinTokenRequest,
   EvictionResult,
   MetadataChange,
   NodeClaimStatus,
@@ -331,5 +334,13 @@ export class KubeCluster implements Cluster {
     } catch (err: unknown) {
       throw toClusterError(err, { kind: involved.kind, name: involved.name });
     }
+  }
+
+  issueJoinToken(request: JoinTokenRequest): Promise<JoinToken> {
+    return issueJoinToken(this.c, request);
+  }
+
+  readJoinToken(name: string): Promise<JoinToken> {
+    return readJoinToken(this.c, name);
   }
 }

@@ -5,6 +5,7 @@ import type { InstanceTypeSpec } from '../../model/catalog.ts';
 import type { LaunchOption } from '../../model/launch-options.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { NodeClass } from '../../model/nodeclass.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 
 /** One member: the claim, with the node class and candidate instance types of its own NodePool. */
 export interface GangMember {
@@ -17,6 +18,8 @@ export interface GangLaunchRequest {
   /** Stable name of the gang launch (the PodGroup's launch id): the idempotency key of the whole launch. */
   readonly gang: string;
   readonly members: readonly GangMember[];
+  /** The bootstrap token every Kubeadm member joins with (one per launch). */
+  readonly join?: JoinToken;
 }
 
 /** Members that launch alike: one instance type in one zone for all of them. */

@@ -5,6 +5,7 @@ import type { CapacityType, Cloud, TerminationCause } from '../../model/labels.t
 import type { InstanceTypeSpec } from '../../model/catalog.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { NodeClass } from '../../model/nodeclass.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 import type { NodeClaimName, NodePoolName } from '../../model/names.ts';
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
 import type { InstanceTypeReadOptions } from '../price-store.ts';
@@ -51,6 +52,8 @@ export interface LaunchRequest {
   readonly claim: NodeClaim;
   readonly nodeClass: NodeClass;
   readonly instanceTypes: readonly InstanceTypeSpec[];
+  /** The bootstrap token a Kubeadm node joins with (the launcher's); other families need none. */
+  readonly join?: JoinToken;
 }
 
 export interface LaunchResult {

@@ -4,6 +4,7 @@ import type { Node } from '../../model/node.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Pod } from '../../model/pod.ts';
 import type { Taint } from '../../model/meta.ts';
+import type { JoinToken } from '../../model/join-readiness.ts';
 import type { ClusterObjects } from '../../state/objects.ts';
 
 /** Every kind the pass snapshot holds, in the order an implementation reads them. */
@@ -113,6 +114,18 @@ export interface ClusterEvent {
   readonly message: string;
 }
 
+/**
+ * A bootstrap token for one launch (docs/mechanisms/bootstrap.md#kubeadm): `key` names the launch and its time
+ * window, so a retried launch of the same claim in the same window gets the same token (the same user data, so the
+ * same launch template and an idempotent CreateFleet), a later one a fresh token.
+ */
+export interface JoinTokenRequest {
+  readonly key: string;
+  readonly expiresAt: Date;
+  /** Written as the Secret's description (kubeadm's `description` key). */
+  readonly description: string;
+}
+
 export interface Cluster {
   /** The pass snapshot: a full paginated LIST the first time, a watch catch-up afterwards. */
   readSnapshot(): Promise<SnapshotRead>;
@@ -153,4 +166,11 @@ export interface Cluster {
    * them). Best effort by contract: callers never let a failed event stop the action it reports.
    */
   recordEvent(event: ClusterEvent): Promise<void>;
+  /**
+   * The launch's bootstrap token: a `bootstrap.kubernetes.io/token` Secret `bootstrap-token-<id>` in kube-system,
+   * created with an expiration (the token-cleaner deletes it after), or the one already created for `key`.
+   */
+  issueJoinToken(request: JoinTokenRequest): Promise<JoinToken>;
+  /** The token of a bootstrap-token Secret in kube-system (spec.bootstrap.joinTokenSecretRef). */
+  readJoinToken(name: string): Promise<JoinToken>;
 }

@@ -322,5 +322,21 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 500, object: { kind: 'Pod', name: 'p', namespace: 'e3' } });
     });
+
+    it('issues one bootstrap token per launch key, the same one again for a retry, readable by its Secret name', async () => {
+      const cluster = w.cluster();
+      const expiresAt = new Date('2026-12-01T00:00:00Z');
+      const a = await cluster.issueJoinToken({ key: 'claim-a/uid/1', expiresAt, description: 'a' });
+      expect(`${a.id}.${a.secret}`).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
+      expect(await cluster.issueJoinToken({ key: 'claim-a/uid/1', expiresAt, description: 'a' })).toEqual(a);
+      const b = await cluster.issueJoinToken({ key: 'claim-a/uid/2', expiresAt, description: 'b' });
+      expect(b.id).not.toBe(a.id);
+      expect(await cluster.readJoinToken(`bootstrap-token-${a.id}`)).toEqual(a);
+      const err = await cluster.readJoinToken('bootstrap-token-absent').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ObjectNotFoundError);
+      expect(err).toMatchObject({
+        object: { kind: 'Secret', namespace: 'kube-system', name: 'bootstrap-token-absent' },
+      });
+    });
   });
 }

@@ -96,8 +96,14 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
       });
       const named = { ...claim, metadata: { ...claim.metadata, name: `${claim.metadata.name}-${i}` } };
       ids.push(
-        (await p.create({ claim: named, nodeClass: request.nodeClass, instanceTypes: types })).instance
-          .providerId,
+        (
+          await p.create({
+            claim: named,
+            nodeClass: request.nodeClass,
+            instanceTypes: types,
+            join: { id: 'abcdef', secret: '0123456789abcdef' },
+          })
+        ).instance.providerId,
       );
     }
     h.kube.store.delete(h.kube.typeOf('NodeClaim'), undefined, claim.metadata.name);

@@ -234,12 +234,15 @@ export const CLUSTER_WRITES = new Set([
   'evictPod',
   'recordEvent',
 ]);
+/** Cluster port methods on bootstrap-token Secrets: only the launchers' identity may (infra/rbac/launcher.yaml). */
+export const CLUSTER_JOIN_TOKENS = new Set(['issueJoinToken', 'readJoinToken']);
 
 /** The Cluster port methods a bundle calls (`cluster.readSnapshot(` …), only when the kube adapter is bundled. */
 export function clusterCallsIn(bundle: Bundle): ReadonlySet<string> {
   const out = new Set<string>();
   if (!bundle.files.includes('shared/adapters/kube/cluster.ts')) return out;
   for (const m of bundle.code.matchAll(/\bcluster\d*\??\.(\w+)\(/g))
-    if (m[1] && (CLUSTER_READS.has(m[1]) || CLUSTER_WRITES.has(m[1]))) out.add(m[1]);
+    if (m[1] && (CLUSTER_READS.has(m[1]) || CLUSTER_WRITES.has(m[1]) || CLUSTER_JOIN_TOKENS.has(m[1])))
+      out.add(m[1]);
   return out;
 }

@@ -104,8 +104,13 @@ describe('EC2 adapter launches', () => {
     c.metadata.labels = { ...c.metadata.labels, team: 'ml' };
     const { instance } = await rig.provider.create({
       claim: c,
-      nodeClass: ec2NodeClass({ userData: '#!/bin/bash\necho site-setup' }),
+      nodeClass: ec2NodeClass({
+        amiFamily: 'Kubeadm',
+        userData: '#!/bin/bash\necho site-setup',
+        bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: `sha256:${'0'.repeat(64)}` },
+      }),
       instanceTypes: types,
+      join: { id: 'abcdef', secret: '0123456789abcdef' },
     });
     await expect.poll(() => booted.length).toBe(1);
     const b = booted[0] as BootedInstance;
@@ -118,6 +123,8 @@ describe('EC2 adapter launches', () => {
     expect(b.userData).toContain('nvidia.com/gpu:NoSchedule');
     expect(b.userData).toContain('karpenter.sh/unregistered:NoExecute');
     expect(b.userData).toContain('echo site-setup');
+    expect(b.userData).toContain("export KRAFTSMAN_JOIN_TOKEN='abcdef.0123456789abcdef'");
+    expect(b.userData).toContain('kubeadm join "$KRAFTSMAN_JOIN_ENDPOINT"');
     expect((await rig.provider.get(instance.providerId)).state).toBe('running');
   });
 

@@ -34,6 +34,9 @@ export function ec2NodeClass(overrides: Partial<EC2NodeClass['spec']> = {}): EC2
       amiSelectorTerms: [discovery],
       subnetSelectorTerms: [discovery],
       securityGroupSelectorTerms: [discovery],
+      // Custom (docs/mechanisms/bootstrap.md): the adapter tests launch without a launcher's join token.
+      amiFamily: 'Custom',
+      userData: '#!/bin/bash\necho "$KRAFTSMAN_KUBELET_ARGS"',
       bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
       ...overrides,
     },

@@ -31,7 +31,11 @@ export function gceNodeClass(overrides: Partial<GCENodeClass['spec']> = {}): GCE
     spec: {
       imageSelectorTerms: [{ id: 'projects/kraftsman-test/global/images/gpu-node-2026-11-01' }],
       subnetwork: 'regions/us-central1/subnetworks/nodes',
-      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      // Custom (a script; docs/mechanisms/bootstrap.md): the adapter tests launch without a launcher's join token.
+      bootstrap: {
+        apiServerEndpoint: 'https://10.0.0.1:6443',
+        script: '#!/bin/bash\necho "$KRAFTSMAN_KUBELET_ARGS"',
+      },
       ...overrides,
     },
   };

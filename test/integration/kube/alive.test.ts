@@ -5,11 +5,7 @@ import { bindPending } from '../../../local/kube-api/alive/binder.ts';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import { enableOwnerRecreation } from '../../../local/kube-api/alive/owners.ts';
 import { parseBootstrap, registerNode } from '../../../local/kube-api/alive/register-node.ts';
-import {
-  kubeletLabels,
-  registrationTaints,
-  renderBootstrapScript,
-} from '../../../shared/provisioning/bootstrap.ts';
+import { kubeletLabels, registrationTaints, renderUserData } from '../../../shared/provisioning/bootstrap.ts';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
 import { pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
@@ -77,15 +73,39 @@ describe('node registration', () => {
         taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }],
       },
     };
-    const script = renderBootstrapScript({ cluster: 'prod', claim });
-    const node = registerNode(h.emulator, {
-      nodeName: 'gpu-x1',
-      providerId: 'aws:///us-east-1a/i-x1',
-      ...parseBootstrap(script),
-      capacity: { cpu: '4' },
-    });
-    expect(node.metadata.labels).toMatchObject(kubeletLabels(claim));
-    expect((node.spec as { taints: unknown }).taints).toEqual(registrationTaints(claim));
+    // Every family's user data carries them in its own form: kubelet flags, a NodeConfig, Bottlerocket TOML.
+    const bootstrap = {
+      apiServerEndpoint: 'https://10.0.0.1:6443',
+      caBundle: Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
+      caCertHash: `sha256:${'0'.repeat(64)}`,
+      serviceCIDR: '10.100.0.0/16',
+    };
+    const families = [
+      { amiFamily: 'Kubeadm' },
+      { amiFamily: 'AL2023' },
+      { amiFamily: 'Bottlerocket' },
+    ] as const;
+    for (const [i, f] of families.entries()) {
+      const userData = renderUserData({
+        cluster: 'prod',
+        claim,
+        nodeClass: {
+          apiVersion: 'karpenter.k8s.aws/v1',
+          kind: 'EC2NodeClass',
+          metadata: { name: 'default' },
+          spec: { ...f, bootstrap },
+        },
+        join: { id: 'abcdef', secret: '0123456789abcdef' },
+      });
+      const node = registerNode(h.emulator, {
+        nodeName: `gpu-x${i}`,
+        providerId: `aws:///us-east-1a/i-x${i}`,
+        ...parseBootstrap(userData),
+        capacity: { cpu: '4' },
+      });
+      expect(node.metadata.labels, f.amiFamily).toMatchObject(kubeletLabels(claim));
+      expect((node.spec as { taints: unknown }).taints, f.amiFamily).toEqual(registrationTaints(claim));
+    }
   });
 
   it('registers a Ready node that a warm snapshot picks up by watch', async () => {

@@ -18,11 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-function granted(): Set<string> {
+function granted(file = 'reconciler.yaml', kind = 'ClusterRole'): Set<string> {
   const docs = parseAllDocuments(
-    readFileSync(new URL('../../../infra/rbac/reconciler.yaml', import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../../infra/rbac/${file}`, import.meta.url), 'utf8'),
   ).map((d) => d.toJS() as { kind: string; rules?: Rule[] });
-  const role = docs.find((d) => d.kind === 'ClusterRole');
+  const role = docs.find((d) => d.kind === kind);
   const out = new Set<string>();
   for (const r of role?.rules ?? [])
     for (const g of r.apiGroups)
@@ -56,4 +56,23 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   const role = granted();
   expect([...used].filter((u) => !role.has(u)).sort()).toEqual([]);
   expect([...role].filter((g) => !used.has(g)).sort()).toEqual([]);
+});
+
+it("grants the launchers exactly the Secret verbs a join token takes, and the writer's role none of them", async () => {
+  const before = new Set(h.emulator.audit.used());
+  const cluster = h.cluster();
+  const token = await cluster.issueJoinToken({
+    key: 'rbac/1',
+    expiresAt: new Date('2026-12-01T00:00:00Z'),
+    description: 'rbac test',
+  });
+  await cluster.issueJoinToken({
+    key: 'rbac/1',
+    expiresAt: new Date('2026-12-01T00:00:00Z'),
+    description: 'again',
+  });
+  await cluster.readJoinToken(`bootstrap-token-${token.id}`);
+  const used = [...h.emulator.audit.used()].filter((u) => !before.has(u));
+  expect(used.sort()).toEqual([...granted('launcher.yaml', 'Role')].sort());
+  expect([...granted()].filter((g) => g.startsWith('|secrets|'))).toEqual([]);
 });

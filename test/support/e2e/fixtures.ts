@@ -1,7 +1,7 @@
 // Objects the end-to-end tests seed: node classes that select the emulators' subnets and images, NodePools on
 // either cloud, pods (optionally owned by a ReplicaSet, so an evicted pod comes back) and Volcano PodGroups.
 import { DISCOVERY_TAG } from '../../../local/ec2/seed.ts';
-import type { KubeObject } from '../../../local/kube-api/index.ts';
+import { LOCAL_CA_CERT_HASH, type KubeObject } from '../../../local/kube-api/index.ts';
 import type { Cloud } from '../../../shared/model/labels.ts';
 
 export const AWS_ZONES = ['us-east-1a', 'us-east-1b'] as const;
@@ -19,7 +19,7 @@ export function ec2NodeClass(name = 'aws-gpu'): KubeObject {
       subnetSelectorTerms: [discovery],
       securityGroupSelectorTerms: [discovery],
       role: 'KraftsmanNodeRole',
-      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: LOCAL_CA_CERT_HASH },
     },
   };
 }
@@ -32,7 +32,7 @@ export function gceNodeClass(name = 'gcp-gpu'): KubeObject {
     spec: {
       imageSelectorTerms: [{ id: `projects/${GCE_PROJECT}/global/images/gpu-node-2026-11-01` }],
       subnetwork: 'regions/us-central1/subnetworks/nodes',
-      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: LOCAL_CA_CERT_HASH },
     },
   };
 }

@@ -49,6 +49,20 @@ describe('NotReady NodePools in the replacement simulation', () => {
     expect(r.commands).toEqual([]);
   });
 
+  it('a node class that cannot join (no CA hash) makes its pool NotReady, with what is missing', () => {
+    const { spec: _spec, ...rest } = ec2NodeClass();
+    const cannotJoin = { ...rest, spec: { bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' } } };
+    const objects = [...underused.filter((o) => o.kind !== 'EC2NodeClass'), cannotJoin, nodePool('default')];
+    const r = recognize(objects.map((value) => ({ source: 'test', value })));
+    const snapshot = buildSnapshot(r.objects, catalog(), { poolReadiness: true });
+    expect(snapshot.nodePools.get('default')?.notReady).toEqual({
+      condition: 'NodeClassReady',
+      reason: 'BootstrapIncomplete',
+      message: 'EC2NodeClass default: Kubeadm nodes cannot join without spec.bootstrap.caCertHash',
+    });
+    expect(runPass({ snapshot, now: NOW, options: passOptions({}) }).commands).toEqual([]);
+  });
+
   it('a NotReady pool is passed over for a Ready one', () => {
     const r = live([
       ...underused,
