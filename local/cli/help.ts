@@ -7,16 +7,21 @@ export const HELP = `kraftsman — a Karpenter-faithful autoscaler for Kubernete
 ${USAGE}
        kraftsman userdata -f FILE [-f FILE ...] --instance-type TYPE [--nodepool NAME] [--cluster NAME]
                  [--zone ZONE] [--catalog FILE]
+       kraftsman fleet [--scenario NAME] [--seed S] [--speed N] [--minutes N] [--wall-clock] [--upstream] [--compare]
+                 [--report FILE] [--json FILE] [--hold] [--list-scenarios]
 
 commands:
   simulate   what provisioning would do with the pending pods of the snapshot
   plan       what one consolidation pass would do (dry run)
   census     simulate every candidate node, act on none
   userdata   the user data (or GCE startup-script) a launch of the NodePool on TYPE would send, token redacted
+  fleet      the whole reconciler on a local two-cloud fleet (emulators, simulated clock); npm start runs it
 
 inputs:
   -f FILE            YAML or JSON (a List, a multi-document stream or one object); - is standard input
   --catalog FILE     an InstanceTypeCatalog to use instead of the built-in catalog
+  --extra-types FILE types added to the catalog, or replacing the type of the same name (repeatable)
+  --region R         only offerings in region R (repeatable; default: the regions the snapshot names)
   --now RFC3339      the clock (default: the current time)
   -o json|table      output format (default table)
   --upstream         turn every kraftsman difference off (Karpenter's answer)

@@ -34,7 +34,9 @@ const cases: HostileCase[] = [
     setup: () => ({ args: ['--help'] }),
     code: 0,
     stderr: [],
-    stdout: /usage: kraftsman/,
+    // Every command, the local fleet and userdata included, and the catalog options.
+    stdout:
+      /usage: kraftsman[\s\S]*simulate[\s\S]*plan[\s\S]*census[\s\S]*userdata[\s\S]*fleet[\s\S]*--extra-types[\s\S]*--region/,
   },
   {
     name: 'kraftsman help',
