@@ -1,6 +1,7 @@
 // What a launch that did not happen leaves behind (shared/loop/launch.ts): refused offerings marked unavailable
 // for a while, failed launch records, and deleted claims whose pods are demand again; a gang whose members need
 // more than one cloud is refused whole (docs/mechanisms/gangs.md#mixed-shapes).
+import { publishEvents } from './events.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { UnavailableOffering as Refusal } from '../model/unavailable-offering.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
@@ -39,6 +40,18 @@ export async function refuse(
       status: 'failed',
       error: `InsufficientCapacityError: ${err.message}`.slice(0, 4096),
     });
+  // Karpenter's InsufficientCapacityErrorEvent (nodeclaim/lifecycle/events.go), before the claim goes.
+  await publishEvents(
+    deps,
+    claims.map((c) => ({
+      involved: involvedOf('NodeClaim', c),
+      type: 'Warning' as const,
+      reason: 'InsufficientCapacityError',
+      message: `NodeClaim ${c.metadata.name} event: ${err.message.slice(0, 300)}`,
+      at: deps.clock.now(),
+      ...(c.metadata.uid ? { dedupeValues: [c.metadata.uid] } : {}),
+    })),
+  );
   await deleteClaims(deps.cluster, claims);
   deps.metrics.count(M.launchFailuresTotal, claims.length, {
     [L.cloud]: deps.provider.cloud,

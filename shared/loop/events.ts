@@ -1,0 +1,32 @@
+// Publishing Kubernetes events from a use case: best effort by contract (docs/observability.md, "Events") — a
+// failed write is logged and counted, never thrown, so an event can never fail the pass that reports it.
+import type { Cluster, ClusterEvent } from '../ports/cluster/index.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import { inParallel } from './parallel.ts';
+
+/** counter {reason}: events the API server refused or never answered (the pass went on). */
+export const EVENT_WRITE_FAILURES = 'kraftsman_event_write_failures_total';
+/** Events written at once: a pass with a thousand unschedulable pods must not open a thousand requests. */
+const IN_FLIGHT = 8;
+
+export interface EventDeps {
+  readonly cluster: Pick<Cluster, 'recordEvent'>;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+export async function publishEvents(deps: EventDeps, events: readonly ClusterEvent[]): Promise<void> {
+  await inParallel(events, IN_FLIGHT, async (e) => {
+    try {
+      await deps.cluster.recordEvent(e);
+    } catch (error: unknown) {
+      deps.metrics.count(EVENT_WRITE_FAILURES, 1, { reason: e.reason });
+      deps.logger.warn('could not record an event', {
+        object: `${e.involved.kind}/${e.involved.name}`,
+        reason: e.reason,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+}
