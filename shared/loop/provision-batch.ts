@@ -126,6 +126,7 @@ export async function runBatch(
     errors: result.errors,
     claimNames: new Map<unknown, string>(created.map((c) => [c.claim, c.name])),
     unplaced,
+    notReady,
     at: started,
   };
   logBatch(

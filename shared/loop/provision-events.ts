@@ -24,6 +24,8 @@ export interface BatchStory {
   /** Each new claim's name by the scheduler's claim. */
   readonly claimNames: ReadonlyMap<unknown, string>;
   readonly unplaced: readonly Pod[];
+  /** What NotReady pools add to every unschedulable pod's reason ("; NodePool x not ready (...)"), or ''. */
+  readonly notReady: string;
   readonly at: Date;
 }
 
@@ -55,7 +57,7 @@ export function batchEvents(s: BatchStory): ClusterEvent[] {
   const pools = new Map<string, string>();
   for (const pod of s.unplaced) {
     if (pod.spec.nodeName) continue; // a leaving node's pod is running: nothing failed to schedule
-    const reason = s.errors.get(podKey(pod)) ?? 'incompatible with every NodePool';
+    const reason = `${s.errors.get(podKey(pod)) ?? 'incompatible with every NodePool'}${s.notReady}`;
     out.push({
       involved: podObject(pod),
       type: 'Warning',
@@ -88,7 +90,7 @@ export function logBatch(
   if (claims.length === 0 && s.unplaced.length === 0) return;
   const named = s.unplaced.slice(0, LOGGED_PODS).map((p) => ({
     pod: podKey(p),
-    reason: s.errors.get(podKey(p)) ?? 'incompatible with every NodePool',
+    reason: `${s.errors.get(podKey(p)) ?? 'incompatible with every NodePool'}${s.notReady}`,
   }));
   logger.info('provisioning batch', {
     claims,
