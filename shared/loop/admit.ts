@@ -107,8 +107,13 @@ async function admitUnderLock(
   for (const [i, proposal] of request.proposals.entries()) {
     if (!mayStartNext(i, deps.clock.now().getTime() - started, budget)) {
       const expired = request.proposals.slice(i);
-      for (const p of expired)
+      for (const p of expired) {
         deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, { stage: 'expired', method: p.method });
+        logProposal(deps.logger, 'rejected', p, {
+          stage: 'expired',
+          detail: 'the admission budget ran out first',
+        });
+      }
       return { admitted, rejected, expired };
     }
     // Fresh pass caches and live state for every proposal: it must see what the ones before it started.
