@@ -18,6 +18,7 @@ import type {
   StatusKind,
 } from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
+import { ConflictError } from '../../ports/cluster/errors.ts';
 import { ContinueExpiredError, RELIST_ATTEMPTS, statusOf, toClusterError } from './errors.ts';
 import { EventRecorder } from './event-recorder.ts';
 import { getJson } from './raw-list.ts';
@@ -249,6 +250,8 @@ export class KubeCluster implements Cluster {
         merge,
       );
     } catch (err: unknown) {
+      // The optimistic lock lost: one attempt, the caller's next pass reads the object again.
+      if (statusOf(err)?.code === 409) throw new ConflictError({ kind, name }, 1, { cause: err });
       throw toClusterError(err, { kind, name });
     }
   }
