@@ -1,13 +1,13 @@
 // What a launch that did not happen leaves behind (shared/loop/launch.ts): refused offerings marked unavailable
 // for a while, failed launch records, and deleted claims whose pods are demand again; a gang whose members need
 // more than one cloud is refused whole (docs/mechanisms/gangs.md#mixed-shapes).
-import { publishEvents } from './events.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { UnavailableOffering as Refusal } from '../model/unavailable-offering.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
 import type { InsufficientCapacityError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import { publishEvents } from './events.ts';
 import { involvedOf } from './terminate-instance.ts';
 import type { LaunchDeps, LaunchSettings } from './launch.ts';
 
