@@ -53,6 +53,7 @@ export function buildAdmitDeps(env: Readonly<Record<string, string | undefined>>
     clock: time.clock,
     nonce: time.nonce,
     metrics: obs.metrics,
+    logger: obs.logger,
   }));
 }
 

@@ -69,6 +69,7 @@ export function disruptionFunctions(
       clock,
       nonce,
       metrics: a.obs.metrics,
+      logger: a.obs.logger,
     },
     settings: ac,
     obs: a.obs,

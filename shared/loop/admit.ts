@@ -8,16 +8,23 @@ import { admissionBudgetMs, mayStartNext, SETTLING_DELAY_MS } from '../disruptio
 import type { Proposal } from '../disruption/proposal.ts';
 import type { PassOptions } from '../disruption/types.ts';
 import { validateCommand, type Validation } from '../disruption/validation.ts';
+import { replacementName } from '../disruption/replacement-claim.ts';
+import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Lease } from '../ports/state-store/records.ts';
 import { LockHeldError, StaleWriteError } from '../ports/state-store/errors.ts';
 import { LOOP_METRICS, type AdmissionStage } from './disruption-metrics.ts';
 import { CarriedCommands, completeOpenCommands } from './admission-view.ts';
+import { logProposal } from './decision-log.ts';
+import { launchingEvent } from './disruption-events.ts';
+import { publishEvents } from './events.ts';
 import { readLive, type LiveDeps } from './live-state.ts';
 import { startCommand, StartCommandError, type StartDeps } from './start-command.ts';
 
 export interface AdmitDeps extends LiveDeps, StartDeps {
   readonly metrics: Metrics;
+  /** The decision log (decision-log.ts): each proposal admitted or rejected, with its stage. */
+  readonly logger: Logger;
   /** The settling wait (a real sleep in Lambda, an injected clock in tests). */
   sleep(ms: number): Promise<void>;
   /** Waits between attempts at a held lock; without it a held lock fails at once (LockHeldError). */
@@ -100,8 +107,13 @@ async function admitUnderLock(
   for (const [i, proposal] of request.proposals.entries()) {
     if (!mayStartNext(i, deps.clock.now().getTime() - started, budget)) {
       const expired = request.proposals.slice(i);
-      for (const p of expired)
+      for (const p of expired) {
         deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, { stage: 'expired', method: p.method });
+        logProposal(deps.logger, 'rejected', p, {
+          stage: 'expired',
+          detail: 'the admission budget ran out first',
+        });
+      }
       return { admitted, rejected, expired };
     }
     // Fresh pass caches and live state for every proposal: it must see what the ones before it started.
@@ -115,12 +127,15 @@ async function admitUnderLock(
     });
     if (!validation.valid) {
       rejected.push(refusal(deps.metrics, proposal, validation));
+      logRejected(deps.logger, rejected[rejected.length - 1]);
       continue;
     }
     try {
       const id = await startCommand(deps, lock, proposal, live.snapshot, (r) => carried.add(r));
       admitted.push({ id, proposal });
       deps.metrics.count(LOOP_METRICS.commandsAdmittedTotal, 1, labels(proposal));
+      logProposal(deps.logger, 'admitted', proposal, { snapshot: live.snapshot, commandId: id });
+      await publishEvents(deps, launchingEvents(proposal, id, deps.clock.now()));
     } catch (error: unknown) {
       if (!(error instanceof StartCommandError)) throw error;
       deps.metrics.count(LOOP_METRICS.admissionFailuresTotal, 1, {
@@ -130,10 +145,21 @@ async function admitUnderLock(
       // A lost lock ends admission: whoever holds it now admits from live state of its own.
       if (error.cause instanceof StaleWriteError) throw error;
       rejected.push({ proposal, stage: error.stage, detail: error.message });
+      logRejected(deps.logger, rejected[rejected.length - 1]);
     }
   }
   return { admitted, rejected, expired: [] };
 }
+
+const logRejected = (logger: Logger, r: AdmitResult['rejected'][number] | undefined): void => {
+  if (r) logProposal(logger, 'rejected', r.proposal, { stage: r.stage, detail: r.detail });
+};
+
+/** Karpenter's DisruptionLaunching on each replacement claim (queue.go), named as startCommand named them. */
+const launchingEvents = (p: Proposal, id: string, at: Date) =>
+  p.replacements.map((r, i) =>
+    launchingEvent({ kind: 'NodeClaim', name: replacementName(r.nodePool, id, i) }, p.reason, at),
+  );
 
 const labels = (p: Proposal) => ({
   decision: p.replacements.length ? 'replace' : 'delete',

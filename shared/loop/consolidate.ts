@@ -9,6 +9,9 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
+import { logProposal, logSkips } from './decision-log.ts';
+import { skipEvents } from './disruption-events.ts';
+import { publishEvents } from './events.ts';
 import { disruptionPass, type DisruptionPassDeps } from './disruption-pass.ts';
 import { untouchableNodes } from './untouchable.ts';
 import { withLease, type HeldLease, type LeaseDeps } from './with-lease.ts';
@@ -78,6 +81,8 @@ async function passAndHandOff(
     options: request.options,
     untouchable: untouchableNodes(read),
   });
+  logSkips(deps.logger, pass.skipped);
+  await publishEvents(deps, skipEvents(pass.skipped, snapshot, deps.clock.now()));
   // A holder that lost the lease may overlap a newer pass: its proposals would be admitted twice over (the
   // newer pass proposes from the same state), so it hands off nothing and the next minute's pass decides.
   if (lease.signal.aborted) {
@@ -89,6 +94,7 @@ async function passAndHandOff(
   if (pass.commands.length === 0) return { pass, handedOff: [], lost: false };
   // Validated and bounded here as at admit's end: a payload the event limit would refuse fails the pass.
   const proposals = parseProposals(pass.commands.map(toProposal), 'consolidate.proposals');
+  for (const p of proposals) logProposal(deps.logger, 'proposed', p, { snapshot });
   await deps.handOff(proposals);
   return { pass, handedOff: proposals, lost: false };
 }

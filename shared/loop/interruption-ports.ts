@@ -6,6 +6,7 @@
 import { TERMINATION_CAUSE } from '../model/labels.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { SnapshotRead } from '../ports/cluster/index.ts';
+import { publishEvents } from './events.ts';
 import { guard } from './guard.ts';
 import type { InterruptionPorts } from './interruption.ts';
 import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
@@ -67,5 +68,10 @@ export function interruptionPorts(
     if (fresh) await drainStep(deps, fresh, drainTimeoutMs);
     return fresh !== undefined;
   };
-  return { cluster, ...(retryDrains ? { drainLeaving } : {}), logger: deps.logger };
+  return {
+    cluster,
+    ...(retryDrains ? { drainLeaving } : {}),
+    logger: deps.logger,
+    publish: (events) => publishEvents(deps, events),
+  };
 }

@@ -5,8 +5,9 @@
 import { TERMINATION_CAUSE, type TerminationCause } from '../model/labels.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
-import type { Cluster } from '../ports/cluster/index.ts';
+import type { Cluster, ClusterEvent } from '../ports/cluster/index.ts';
 import type { Logger } from '../ports/logger.ts';
+import { interruptionEvents } from './interruption-events.ts';
 
 /** What of a NodeClaim matching a signal needs: its instance, the cause already stamped, and whether it is going. */
 interface NodeClaimRef {
@@ -15,6 +16,7 @@ interface NodeClaimRef {
   readonly providerID?: string;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly deleting?: boolean;
+  readonly nodeName?: string;
 }
 
 export interface InterruptionPorts {
@@ -27,6 +29,8 @@ export interface InterruptionPorts {
    */
   readonly drainLeaving?: (instance: (providerID: string | undefined) => boolean) => Promise<boolean>;
   readonly logger?: Logger;
+  /** Records events best effort (events.ts); absent: none. */
+  readonly publish?: (events: readonly ClusterEvent[]) => Promise<void>;
 }
 
 const refOf = (claim: NodeClaim): NodeClaimRef => ({
@@ -35,6 +39,7 @@ const refOf = (claim: NodeClaim): NodeClaimRef => ({
   ...(claim.status?.providerID ? { providerID: claim.status.providerID } : {}),
   ...(claim.metadata.annotations ? { annotations: claim.metadata.annotations } : {}),
   deleting: claim.metadata.deletionTimestamp !== undefined,
+  ...(claim.status?.nodeName ? { nodeName: claim.status.nodeName } : {}),
 });
 
 /** Partial success as counts: one failing claim does not stop the others. */
@@ -104,6 +109,8 @@ export async function handleInterruptions(
       else if (again === 'none') counts.unmatched += 1;
       continue;
     }
+    if (!claim.deleting)
+      await ports.publish?.(interruptionEvents(claim, signal.cause, signal.drain, signal.at));
     if (!signal.drain) {
       counts.noted += 1;
       ports.logger?.info('cloud recommends replacing an instance', {

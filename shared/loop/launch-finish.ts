@@ -12,6 +12,7 @@ import type { CloudInstance } from '../ports/cloud-provider/index.ts';
 import { ConditionFailedError } from '../ports/state-store/errors.ts';
 import { DUPLICATE_INSTANCES_METRIC } from './duplicate-instances.ts';
 import { involvedOf, terminateInstance } from './terminate-instance.ts';
+import { writeClaimStatus } from './claim-status.ts';
 import { setCondition } from './conditions.ts';
 import type { LaunchDeps } from './launch.ts';
 
@@ -93,7 +94,7 @@ export async function finish(
   const spec = types(claim).find((t) => t.name === instance.instanceType);
   const it = spec ? buildInstanceTypes([spec])[0] : undefined;
   const now = deps.clock.now();
-  await deps.cluster.updateNodeClaimStatus(name, (s) => ({
+  await writeClaimStatus(deps, name, (s) => ({
     ...s,
     providerID: instance.providerId,
     ...(instance.imageId ? { imageID: instance.imageId } : {}),

@@ -7,6 +7,7 @@ import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisio
 import type { InsufficientCapacityError } from '../ports/cloud-provider/errors.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
+import { publishEvents } from './events.ts';
 import { involvedOf } from './terminate-instance.ts';
 import type { LaunchDeps, LaunchSettings } from './launch.ts';
 
@@ -39,6 +40,18 @@ export async function refuse(
       status: 'failed',
       error: `InsufficientCapacityError: ${err.message}`.slice(0, 4096),
     });
+  // Karpenter's InsufficientCapacityErrorEvent (nodeclaim/lifecycle/events.go), before the claim goes.
+  await publishEvents(
+    deps,
+    claims.map((c) => ({
+      involved: involvedOf('NodeClaim', c),
+      type: 'Warning' as const,
+      reason: 'InsufficientCapacityError',
+      message: `NodeClaim ${c.metadata.name} event: ${err.message.slice(0, 300)}`,
+      at: deps.clock.now(),
+      ...(c.metadata.uid ? { dedupeValues: [c.metadata.uid] } : {}),
+    })),
+  );
   await deleteClaims(deps.cluster, claims);
   deps.metrics.count(M.launchFailuresTotal, claims.length, {
     [L.cloud]: deps.provider.cloud,

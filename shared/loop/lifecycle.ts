@@ -24,6 +24,7 @@ import { handleInterruptions } from './interruption.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
 import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
+import { publishPoolStatuses } from './pool-status.ts';
 import { initialize, register } from './registration.ts';
 import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
@@ -134,6 +135,10 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   await attempt('finalizers', async () => {
     const released = await releaseHeld(deps.cluster, deps.providers, objects);
     if (released) deps.logger.info('released Karpenter finalizers of deleted objects', { released });
+  });
+  // Karpenter's NodePool counter and readiness controllers, from this pass's last read (pool-status.ts).
+  await attempt('nodepool status', async () => {
+    await publishPoolStatuses(deps, objects);
   });
   return counts;
 }

@@ -20,6 +20,9 @@ import { commandFailed, type CommandFailureReport, type FailurePolicy } from './
 import { LOOP_METRICS } from './disruption-metrics.ts';
 import { identityOf } from './command-identity.ts';
 import { clearDisruptionReason, DISRUPTION_REASON_CONDITION } from './disruption-reason.ts';
+import { logOutcome } from './decision-log.ts';
+import { commandTerminating, commandWaiting } from './disruption-events.ts';
+import { publishEvents } from './events.ts';
 import { drainCandidate, type DrainTally } from './drain.ts';
 import { guard, type Guard } from './guard.ts';
 import { recordReplacementFailure } from './replacement-backoff.ts';
@@ -249,7 +252,11 @@ async function advance(
     }
     at.status = to;
     pass.transitions.push({ id: cmd.id, to });
-    if (to === 'completed' || to === 'rolled-back') executed(deps.metrics, cmd, to, pass);
+    if (to === 'completed' || to === 'rolled-back') {
+      executed(deps.metrics, cmd, to, pass);
+      logOutcome(deps.logger, to, cmd);
+    }
+    if (to === 'draining') await publishEvents(deps, commandTerminating(cmd, deps.clock.now()));
     return true;
   };
   let drainingSince = cmd.updatedAt;
@@ -260,7 +267,10 @@ async function advance(
       world.claims,
       cmd,
     );
-    if (verdict.next === 'wait') return;
+    if (verdict.next === 'wait') {
+      await publishEvents(deps, commandWaiting(cmd, deps.clock.now()));
+      return;
+    }
     if (!(await move('launching', verdict.next))) return;
     // The fork's queue holds a failed replacement's candidates off replaces (replacement-backoff.ts).
     if (verdict.next === 'rolling-back' && verdict.replacementFailed)

@@ -28,7 +28,9 @@ import type { Fence, Nomination, PassState } from '../ports/state-store/records.
 import type { InstanceTypeCache } from './instance-types.ts';
 import { invokeLaunchers } from './launch-invoke.ts';
 import { leavingOf } from './leaving-pods.ts';
+import { publishEvents } from './events.ts';
 import { inParallel } from './parallel.ts';
+import { batchEvents, logBatch } from './provision-events.ts';
 import { poolSpecs } from './pool-instance-types.ts';
 
 /** The running loop judges NodePool readiness from the node classes (docs/mechanisms/pool-readiness.md). */
@@ -118,6 +120,21 @@ export async function runBatch(
     errors: result.errors,
     notReady,
   });
+  const story = {
+    pods: new Map(demand.pods.map((p) => [podKey(p), p])),
+    placements: result.placements,
+    errors: result.errors,
+    claimNames: new Map<unknown, string>(created.map((c) => [c.claim, c.name])),
+    unplaced,
+    notReady,
+    at: started,
+  };
+  logBatch(
+    deps.logger,
+    story,
+    created.map((c) => ({ name: c.name, nodePool: c.claim.template.nodePool, pods: c.claim.pods.length })),
+  );
+  await publishEvents(deps, batchEvents(story));
   if (demand.fromLeaving > 0)
     deps.logger.info('scheduled the pods of leaving nodes', {
       pods: demand.fromLeaving,

@@ -9,10 +9,11 @@ import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisio
 import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
+import { writeClaimStatus, type ClaimStatusDeps } from './claim-status.ts';
 import { setCondition } from './conditions.ts';
 import { TERMINATION_GRACE } from './termination.ts';
 
-export interface RegistrationDeps {
+export interface RegistrationDeps extends ClaimStatusDeps {
   readonly cluster: Cluster;
   readonly clock: Clock;
   readonly metrics: Metrics;
@@ -39,7 +40,7 @@ export async function register(deps: RegistrationDeps, claim: NodeClaim, node: N
     if (!present.some((p) => p.key === t.key && p.effect === t.effect)) await deps.cluster.addTaint(name, t);
   await deps.cluster.removeTaint(name, UNREGISTERED_TAINT_KEY, 'NoExecute');
   const now = deps.clock.now();
-  await deps.cluster.updateNodeClaimStatus(claim.metadata.name, (s) => ({
+  await writeClaimStatus(deps, claim.metadata.name, (s) => ({
     ...s,
     nodeName: name,
     conditions: setCondition(s.conditions, 'Registered', 'True', now),
@@ -57,7 +58,7 @@ export async function initialize(
 ): Promise<void> {
   await deps.cluster.patchMetadata('Node', node.metadata.name, { labels: { [INITIALIZED]: 'true' } });
   const now = deps.clock.now();
-  await deps.cluster.updateNodeClaimStatus(claim.metadata.name, (s) => ({
+  await writeClaimStatus(deps, claim.metadata.name, (s) => ({
     ...s,
     conditions: setCondition(s.conditions, 'Initialized', 'True', now),
   }));

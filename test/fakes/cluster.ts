@@ -25,6 +25,7 @@ import {
   type ObjectKey,
   type SnapshotKind,
   type SnapshotRead,
+  type StatusKind,
 } from '../../shared/ports/cluster/index.ts';
 
 type Obj = {
@@ -42,7 +43,24 @@ type Obj = {
 const keyOf = (m: { name: string; namespace?: string }): string =>
   m.namespace ? `${m.namespace}/${m.name}` : m.name;
 
+/** RFC 7386: null removes a key, objects merge, anything else replaces. */
+function mergePatch(
+  target: Record<string, unknown>,
+  patch: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null)
+      out[k] = mergePatch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    else out[k] = v;
+  }
+  return out;
+}
+
 export class FakeCluster implements Cluster {
+  /** Status subresource patches written (a quiet pass writes none). */
+  statusWrites = 0;
   private rv = 1;
   private readonly objects = new Map<SnapshotKind, Map<string, Obj>>(
     SNAPSHOT_KINDS.map((k) => [k, new Map()]),
@@ -293,6 +311,18 @@ export class FakeCluster implements Cluster {
       } as Obj);
     else this.objects.get('Pod')?.delete(`${namespace}/${key.name}`);
     return { outcome: 'evicted' };
+  }
+
+  async patchStatus(
+    kind: StatusKind,
+    name: string,
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const obj = this.get(kind, name) as Obj & { status?: Record<string, unknown> };
+    if (obj.metadata.resourceVersion !== resourceVersion) throw new ConflictError({ kind, name }, 1);
+    this.statusWrites += 1;
+    this.put(kind, { ...obj, status: mergePatch(obj.status ?? {}, status) } as Obj);
   }
 
   recordEvent(event: ClusterEvent): Promise<void> {

@@ -19,9 +19,12 @@ import type {
   NodeClaimStatus,
   ObjectKey,
   SnapshotRead,
+  StatusKind,
 } from '../../ports/cluster/index.ts';
 import type { KubeClients } from './client.ts';
+import { ConflictError } from '../../ports/cluster/errors.ts';
 import { ContinueExpiredError, RELIST_ATTEMPTS, statusOf, toClusterError } from './errors.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { getJson } from './raw-list.ts';
 import { removeFinalizer, type FinalizerTarget } from './finalizers.ts';
 import { withConflictRetry } from './retry.ts';
@@ -35,13 +38,7 @@ export interface KubeClusterOptions extends SnapshotOptions {
 
 const [CLAIM_GROUP, CLAIM_VERSION] = KINDS.NodeClaim.apiVersion.split('/') as [string, string];
 const CLAIMS = { group: CLAIM_GROUP, version: CLAIM_VERSION, plural: 'nodeclaims' };
-/** apiVersion of each kind an event can be about (the event's involvedObject names it). */
-const EVENT_API_VERSION: Record<ClusterEvent['involved']['kind'], string> = {
-  Node: 'v1',
-  Pod: 'v1',
-  NodeClaim: KINDS.NodeClaim.apiVersion,
-  NodePool: KINDS.NodePool.apiVersion,
-};
+const STATUS_PLURALS: Record<StatusKind, string> = { NodePool: 'nodepools' };
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -49,6 +46,7 @@ type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };
 export class KubeCluster implements Cluster {
   private readonly reader: SnapshotReader;
   private readonly attempts: number;
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly c: KubeClients,
@@ -56,6 +54,7 @@ export class KubeCluster implements Cluster {
   ) {
     this.reader = new SnapshotReader(c, options);
     this.attempts = options.conflictAttempts ?? 5;
+    this.events = new EventRecorder(c);
   }
 
   readSnapshot(): Promise<SnapshotRead> {
@@ -236,6 +235,31 @@ export class KubeCluster implements Cluster {
     });
   }
 
+  async patchStatus(
+    kind: StatusKind,
+    name: string,
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const [group, version] = KINDS[kind].apiVersion.split('/') as [string, string];
+    try {
+      await this.c.custom.patchClusterCustomObjectStatus(
+        {
+          group,
+          version,
+          plural: STATUS_PLURALS[kind],
+          name,
+          body: { metadata: { resourceVersion }, status },
+        },
+        merge,
+      );
+    } catch (err: unknown) {
+      // The optimistic lock lost: one attempt, the caller's next pass reads the object again.
+      if (statusOf(err)?.code === 409) throw new ConflictError({ kind, name }, 1, { cause: err });
+      throw toClusterError(err, { kind, name });
+    }
+  }
+
   async deleteNodeClaim(name: string, precondition: { uid?: string } = {}): Promise<void> {
     try {
       await this.c.custom.deleteClusterCustomObject({
@@ -304,36 +328,9 @@ export class KubeCluster implements Cluster {
     }
   }
 
-  /** client-go's naming (`<object>.<unique hex>`); cluster-scoped objects' events live in `default`. */
+  /** Deduplicated and rate-limited as Karpenter's recorder does (event-recorder.ts); best effort by contract. */
   async recordEvent(event: ClusterEvent): Promise<void> {
-    const { involved } = event;
-    const namespace = involved.namespace ?? 'default';
-    const now = new Date().toISOString();
-    try {
-      await this.c.core.createNamespacedEvent({
-        namespace,
-        body: {
-          metadata: { name: `${involved.name}.${randomBytes(8).toString('hex')}`, namespace },
-          involvedObject: {
-            apiVersion: EVENT_API_VERSION[involved.kind],
-            kind: involved.kind,
-            name: involved.name,
-            ...(involved.namespace ? { namespace: involved.namespace } : {}),
-            ...(involved.uid ? { uid: involved.uid } : {}),
-          },
-          type: event.type,
-          reason: event.reason,
-          message: event.message,
-          source: { component: 'kraftsman' },
-          reportingComponent: 'kraftsman',
-          firstTimestamp: new Date(now),
-          lastTimestamp: new Date(now),
-          count: 1,
-        },
-      });
-    } catch (err: unknown) {
-      throw toClusterError(err, { kind: involved.kind, name: involved.name });
-    }
+    await this.events.record(event);
   }
 
   issueJoinToken(request: JoinTokenRequest): Promise<JoinToken> {

@@ -97,6 +97,9 @@ export type EvictionResult =
 
 export type NodeClaimStatus = NonNullable<NodeClaim['status']>;
 
+/** Kinds whose status kraftsman publishes through patchStatus (docs/observability.md, "Statuses"). */
+export type StatusKind = 'NodePool';
+
 /** The object a Kubernetes event is about (core/v1 Event `involvedObject`). */
 export interface InvolvedObject {
   readonly kind: 'Node' | 'NodeClaim' | 'Pod' | 'NodePool';
@@ -112,6 +115,17 @@ export interface ClusterEvent {
   /** UpperCamelCase, e.g. `DisruptionBlocked`. */
   readonly reason: string;
   readonly message: string;
+  /** When it happened, by the pass's clock (the adapter's wall clock when absent). */
+  readonly at?: Date;
+  /**
+   * Karpenter's DedupeValues (pkg/events/recorder.go): the same reason with the same values within the dedupe
+   * window is dropped; without them only an identical event (object, reason, message) is (docs/observability.md).
+   */
+  readonly dedupeValues?: readonly string[];
+  /** Karpenter's DedupeTimeout; 2 minutes when absent. */
+  readonly dedupeTimeoutMs?: number;
+  /** Karpenter's per-reason token bucket (Nominated: 5 a second, a burst of 10). */
+  readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
 }
 
 /**
@@ -149,6 +163,16 @@ export interface Cluster {
     name: string,
     mutate: (status: NodeClaimStatus) => NodeClaimStatus,
   ): Promise<NodeClaim>;
+  /**
+   * A JSON merge patch of the status subresource pinned to `resourceVersion` (Karpenter's
+   * MergeFromWithOptimisticLock): ConflictError when the object moved on since it was read.
+   */
+  patchStatus(
+    kind: StatusKind,
+    name: string,
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void>;
   deleteNodeClaim(name: string, precondition?: { uid?: string }): Promise<void>;
   deleteNode(name: string, precondition?: { uid?: string }): Promise<void>;
   /**

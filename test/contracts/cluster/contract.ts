@@ -283,6 +283,25 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       ).toEqual({ outcome: 'evicted' });
     });
 
+    it('patches a NodePool status pinned to the version read; a stale version is ConflictError', async () => {
+      w.seed([nodePool('st1')]);
+      const cluster = w.cluster();
+      const read = async () =>
+        (await cluster.readSnapshot()).objects.nodePools.find((p) => p.metadata.name === 'st1');
+      const before = await read();
+      const rv = String(before?.metadata.resourceVersion);
+      await cluster.patchStatus('NodePool', 'st1', rv, { nodes: 2, resources: { cpu: '8', nodes: '2' } });
+      const after = await read();
+      expect((after as unknown as { status: unknown }).status).toEqual({
+        nodes: 2,
+        resources: { cpu: '8', nodes: '2' },
+      });
+      expect(after?.spec).toEqual(before?.spec);
+      await expect(cluster.patchStatus('NodePool', 'st1', rv, { nodes: 3 })).rejects.toBeInstanceOf(
+        ConflictError,
+      );
+    });
+
     it('records an event on a cluster-scoped and on a namespaced object, each naming its object and reason', async () => {
       const cluster = w.cluster();
       await cluster.recordEvent({

@@ -19,6 +19,7 @@ import {
   scheduledEvent,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
+import { eventsAbout, storyOf } from '../../support/e2e/observability.ts';
 import { orchestrateHandler } from '../../support/e2e/orchestration-handlers.ts';
 import { bringUp } from '../../support/e2e/steps.ts';
 
@@ -67,6 +68,8 @@ describe('pass → admission → orchestration through the handlers', () => {
     const cmds = await store.listCommandsByStatus(h.clusterName, 'launching');
     expect(cmds.flatMap((c) => c.candidates).sort()).toEqual([...candidates].sort());
     await expect.poll(() => h.list('Node').length).toBe(4);
+    // Not initialized yet: orchestration waits (and says so on each replacement).
+    expect((await orchestrate()).transitions).toEqual([]);
     await lifecycle(); // registers the replacements
     await lifecycle(); // initializes them
 
@@ -105,5 +108,65 @@ describe('pass → admission → orchestration through the handlers', () => {
       h.metrics.total(LOOP_METRICS.commandsExecutedTotal, { decision: 'replace', result: 'completed' }),
     ).toBe(2);
     expect(h.metrics.total(LOOP_METRICS.admissionFailuresTotal)).toBe(0);
+
+    // What a Karpenter user reads back (docs/observability.md): each candidate's story in the decision log ...
+    for (const c of candidates) {
+      const story = storyOf(h, c);
+      expect(story.map((s) => s.decision)).toEqual(['proposed', 'admitted', 'completed']);
+      const id = cmds.find((cmd) => cmd.candidates.includes(c))?.id;
+      expect(story.slice(1).map((s) => s.commandId)).toEqual([id, id]);
+    }
+    // ... its events, from the API server ...
+    for (const c of candidates)
+      expect(await eventsAbout(h, c)).toContainEqual(
+        expect.objectContaining({
+          reason: 'DisruptionTerminating',
+          message: 'Disrupting Node: Underutilized',
+        }),
+      );
+    for (const r of replacements) {
+      const reasons = (await eventsAbout(h, r)).map((e) => `${e.reason}: ${e.message}`);
+      expect(reasons).toEqual(
+        expect.arrayContaining([
+          'DisruptionLaunching: Launching NodeClaim: Underutilized',
+          'DisruptionWaitingReadiness: Waiting on readiness to continue disruption',
+          'Launched: Status condition transitioned, Type: Launched, Status: Unknown -> True, Reason: Launched',
+          'Registered: Status condition transitioned, Type: Registered, Status: Unknown -> True, Reason: Registered',
+          'Ready: Status condition transitioned, Type: Ready, Status: Unknown -> True, Reason: Ready',
+        ]),
+      );
+      // ... the replacement's Ready condition, as `kubectl get nodeclaims` shows it in READY ...
+      const claim = h.list('NodeClaim').find((x) => x.metadata.name === r);
+      const conditions = (claim?.status as { conditions?: { type: string; status: string }[] }).conditions;
+      expect(conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    }
+    const keep = h.list('Pod').find((p) => String(p.metadata.name).startsWith('batch-aws'));
+    expect(keep).toBeUndefined(); // removed above; the pods provisioning nominated carry their own events:
+    expect(await eventsAbout(h, 'keep-aws')).toContainEqual(
+      expect.objectContaining({
+        reason: 'Nominated',
+        message: expect.stringMatching(/^Pod should schedule on: nodeclaim\//),
+      }),
+    );
+    // ... and the NodePools' status, as `kubectl get nodepools` shows NODES and READY.
+    await lifecycle();
+    for (const pool of h.list('NodePool')) {
+      const status = pool.status as {
+        nodes?: number;
+        resources?: Record<string, string>;
+        conditions?: { type: string; status: string }[];
+      };
+      const inPool = h
+        .list('Node')
+        .filter(
+          (n) =>
+            (n.metadata.labels as Record<string, string> | undefined)?.['karpenter.sh/nodepool'] ===
+            pool.metadata.name,
+        );
+      expect(status.nodes, String(pool.metadata.name)).toBe(inPool.length);
+      expect(status.resources?.nodes).toBe(String(inPool.length));
+      for (const type of ['ValidationSucceeded', 'NodeClassReady', 'Ready'])
+        expect(status.conditions).toContainEqual(expect.objectContaining({ type, status: 'True' }));
+    }
   }, 180_000);
 });

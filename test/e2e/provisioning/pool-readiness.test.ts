@@ -1,18 +1,22 @@
 // NodePool readiness (docs/mechanisms/pool-readiness.md): a NodePool whose node class is missing or not Ready is
 // NotReady — scheduling skips it and the next pool by weight wins; a pod only such a pool could take gets a verdict
-// that says why, and the pool's readiness is a gauge. Never a claim created for it (or created and dropped).
+// that says why (and a FailedScheduling event), and the pool's readiness is a gauge and its status' conditions. Never a claim created for it (or created and dropped).
 // Through the provision handler, against the Kubernetes and EC2 emulators and DynamoDB Local.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { PROVISIONING_METRICS as M } from '../../../shared/provisioning/metric-names.ts';
 import {
   ec2NodeClass,
+  lambdaContext,
+  lifecycleHandler,
   nodePool,
   pod,
+  scheduledEvent,
   startHarness,
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
+import { eventsAbout } from '../../support/e2e/observability.ts';
 import { claimOfPool, labelsOf, provisionOnce } from '../../support/e2e/steps.ts';
 
 /** An aws pool on node class `className`, weighted above the plain aws-gpu pool. */
@@ -80,6 +84,37 @@ describe('NodePool readiness', () => {
     const verdict = await verdictOf('pinned');
     expect(verdict?.reason).toContain(
       'NodePool aws-orphan not ready (NodeClassReady=False, NodeClassNotFound: EC2NodeClass gone not found)',
+    );
+    // kubectl describe pod: Karpenter's FailedScheduling, naming the same reason (docs/observability.md).
+    expect(await eventsAbout(h, 'pinned')).toContainEqual(
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message: expect.stringMatching(
+          /^Failed to schedule pod, .*NodePool aws-orphan not ready \(NodeClassReady=False, NodeClassNotFound/,
+        ),
+      }),
+    );
+    // The batch's log line names the pod and why.
+    const batch = h.logger.entries.find((e) => e.message === 'provisioning batch');
+    expect(batch?.fields).toMatchObject({
+      claims: [],
+      unschedulable: 1,
+      unschedulablePods: [{ pod: 'default/pinned', reason: expect.stringContaining('NodeClassNotFound') }],
+    });
+    // kubectl get nodepools: READY False, and why on the NodeClassReady condition.
+    await lifecycleHandler(h)(scheduledEvent(h.clock), lambdaContext('lifecycle'));
+    const orphan = h.list('NodePool').find((p) => p.metadata.name === 'aws-orphan');
+    const conditions = (orphan?.status as { conditions?: unknown[] }).conditions;
+    expect(conditions).toContainEqual(
+      expect.objectContaining({ type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotFound' }),
+    );
+    expect(conditions).toContainEqual(
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'UnhealthyDependents' }),
+    );
+    const ready = h.list('NodePool').find((p) => p.metadata.name === 'aws-gpu');
+    expect((ready?.status as { conditions?: unknown[] }).conditions).toContainEqual(
+      expect.objectContaining({ type: 'Ready', status: 'True' }),
     );
   });
 });

@@ -221,7 +221,7 @@ export const CLUSTER_READS = new Set([
   'getNodeClaim',
   'listNodeClaims',
 ]);
-/** Cluster port methods that write (taint, label, create, status, delete, evict, events): the writer's. */
+/** Cluster port methods that write (taint, label, create, status, delete, evict): the writer's. */
 export const CLUSTER_WRITES = new Set([
   'addTaint',
   'removeTaint',
@@ -232,17 +232,28 @@ export const CLUSTER_WRITES = new Set([
   'deleteNode',
   'removeFinalizer',
   'evictPod',
-  'recordEvent',
+  'patchStatus',
 ]);
 /** Cluster port methods on bootstrap-token Secrets: only the launchers' identity may (infra/rbac/launcher.yaml). */
 export const CLUSTER_JOIN_TOKENS = new Set(['issueJoinToken', 'readJoinToken']);
+/**
+ * Events are the one write the read-only identity may make (infra/rbac/reader.yaml): consolidate reports why a
+ * node is not disrupted as Karpenter does, with `DisruptionBlocked` and `Unconsolidatable`.
+ */
+export const CLUSTER_EVENTS = new Set(['recordEvent']);
 
 /** The Cluster port methods a bundle calls (`cluster.readSnapshot(` …), only when the kube adapter is bundled. */
 export function clusterCallsIn(bundle: Bundle): ReadonlySet<string> {
   const out = new Set<string>();
   if (!bundle.files.includes('shared/adapters/kube/cluster.ts')) return out;
   for (const m of bundle.code.matchAll(/\bcluster\d*\??\.(\w+)\(/g))
-    if (m[1] && (CLUSTER_READS.has(m[1]) || CLUSTER_WRITES.has(m[1]) || CLUSTER_JOIN_TOKENS.has(m[1])))
+    if (
+      m[1] &&
+      (CLUSTER_READS.has(m[1]) ||
+        CLUSTER_WRITES.has(m[1]) ||
+        CLUSTER_JOIN_TOKENS.has(m[1]) ||
+        CLUSTER_EVENTS.has(m[1]))
+    )
       out.add(m[1]);
   return out;
 }

@@ -82,3 +82,38 @@ describe('the examples', () => {
     });
   }
 });
+
+describe('the printer columns', () => {
+  // Karpenter v1.14's pkg/apis/crds: `kubectl get nodepools` / `get nodeclaims` show what a Karpenter user knows.
+  const columns = (plural: string) => {
+    const crd = loadCrdDir(PROJECT_CRD_DIR).find((c) => c.spec.names.plural === plural);
+    const v = (
+      crd?.spec.versions as { additionalPrinterColumns?: { name: string; jsonPath: string }[] }[]
+    )[0];
+    return (v?.additionalPrinterColumns ?? []).map((c) => `${c.name} ${c.jsonPath}`);
+  };
+  it('are Karpenter’s for NodePools and NodeClaims', () => {
+    expect(columns('nodepools')).toEqual([
+      'NodeClass .spec.template.spec.nodeClassRef.name',
+      'Nodes .status.nodes',
+      'Ready .status.conditions[?(@.type=="Ready")].status',
+      'Age .metadata.creationTimestamp',
+      'Weight .spec.weight',
+      'CPU .status.resources.cpu',
+      'Memory .status.resources.memory',
+    ]);
+    expect(columns('nodeclaims').map((c) => c.split(' ')[0])).toEqual([
+      'Type',
+      'Capacity',
+      'Zone',
+      'Node',
+      'Ready',
+      'Age',
+      'ImageID',
+      'ID',
+      'NodePool',
+      'NodeClass',
+      'Drifted',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 // The two Kubernetes identities against an emulator that enforces RBAC (local/kube-api/rbac.ts) with the
 // ClusterRoles of infra/rbac: the read-only identity (consolidate, census) reads a whole pass snapshot, cold and
-// warm, and gets 403 on every write; the writer keeps the write verbs and may record events.
+// warm and records events, and gets 403 on every other write; the writer keeps the write verbs and may record events.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterRoleRules, Rbac } from '../../../local/kube-api/rbac.ts';
@@ -35,11 +35,21 @@ const granted = (rules: typeof readerRules) =>
   );
 
 describe('the read-only identity', () => {
-  it('reads a pass snapshot cold and warm, and its role is exactly what that reading uses', async () => {
+  it('reads a pass snapshot cold and warm and records events, and its role is exactly what that uses', async () => {
     const reader = as('reader-token');
     const cold = await reader.readSnapshot();
     expect(cold.objects.nodes.map((n) => n.metadata.name)).toEqual(['n1']);
     await reader.readSnapshot(); // warm: the watch catch-up
+    // Its one write, an event, and the same event after the dedupe window (read back, then counted).
+    const at = new Date('2026-01-01T00:00:00Z');
+    const event = {
+      involved: { kind: 'Node', name: 'n1' },
+      type: 'Normal',
+      reason: 'Unconsolidatable',
+      message: 'm',
+    } as const;
+    await reader.recordEvent({ ...event, at });
+    await reader.recordEvent({ ...event, at: new Date(at.getTime() + 3 * 60_000) });
     const used = h.emulator.audit.used();
     const role = granted(readerRules);
     // The first requests of this emulator: all the reader's, all allowed (a refused one would have thrown).

@@ -4,7 +4,15 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../shared/model/nodeclaim.ts';
-import { node, nodeClaim, pdb, pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
+import {
+  node,
+  nodeClaim,
+  nodePool,
+  pdb,
+  pod,
+  startHarness,
+  type Harness,
+} from '../../contracts/cluster/harness.ts';
 
 interface Rule {
   apiGroups: string[];
@@ -31,7 +39,7 @@ function granted(file = 'reconciler.yaml', kind = 'ClusterRole'): Set<string> {
 }
 
 it('grants exactly the verbs the adapter uses, no more and no less', async () => {
-  h.emulator.seed([node('n1'), nodeClaim('c1'), pdb('ns', 'web', 1), pod('ns', 'p1')]);
+  h.emulator.seed([node('n1'), nodeClaim('c1'), nodePool('p1'), pdb('ns', 'web', 1), pod('ns', 'p1')]);
   const cluster = h.cluster();
   await cluster.readSnapshot();
   await cluster.readSnapshot(); // warm: watch
@@ -45,12 +53,18 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   await cluster.updateNodeClaimStatus('c2', (s) => ({ ...s, nodeName: 'n1' }));
   await cluster.deleteNodeClaim('c2');
   await cluster.evictPod({ namespace: 'ns', name: 'p1' });
-  await cluster.recordEvent({
+  // An event, then the same one after its dedupe window: 409 → read it → count it (create, get, patch).
+  const at = new Date('2026-01-01T00:00:00Z');
+  const event = {
     involved: { kind: 'Node', name: 'n1' },
     type: 'Warning',
-    reason: 'DestructiveActionRefused',
-    message: 'rbac test',
-  });
+    reason: 'Refused',
+    message: 'rbac',
+  } as const;
+  await cluster.recordEvent({ ...event, at });
+  await cluster.recordEvent({ ...event, at: new Date(at.getTime() + 3 * 60_000) });
+  const pool = h.emulator.store.list(h.emulator.typeOf('NodePool'), undefined).items[0];
+  await cluster.patchStatus('NodePool', 'p1', String(pool?.metadata.resourceVersion), { nodes: 0 });
   await cluster.deleteNode('n1');
   const used = h.emulator.audit.used();
   const role = granted();

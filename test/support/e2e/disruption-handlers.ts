@@ -56,6 +56,7 @@ export interface TestAdmitSettings {
 }
 
 export function admitDepsFor(h: E2eHarness, s: TestAdmitSettings = {}): AdmitHandlerDeps {
+  const o = obs(h);
   return {
     loop: {
       cluster: h.cluster(),
@@ -72,6 +73,7 @@ export function admitDepsFor(h: E2eHarness, s: TestAdmitSettings = {}): AdmitHan
       clock: h.clock,
       nonce,
       metrics: h.metrics,
+      logger: o.logger,
     },
     settings: {
       clusterName: h.clusterName,
@@ -80,7 +82,7 @@ export function admitDepsFor(h: E2eHarness, s: TestAdmitSettings = {}): AdmitHan
       lockWaitMs: s.lockWaitMs ?? 0,
       lockPollMs: s.lockPollMs ?? 5,
     },
-    obs: obs(h),
+    obs: o,
   };
 }
 
