@@ -7,7 +7,6 @@ import type { Node } from '../../model/node.ts';
 import type { Pod } from '../../model/pod.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { Taint } from '../../model/meta.ts';
-import { randomBytes } from 'node:crypto';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { issueJoinToken, readJoinToken } from './join-tokens.ts';
 import type {
