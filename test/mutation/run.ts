@@ -1,8 +1,8 @@
-// npm run mutate -- <source file>... [--tests <test file>...] [--exclude <test file>...] [--concurrency N]
+// npm run mutate -- <source file>... [--tests <test file>...] [--concurrency N]
 // Mutation testing with Stryker over the named source files, running only the tests that exercise them: the
 // test files that import a named file (resolved import paths, so two gang.ts files are told apart), plus those
-// named with --tests, less those named with --exclude (a slow end-to-end importer a faster test covers). The
-// mutation vitest config is standalone — its `include` is exactly that list — because Stryker's `related` mode and a merged config both pull in the whole suite. Prints the score per file; the
+// named with --tests. The mutation vitest config is standalone — its `include` is exactly that list — because
+// Stryker's `related` mode and a merged config both pull in the whole suite. Prints the score per file; the
 // full report is in .tmp/mutation/, the generated vitest config in test/mutation/vitest.generated.mjs (ignored). Not part of CI (too slow on two cores): the scores are recorded in
 // docs/testing.md like benchmark figures.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,20 +17,17 @@ const TEST_DIRS = ['test/unit', 'test/property', 'test/contracts', 'test/integra
 interface Args {
   files: string[];
   tests: string[];
-  exclude: string[];
   concurrency: number;
 }
 
 function parseArgs(argv: string[]): Args {
   const files: string[] = [];
   const tests: string[] = [];
-  const exclude: string[] = [];
   let concurrency = 2;
   let target = files;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--tests') target = tests;
-    else if (a === '--exclude') target = exclude;
     else if (a === '--concurrency') {
       concurrency = Number(argv[++i]);
       if (!Number.isInteger(concurrency) || concurrency < 1)
@@ -38,13 +35,9 @@ function parseArgs(argv: string[]): Args {
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else target.push(relative(ROOT, resolve(a)));
   }
-  if (files.length === 0)
-    throw new Error(
-      'usage: npm run mutate -- <source file>... [--tests <test file>...] [--exclude <test file>...]',
-    );
-  for (const f of [...files, ...tests, ...exclude])
-    if (!existsSync(join(ROOT, f))) throw new Error(`${f}: no such file`);
-  return { files, tests, exclude, concurrency };
+  if (files.length === 0) throw new Error('usage: npm run mutate -- <source file>... [--tests <test file>...]');
+  for (const f of [...files, ...tests]) if (!existsSync(join(ROOT, f))) throw new Error(`${f}: no such file`);
+  return { files, tests, concurrency };
 }
 
 function testFiles(dir: string): string[] {
@@ -73,10 +66,7 @@ function importers(sources: string[]): string[] {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const excluded = new Set(args.exclude);
-  const tests = [...new Set([...importers(args.files), ...args.tests])]
-    .filter((t) => !excluded.has(t))
-    .sort();
+  const tests = [...new Set([...importers(args.files), ...args.tests])].sort();
   if (tests.length === 0) throw new Error(`no test imports ${args.files.join(', ')}: name them with --tests`);
   console.log(`mutating ${args.files.join(', ')}\nwith ${tests.length} test files:\n  ${tests.join('\n  ')}`);
 
