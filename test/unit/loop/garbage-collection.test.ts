@@ -123,6 +123,19 @@ async function world(objects: readonly KubeObject[]) {
   return { clock, emulator, cluster, aws, gcp, deps, instance, state, collect, names };
 }
 
+/** The messages of the events recorded on an object. */
+function eventsOn(w: Awaited<ReturnType<typeof world>>, kind: string, name: string): string[] {
+  return w.emulator.store
+    .list(w.emulator.typeOf('Event'), 'default')
+    .items.filter((e) => {
+      const o = e.involvedObject as { kind: string; name: string };
+      return o.kind === kind && o.name === name;
+    })
+    .map((e) => String(e.message));
+}
+const refusalEvents = (w: Awaited<ReturnType<typeof world>>, claimName: string) =>
+  eventsOn(w, 'NodeClaim', claimName);
+
 describe('garbage collection of instances', () => {
   it('terminates this cluster’s instance that no claim owns once the grace has passed, on both clouds, with its Node', async () => {
     const w = await world([plainNode('orphan-node', awsId('orphan'))]);
@@ -186,6 +199,7 @@ describe('garbage collection of instances', () => {
     expect(
       w.deps.metrics.total(REFUSAL_METRIC, { action: 'terminate', reason: 'malformed-provider-id' }),
     ).toBe(1);
+    expect(eventsOn(w, 'Node', 'refused-node')).toEqual([expect.stringContaining('terminate refused')]);
   });
 
   it('keeps an instance whose managed Node is draining, and one already terminating', async () => {
@@ -221,17 +235,6 @@ describe('garbage collection of instances', () => {
     expect(w.deps.metrics.total(REFUSAL_METRIC, { action: 'terminate', reason: 'invalid-object' })).toBe(1);
   });
 });
-
-/** The messages of the refusal events recorded on a NodeClaim. */
-function refusalEvents(w: Awaited<ReturnType<typeof world>>, claimName: string): string[] {
-  return w.emulator.store
-    .list(w.emulator.typeOf('Event'), 'default')
-    .items.filter((e) => {
-      const o = e.involvedObject as { kind: string; name: string };
-      return o.kind === 'NodeClaim' && o.name === claimName;
-    })
-    .map((e) => String(e.message));
-}
 
 describe('garbage collection of claims', () => {
   /** A registered claim on a Node that is not Ready, whose instance the cloud no longer has. */
@@ -271,6 +274,7 @@ describe('garbage collection of claims', () => {
   it('keeps a claim with no instance yet, one being deleted, and one not registered', async () => {
     const w = await world([
       claim('no-instance'),
+      (({ status: _, ...rest }) => rest)(claim('no-status')) as KubeObject,
       claim('deleting', { providerID: awsId('deleting'), deleting: true }),
       claim('unregistered', { providerID: awsId('unregistered'), registered: false }),
     ]);
@@ -278,7 +282,12 @@ describe('garbage collection of claims', () => {
     w.emulator.store.delete(w.emulator.typeOf('NodeClaim'), undefined, 'deleting');
     w.clock.advance(10 * MIN);
     expect(await w.collect()).toEqual({ instances: 0, claims: 0 });
-    expect((await w.names('NodeClaim')).sort()).toEqual(['deleting', 'no-instance', 'unregistered']);
+    expect((await w.names('NodeClaim')).sort()).toEqual([
+      'deleting',
+      'no-instance',
+      'no-status',
+      'unregistered',
+    ]);
   });
 
   it('keeps a claim whose instance the list missed but a direct read finds running', async () => {
@@ -327,6 +336,9 @@ describe('garbage collection of claims', () => {
     } as const;
     expect(await w.collect([invalid])).toEqual({ instances: 0, claims: 0 });
     expect(await w.names('NodeClaim')).toEqual(['marked']);
+    expect(
+      w.deps.metrics.total(REFUSAL_METRIC, { action: 'delete-nodeclaim', reason: 'invalid-object' }),
+    ).toBe(1);
   });
 
   it('keeps a claim on a cloud it has no provider for (nothing was listed there)', async () => {
