@@ -1,6 +1,7 @@
 // Gangs on the EC2 adapter beyond the contract (docs/mechanisms/gangs.md#mixed-shapes): one instant fleet per
 // shape, each asking MinTargetCapacity = TotalTargetCapacity = the shape's size on one type in one zone (a fleet
-// of one needs no minimum); an empty gang refused as fatal; what a crashed attempt left terminated before a retry.
+// of one needs no minimum); an empty gang refused as fatal; what a crashed attempt left terminated before a retry; a retry whose claim tags never landed matches
+// each claim to an instance of its own shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uniformGang, type GangLaunchRequest } from '../../../shared/ports/cloud-provider/index.ts';
 import { FatalCloudError, RetryableCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
@@ -81,5 +82,30 @@ describe('EC2 gangs', () => {
     expect(error).toBeInstanceOf(RetryableCloudError);
     expect((error as Error).message).toContain('terminated 1 of 2 instances left by an earlier attempt');
     expect(rig.emulator.world.live()).toHaveLength(0);
+  });
+
+  it('finds the whole gang on a retry whose claim tags never landed, each claim an instance of its own shape', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const request: GangLaunchRequest = {
+      gang: 'ml/untagged',
+      members: [
+        { claim: claim('u-master', only('g5.xlarge')), nodeClass: ec2NodeClass(), instanceTypes: types },
+        ...['u-w1', 'u-w2'].map((n) => ({
+          claim: claim(n, only('g5.2xlarge')),
+          nodeClass: ec2NodeClass(),
+          instanceTypes: types,
+        })),
+      ],
+    };
+    const first = await rig.provider.createGang(request);
+    // The CreateTags after the fleet never landed (the Lambda timed out): no instance names its claim.
+    for (const i of rig.emulator.world.instances.values()) delete i.tags['karpenter.sh/nodeclaim'];
+    const again = await rig.provider.createGang(request);
+    const typeOf = (r: typeof first) => r.instances.map((x) => [x.claim, x.instance.instanceType]);
+    expect(typeOf(again)).toEqual(typeOf(first));
+    expect(new Set(again.instances.map((x) => x.instance.providerId))).toEqual(
+      new Set(first.instances.map((x) => x.instance.providerId)),
+    );
+    expect(rig.emulator.world.live()).toHaveLength(3);
   });
 });
