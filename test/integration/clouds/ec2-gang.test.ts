@@ -1,7 +1,7 @@
 // Gangs on the EC2 adapter beyond the contract (docs/mechanisms/gangs.md#mixed-shapes): one instant fleet per
 // shape, each asking MinTargetCapacity = TotalTargetCapacity = the shape's size on one type in one zone (a fleet
-// of one needs no minimum); an empty gang refused as fatal; what a crashed attempt left terminated before a retry; a retry whose claim tags never landed matches
-// each claim to an instance of its own shape.
+// of one needs no minimum); an empty gang refused as fatal; what a crashed attempt left terminated before a
+// retry; a retry whose claim tags never landed matches each claim to an instance of its own shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uniformGang, type GangLaunchRequest } from '../../../shared/ports/cloud-provider/index.ts';
 import { FatalCloudError, RetryableCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
