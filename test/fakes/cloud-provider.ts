@@ -138,6 +138,14 @@ export class FakeCloudProvider implements CloudProvider {
 
   async get(id: ProviderId): Promise<CloudInstance> {
     this.calls.push({ method: 'get', args: [id] });
+    // As the Compute Engine adapter reads (ownedLocation): another project's instance is refused, never "not found".
+    const project = /^gce:\/\/([^/]+)\//.exec(id)?.[1];
+    if (project !== undefined && project !== FAKE_PROJECT)
+      throw new OwnershipError(
+        `instance ${id} is in project ${project}, not ${FAKE_PROJECT}`,
+        'foreign-project',
+        id,
+      );
     const found = this.instances.get(id);
     if (!found || found.state === 'terminated')
       throw new InstanceNotFoundError(`instance ${id} not found`, id);

@@ -5,8 +5,11 @@ export class ManualTimer implements Timer {
   private waiting: (() => void)[] = [];
   /** Sleeps started so far (a test can wait until a loop has gone back to sleep). */
   started = 0;
-  sleep(_ms: number, signal?: AbortSignal): Promise<void> {
+  /** The length of each sleep asked for, in order. */
+  readonly asked: number[] = [];
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.started += 1;
+    this.asked.push(ms);
     return new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
       this.waiting.push(resolve);

@@ -136,6 +136,26 @@ function leaseContract(ctx: ContractContext): void {
       expect(next.token).toBe(2);
     });
 
+    it('calls a second firing of a run that still holds the lease an overlap, and one of a run that expired a repeat', async () => {
+      const first = await ctx.store.acquireLease(
+        req('a', { name: 'consolidation', runId: 'evt-1', ttlMs: 1_000 }),
+      );
+      const overlap = await ctx.other
+        .acquireLease(req('b', { name: 'consolidation', runId: 'evt-1' }))
+        .catch((e: unknown) => e);
+      expect(overlap).toMatchObject({ name: 'LockHeldError', reason: 'held', holder: { owner: 'a' } });
+      // The first firing crashed without releasing: once its lease ran out, the run still counts as done.
+      ctx.clock.advance(1_000);
+      const repeat = await ctx.other
+        .acquireLease(req('b', { name: 'consolidation', runId: 'evt-1' }))
+        .catch((e: unknown) => e);
+      expect(repeat).toMatchObject({
+        name: 'LockHeldError',
+        reason: 'same-run',
+        holder: { token: first.token },
+      });
+    });
+
     it('returns the same lease when its owner retries an acquire that already won', async () => {
       const a = await ctx.store.acquireLease(req('a', { runId: 'evt-9' }));
       const again = await ctx.store.acquireLease(req('a', { runId: 'evt-9' }));

@@ -1,6 +1,8 @@
 // Fenced writes against a late retry (DynamoDB Local behind a fault proxy): a stale admitter's write whose
 // first attempt failed is retried after its lease ran out and a newer holder admitted; the retry must not
 // land. The interleaving is driven from the stale store's backoff sleep, so it is exact, not timed.
+// The fenced transaction itself: it numbers admissions and keeps the lease item whole, and a refused one is
+// stale for an old token under the same owner string, at the lease's expiry, and for a lease never acquired.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConditionFailedError, StaleWriteError } from '../../../shared/ports/state-store/errors.ts';
 import type { CommandInput } from '../../../shared/ports/state-store/records.ts';
@@ -114,5 +116,58 @@ describe('fenced confirmation', () => {
     clock.advance(1_000);
     const b = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-b', ttlMs: 1_000 });
     await expect(store.confirmCommand(b, 'c1')).rejects.toBeInstanceOf(ConditionFailedError);
+  });
+});
+
+describe('the fenced transaction (DynamoDB Local)', () => {
+  const fresh = async (ttlMs = 60_000) => {
+    const clock = new ManualClock();
+    const store = table.store(clock);
+    const cluster = `fencing-${++clusters}`;
+    const lock = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-a', ttlMs });
+    return { clock, store, cluster, lock };
+  };
+
+  it('numbers admissions 1, 2, … and leaves the lease its holder’s', async () => {
+    const { store, cluster, lock } = await fresh();
+    expect((await store.admitCommand(lock, cmd('c1', ['n1']))).seq).toBe(1);
+    expect((await store.admitCommand(lock, cmd('c2', ['n2']))).seq).toBe(2);
+    await store.confirmCommand(lock, 'c1');
+    expect(await store.readLease(cluster, 'admission')).toMatchObject({
+      owner: 'admit-a',
+      token: lock.token,
+      released: false,
+    });
+    await expect(store.heartbeatLease(lock, 60_000)).resolves.toMatchObject({ token: lock.token });
+  });
+
+  it('refuses an old fence once the same owner string holds the lock again (the token fences)', async () => {
+    const { clock, store, cluster, lock } = await fresh(1_000);
+    await store.admitCommand(lock, cmd('c1', ['n1']));
+    clock.advance(1_000);
+    await store.releaseLease(
+      await store.acquireLease({ cluster, name: 'admission', owner: 'admit-b', ttlMs: 1_000 }),
+    );
+    const again = await store.acquireLease({ cluster, name: 'admission', owner: 'admit-a', ttlMs: 1_000 });
+    const late = await store.confirmCommand(lock, 'c1').catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(StaleWriteError);
+    expect((late as StaleWriteError).current).toMatchObject({ owner: 'admit-a', token: again.token });
+    expect((await store.getCommand(cluster, 'c1'))?.confirmedAt).toBeUndefined();
+  });
+
+  it('refuses its holder’s write from the instant the lease expires, with no takeover yet', async () => {
+    const { clock, store, cluster, lock } = await fresh(1_000);
+    await store.admitCommand(lock, cmd('c1', ['n1']));
+    clock.advance(1_000);
+    await expect(store.confirmCommand(lock, 'c1')).rejects.toBeInstanceOf(StaleWriteError);
+    expect((await store.getCommand(cluster, 'c1'))?.confirmedAt).toBeUndefined();
+  });
+
+  it('refuses a fence for a lease that was never acquired', async () => {
+    const { store, cluster } = await fresh();
+    const never = { cluster, name: 'consolidation' as const, owner: 'admit-a', token: 1 };
+    const err = await store.confirmCommand(never, 'c1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StaleWriteError);
+    expect((err as StaleWriteError).current).toBeUndefined();
   });
 });

@@ -86,7 +86,41 @@ describe('withLease', () => {
     expect(second).toMatchObject({ outcome: 'ran', value: 2 });
     release();
     expect(await first).toMatchObject({ outcome: 'ran', lost: true });
-    expect(w.logger.messages('warn')).toContain('lease lost');
+    // Lost once, said once: the refused release is no news.
+    expect(w.logger.messages('warn')).toEqual(['lease lost']);
+  });
+
+  it('heartbeats every third of the TTL when no period is given', async () => {
+    const w = world();
+    let release!: () => void;
+    const { heartbeatMs: _, ...defaults } = { ...spec(w, 'a'), ttlMs: 900 };
+    const first = withLease(w, defaults, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => w.timer.started).toBe(1);
+    expect(w.timer.asked).toEqual([300]);
+    release();
+    expect(await first).toMatchObject({ outcome: 'ran', lost: false });
+  });
+
+  it('logs a lease that ran out under work no heartbeat interrupted, when its release is refused', async () => {
+    const w = world();
+    const run = await withLease(w, spec(w, 'a'), async () => {
+      w.clock.advance(1_500); // the work outlives the lease before the first beat, and another run takes it
+      expect(await withLease(w, spec(w, 'b'), async () => 'b ran')).toMatchObject({ value: 'b ran' });
+    });
+    // The work finished before any beat noticed; the lease was no longer ours to release.
+    expect(run).toMatchObject({ outcome: 'ran', lost: false });
+    expect(w.logger.entries.filter((e) => e.level === 'warn')).toEqual([
+      { level: 'warn', message: 'lease expired before release', fields: { lease: 'provisioning', token: 1 } },
+    ]);
+    expect(await w.store.readLease(w.cluster, 'provisioning')).toMatchObject({ owner: 'b', token: 2 });
+  });
+
+  it('fails, without running the work, when the acquire fails for another reason than a holder', async () => {
+    const w = world();
+    let ran = false;
+    const bad = { ...spec(w, 'a'), cluster: 'bad#cluster' };
+    await expect(withLease(w, bad, async () => void (ran = true))).rejects.toThrow(/acquireLease\.cluster/);
+    expect(ran).toBe(false);
   });
 
   it('releases the lease when the work throws, and rethrows', async () => {
@@ -109,5 +143,12 @@ describe('withLease', () => {
   it('makes lease owners the store accepts, different per attempt', () => {
     expect(leaseOwner('req #1', 'n1')).toBe('req__1.n1');
     expect(leaseOwner('req', 'n1')).not.toBe(leaseOwner('req', 'n2'));
+  });
+
+  it('cuts a long request id so that the owner stays within the store’s 253 characters', async () => {
+    const w = world();
+    const owner = leaseOwner('r'.repeat(300), 'nonce');
+    expect(owner).toBe('r'.repeat(253));
+    expect(await withLease(w, spec(w, owner), async (l) => l.fence.owner)).toMatchObject({ value: owner });
   });
 });

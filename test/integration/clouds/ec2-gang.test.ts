@@ -1,0 +1,111 @@
+// Gangs on the EC2 adapter beyond the contract (docs/mechanisms/gangs.md#mixed-shapes): one instant fleet per
+// shape, each asking MinTargetCapacity = TotalTargetCapacity = the shape's size on one type in one zone (a fleet
+// of one needs no minimum); an empty gang refused as fatal; what a crashed attempt left terminated before a
+// retry; a retry whose claim tags never landed matches each claim to an instance of its own shape.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { uniformGang, type GangLaunchRequest } from '../../../shared/ports/cloud-provider/index.ts';
+import { FatalCloudError, RetryableCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
+import { claim } from '../../contracts/cloud-provider/contract.ts';
+import { ec2NodeClass, startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
+
+const only = (type: string) => [
+  { key: 'node.kubernetes.io/instance-type', operator: 'In' as const, values: [type] },
+];
+
+describe('EC2 gangs', () => {
+  let rig: Ec2Rig;
+  beforeAll(async () => {
+    rig = await startEc2Rig();
+  });
+  afterAll(() => rig?.close());
+  let seen = 0;
+  beforeEach(() => {
+    rig.reset();
+    seen = rig.emulator.world.requests.length;
+  });
+  const fleets = () =>
+    rig.emulator.world.requests
+      .slice(seen)
+      .filter((r) => r.action === 'CreateFleet')
+      .map((r) => ({
+        min: r.params.get('OnDemandOptions.MinTargetCapacity'),
+        total: r.params.get('TargetCapacitySpecification.TotalTargetCapacity'),
+        singleType: r.params.get('OnDemandOptions.SingleInstanceType'),
+        singleZone: r.params.get('OnDemandOptions.SingleAvailabilityZone'),
+      }));
+
+  it('asks one fleet per shape for the whole shape: MinTargetCapacity and the total both its size', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const request: GangLaunchRequest = {
+      gang: 'ml/mixed',
+      members: [
+        { claim: claim('m-master', only('g5.xlarge')), nodeClass: ec2NodeClass(), instanceTypes: types },
+        ...['m-w1', 'm-w2', 'm-w3'].map((n) => ({
+          claim: claim(n, only('g5.2xlarge')),
+          nodeClass: ec2NodeClass(),
+          instanceTypes: types,
+        })),
+      ],
+    };
+    const { instances } = await rig.provider.createGang(request);
+    expect(instances.map((x) => x.instance.instanceType)).toEqual([
+      'g5.xlarge',
+      'g5.2xlarge',
+      'g5.2xlarge',
+      'g5.2xlarge',
+    ]);
+    // The largest shape goes first; a fleet of one is all or nothing without a minimum.
+    expect(fleets()).toEqual([
+      { min: '3', total: '3', singleType: 'true', singleZone: 'true' },
+      { min: undefined, total: '1', singleType: undefined, singleZone: undefined },
+    ]);
+  });
+
+  it('refuses a gang with no members as fatal, naming it, without calling EC2', async () => {
+    const error = await rig.provider.createGang({ gang: 'ml/empty', members: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FatalCloudError);
+    expect((error as Error).message).toContain('gang ml/empty has no NodeClaims');
+    expect(fleets()).toEqual([]);
+  });
+
+  it('terminates what a crashed attempt left of a gang and asks for a retry', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const request = uniformGang(
+      'ml/crash',
+      ['c-1', 'c-2'].map((n) => claim(n, only('g5.xlarge'))),
+      ec2NodeClass(),
+      types,
+    );
+    const first = await rig.provider.createGang(request);
+    await rig.provider.delete(first.instances[0]!.instance.providerId);
+    const error = await rig.provider.createGang(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryableCloudError);
+    expect((error as Error).message).toContain('terminated 1 of 2 instances left by an earlier attempt');
+    expect(rig.emulator.world.live()).toHaveLength(0);
+  });
+
+  it('finds the whole gang on a retry whose claim tags never landed, each claim an instance of its own shape', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const request: GangLaunchRequest = {
+      gang: 'ml/untagged',
+      members: [
+        { claim: claim('u-master', only('g5.xlarge')), nodeClass: ec2NodeClass(), instanceTypes: types },
+        ...['u-w1', 'u-w2'].map((n) => ({
+          claim: claim(n, only('g5.2xlarge')),
+          nodeClass: ec2NodeClass(),
+          instanceTypes: types,
+        })),
+      ],
+    };
+    const first = await rig.provider.createGang(request);
+    // The CreateTags after the fleet never landed (the Lambda timed out): no instance names its claim.
+    for (const i of rig.emulator.world.instances.values()) delete i.tags['karpenter.sh/nodeclaim'];
+    const again = await rig.provider.createGang(request);
+    const typeOf = (r: typeof first) => r.instances.map((x) => [x.claim, x.instance.instanceType]);
+    expect(typeOf(again)).toEqual(typeOf(first));
+    expect(new Set(again.instances.map((x) => x.instance.providerId))).toEqual(
+      new Set(first.instances.map((x) => x.instance.providerId)),
+    );
+    expect(rig.emulator.world.live()).toHaveLength(3);
+  });
+});
