@@ -55,8 +55,9 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
     return fresh.every(isEmpty) ? { valid: true } : fail('churn', 'a candidate is no longer empty');
   if (cmd.method === 'drift') return { valid: true }; // Karpenter validates drift only through the queue
   const sim = simulateCandidates(ctx, fresh, [], undefined, destinationGuard(ctx));
-  if (sim.unscheduled.size > 0)
-    return fail('scheduling', [...sim.unscheduled.values()][0] ?? 'a pod no longer fits');
+  // Karpenter: "all pending pods could not be scheduled"; the first pod left over is named with its reason.
+  const [unplaced] = sim.unscheduled;
+  if (unplaced) return fail('scheduling', `pod ${unplaced[0]}: ${unplaced[1]}`);
   if (sim.replacements.length === 0)
     return cmd.replacements.length === 0
       ? { valid: true }
