@@ -113,6 +113,16 @@ describe('which PDBs select a pod', () => {
     ]);
   });
 
+  it('counts a pod without a namespace as one of the default namespace', () => {
+    const bare = (name: string) => {
+      const p = appPod(name);
+      return podSchema.parse({ ...p, metadata: { ...p.metadata, namespace: undefined } });
+    };
+    // Both pods count (minAvailable 1 of 2 healthy allows 1), and the PDB selects them.
+    expect(blockers([budget('web', { minAvailable: 1 })], [bare('a'), bare('b')])).toEqual([]);
+    expect(blockers([budget('web', { minAvailable: 2 })], [bare('a'), bare('b')])).toEqual(['default/web']);
+  });
+
   it('selects by its selector: an empty one selects the whole namespace, an absent one nothing', () => {
     const zero = { status: { disruptionsAllowed: 0 } };
     const api = appPod('api-0', { app: 'api' });
@@ -169,7 +179,20 @@ describe('fully blocking PDBs (Karpenter isFullyBlocking)', () => {
 });
 
 describe('podReady', () => {
-  it('reads the Ready condition, and the Running phase when there is none', () => {
+  it('reads the Ready condition among the others, and the Running phase when there is none', () => {
+    const scheduledNotReady = appPod('s', {
+      status: {
+        conditions: [
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'Ready', status: 'False' },
+        ],
+      },
+    });
+    expect(podReady(scheduledNotReady)).toBe(false);
+    const noConditions = podSchema.parse({ ...pod('e', { node: 'n' }), status: { phase: 'Running' } });
+    expect(podReady(noConditions)).toBe(true);
+    const noStatus = podSchema.parse({ ...pod('f', { node: 'n' }), status: undefined });
+    expect(podReady(noStatus)).toBe(false);
     expect(podReady(appPod('a'))).toBe(true);
     expect(podReady(appPod('b', { ready: false }))).toBe(false);
     expect(podReady(appPod('c', { ready: 'none' }))).toBe(true);
