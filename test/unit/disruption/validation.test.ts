@@ -60,6 +60,22 @@ describe('validateCommand: candidates', () => {
     );
   });
 
+  it('refuses the whole command when one of its candidates is gone', () => {
+    const objs = [nodePool('default'), node('e1', { type: 's-8' }), node('e2', { type: 's-8' })];
+    const cmd = command('emptiness', ['e1', 'e2']);
+    expect(validateCommand(live(objs), cmd)).toEqual({ valid: true });
+    expect(validateCommand(live(objs.slice(0, 2)), cmd)).toEqual(
+      churn('a candidate is no longer a candidate'),
+    );
+  });
+
+  it('refuses a candidate its method no longer accepts (the pool now consolidates only when empty)', () => {
+    const cmd = command('single-node-consolidation', ['n1']);
+    expect(validateCommand(live(fleet({ policy: 'WhenEmpty' })), cmd)).toEqual(
+      churn('a candidate is no longer a candidate'),
+    );
+  });
+
   it('refuses a command whose candidate a pending pod was nominated to', () => {
     const cmd = command('single-node-consolidation', ['n1']);
     expect(validateCommand(live(fleet()), cmd)).toEqual({ valid: true });
