@@ -67,7 +67,7 @@ export function budgetActive(budget: Budget, now: Date): boolean {
  */
 export function budgetAllowance(budget: Budget, nodeCount: number, now: Date): number {
   if (!budgetActive(budget, now)) return UNBOUNDED;
-  const nodes = budget.nodes ?? '10%';
+  const nodes = budget.nodes; // the schema defaults an absent nodes to the CRD's 10%
   const percent = /^(\d+)%$/.exec(nodes);
   if (percent) return Math.ceil((Number(percent[1]) * nodeCount) / 100);
   if (/^\d+$/.test(nodes)) return Number(nodes);

@@ -21,10 +21,13 @@ export function doNotDisruptActive(p: Pod, now: Date): boolean {
 
 const DISRUPTED_TAINT = { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' as const };
 
+/** ToleratesDisruptedNoScheduleTaint: the pod would be scheduled straight back, so it is never evicted. */
+export const toleratesDisrupted = (p: Pod): boolean =>
+  (p.spec.tolerations ?? []).some((t) => toleratesTaint(t, DISRUPTED_TAINT));
+
 /** IsEvictable: the eviction API will be called for it (so its PDBs matter). */
 export function isEvictable(p: Pod, now: Date): boolean {
-  const tolerates = (p.spec.tolerations ?? []).some((t) => toleratesTaint(t, DISRUPTED_TAINT));
-  return isActive(p) && !tolerates && !isOwnedByNode(p) && !doNotDisruptActive(p, now);
+  return isActive(p) && !toleratesDisrupted(p) && !isOwnedByNode(p) && !doNotDisruptActive(p, now);
 }
 
 /** IsReschedulable: it would need a new home if its node went away (a terminating StatefulSet pod too). */

@@ -11,7 +11,7 @@ import type { PassInputs } from './pass.ts';
 import { destinationGuard } from './destination-guard.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
-import { isEmpty, type Command } from './types.ts';
+import type { Candidate, Command } from './types.ts';
 
 export type ValidationFailure = 'churn' | 'budget' | 'scheduling';
 export type Validation =
@@ -40,10 +40,14 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
   });
   for (const e of set.expired) ctx.expired.add(e.node);
   const byName = new Map(set.candidates.map((c) => [c.name, c]));
-  const current = cmd.candidates.map((c) => byName.get(c.name));
-  if (current.some((c) => c === undefined || method.filter(c) !== true))
-    return fail('churn', 'a candidate is no longer a candidate');
-  const fresh = current.filter((c) => c !== undefined);
+  // Karpenter: any candidate filtered out since the proposal invalidates the whole command.
+  const fresh: Candidate[] = [];
+  for (const { name } of cmd.candidates) {
+    const c = byName.get(name);
+    if (c === undefined || method.filter(c) !== true)
+      return fail('churn', 'a candidate is no longer a candidate');
+    fresh.push(c);
+  }
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   // Expired nodes consume budget here as in the pass, or validation would admit what the pass could not hold.
   const ledger = BudgetLedger.from(
@@ -51,19 +55,19 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
   );
   if (!ledger.canHold(fresh.map((c) => c.nodePool)))
     return fail('budget', 'a candidate can no longer be disrupted without violating budgets');
-  if (cmd.method === 'emptiness')
-    return fresh.every(isEmpty) ? { valid: true } : fail('churn', 'a candidate is no longer empty');
+  // Emptiness's filter above accepts only empty candidates: nothing to move, no simulation to repeat.
+  if (cmd.method === 'emptiness') return { valid: true };
   if (cmd.method === 'drift') return { valid: true }; // Karpenter validates drift only through the queue
   const sim = simulateCandidates(ctx, fresh, [], undefined, destinationGuard(ctx));
-  if (sim.unscheduled.size > 0)
-    return fail('scheduling', [...sim.unscheduled.values()][0] ?? 'a pod no longer fits');
-  if (sim.replacements.length === 0)
-    return cmd.replacements.length === 0
-      ? { valid: true }
-      : fail('scheduling', 'scheduling simulation produced new results');
-  if (sim.replacements.length > 1 || cmd.replacements.length === 0)
-    return fail('scheduling', 'scheduling simulation produced new results');
-  const allowed = new Set(sim.replacements[0]?.instanceTypes.map((t) => t.name));
-  const subset = (cmd.replacements[0]?.instanceTypes ?? []).every((t) => allowed.has(t));
-  return subset ? { valid: true } : fail('scheduling', 'scheduling simulation produced new results');
+  // Karpenter: "all pending pods could not be scheduled"; the first pod left over is named with its reason.
+  const [unplaced] = sim.unscheduled;
+  if (unplaced) return fail('scheduling', `pod ${unplaced[0]}: ${unplaced[1]}`);
+  // Replacement is m → 1: none expected and none needed, or one of the instance types the fresh simulation allows.
+  const [needed, ...more] = sim.replacements;
+  const [planned] = cmd.replacements;
+  const changed = fail('scheduling', 'scheduling simulation produced new results');
+  if (needed === undefined) return planned === undefined ? { valid: true } : changed;
+  if (more.length > 0 || planned === undefined) return changed;
+  const allowed = new Set(needed.instanceTypes.map((t) => t.name));
+  return planned.instanceTypes.every((t) => allowed.has(t)) ? { valid: true } : changed;
 }

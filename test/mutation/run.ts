@@ -1,7 +1,8 @@
-// npm run mutate -- <source file>... [--tests <test file>...] [--concurrency N]
+// npm run mutate -- <source file>... [--tests <test file>...] [--skip <test file>...] [--concurrency N]
 // Mutation testing with Stryker over the named source files, running only the tests that exercise them: the
 // test files that import a named file (resolved import paths, so two gang.ts files are told apart), plus those
-// named with --tests. The mutation vitest config is standalone — its `include` is exactly that list — because
+// named with --tests, less those named with --skip (a slow property suite, say: the score then counts only the
+// others' kills). The mutation vitest config is standalone — its `include` is exactly that list — because
 // Stryker's `related` mode and a merged config both pull in the whole suite. Prints the score per file; the
 // full report is in .tmp/mutation/, the generated vitest config in test/mutation/vitest.generated.mjs (ignored). Not part of CI (too slow on two cores): the scores are recorded in
 // docs/testing.md like benchmark figures.
@@ -17,17 +18,20 @@ const TEST_DIRS = ['test/unit', 'test/property', 'test/contracts', 'test/integra
 interface Args {
   files: string[];
   tests: string[];
+  skip: string[];
   concurrency: number;
 }
 
 function parseArgs(argv: string[]): Args {
   const files: string[] = [];
   const tests: string[] = [];
+  const skip: string[] = [];
   let concurrency = 2;
   let target = files;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--tests') target = tests;
+    else if (a === '--skip') target = skip;
     else if (a === '--concurrency') {
       concurrency = Number(argv[++i]);
       if (!Number.isInteger(concurrency) || concurrency < 1)
@@ -36,9 +40,12 @@ function parseArgs(argv: string[]): Args {
     else target.push(relative(ROOT, resolve(a)));
   }
   if (files.length === 0)
-    throw new Error('usage: npm run mutate -- <source file>... [--tests <test file>...]');
-  for (const f of [...files, ...tests]) if (!existsSync(join(ROOT, f))) throw new Error(`${f}: no such file`);
-  return { files, tests, concurrency };
+    throw new Error(
+      'usage: npm run mutate -- <source file>... [--tests <test file>...] [--skip <test file>...]',
+    );
+  for (const f of [...files, ...tests, ...skip])
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f}: no such file`);
+  return { files, tests, skip, concurrency };
 }
 
 function testFiles(dir: string): string[] {
@@ -67,7 +74,9 @@ function importers(sources: string[]): string[] {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const tests = [...new Set([...importers(args.files), ...args.tests])].sort();
+  const tests = [...new Set([...importers(args.files), ...args.tests])]
+    .filter((t) => !args.skip.includes(t))
+    .sort();
   if (tests.length === 0) throw new Error(`no test imports ${args.files.join(', ')}: name them with --tests`);
   console.log(`mutating ${args.files.join(', ')}\nwith ${tests.length} test files:\n  ${tests.join('\n  ')}`);
 

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   allowedDisruptions,
   budgetActive,
+  budgetAllowance,
   budgetDetails,
   BudgetLedger,
   budgetMapping,
+  BudgetError,
   BudgetOverspendError,
   UNBOUNDED,
 } from '../../../shared/disruption/budgets.ts';
@@ -73,6 +75,71 @@ describe('a budget is active inside its cron window', () => {
 
   it('is always active without a schedule', () => {
     expect(budgetActive(budget({ nodes: '0' }), at('2026-11-27T00:00:00Z'))).toBe(true);
+  });
+
+  it('is always active with a schedule that never fires (robfig/cron gives the zero time, never after now)', () => {
+    const never = budget({ nodes: '0', schedule: '0 0 31 2 *', duration: '1h' });
+    expect(budgetActive(never, at('2026-11-27T12:00:00Z'))).toBe(true);
+    expect(budgetActive(never, at('2026-02-28T23:30:00Z'))).toBe(true);
+  });
+});
+
+describe('a budget that bypassed the NodePool schema', () => {
+  // The schema refuses these; budgetActive is the last line, and the pool fails closed on its BudgetError.
+  const unchecked = (b: Record<string, unknown>) => b as unknown as Budget;
+  const now = at('2026-11-27T12:00:00Z');
+  const thrown = (b: Budget): BudgetError => {
+    try {
+      budgetActive(b, now);
+    } catch (e) {
+      if (e instanceof BudgetError) return e;
+      throw e;
+    }
+    throw new Error('budgetActive did not throw');
+  };
+
+  it('needs both a schedule and a duration, and says which one is missing', () => {
+    expect(thrown(unchecked({ nodes: '0', schedule: '0 9 * * *' })).message).toBe(
+      'budget needs both schedule and duration (schedule=0 9 * * *, duration=-)',
+    );
+    expect(thrown(unchecked({ nodes: '0', duration: '8h' })).message).toBe(
+      'budget needs both schedule and duration (schedule=-, duration=8h)',
+    );
+  });
+
+  it('names a duration or schedule that does not parse, keeping the cron error as its cause', () => {
+    expect(thrown(unchecked({ nodes: '0', schedule: '0 9 * * *', duration: 'soon' })).message).toBe(
+      'budget duration "soon" is not a duration',
+    );
+    const cron = thrown(unchecked({ nodes: '0', schedule: 'at nine', duration: '8h' }));
+    expect(cron.message).toBe('budget schedule "at nine" is not a cron schedule');
+    expect(cron.cause).toBeInstanceOf(Error);
+  });
+
+  it('fails the pool closed to 0 for a half-scheduled budget or nodes that are neither a count nor a percentage', () => {
+    const valid = pool('p', []);
+    const closed = (b: Record<string, unknown>) =>
+      allowedDisruptions(
+        {
+          ...valid,
+          spec: { ...valid.spec, disruption: { ...valid.spec.disruption, budgets: [unchecked(b)] } },
+        },
+        100,
+        'Empty',
+        now,
+      );
+    expect(closed({ nodes: '50', schedule: '0 9 * * *' })).toBe(0);
+    expect(closed({ nodes: '50', duration: '8h' })).toBe(0);
+    for (const nodes of ['1.5%', '5%x', 'x5%', '-3', '3x', 'ten'])
+      expect(closed({ nodes }), `nodes ${nodes}`).toBe(0);
+    expect(() => budgetAllowance(unchecked({ nodes: '3x' }), 100, now)).toThrow(
+      'budget nodes "3x" is neither a count nor a percentage',
+    );
+  });
+
+  it('reports its errors under their own names', () => {
+    expect(thrown(unchecked({ nodes: '0', duration: '8h' })).name).toBe('BudgetError');
+    expect(new BudgetOverspendError('gpu', 2, 1).name).toBe('BudgetOverspendError');
   });
 });
 
@@ -192,6 +259,21 @@ describe('the budget mapping of a fleet', () => {
     ];
     const d = budgetDetails([pool('p', [budget({ nodes: '10%' })])], nodes, 'Empty', now).get('p');
     expect(d).toEqual({ nodes: 10, allowed: 1, consuming: 0, remaining: 1 });
+  });
+
+  it('counts a node whose claim is not InstanceTerminating', () => {
+    const claim = (status: string | undefined) =>
+      ({
+        metadata: { name: 'c' },
+        spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
+        status: { conditions: status ? [{ type: 'InstanceTerminating', status }] : [] },
+      }) as unknown as StateNode['claim'];
+    const nodes = [
+      stateNode('a', 'p', { claim: claim(undefined) }),
+      stateNode('b', 'p', { claim: claim('False'), ready: false }),
+    ];
+    const d = budgetDetails([pool('p', [budget({ nodes: '100%' })])], nodes, 'Empty', now).get('p');
+    expect(d).toEqual({ nodes: 2, allowed: 2, consuming: 1, remaining: 1 });
   });
 
   it('has an entry per NodePool, 0 nodes included, and separates pools', () => {
