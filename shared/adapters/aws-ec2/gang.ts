@@ -28,10 +28,12 @@ import type { FleetOutcome } from './fleet.ts';
 import { TAG_DEPLOYMENT, TAG_GANG, TAG_NODECLAIM, instanceIdOf } from './instances.ts';
 import { baseTags, clientToken, fleetFailure, launchedInstance, type LaunchPlan } from './launch.ts';
 import type { Owner } from './ownership.ts';
-import { terminateInstances } from './queries.ts';
+import { goneAmong, terminateInstances } from './queries.ts';
 
 /** Which shape of its gang an instance was launched for: a retry matches untagged members by it. */
 export const TAG_GANG_SHAPE = 'kraftsman.dev/gang-shape';
+/** How many dead fleets in a row a shape's launch steps past before it gives up (each one a cleaned-up attempt). */
+const STALE_TOKEN_RETRIES = 3;
 
 export interface Ec2GangDeps {
   readonly ctx: Ec2Context;
@@ -67,10 +69,26 @@ export async function createEc2Gang(
   const refused: UnavailableOffering[] = [];
   const zones = new Set<string>();
   for (const shape of shapes) {
-    const plan = shapePlan(deps, request, shape, zones);
+    let plan = shapePlan(deps, request, shape, zones);
     let outcome: FleetOutcome;
     try {
       outcome = await deps.launch(plan);
+      // EC2 answers a client token it has seen with that fleet's instances, whatever became of them: after an
+      // earlier attempt's instances were terminated (the cleanup above, or a rollback), the same token would hand
+      // the dead fleet back as a launch. Ask again under a token salted with the dead instances' ids — the same
+      // dead fleet gives the same new token, so a retry of this call stays idempotent.
+      for (let i = 0; i < STALE_TOKEN_RETRIES; i++) {
+        const dead = await goneAmong(
+          deps.ctx,
+          outcome.launched.map((l) => l.instanceId),
+        );
+        if (dead.length === 0) break;
+        plan = {
+          ...plan,
+          token: clientToken(deps.ctx.config.clusterName, 'gang-relaunch', [plan.token, ...dead.sort()]),
+        };
+        outcome = await deps.launch(plan);
+      }
     } catch (err) {
       await compensate(deps, done);
       throw withRefusals(err, refused);

@@ -59,6 +59,26 @@ export async function describeLive(ctx: Ec2Context, id: ProviderId): Promise<Ins
   return instance;
 }
 
+/**
+ * Which of `ids` EC2 already reports shutting down or terminated. None when EC2 does not list them all yet (a
+ * fleet launched a moment ago is not visible at once; a dead one stays listed for about an hour).
+ */
+export async function goneAmong(ctx: Ec2Context, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  try {
+    const page = await ctx.call('DescribeInstances', () =>
+      ctx.ec2.send(new DescribeInstancesCommand({ InstanceIds: [...ids] })),
+    );
+    return (page.Reservations ?? [])
+      .flatMap((r) => r.Instances ?? [])
+      .filter(isGone)
+      .map((i) => i.InstanceId ?? '');
+  } catch (err: unknown) {
+    if (err instanceof InstanceNotFoundError) return [];
+    throw err;
+  }
+}
+
 export async function terminateInstances(ctx: Ec2Context, ids: readonly string[]): Promise<void> {
   await ctx.call('TerminateInstances', () =>
     ctx.ec2.send(new TerminateInstancesCommand({ InstanceIds: [...ids] })),

@@ -84,6 +84,36 @@ describe('EC2 gangs', () => {
     expect(rig.emulator.world.live()).toHaveLength(0);
   });
 
+  it('launches a new gang on the retry after that cleanup, not the dead fleet its client token names', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const request = uniformGang(
+      'ml/relaunch',
+      ['r-1', 'r-2'].map((n) => claim(n, only('g5.xlarge'))),
+      ec2NodeClass(),
+      types,
+    );
+    const first = await rig.provider.createGang(request);
+    await rig.provider.delete(first.instances[0]!.instance.providerId);
+    await expect(rig.provider.createGang(request)).rejects.toBeInstanceOf(RetryableCloudError);
+    // EC2 answers a repeated CreateFleet client token with that fleet's instances, terminated now: the retry must
+    // ask for a new fleet, and return only live instances.
+    const retry = await rig.provider.createGang(request);
+    const ids = (r: typeof first) => r.instances.map((x) => x.instance.providerId);
+    for (const id of ids(retry)) expect(ids(first)).not.toContain(id);
+    expect(
+      rig.emulator.world
+        .live()
+        .map((i) => i.instanceId)
+        .sort(),
+    ).toEqual(
+      ids(retry)
+        .map((p) => p.split('/').pop())
+        .sort(),
+    );
+    // The retry of that retry is idempotent again: the same live gang.
+    expect(ids(await rig.provider.createGang(request))).toEqual(ids(retry));
+  });
+
   it('finds the whole gang on a retry whose claim tags never landed, each claim an instance of its own shape', async () => {
     const types = await rig.provider.instanceTypes(ec2NodeClass());
     const request: GangLaunchRequest = {
