@@ -31,7 +31,13 @@ function world(withClass = true) {
             apiVersion: 'karpenter.k8s.aws/v1',
             kind: 'EC2NodeClass',
             metadata: { name: 'default' },
-            spec: {},
+            // A class its nodes can join with (docs/mechanisms/bootstrap.md): Ready unless something else says not.
+            spec: {
+              bootstrap: {
+                apiServerEndpoint: 'https://10.0.0.1:6443',
+                caCertHash: `sha256:${'0'.repeat(64)}`,
+              },
+            },
           },
         ]
       : []),
