@@ -1,6 +1,6 @@
 // Command-line arguments of docs/contract.md, parsed strictly (unknown flags and missing values are usage errors).
 import { cloudOfRegion } from '../../shared/catalog/regions.ts';
-import { InputError } from './errors.ts';
+import { InputError, unexpectedArgument } from './errors.ts';
 
 export const COMMANDS = ['simulate', 'plan', 'census'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -8,6 +8,8 @@ export type Command = (typeof COMMANDS)[number];
 export interface Args {
   readonly command: Command;
   readonly files: readonly string[];
+  /** -R: a directory given with -f is read with its subdirectories. */
+  readonly recursive: boolean;
   readonly catalog: string | undefined;
   /** --extra-types FILE...: types added to the catalog in use, or replacing the type of the same name. */
   readonly extraTypes: readonly string[];
@@ -22,7 +24,7 @@ export interface Args {
   readonly skipUnchangedNegatives: boolean;
 }
 
-export const USAGE = `usage: kraftsman <simulate|plan|census> -f FILE [-f FILE ...] [--catalog FILE] [--now RFC3339]
+export const USAGE = `usage: kraftsman <simulate|plan|census> -f FILE|DIR [-f ...] [-R] [--catalog FILE] [--now RFC3339]
                  [--extra-types FILE ...] [--region R ...] [-o json|table] [--upstream]
        plan:     [--max-commands N] [--spot-to-spot] [--spot-to-spot-min-types N] [--skip-unchanged-negatives]`;
 
@@ -64,6 +66,7 @@ export function parseArgs(argv: readonly string[]): Args {
   let now: Date | undefined;
   let output: 'json' | 'table' = 'table';
   let upstream = false,
+    recursive = false,
     spotToSpot = false,
     skip = false;
   let maxCommands = 1,
@@ -83,6 +86,10 @@ export function parseArgs(argv: readonly string[]): Args {
       case '-f':
       case '--filename':
         files.push(value());
+        break;
+      case '-R':
+      case '--recursive':
+        recursive = true;
         break;
       case '--catalog':
         catalog = value();
@@ -126,13 +133,14 @@ export function parseArgs(argv: readonly string[]): Args {
         skip = true;
         break;
       default:
-        throw new InputError(`unknown option ${JSON.stringify(arg)}\n${USAGE}`);
+        throw unexpectedArgument(arg, USAGE);
     }
   }
   if (files.length === 0) throw new InputError(`no input: give at least one -f FILE\n${USAGE}`);
   return {
     command: command as Command,
     files,
+    recursive,
     catalog,
     extraTypes,
     regions,

@@ -23,7 +23,7 @@ export interface CommandContext {
 
 export async function loadContext(args: Args, io: Io): Promise<CommandContext> {
   const warn = (line: string): void => void io.stderr.write(`warning: ${line}\n`);
-  const recognized = await readObjects(args.files, io.stdin);
+  const recognized = await readObjects(args.files, io.stdin, args.recursive);
   const base: InstanceTypeCatalog = args.catalog
     ? await readCatalog(args.catalog, io.stdin)
     : (await import('../../shared/catalog/builtin.ts')).builtinCatalog();

@@ -1,6 +1,7 @@
 // `kraftsman --help`, `kraftsman help` and `kraftsman --version`: print to stdout and exit 0 (docs/contract.md).
 import { readFileSync } from 'node:fs';
 import { USAGE } from './args.ts';
+import { COMMAND_HELP } from './command-help.ts';
 
 export const HELP = `kraftsman — a Karpenter-faithful autoscaler for Kubernetes GPU fleets, run against a cluster snapshot
 
@@ -17,8 +18,11 @@ commands:
   userdata   the user data (or GCE startup-script) a launch of the NodePool on TYPE would send, token redacted
   fleet      the whole reconciler on a local two-cloud fleet (emulators, simulated clock); npm start runs it
 
+Each command's own options: kraftsman COMMAND --help.
+
 inputs:
-  -f FILE            YAML or JSON (a List, a multi-document stream or one object); - is standard input
+  -f FILE            YAML or JSON (a List, a multi-document stream or one object); - is standard input; a
+                     directory reads its .json, .yaml and .yml files (-R: and its subdirectories')
   --catalog FILE     an InstanceTypeCatalog to use instead of the built-in catalog
   --extra-types FILE types added to the catalog, or replacing the type of the same name (repeatable)
   --region R         only offerings in region R (repeatable; default: the regions the snapshot names)
@@ -40,7 +44,12 @@ export function version(): string {
 export function helpOrVersion(argv: readonly string[]): string | undefined {
   const [first] = argv;
   if (first === '--version' || first === '-V' || first === 'version') return `kraftsman ${version()}\n`;
+  if (first === 'help' && argv[1] !== undefined && Object.hasOwn(COMMAND_HELP, argv[1]))
+    return COMMAND_HELP[argv[1]];
   if (first === '--help' || first === '-h' || first === 'help') return HELP;
-  if (argv.includes('--help') || argv.includes('-h')) return HELP;
+  if (argv.includes('--help') || argv.includes('-h'))
+    return (
+      (first !== undefined && Object.hasOwn(COMMAND_HELP, first) ? COMMAND_HELP[first] : undefined) ?? HELP
+    );
   return undefined;
 }

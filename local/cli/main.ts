@@ -19,14 +19,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const stderr = { write: (text: string) => io.stderr.write(terminalSafe(text)) };
   const safeIo: Io = { ...io, stderr: stderr as NodeJS.WritableStream };
   try {
-    // `fleet` runs a whole local fleet, not one command over a snapshot: it has its own flags. It prints
-    // only names and numbers it made itself, and its live status line needs the raw TTY stream.
-    if (argv[0] === 'fleet') return await (await import('./fleet.ts')).fleet(argv.slice(1), io);
     const help = helpOrVersion(argv);
     if (help !== undefined) {
       io.stdout.write(help);
       return 0;
     }
+    // `fleet` runs a whole local fleet, not one command over a snapshot: it has its own flags. It prints
+    // only names and numbers it made itself, and its live status line needs the raw TTY stream.
+    if (argv[0] === 'fleet') return await (await import('./fleet.ts')).fleet(argv.slice(1), io);
     // `userdata` renders one launch's user data from files; it has its own flags and prints text, not a report.
     if (argv[0] === 'userdata') return await (await import('./userdata.ts')).userdata(argv.slice(1), safeIo);
     const args = parseArgs(argv);

@@ -5,6 +5,7 @@ import { InvalidDocumentError } from '../../shared/state/errors.ts';
 import { recognize, type Recognized, type SourceDocument } from '../../shared/state/recognize.ts';
 import { formatZodIssues } from '../../shared/model/zod-issues.ts';
 import { InputError } from './errors.ts';
+import { expandInputs } from './input-files.ts';
 import { duplicateKeyMessage, MAX_YAML_BYTES } from './input-limits.ts';
 import { parseJsonValues } from './json-values.ts';
 import { readSource } from './read-source.ts';
@@ -38,12 +39,14 @@ export function parseText(text: string, source: string): SourceDocument[] {
   return docs.map((d) => ({ source, value: d.value }));
 }
 
+/** The objects of every input; `recursive` (-R) also reads a directory's subdirectories. */
 export async function readObjects(
   files: readonly string[],
   stdin: NodeJS.ReadableStream,
+  recursive = false,
 ): Promise<Recognized> {
   const docs: SourceDocument[] = [];
-  for (const file of files) {
+  for (const file of await expandInputs(files, recursive)) {
     const source = file === '-' ? 'standard input' : file;
     docs.push(...parseText(await readSource(file, stdin), source));
   }

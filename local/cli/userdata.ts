@@ -8,14 +8,13 @@ import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
 import type { NodePool } from '../../shared/model/nodepool.ts';
 import { BootstrapError, renderUserData } from '../../shared/provisioning/bootstrap.ts';
 import type { Io } from './command-context.ts';
-import { InputError } from './errors.ts';
+import { USERDATA_USAGE } from './command-help.ts';
+import { InputError, unexpectedArgument } from './errors.ts';
 import { readCatalog, readObjects } from './read-input.ts';
-
-export const USERDATA_USAGE = `usage: kraftsman userdata -f FILE [-f FILE ...] --instance-type TYPE [--nodepool NAME]
-                 [--cluster NAME] [--zone ZONE] [--catalog FILE]`;
 
 interface UserdataArgs {
   readonly files: string[];
+  recursive?: boolean;
   instanceType?: string;
   nodePool?: string;
   cluster?: string;
@@ -40,7 +39,8 @@ function parse(argv: readonly string[]): UserdataArgs {
     else if (flag === '--cluster') a.cluster = value();
     else if (flag === '--zone') a.zone = value();
     else if (flag === '--catalog') a.catalog = value();
-    else throw new InputError(`unknown flag ${JSON.stringify(arg)}\n${USERDATA_USAGE}`);
+    else if (flag === '-R' || flag === '--recursive') a.recursive = true;
+    else throw unexpectedArgument(arg, USERDATA_USAGE);
   }
   if (a.files.length === 0)
     throw new InputError(`userdata needs -f FILE (a node class and a NodePool)\n${USERDATA_USAGE}`);
@@ -105,7 +105,7 @@ function redactedToken(nc: NodeClass): { id: string; secret: string } {
 
 export async function userdata(argv: readonly string[], io: Io): Promise<number> {
   const a = parse(argv);
-  const recognized = await readObjects(a.files, io.stdin);
+  const recognized = await readObjects(a.files, io.stdin, a.recursive === true);
   const pool = pickPool(recognized.objects.nodePools, a.nodePool);
   const ref = pool.spec.template.spec.nodeClassRef;
   const cloud = cloudOfNodeClassRef(ref);

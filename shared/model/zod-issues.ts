@@ -9,6 +9,22 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
+// zod's default wording for a wrong or missing type; other messages (ours, zod's for ranges) pass through as they are
+const TYPE_MESSAGE = /^Invalid input: expected (\w+), received (\w+)$/;
+const article = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
+/**
+ * `path: message` in the API server's terms: a missing field `is required` (kube-apiserver's "Required value"),
+ * a wrong type `must be a number, not a string`; anything else as its schema words it.
+ */
+function describeIssue(at: string, issue: z.core.$ZodIssue): string {
+  const m = issue.code === 'invalid_type' ? TYPE_MESSAGE.exec(issue.message) : null;
+  if (!m) return `${at}: ${issue.message}`;
+  const [, expected, received] = m as unknown as [string, string, string];
+  if (received === 'undefined') return `${at} is required`;
+  return `${at}: must be ${article(expected)}, not ${received === 'null' ? 'null' : article(received)}`;
+}
+
 /** Every issue as `path: message`, joined by `; `; `where` (e.g. `putVerdicts.verdicts`) prefixes each path. */
 export function formatZodIssues(error: z.ZodError, where?: string): string {
   if (error.issues.length === 0) return where ? `${where}: invalid` : 'invalid';
@@ -20,7 +36,7 @@ export function formatZodIssues(error: z.ZodError, where?: string): string {
         : issue.path.length === 0
           ? where
           : `${where}${path.startsWith('[') ? '' : '.'}${path}`;
-      return `${at}: ${issue.message}`;
+      return describeIssue(at, issue);
     })
     .join('; ');
 }

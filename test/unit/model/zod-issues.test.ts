@@ -22,21 +22,23 @@ describe('formatZodIssues', () => {
 
   it('reports every issue, not just the first', () => {
     expect(formatZodIssues(errorOf({ name: '', containers: [{ cpu: 'x' }] }))).toBe(
-      'name: name is required; containers[0].cpu: Invalid input: expected number, received string',
+      'name: name is required; containers[0].cpu: must be a number, not a string',
     );
   });
 
   it('prefixes each path with where, also for an index or the value itself', () => {
     expect(formatZodIssues(errorOf({ name: 'a', containers: [{}] }), 'put.items')).toBe(
-      'put.items.containers[0].cpu: Invalid input: expected number, received undefined',
+      'put.items.containers[0].cpu is required',
     );
     const list = z.array(z.string()).safeParse(['a', 1]);
     expect(list.success ? '' : formatZodIssues(list.error, 'markEvaluated.candidates')).toBe(
-      'markEvaluated.candidates[1]: Invalid input: expected string, received number',
+      'markEvaluated.candidates[1]: must be a string, not a number',
     );
+    const nothing = z.object({ a: z.array(z.string()) }).safeParse({ a: null });
+    expect(nothing.success ? '' : formatZodIssues(nothing.error)).toBe('a: must be an array, not null');
     const root = z.string().safeParse(1);
     expect(root.success ? '' : formatZodIssues(root.error, 'cluster')).toBe(
-      'cluster: Invalid input: expected string, received number',
+      'cluster: must be a string, not a number',
     );
   });
 });
