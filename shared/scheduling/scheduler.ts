@@ -6,6 +6,7 @@ import { minOf, NODES, ONE_NODE, subtractWithin, type ResourceList } from '../mo
 import { cheapestOffering } from './instance-type.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
+import { nodesLimitReason, typesLimitReason } from './limit-reasons.ts';
 import { LoadOrder } from './load-order.ts';
 import { NewClaim } from './new-claim.ts';
 import { ExistingNode, staticallyRejects, type ExistingNodeInput } from './nodes.ts';
@@ -33,6 +34,8 @@ export interface SchedulingInput {
   readonly templates: readonly NodeClaimTemplate[];
   /** Remaining limits per NodePool that has limits. */
   readonly remaining: ReadonlyMap<string, ResourceList>;
+  /** The declared limits of those pools, for reasons that name a limit and its use (absent: what is left only). */
+  readonly limits?: ReadonlyMap<string, ResourceList>;
   readonly bound: readonly BoundPod[];
   /** Gang (namespace/name) → members bound to the nodes of this simulation. */
   readonly gangsRunning?: ReadonlyMap<string, number>;
@@ -282,19 +285,28 @@ class Scheduler {
           continue;
         }
         if (this.nodesExhausted(template)) {
-          errors.push(`node limits have been exhausted for NodePool ${template.nodePool}`);
+          const why = nodesLimitReason(
+            this.remaining.get(template.nodePool) ?? {},
+            this.input.limits?.get(template.nodePool),
+          );
+          errors.push(`node limits have been exhausted for NodePool ${template.nodePool}: ${why}`);
           continue;
         }
         const types = this.withinLimits(template);
         if (types.length === 0) {
-          errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}`);
+          const why = typesLimitReason(
+            template.instanceTypes,
+            this.remaining.get(template.nodePool) ?? {},
+            this.input.limits?.get(template.nodePool),
+          );
+          errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}: ${why}`);
           continue;
         }
         if (!this.options.cheapestPoolAmongEqualWeights || group.length === 1) {
           const claim = this.openClaim(template, types);
           const err = claim.add(pod, this.topology, this.journal);
           if (err === undefined) return this.commitClaim(claim, pod);
-          errors.push(`NodePool ${template.nodePool}: ${err}`);
+          errors.push(this.claimError(template, types, err));
           continue;
         }
         const mark = this.journal.begin();
@@ -303,17 +315,31 @@ class Scheduler {
         const price = err === undefined ? claimPrice(claim) : Number.POSITIVE_INFINITY;
         this.journal.rollback(mark);
         this.hostnames--;
-        if (err !== undefined) errors.push(`NodePool ${template.nodePool}: ${err}`);
+        if (err !== undefined) errors.push(this.claimError(template, types, err));
         else if (!best || price < best.price) best = { template, price };
       }
       if (best) {
-        const claim = this.openClaim(best.template, this.withinLimits(best.template));
+        const types = this.withinLimits(best.template);
+        const claim = this.openClaim(best.template, types);
         const err = claim.add(pod, this.topology, this.journal);
         if (err === undefined) return this.commitClaim(claim, pod);
-        errors.push(`NodePool ${best.template.nodePool}: ${err}`);
+        errors.push(this.claimError(best.template, types, err));
       }
     }
     return errors.length ? errors.join('; ') : 'no NodePool can launch capacity for the pod';
+  }
+
+  /** A new claim's refusal; when the pool's limits cut its types, which limit, so the reason is not only "too small". */
+  private claimError(
+    template: NodeClaimTemplate,
+    types: NodeClaimTemplate['instanceTypes'],
+    err: string,
+  ): string {
+    const all = template.instanceTypes;
+    if (types === all) return `NodePool ${template.nodePool}: ${err}`;
+    const remaining = this.remaining.get(template.nodePool) ?? {};
+    const why = typesLimitReason(all, remaining, this.input.limits?.get(template.nodePool));
+    return `NodePool ${template.nodePool}: ${err} within its limits: ${why} by ${all.length - types.length} of its ${all.length} types`;
   }
 
   private openClaim(template: NodeClaimTemplate, types: NodeClaimTemplate['instanceTypes']): NewClaim {

@@ -13,6 +13,8 @@ import {
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
 
 export interface PoolLimits {
+  /** Each limited pool's declared limits (spec.limits), for reasons that name one. */
+  readonly declared: ReadonlyMap<string, ResourceList>;
   /** Per limited pool, what is left with the `excluded` nodes gone; the same map whenever none of them counts. */
   remaining(excluded?: ReadonlySet<string>): ReadonlyMap<string, ResourceList>;
 }
@@ -41,6 +43,7 @@ export function poolLimits(snapshot: ClusterSnapshot): PoolLimits {
   const countedNames = new Set(counted.map((n) => n.name));
   const memo = new Map<string, ReadonlyMap<string, ResourceList>>();
   return {
+    declared: limited,
     remaining(excluded) {
       const relevant = [...(excluded ?? [])].filter((name) => countedNames.has(name)).sort();
       if (relevant.length === 0) return all;

@@ -197,6 +197,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         existing,
         templates,
         remaining: limits.remaining(excluded),
+        limits: limits.declared,
         bound: allBound,
         universe,
         namespaces,
