@@ -30,6 +30,15 @@ function coverageCell(r: FleetRun): string {
   return c === null || c === undefined ? 'n/a (no coverage cycle reported)' : `${(c * 100).toFixed(1)}%`;
 }
 
+/** What the table's less obvious figures mean, printed under it. */
+export const SUMMARY_LEGEND = `
+(min): the lowest cost per hour the fleet reached during the run.
+LP lower bound: what the pods running at the end would cost with their requests pooled, placement rules
+  dropped and nodes bought in fractions (a linear-programming relaxation); no real packing costs less.
+walk coverage: the share of current consolidation candidates the walk has simulated in its coverage cycle
+  (docs/mechanisms/coverage-cycle.md); a cycle restarts once every candidate was reached.
+`;
+
 export function summaryTable(runs: readonly FleetRun[]): string {
   const rows: [string, (r: FleetRun) => string][] = [
     ['mode', (r) => (r.summary.upstream ? 'upstream' : 'kraftsman')],
@@ -67,6 +76,8 @@ export function summaryTable(runs: readonly FleetRun[]): string {
           .join('  ')
           .trimEnd(),
       )
-      .join('\n') + '\n'
+      .join('\n') +
+    '\n' +
+    SUMMARY_LEGEND
   );
 }

@@ -64,6 +64,9 @@ describe('the local fleet in simulated time', () => {
     }
     console.log(idle.table);
     expect(busy.table).toBe(idle.table);
+    // the table explains its less obvious figures underneath
+    for (const term of ['(min):', 'LP lower bound:', 'walk coverage:'])
+      expect(idle.table).toMatch(new RegExp(`^${term.replace(/[()]/g, '\\$&')} `, 'm'));
     expect(busy.json).toBe(idle.json);
   }, 900_000);
 });
