@@ -3,6 +3,7 @@ import { runCensus, type CensusResult } from '../../shared/disruption/census.ts'
 import { passOptions } from '../../shared/disruption/types.ts';
 import type { CommandContext } from './command-context.ts';
 import { cents, wallStopwatch } from './plan.ts';
+import { disruptingNodes } from './disrupting.ts';
 import { table } from './table.ts';
 
 export function run(ctx: CommandContext): { json: unknown; table: string } {
@@ -12,7 +13,9 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
     spotToSpot: a.spotToSpot,
     spotToSpotMinTypes: a.spotToSpotMinTypes,
   });
-  const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch());
+  const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch(), {
+    claimedByCommands: disruptingNodes(ctx.snapshot),
+  });
   return { json: toJson(result), table: render(result) };
 }
 

@@ -10,6 +10,7 @@ import {
   type Stopwatch,
 } from '../../shared/disruption/types.ts';
 import type { CommandContext } from './command-context.ts';
+import { disruptingNodes } from './disrupting.ts';
 import { table } from './table.ts';
 
 export const cents = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -34,6 +35,7 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
     options,
     stopwatch: wallStopwatch(),
     nominated: nominatedNodes(ctx),
+    claimedByCommands: disruptingNodes(ctx.snapshot),
   });
   return { json: toJson(result), table: render(result) };
 }

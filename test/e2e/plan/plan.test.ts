@@ -155,6 +155,40 @@ describe('kraftsman plan', () => {
     expect(r.skipped).toContainEqual({ node: 'idle', reason: 'nominated' });
   });
 
+  it('never proposes a node a command is already disrupting (tainted karpenter.sh/disrupted), and says so', async () => {
+    const disrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+    const fleet = (taints?: object[]) => [
+      nodePool('default'),
+      node('empty', { type: 's-8', zone: 'us-east-1a', ...(taints ? { taints } : {}) }),
+      node('busy', { type: 's-16', zone: 'us-east-1a' }),
+      pod('b1', { node: 'busy', cpu: '12' }),
+    ];
+    const run = async (name: string, objects: object[], command: 'plan' | 'census') => {
+      await writeFile(file(name), objects.map((o) => stringify(o)).join('---\n'));
+      const args = [command, '-f', file(name), '--catalog', file('catalog.yaml'), '-o', 'json'];
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout) as {
+        commands?: { candidates: string[] }[];
+        skipped?: { node: string; reason: string }[];
+        candidates?: { node: string; decision: string; reason?: string }[];
+      };
+    };
+    // untainted, the empty node is deleted; mid-disruption it is nobody's candidate again
+    const free = await run('free.yaml', fleet(), 'plan');
+    expect(free.commands?.flatMap((c) => c.candidates)).toContain('empty');
+    const taken = await run('taken.yaml', fleet([disrupted]), 'plan');
+    expect(taken.commands?.flatMap((c) => c.candidates)).not.toContain('empty');
+    expect(taken.skipped).toContainEqual({ node: 'empty', reason: 'claimed-by-pending-command' });
+    const census = await run('taken.yaml', fleet([disrupted]), 'census');
+    expect(census.candidates).toContainEqual(
+      expect.objectContaining({ node: 'empty', decision: 'none', reason: 'claimed-by-pending-command' }),
+    );
+    // a PreferNoSchedule taint of the same key is not the orchestrator's
+    const soft = await run('soft.yaml', fleet([{ ...disrupted, effect: 'PreferNoSchedule' }]), 'plan');
+    expect(soft.commands?.flatMap((c) => c.candidates)).toContain('empty');
+  });
+
   it('prints a table for people by default', async () => {
     const r = await cli(['plan', '-f', file('fleet.yaml'), '--catalog', file('catalog.yaml')]);
     expect(r.code).toBe(0);
