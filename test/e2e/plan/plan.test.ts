@@ -157,7 +157,7 @@ describe('kraftsman plan', () => {
 
   it('never proposes a node a command is already disrupting (tainted karpenter.sh/disrupted), and says so', async () => {
     const disrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
-    const fleet = (taints?: object[]) => [
+    const fleet = (taints?: Record<string, unknown>[]) => [
       nodePool('default'),
       node('empty', { type: 's-8', zone: 'us-east-1a', ...(taints ? { taints } : {}) }),
       node('busy', { type: 's-16', zone: 'us-east-1a' }),
