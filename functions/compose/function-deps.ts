@@ -5,9 +5,9 @@ import type { DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts
 import type { KubeCluster } from '../../shared/adapters/kube/index.ts';
 import type { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
+import { withCloudProviderMetrics } from '../../shared/observability/index.ts';
 import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
-import type { Logger } from '../../shared/ports/logger.ts';
 import { buildCluster, type ClusterSettings } from './cluster.ts';
 import { deploymentSource } from './deployment.ts';
 import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
@@ -89,13 +89,19 @@ export interface TerminatingProviders {
 export function buildProviders(
   config: { readonly ec2: Ec2Settings; readonly gce?: GceSettings | undefined },
   clock: Clock,
-  logger: Logger,
+  obs: Observability,
   deployment: DeploymentSource,
 ): TerminatingProviders {
-  const aws = buildEc2Provider(config.ec2, clock, logger, undefined, undefined, undefined, deployment);
+  const instrument = <T extends Ec2CloudProvider | GceCloudProvider>(p: T): T =>
+    withCloudProviderMetrics(p, obs.metrics, clock, obs.service);
+  const aws = instrument(
+    buildEc2Provider(config.ec2, clock, obs.logger, undefined, undefined, undefined, deployment),
+  );
   if (!config.gce) return { aws };
   return {
     aws,
-    gcp: buildGceProvider(config.gce, clock, logger, undefined, undefined, undefined, deployment),
+    gcp: instrument(
+      buildGceProvider(config.gce, clock, obs.logger, undefined, undefined, undefined, deployment),
+    ),
   };
 }

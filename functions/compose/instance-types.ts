@@ -6,6 +6,7 @@ import {
   type PricedProviders,
 } from '../../shared/loop/priced-instance-types.ts';
 import { StoredPrices, type StoredPricesDeps } from '../../shared/loop/prices.ts';
+import { withCloudProviderMetrics } from '../../shared/observability/index.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
 import type { Logger } from '../../shared/ports/logger.ts';
 import type { Metrics } from '../../shared/ports/metrics.ts';
@@ -65,16 +66,21 @@ export interface PassTypesParts {
 export function passInstanceTypes(
   config: PassTypesConfig,
   clock: Clock,
-  obs: { readonly metrics: Metrics; readonly logger: Logger },
+  obs: { readonly metrics: Metrics; readonly logger: Logger; readonly service?: string },
   parts: PassTypesParts = {
     ec2: (s) => buildEc2Provider(s, clock, obs.logger),
     gce: (s) => buildGceProvider(s, clock, obs.logger),
     prices: (s) => buildPriceStore(s),
   },
 ): PricedInstanceTypes {
+  const instrument = (p: PricedProvider, cloud: 'aws' | 'gcp') =>
+    withCloudProviderMetrics(p, obs.metrics, clock, obs.service ?? 'unknown', cloud);
   return buildInstanceTypes({
     clusterName: config.clusterName,
-    providers: { aws: parts.ec2(config.ec2), ...(config.gce ? { gcp: parts.gce(config.gce) } : {}) },
+    providers: {
+      aws: instrument(parts.ec2(config.ec2), 'aws'),
+      ...(config.gce ? { gcp: instrument(parts.gce(config.gce), 'gcp') } : {}),
+    },
     prices: parts.prices(config.store),
     ttlMs: config.instanceTypesTtlMs,
     clock,

@@ -1,5 +1,6 @@
 // The one handler of launch-aws and launch-gcp (they differ only in their deps.ts): validates the async
 // invoke payload, checks it is for this cluster, runs the launch use case and returns its counts.
+import { withCloudProviderMetrics } from '../../shared/observability/index.ts';
 import type { CloudProvider } from '../../shared/ports/cloud-provider/index.ts';
 import { StoredPrices } from '../../shared/loop/prices.ts';
 import { launch, type LaunchCounts, type LaunchDeps, type LaunchSettings } from '../../shared/loop/launch.ts';
@@ -42,7 +43,12 @@ export function composeLaunchDeps(
   provider: (base: FunctionBase) => CloudProvider,
 ): LaunchHandlerDeps {
   return composeDeps(config, (base) => {
-    const cloud = provider(base);
+    const cloud = withCloudProviderMetrics(
+      provider(base),
+      base.obs.metrics,
+      base.time.clock,
+      base.obs.service,
+    );
     const prices = new StoredPrices({
       store: buildPriceStore(config.store),
       clusterName: config.clusterName,

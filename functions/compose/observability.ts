@@ -15,12 +15,15 @@ export interface ObservabilitySettings {
 }
 
 export interface Observability {
+  /** The function's name (Powertools' service; the `controller` of cloud provider metrics). */
+  readonly service: string;
   readonly logger: InvocationLogger;
   readonly metrics: EmfMetrics;
 }
 
 export function buildObservability(settings: ObservabilitySettings): Observability {
   return {
+    service: settings.service,
     logger: jsonLogger({
       serviceName: settings.service,
       level: settings.logLevel,

@@ -20,7 +20,7 @@ export interface LifecycleHandlerDeps {
 export function buildLifecycleDeps(env: Readonly<Record<string, string | undefined>>): LifecycleHandlerDeps {
   const config = lifecycleConfig(env);
   return composeDeps(config, (base) => {
-    const providers = buildProviders(config, base.time.clock, base.obs.logger, baseDeployment(base, config));
+    const providers = buildProviders(config, base.time.clock, base.obs, baseDeployment(base, config));
     // Compute Engine reports preemptions as zonal operations, which its provider lists.
     return { ...leasedPorts(base), providers, ...(providers.gcp ? { preemptions: providers.gcp } : {}) };
   });

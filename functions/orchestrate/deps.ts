@@ -27,7 +27,7 @@ export function buildOrchestrateDeps(
   const config = orchestrateConfig(env);
   return composeDeps(config, (base) => {
     const providers: CloudProvider[] = Object.values(
-      buildProviders(config, base.time.clock, base.obs.logger, baseDeployment(base, config)),
+      buildProviders(config, base.time.clock, base.obs, baseDeployment(base, config)),
     );
     return { ...leasedPorts(base), providers: new Map(providers.map((p) => [p.cloud, p])) };
   });

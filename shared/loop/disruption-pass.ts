@@ -17,6 +17,7 @@ import { negativeCacheDelta, type NegativeCache } from '../disruption/negative-c
 import { runPass, type PassResult } from '../disruption/pass.ts';
 import { STAGES } from '../disruption/pass-context.ts';
 import type { PassOptions, Stopwatch } from '../disruption/types.ts';
+import { clusterStateMetrics } from '../state/cluster-metrics.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
@@ -53,6 +54,8 @@ export async function disruptionPass(
   const start = clock.now();
   const stopwatch = deps.stopwatch ?? clockStopwatch(clock, start);
   const state = await store.loadPassState(request.cluster);
+  // what the cluster holds, every pass, whatever the pass then decides (a Karpenter dashboard's gauges)
+  for (const m of clusterStateMetrics(request.snapshot)) deps.metrics.gauge(m.name, m.value, m.labels);
   // The sync gate (sync-check.ts): no pass on a view where a claim it must wait for has not launched.
   const sync = checkSync(deps.metrics, request.snapshot, state.openCommands, request.options.syncPolicy);
   if (!sync.verdict.proceed) {

@@ -8,3 +8,4 @@ export {
   type JsonLoggerOptions,
   type LogLevel,
 } from './json-logger.ts';
+export { CLOUD_PROVIDER_METRICS, withCloudProviderMetrics } from './cloud-provider-metrics.ts';
