@@ -1,54 +1,53 @@
-// Which pods a drain evicts and in what order (Karpenter v1.14's terminator, Evict and IsDrainable): pods that
-// will not come back elsewhere or need no eviction are left alone; the rest go in groups — non-critical
-// non-DaemonSet pods, then non-critical DaemonSet pods, then critical non-DaemonSet pods, then critical
-// DaemonSet pods (the graceful node shutdown order). A group goes only when the groups before it are gone.
-// Pure: the caller lists the node's pods and evicts.
+// Which pods a drain evicts and in what order (Karpenter v1.14's terminator, Drain and IsWaitingEviction): pods
+// that need no eviction are left alone; the rest go in groups — non-critical non-DaemonSet pods, then
+// non-critical DaemonSet pods, then critical non-DaemonSet pods, then critical DaemonSet pods (the graceful node
+// shutdown order). A group goes only when the groups before it are gone: terminating and do-not-disrupt pods
+// still hold theirs. Pure: the caller lists the node's pods and evicts.
 import type { Pod } from '../model/pod.ts';
 import { isOwnedByDaemonSet, isOwnedByNode, isTerminal } from '../state/pods.ts';
 import { doNotDisruptActive, toleratesDisrupted } from './pod-rules.ts';
 
-const CRITICAL = new Set(['system-cluster-critical', 'system-node-critical']);
+const CRITICAL = new Set<string | undefined>(['system-cluster-critical', 'system-node-critical']);
 
-const isCritical = (p: Pod): boolean => CRITICAL.has(p.spec.priorityClassName ?? '');
+/**
+ * The graceful node shutdown order (Karpenter's groupPodsByPriority), 0 to 3: non-critical before critical, and
+ * within each the DaemonSet pods last.
+ */
+const shutdownRank = (p: Pod): number =>
+  (CRITICAL.has(p.spec.priorityClassName) ? 2 : 0) + (isOwnedByDaemonSet(p) ? 1 : 0);
 
 /** IsStuckTerminating: a pod still terminating a minute past its deletionTimestamp no longer holds the drain. */
 const STUCK_AFTER_MS = 60_000;
 
 export interface DrainPlan {
-  /** The first group that still has pods: evict these now. */
+  /** The pods of the first group still waiting that may be evicted now (not terminating, not held). */
   readonly evict: readonly Pod[];
   /** Pods that hold the drain and may not be evicted (karpenter.sh/do-not-disrupt) until the grace period. */
   readonly waitingOnDoNotDisrupt: readonly Pod[];
-  /** Nothing left to evict: the node may be terminated. */
+  /** No pod left to wait for: the node may be terminated. */
   readonly drained: boolean;
 }
 
 export function drainPlan(pods: readonly Pod[], now: Date, gracePeriodElapsed: boolean): DrainPlan {
-  const movable = pods.filter(
-    (p) =>
-      !isTerminal(p) &&
-      p.metadata.deletionTimestamp === undefined &&
-      !isOwnedByNode(p) &&
-      !toleratesDisrupted(p),
+  // IsWaitingEviction: every pod the drain waits for, terminating and do-not-disrupt ones included.
+  const waiting = pods.filter(
+    (p) => !isTerminal(p) && !isOwnedByNode(p) && !toleratesDisrupted(p) && !stuckTerminating(p, now),
   );
-  const blocked = gracePeriodElapsed ? [] : movable.filter((p) => doNotDisruptActive(p, now));
-  const evictable = movable.filter((p) => !blocked.includes(p));
-  const groups = [
-    evictable.filter((p) => !isCritical(p) && !isOwnedByDaemonSet(p)),
-    evictable.filter((p) => !isCritical(p) && isOwnedByDaemonSet(p)),
-    evictable.filter((p) => isCritical(p) && !isOwnedByDaemonSet(p)),
-    evictable.filter((p) => isCritical(p) && isOwnedByDaemonSet(p)),
-  ];
-  const evict = groups.find((g) => g.length > 0) ?? [];
-  // Terminating pods still run: the node is drained once they are gone too, or stuck (IsWaitingEviction).
-  const terminating = pods.some((p) => {
-    const deletion = p.metadata.deletionTimestamp;
-    if (deletion === undefined || isTerminal(p) || isOwnedByNode(p) || toleratesDisrupted(p)) return false;
-    return now.getTime() - Date.parse(deletion) <= STUCK_AFTER_MS;
-  });
+  const blocked = gracePeriodElapsed
+    ? []
+    : waiting.filter((p) => p.metadata.deletionTimestamp === undefined && doNotDisruptActive(p, now));
+  // Drain: the first group that still has a pod waiting is the one evicted — only its pods not yet terminating
+  // and not held by do-not-disrupt (IsEvictable); the groups after it wait, even when it has none to evict.
+  const first = Math.min(...waiting.map(shutdownRank));
   return {
-    evict,
+    evict: waiting.filter(
+      (p) => shutdownRank(p) === first && p.metadata.deletionTimestamp === undefined && !blocked.includes(p),
+    ),
     waitingOnDoNotDisrupt: blocked,
-    drained: evict.length === 0 && blocked.length === 0 && !terminating,
+    drained: waiting.length === 0,
   };
 }
+
+/** IsStuckTerminating: still terminating more than a minute past its deletionTimestamp (none: NaN, never). */
+const stuckTerminating = (p: Pod, now: Date): boolean =>
+  now.getTime() - new Date(p.metadata.deletionTimestamp ?? NaN).getTime() > STUCK_AFTER_MS;

@@ -38,37 +38,35 @@ export async function drainCandidate(
   // re-read, none of its pods is in this list.
   const pods = await deps.cluster.listPodsOnNode(name);
   const now = deps.clock.now();
+  const plan = drainPlan(pods, now, false);
   const check = await checkCandidate(deps.cluster, cmd, name);
   if (check.kind !== 'intact') {
-    const action = drainPlan(pods, now, false).drained ? 'terminate' : 'drain';
-    await settleCandidate(deps, name, check, action);
+    await settleCandidate(deps, name, check, plan.drained ? 'terminate' : 'drain');
     return true;
   }
   const { identity, node, claim } = check;
-  // terminationGracePeriod: once it has passed since the drain began, nothing blocks termination any more.
-  const tgp = claim?.spec.terminationGracePeriod
-    ? parseDuration(claim.spec.terminationGracePeriod)
-    : undefined;
-  const graceElapsed = tgp !== undefined && now.getTime() - drainingSince.getTime() >= tgp;
-  const plan = drainPlan(pods, now, graceElapsed);
+  // terminationGracePeriod (Karpenter's termination controller): once it has passed since the drain began,
+  // nothing blocks termination any more — a do-not-disrupt pod, a PDB, a pod still terminating.
+  // The claim schema admits only durations that parse (isCrdDuration); without one, the drain waits for ever.
+  const tgp = claim?.spec.terminationGracePeriod;
+  const graceMs = tgp === undefined ? Infinity : (parseDuration(tgp) ?? Infinity);
+  const graceElapsed = now.getTime() - drainingSince.getTime() >= graceMs;
   if (plan.drained || graceElapsed) {
     // False when the instance was refused as not ours: the command waits, the Node and NodeClaim stay.
     const ended = await removeOwned(deps, {
       providerId: identity.providerId ?? claim?.status?.providerID ?? node.spec?.providerID,
-      labels: { ...(claim?.metadata.labels ?? {}), ...(node.metadata.labels ?? {}) },
+      labels: { ...claim?.metadata.labels, ...node.metadata.labels },
       ...(claim ? { claim: { name: claim.metadata.name, uid: claim.metadata.uid } } : {}),
       node: { name, uid: identity.nodeUid },
     });
     if (ended) recordCommandEnd(deps.metrics, deps.clock.now(), cmd.method, claim, node, drainingSince);
     return ended;
   }
+  // One group at a time (drain-order.ts), each pod by name, namespace and uid: the uid is the eviction's
+  // precondition, so a pod re-created under the name since the list is another pod and stays (a 409, "gone").
   for (const pod of plan.evict) {
-    const r = await deps.cluster.evictPod({
-      name: pod.metadata.name,
-      namespace: pod.metadata.namespace ?? 'default',
-      ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}),
-    });
-    tally[r.outcome === 'evicted' ? 'evicted' : r.outcome === 'blocked' ? 'blocked' : 'gone'] += 1;
+    const r = await deps.cluster.evictPod(pod.metadata);
+    tally[r.outcome] += 1;
     deps.metrics.count(LOOP_METRICS.evictionsTotal, 1, { result: r.outcome });
   }
   return false;

@@ -28,7 +28,8 @@ export async function deleteTerminated(
   kind: Kind,
   name: string,
 ): Promise<void> {
-  await (kind === 'Node' ? cluster.deleteNode(name) : cluster.deleteNodeClaim(name)).catch(ignoreMissing);
+  const deletes = { Node: () => cluster.deleteNode(name), NodeClaim: () => cluster.deleteNodeClaim(name) };
+  await deletes[kind]().catch(ignoreMissing);
   await releaseTerminated(cluster, kind, name);
 }
 

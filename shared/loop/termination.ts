@@ -84,9 +84,9 @@ export interface TerminationDeps {
   readonly metrics: Metrics;
 }
 
-export function cloudOfProviderId(id: string | undefined): Cloud | undefined {
-  if (id?.startsWith('aws://')) return 'aws';
-  if (id?.startsWith('gce://')) return 'gcp';
+export function cloudOfProviderId(id: string): Cloud | undefined {
+  if (id.startsWith('aws://')) return 'aws';
+  if (id.startsWith('gce://')) return 'gcp';
   return undefined;
 }
 

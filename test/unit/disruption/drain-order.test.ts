@@ -89,10 +89,26 @@ describe('drainPlan', () => {
     expect(names(drainPlan([guarded], NOW, true).evict)).toEqual(['guarded']);
   });
 
-  it('evicts the next group past a do-not-disrupt pod, which it never evicts before the grace period', () => {
+  it('holds the next group behind a do-not-disrupt pod, which it never evicts before the grace period', () => {
+    // Karpenter v1.14's Drain groups every pod waiting eviction, do-not-disrupt ones included, and evicts only
+    // the first group that has one: the DaemonSet pod waits ("node drain should stall until these pods are
+    // evicted or become terminal", IsDrainable).
     const plan = drainPlan([guarded, daemon], NOW, false);
-    expect(names(plan.evict)).toEqual(['agent']);
+    expect(plan.evict).toEqual([]);
     expect(names(plan.waitingOnDoNotDisrupt)).toEqual(['guarded']);
+    expect(names(drainPlan([guarded, daemon], NOW, true).evict)).toEqual(['guarded']);
+    // One already leaving (deleted by someone else) is waited for as a terminating pod, not as a held one.
+    const leaving = withMeta(
+      pod('leaving', { node: 'n', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      {
+        deletionTimestamp: ago(0),
+      },
+    );
+    expect(drainPlan([leaving, daemon], NOW, false)).toEqual({
+      evict: [],
+      waitingOnDoNotDisrupt: [],
+      drained: false,
+    });
   });
 
   it('lets a do-not-disrupt duration that has run out through, and holds for one still running', () => {
@@ -119,7 +135,10 @@ describe('drainPlan', () => {
       waitingOnDoNotDisrupt: [],
       drained: false,
     });
-    expect(names(drainPlan([leaving, daemon], NOW, false).evict)).toEqual(['agent']);
+    // Its group is not gone yet: the next one waits (Karpenter's "wait until pods are fully deleted").
+    expect(drainPlan([leaving, daemon], NOW, false)).toMatchObject({ evict: [], drained: false });
+    expect(names(drainPlan([terminating('stuck', 60_001), daemon], NOW, false).evict)).toEqual(['agent']);
+    expect(names(drainPlan([leaving, app], NOW, false).evict)).toEqual(['app']);
     expect(drainPlan([terminating('minute', 60_000)], NOW, false).drained).toBe(false);
     expect(drainPlan([terminating('stuck', 60_001)], NOW, false).drained).toBe(true);
     const finished = withPhase(pod('finished', { node: 'n' }), 'Succeeded');

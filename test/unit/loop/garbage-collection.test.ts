@@ -10,6 +10,7 @@ import { KubeCluster, kubeConfigFor, makeClients } from '../../../shared/adapter
 import { collectGarbage } from '../../../shared/loop/garbage-collection.ts';
 import { guard } from '../../../shared/loop/guard.ts';
 import { REFUSAL_METRIC } from '../../../shared/loop/refusals.ts';
+import { RetryableCloudError } from '../../../shared/ports/cloud-provider/errors.ts';
 import { providerId, type CloudInstance } from '../../../shared/ports/cloud-provider/index.ts';
 import type { InvalidObject } from '../../../shared/ports/cluster/index.ts';
 import { FAKE_CLUSTER_TAG, FAKE_DEPLOYMENT_TAG, FakeCloudProvider } from '../../fakes/cloud-provider.ts';
@@ -136,15 +137,28 @@ function eventsOn(w: Awaited<ReturnType<typeof world>>, kind: string, name: stri
 const refusalEvents = (w: Awaited<ReturnType<typeof world>>, claimName: string) =>
   eventsOn(w, 'NodeClaim', claimName);
 
+/** The involved objects of the events recorded on NodeClaims. */
+const claimEventObjects = (w: Awaited<ReturnType<typeof world>>) =>
+  w.emulator.store
+    .list(w.emulator.typeOf('Event'), 'default')
+    .items.map((e) => e.involvedObject as { kind: string; name: string; uid?: string })
+    .filter((o) => o.kind === 'NodeClaim');
+
+/** The refusals logged, with the fields an operator reads. */
+const refusalLines = (w: Awaited<ReturnType<typeof world>>) =>
+  w.deps.logger.entries.filter((e) => e.message === 'destructive action refused').map((e) => e.fields);
+
 describe('garbage collection of instances', () => {
   it('terminates this cluster’s instance that no claim owns once the grace has passed, on both clouds, with its Node', async () => {
-    const w = await world([plainNode('orphan-node', awsId('orphan'))]);
+    // A Node without a spec (the Node type allows it) is no instance's and no obstacle.
+    const bare = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'bare' } } as KubeObject;
+    const w = await world([plainNode('orphan-node', awsId('orphan')), bare]);
     w.instance(w.aws, awsId('orphan'), GRACE);
     w.instance(w.gcp, gceId('orphan-g'), GRACE + 1);
     expect(await w.collect()).toEqual({ instances: 2, claims: 0 });
     expect(w.state(w.aws, awsId('orphan'))).toBe('terminated');
     expect(w.state(w.gcp, gceId('orphan-g'))).toBe('terminated');
-    expect(await w.names('Node')).not.toContain('orphan-node');
+    expect(await w.names('Node')).toEqual(['bare']);
     expect(w.deps.metrics.total(GC, { kind: 'instance', cloud: 'aws' })).toBe(1);
     expect(w.deps.metrics.total(GC, { kind: 'instance', cloud: 'gcp' })).toBe(1);
     expect(w.deps.logger.entries).toContainEqual(
@@ -308,6 +322,12 @@ describe('garbage collection of claims', () => {
       w.deps.metrics.total(REFUSAL_METRIC, { action: 'delete-nodeclaim', reason: 'absence-unconfirmed' }),
     ).toBe(1);
     expect(refusalEvents(w, 'ready')).toEqual([expect.stringContaining('its Node node-ready is Ready')]);
+    const uid = (await w.cluster.getNodeClaim('ready')).metadata.uid;
+    expect(uid).toBeTruthy();
+    expect(claimEventObjects(w)).toEqual([expect.objectContaining({ name: 'ready', uid })]);
+    expect(refusalLines(w)).toEqual([
+      expect.objectContaining({ providerID: awsId('ready'), object: 'NodeClaim/ready', uid }),
+    ]);
   });
 
   it('keeps a claim naming another project’s instance: its absence cannot be proven', async () => {
@@ -322,6 +342,21 @@ describe('garbage collection of claims', () => {
     expect(refusalEvents(w, 'foreign')).toEqual([
       expect.stringContaining('its instance cannot be proven gone'),
     ]);
+    const uid = (await w.cluster.getNodeClaim('foreign')).metadata.uid;
+    expect(claimEventObjects(w)).toEqual([expect.objectContaining({ name: 'foreign', uid })]);
+    expect(refusalLines(w)).toEqual([expect.objectContaining({ providerID: foreign, uid })]);
+  });
+
+  it('fails the pass with the cloud’s own error when reading an instance fails for another reason', async () => {
+    const w = await world(gone('unknown', awsId('unknown')));
+    w.clock.advance(10 * MIN);
+    const throttled = new RetryableCloudError('DescribeInstances throttled');
+    w.aws.get = async () => {
+      throw throttled;
+    };
+    await expect(w.collect()).rejects.toBe(throttled);
+    expect(await w.names('NodeClaim')).toEqual(['unknown']);
+    expect(w.deps.metrics.total(REFUSAL_METRIC)).toBe(0);
   });
 
   it('keeps a claim an invalid object concerns', async () => {
