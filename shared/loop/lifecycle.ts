@@ -12,6 +12,7 @@ import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import type { SnapshotRead } from '../ports/cluster/index.ts';
 import {
   claimOfNode,
+  claimsNeverLaunched,
   claimsToTerminate,
   claimsWithDeletedNodes,
   NODE_DELETED_CAUSE,
@@ -21,7 +22,7 @@ import {
 } from './deletion-requests.ts';
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
 import { handleInterruptions } from './interruption.ts';
-import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
+import { KARPENTER_TERMINATION_FINALIZER, releaseHeld, releaseTerminated } from './finalizers.ts';
 import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { publishPoolStatuses } from './pool-status.ts';
@@ -202,6 +203,12 @@ async function requestedTerminations(
       if (!(await g.touchable('terminate', claimTarget(claim)))) return;
       if (!(await g.nodeAbsent('terminate', claim))) return;
       if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
+    });
+  for (const claim of claimsNeverLaunched(objects, deps.clock.now(), settings.gcGraceMs))
+    await attempt(`deleted claim ${claim.metadata.name} without an instance`, async () => {
+      if (!(await g.touchable('delete-nodeclaim', claimTarget(claim)))) return;
+      await releaseTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
+      deps.logger.info('released a deleted NodeClaim that never launched', { claim: claim.metadata.name });
     });
 }
 
