@@ -244,4 +244,25 @@ describe('the termination finalizer on the Nodes and NodeClaims kraftsman launch
     expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0, drained: 0, terminated: 0 });
     cleanUp(app);
   });
+  it('a claim deleted before its launch wrote a providerID is released once the deletion is older than the GC grace', async () => {
+    const pool = h.list('NodePool').find((p) => p.metadata.name === 'aws-gpu');
+    const template = (pool?.spec as { template: { spec: { nodeClassRef: unknown } } }).template.spec;
+    const name = 'aws-gpu-inflight';
+    // As the provisioner creates it; the launcher has not written its status yet.
+    h.seed([
+      {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodeClaim',
+        metadata: { name, labels: { 'karpenter.sh/nodepool': 'aws-gpu' }, finalizers: [KARPENTER] },
+        spec: { nodeClassRef: template.nodeClassRef, requirements: [] },
+      } as KubeObject,
+    ]);
+    await kubectlDelete('NodeClaim', name);
+    expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0 });
+    // A launch may still be in flight: held for now.
+    expect(find('NodeClaim', name)?.metadata.finalizers).toEqual([KARPENTER]);
+    h.clock.advance(MIN); // KRAFTSMAN_GC_GRACE in these tests
+    expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0 });
+    expect(find('NodeClaim', name)).toBeUndefined();
+  });
 });
