@@ -10,6 +10,7 @@ import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provi
 import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import type { SnapshotRead } from '../ports/cluster/index.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import {
   claimOfNode,
   claimsNeverLaunched,
@@ -207,6 +208,12 @@ async function requestedTerminations(
   for (const claim of claimsNeverLaunched(objects, deps.clock.now(), settings.gcGraceMs))
     await attempt(`deleted claim ${claim.metadata.name} without an instance`, async () => {
       if (!(await g.touchable('delete-nodeclaim', claimTarget(claim)))) return;
+      // Re-read: a launcher that wrote the providerID since the snapshot made an instance, lifecycle's to end.
+      const fresh = await deps.cluster.getNodeClaim(claim.metadata.name).catch((err: unknown) => {
+        if (err instanceof ObjectNotFoundError) return undefined;
+        throw err;
+      });
+      if (!fresh || fresh.status?.providerID) return;
       await releaseTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
       deps.logger.info('released a deleted NodeClaim that never launched', { claim: claim.metadata.name });
     });
