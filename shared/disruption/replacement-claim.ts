@@ -1,7 +1,7 @@
 // The NodeClaim a command's replacement becomes (Karpenter's StartCommand creates them before it taints
 // nothing more): the pool's template plus the replacement's narrowed requirements, labelled with the command
 // that owns it, so orchestration can roll it back and lifecycle can tell replacements from provisioned claims.
-import { INSTANCE_TYPE, NODEPOOL } from '../model/labels.ts';
+import { INSTANCE_TYPE, NODEPOOL, TERMINATION_FINALIZER } from '../model/labels.ts';
 import { nodeClaimSchema, type NodeClaim } from '../model/nodeclaim.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import { ORIGIN_ANNOTATION, type Origin } from '../provisioning/nodeclaims.ts';
@@ -38,6 +38,8 @@ export function replacementClaim(
         [NODEPOOL]: r.nodePool,
         [COMMAND_LABEL]: commandId,
       },
+      // As every claim kraftsman creates: a deletion drains and terminates before the claim goes.
+      finalizers: [TERMINATION_FINALIZER],
     },
     spec: {
       nodeClassRef: spec.nodeClassRef,

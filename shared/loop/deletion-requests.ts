@@ -1,4 +1,5 @@
 // Deletions kraftsman did not start, read as termination requests (Karpenter's termination finalizer,
+// docs/mechanisms/termination-finalizer.md,
 // docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes): a NodeClaim an operator deletes, a Node whose
 // claim is gone or being deleted, a Node deleted while it holds Karpenter's finalizer, and the Node of a
 // registered claim deleted outright. Each Node is tainted and drained before its instance is terminated
@@ -8,6 +9,7 @@ import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import { claimCondition } from '../model/nodeclaim.ts';
 import type { ClusterObjects } from '../state/objects.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseTerminated } from './finalizers.ts';
 import {
   deleteInstance,
@@ -15,6 +17,11 @@ import {
   terminationAnnotations,
   type TerminationDeps,
 } from './termination.ts';
+
+const ignoreMissing = (err: unknown): void => {
+  if (!(err instanceof ObjectNotFoundError)) throw err;
+};
+const uidOf = (c: NodeClaim): { uid?: string } => (c.metadata.uid ? { uid: c.metadata.uid } : {});
 
 /** The cause stamped when someone else deleted the claim (or its Node): Karpenter's reason for it. */
 export const DELETED_CAUSE = 'nodeclaim_deleted';
@@ -32,7 +39,7 @@ export const managed = (n: Node): boolean =>
  * Managed Nodes whose termination has not started and that someone asked to go, or that nothing owns:
  *  - the claim is being deleted (`kubectl delete nodeclaim` of a claim holding Karpenter's finalizer): at
  *    once — Karpenter's claim finalizer deletes the Node, whose finalizer drains it;
- *  - the claim is gone (a kraftsman claim carries no finalizer, so an operator's delete removes it at once),
+ *  - the claim is gone (one from a release that set no finalizer goes at once when deleted),
  *    past the grace that protects a launch whose claim status is on its way;
  *  - the Node itself was deleted while it holds Karpenter's finalizer (`kubectl delete node`), at any age.
  */
@@ -76,11 +83,20 @@ export async function startNodeTermination(
   node: Node,
   claim: NodeClaim | undefined,
 ): Promise<void> {
+  // `kubectl delete node` is node_deleted, as when a Node without the finalizer is deleted outright.
+  const cause = node.metadata.deletionTimestamp ? NODE_DELETED_CAUSE : DELETED_CAUSE;
   await deps.cluster.patchMetadata('Node', node.metadata.name, {
-    annotations: terminationAnnotations(node, claim, DELETED_CAUSE, deps.clock.now()),
+    annotations: terminationAnnotations(node, claim, cause, deps.clock.now()),
   });
   await deps.cluster.addTaint(node.metadata.name, { key: DISRUPTED_TAINT_KEY, effect: 'NoSchedule' });
-  deps.logger.info('terminating a Node whose claim was deleted or is gone', { node: node.metadata.name });
+  // Karpenter's Node termination deletes the Node's claims first (`kubectl delete node`): the claim stops
+  // counting as capacity, so its pods are provisioned elsewhere as they are evicted; its finalizer holds it
+  // until the drain's finish has terminated the instance (termination.ts).
+  if (claim && !claim.metadata.deletionTimestamp)
+    await deps.cluster.deleteNodeClaim(claim.metadata.name, uidOf(claim)).catch(ignoreMissing);
+  deps.logger.info('terminating a Node that was deleted or whose claim was deleted or is gone', {
+    node: node.metadata.name,
+  });
 }
 
 /**
@@ -97,6 +113,22 @@ export function claimsToTerminate(objects: ClusterObjects): NodeClaim[] {
       c.status?.providerID !== undefined &&
       !nodes.has(c.status.providerID),
   );
+}
+
+/**
+ * Claims being deleted that hold Karpenter's finalizer and never got a providerID (deleted before their launch
+ * finished, or a launch that failed): Karpenter's NodeClaim finalizer lets such a claim go without a cloud call.
+ * kraftsman's launcher runs apart from the claim's deletion, so a launch may still be in flight: the claim is
+ * let go once its deletion is older than `graceMs` (the grace that protects launches from garbage collection);
+ * an instance made anyway carries the claim's name and is collected as unowned.
+ */
+export function claimsNeverLaunched(objects: ClusterObjects, now: Date, graceMs: number): NodeClaim[] {
+  return objects.nodeClaims.filter((c) => {
+    const deleted = Date.parse(c.metadata.deletionTimestamp ?? '');
+    return (
+      Number.isFinite(deleted) && holds(c) && !c.status?.providerID && now.getTime() - deleted >= graceMs
+    );
+  });
 }
 
 /** Terminates the claim's instance and releases the claim; a cloud with no provider here keeps it held. */

@@ -1,7 +1,7 @@
-// Karpenter's `karpenter.sh/termination` finalizer on the Nodes and NodeClaims kraftsman deletes
-// (docs/functions/lifecycle.md#karpenters-finalizer). kraftsman sets no finalizer (termination.ts), but a
-// cluster migrated from Karpenter holds it on every object Karpenter made, and nothing else would remove it.
-import type { Cloud } from '../model/labels.ts';
+// Releasing Karpenter's `karpenter.sh/termination` finalizer from the Nodes and NodeClaims kraftsman deletes,
+// its own (set at creation and registration) and those adopted from Karpenter, once the instance is gone
+// (docs/mechanisms/termination-finalizer.md).
+import { TERMINATION_FINALIZER, type Cloud } from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { CloudProvider } from '../ports/cloud-provider/index.ts';
@@ -10,7 +10,7 @@ import { InstanceNotFoundError, ownershipErrorOf } from '../ports/cloud-provider
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 
-export const KARPENTER_TERMINATION_FINALIZER = 'karpenter.sh/termination';
+export const KARPENTER_TERMINATION_FINALIZER = TERMINATION_FINALIZER;
 
 type Kind = 'Node' | 'NodeClaim';
 const ignoreMissing = (err: unknown): void => {

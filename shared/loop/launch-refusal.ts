@@ -8,6 +8,7 @@ import type { InsufficientCapacityError } from '../ports/cloud-provider/errors.t
 import type { Cluster } from '../ports/cluster/index.ts';
 import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import { publishEvents } from './events.ts';
+import { releaseTerminated } from './finalizers.ts';
 import { involvedOf } from './terminate-instance.ts';
 import type { LaunchDeps, LaunchSettings } from './launch.ts';
 
@@ -63,10 +64,16 @@ export async function refuse(
   });
 }
 
+/**
+ * Deletes claims that launched nothing. Karpenter's NodeClaim finalizer lets a claim without a providerID go at
+ * once ("ProviderID is empty when there is a failure while launching"), so the finalizer is released here; a
+ * claim that has an instance keeps it until lifecycle has terminated that instance (deletion-requests.ts).
+ */
 export async function deleteClaims(cluster: Cluster, claims: readonly NodeClaim[]): Promise<void> {
   for (const c of claims) {
     try {
       await cluster.deleteNodeClaim(c.metadata.name, c.metadata.uid ? { uid: c.metadata.uid } : undefined);
+      if (!c.status?.providerID) await releaseTerminated(cluster, 'NodeClaim', c.metadata.name);
     } catch (err: unknown) {
       if (!(err instanceof ObjectNotFoundError)) throw err;
     }

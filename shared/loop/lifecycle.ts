@@ -10,8 +10,10 @@ import { claimActions, type ClaimAction, type LifecycleTimeouts } from '../provi
 import type { ClusterObjects } from '../state/objects.ts';
 import type { InterruptionSignal } from '../ports/cloud-provider/index.ts';
 import type { SnapshotRead } from '../ports/cluster/index.ts';
+import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import {
   claimOfNode,
+  claimsNeverLaunched,
   claimsToTerminate,
   claimsWithDeletedNodes,
   NODE_DELETED_CAUSE,
@@ -21,7 +23,7 @@ import {
 } from './deletion-requests.ts';
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
 import { handleInterruptions } from './interruption.ts';
-import { KARPENTER_TERMINATION_FINALIZER, releaseHeld } from './finalizers.ts';
+import { KARPENTER_TERMINATION_FINALIZER, releaseHeld, releaseTerminated } from './finalizers.ts';
 import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { publishPoolStatuses } from './pool-status.ts';
@@ -202,6 +204,18 @@ async function requestedTerminations(
       if (!(await g.touchable('terminate', claimTarget(claim)))) return;
       if (!(await g.nodeAbsent('terminate', claim))) return;
       if (await terminateDeletedClaim(deps, claim)) counts.terminated += 1;
+    });
+  for (const claim of claimsNeverLaunched(objects, deps.clock.now(), settings.gcGraceMs))
+    await attempt(`deleted claim ${claim.metadata.name} without an instance`, async () => {
+      if (!(await g.touchable('delete-nodeclaim', claimTarget(claim)))) return;
+      // Re-read: a launcher that wrote the providerID since the snapshot made an instance, lifecycle's to end.
+      const fresh = await deps.cluster.getNodeClaim(claim.metadata.name).catch((err: unknown) => {
+        if (err instanceof ObjectNotFoundError) return undefined;
+        throw err;
+      });
+      if (!fresh || fresh.status?.providerID) return;
+      await releaseTerminated(deps.cluster, 'NodeClaim', claim.metadata.name);
+      deps.logger.info('released a deleted NodeClaim that never launched', { claim: claim.metadata.name });
     });
 }
 

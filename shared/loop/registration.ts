@@ -1,7 +1,13 @@
 // Registration and initialization of a claim's Node (Karpenter's nodeclaim lifecycle): the Node gets the
-// claim's labels and taints and loses karpenter.sh/unregistered; once Ready with its startup taints gone and
-// its extended resources registered, it is labelled karpenter.sh/initialized.
-import { INITIALIZED, NODEPOOL, REGISTERED, UNREGISTERED_TAINT_KEY } from '../model/labels.ts';
+// claim's labels and taints, Karpenter's termination finalizer, and loses karpenter.sh/unregistered; once Ready
+// with its startup taints gone and its extended resources registered, it is labelled karpenter.sh/initialized.
+import {
+  INITIALIZED,
+  NODEPOOL,
+  REGISTERED,
+  TERMINATION_FINALIZER,
+  UNREGISTERED_TAINT_KEY,
+} from '../model/labels.ts';
 import type { Node } from '../model/node.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { Pod } from '../model/pod.ts';
@@ -35,6 +41,10 @@ export async function register(deps: RegistrationDeps, claim: NodeClaim, node: N
     // Kept for the Node's drain: an operator's delete of the claim leaves only the Node (termination.ts).
     ...(grace ? { annotations: { [TERMINATION_GRACE]: grace } } : {}),
   });
+  // Karpenter's registration (syncNode) adds its finalizer to the Node, so `kubectl delete node` drains before
+  // the instance goes (docs/functions/lifecycle.md#a-node-an-operator-deletes). A Node already being deleted
+  // cannot gain one (false): its deletion is lifecycle's to carry out, with or without it.
+  await deps.cluster.addFinalizer('Node', name, TERMINATION_FINALIZER);
   const present = node.spec?.taints ?? [];
   for (const t of [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])])
     if (!present.some((p) => p.key === t.key && p.effect === t.effect)) await deps.cluster.addTaint(name, t);

@@ -1,7 +1,8 @@
-// Terminating a NodeClaim (Karpenter's termination controller, without a finalizer: kraftsman runs outside
-// the cluster, and a finalizer would block every deletion while it is down):
+// Terminating a NodeClaim (Karpenter's termination controller; claims and Nodes hold its finalizer,
+// docs/mechanisms/termination-finalizer.md):
 //   start: stamp the cause on the claim and the Node, taint the Node karpenter.sh/disrupted:NoSchedule,
-//          delete the claim (it stops counting as capacity; its pods become demand as they are evicted)
+//          delete the claim (marked, held by its finalizer: it stops counting as capacity; its pods become
+//          demand as they are evicted)
 //   drain: evict the Node's pods (PDBs honoured: a 429 waits for the next run)
 //   finish: once drained, or once the claim's terminationGracePeriod (else the drain timeout) has passed,
 //          delete the instance, then the Node; with the instance gone, Karpenter's finalizer is released from
@@ -33,13 +34,13 @@ import {
 export const TERMINATION_STARTED = 'kraftsman.dev/termination-started';
 /**
  * Karpenter's own annotation: the time the claim's terminationGracePeriod runs out, after which nothing (a PDB,
- * a do-not-disrupt pod) holds the drain any more. Stamped on the Node when its termination starts, because the
- * claim itself is deleted then (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes).
+ * a do-not-disrupt pod) holds the drain any more. Stamped on the Node when its termination starts, which is where the
+ * drain reads it (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes).
  */
 export const TERMINATION_DEADLINE = 'karpenter.sh/nodeclaim-termination-timestamp';
 /**
- * The claim's terminationGracePeriod, copied to its Node at registration: an operator's delete removes a
- * kraftsman claim at once (it holds no finalizer), so by the time its Node's drain starts only this is left.
+ * The claim's terminationGracePeriod, copied to its Node at registration: a claim from a release that
+ * set no finalizer goes at once when deleted, so by the time its Node's drain starts only this is left.
  */
 export const TERMINATION_GRACE = 'kraftsman.dev/termination-grace-period';
 

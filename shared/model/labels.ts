@@ -22,6 +22,12 @@ export const TERMINATION_CAUSE = 'kraftsman.dev/termination-cause';
 export const VOLCANO_GROUP = 'scheduling.k8s.io/group-name';
 export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
 
+/**
+ * Karpenter's termination finalizer: every NodeClaim kraftsman creates carries it, and its Node gets it at
+ * registration, so a deletion by anyone drains before the instance goes (docs/functions/lifecycle.md).
+ */
+export const TERMINATION_FINALIZER = 'karpenter.sh/termination';
+
 export const DISRUPTED_TAINT_KEY = 'karpenter.sh/disrupted';
 export const UNREGISTERED_TAINT_KEY = 'karpenter.sh/unregistered';
 

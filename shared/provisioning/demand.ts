@@ -22,7 +22,7 @@ export interface PodNomination {
 export interface Leaving {
   /**
    * Node names leaving by kraftsman's own bookkeeping: the candidates of open disruption commands, and Nodes
-   * whose termination started (kraftsman deletes its claim then and drains the Node without a finalizer).
+   * whose termination started (kraftsman deletes its claim then, which its finalizer holds while the Node drains).
    */
   readonly marked: ReadonlySet<string>;
   /** Whether a pod bound to a leaving node will be evicted and need a new home. */

@@ -1,7 +1,14 @@
 // A claim the scheduler opened, as the karpenter.sh/v1 NodeClaim the provisioner creates: the NodePool's
 // template labels and annotations, the narrowed requirements (instance types cheapest first, at most 60, as
-// Karpenter's MaxInstanceTypes), taints and startup taints, summed requests, nodeClassRef and the owner NodePool.
-import { INSTANCE_TYPE, NODEPOOL, NODEPOOL_HASH, NODEPOOL_HASH_VERSION } from '../model/labels.ts';
+// Karpenter's MaxInstanceTypes), taints and startup taints, summed requests, nodeClassRef, the owner NodePool
+// and Karpenter's termination finalizer.
+import {
+  INSTANCE_TYPE,
+  NODEPOOL,
+  NODEPOOL_HASH,
+  NODEPOOL_HASH_VERSION,
+  TERMINATION_FINALIZER,
+} from '../model/labels.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import { formatMilli } from '../model/quantity.ts';
@@ -60,6 +67,9 @@ export function nodeClaimFor(c: NewClaim, pool: NodePool, naming: ClaimNaming): 
       name: naming.name,
       labels: { ...c.template.labels, [NODEPOOL]: c.template.nodePool },
       annotations,
+      // In the create body, as Karpenter's lifecycle controller adds it before any launch: an instance is
+      // never made for a claim that a deletion could remove before the instance is terminated.
+      finalizers: [TERMINATION_FINALIZER],
       ownerReferences: [
         {
           apiVersion: 'karpenter.sh/v1',

@@ -268,6 +268,17 @@ export class FakeCluster implements Cluster {
     });
   }
 
+  async addFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<boolean> {
+    return this.retry(kind, name, (read) => {
+      const obj = read();
+      const finalizers = obj.metadata.finalizers ?? [];
+      if (finalizers.includes(finalizer)) return true;
+      if (obj.metadata.deletionTimestamp) return false;
+      this.put(kind, { ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, finalizer] } });
+      return true;
+    });
+  }
+
   async evictPod(key: ObjectKey & { readonly uid?: string }): Promise<EvictionResult> {
     const namespace = key.namespace ?? 'default';
     const pod = this.objects.get('Pod')?.get(`${namespace}/${key.name}`) as ObjectOf<'Pod'> | undefined;

@@ -299,6 +299,27 @@ export class KubeCluster implements Cluster {
     return removeFinalizer(target, finalizer, this.attempts);
   }
 
+  addFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<boolean> {
+    return withConflictRetry({ kind, name }, this.attempts, async () => {
+      const m = (kind === 'Node' ? await this.rawNode(name) : await this.rawClaim(name)).metadata;
+      const finalizers = Array.isArray(m.finalizers) ? m.finalizers.map(String) : [];
+      if (finalizers.includes(finalizer)) return true;
+      if (m.deletionTimestamp) return false;
+      // Karpenter's MergeFromWithOptimisticLock: a merge patch replaces the whole list, so it is pinned to the
+      // resourceVersion it was computed from (409 on a concurrent change: re-read and retried).
+      const body = {
+        metadata: {
+          resourceVersion: String(m.resourceVersion ?? ''),
+          finalizers: [...finalizers, finalizer],
+        },
+      };
+      await (kind === 'Node'
+        ? this.c.core.patchNode({ name, body }, merge)
+        : this.c.custom.patchClusterCustomObject({ ...CLAIMS, name, body }, merge));
+      return true;
+    });
+  }
+
   /**
    * Karpenter's drain rule: 429 (a PDB allows no disruption now) is retried later, 404 means already
    * gone. With the pod's uid the eviction carries it as a precondition; 409 then means the pod of that

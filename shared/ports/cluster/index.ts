@@ -181,6 +181,12 @@ export interface Cluster {
    */
   removeFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<void>;
   /**
+   * Adds one finalizer to a Node or NodeClaim, keeping the others (a write pinned to the version read, re-read
+   * on conflict); a no-op when it is there. An object being deleted cannot gain one (the API server refuses it
+   * with 422): false then, and nothing is written.
+   */
+  addFinalizer(kind: 'Node' | 'NodeClaim', name: string, finalizer: string): Promise<boolean>;
+  /**
    * The Eviction API. With `uid` the eviction carries a UID precondition, so a pod recreated under the same
    * name is never evicted by mistake: a mismatch answers `gone` (the pod meant is no longer there).
    */

@@ -196,6 +196,40 @@ export function clusterContract(name: string, start: () => Promise<World>): void
       });
     });
 
+    it('adds a finalizer once, keeping the others, and never to an object being deleted', async () => {
+      w.seed([
+        node('a1', { metadata: { name: 'a1', finalizers: ['example.com/keep'] } }),
+        nodeClaim('a2'),
+        node('a3', { metadata: { name: 'a3', finalizers: ['example.com/keep'] } }),
+      ]);
+      const cluster = w.cluster();
+      expect(await cluster.addFinalizer('Node', 'a1', 'karpenter.sh/termination')).toBe(true);
+      expect(await cluster.addFinalizer('Node', 'a1', 'karpenter.sh/termination')).toBe(true);
+      expect((await cluster.getNode('a1')).metadata.finalizers).toEqual([
+        'example.com/keep',
+        'karpenter.sh/termination',
+      ]);
+      expect(await cluster.addFinalizer('NodeClaim', 'a2', 'karpenter.sh/termination')).toBe(true);
+      expect((await cluster.getNodeClaim('a2')).metadata.finalizers).toEqual(['karpenter.sh/termination']);
+      // Being deleted (another controller's finalizer holds it): the API server would refuse a new one.
+      await cluster.deleteNode('a3');
+      expect(await cluster.addFinalizer('Node', 'a3', 'karpenter.sh/termination')).toBe(false);
+      expect((await cluster.getNode('a3')).metadata.finalizers).toEqual(['example.com/keep']);
+      await expect(cluster.addFinalizer('Node', 'gone', 'x')).rejects.toMatchObject({
+        name: 'ObjectNotFoundError',
+        object: { kind: 'Node', name: 'gone' },
+      });
+    });
+
+    it('re-reads and retries a finalizer addition another writer got in between, losing neither change', async () => {
+      w.seed([node('a4')]);
+      w.race('Node', 'a4', 2);
+      expect(await w.cluster().addFinalizer('Node', 'a4', 'karpenter.sh/termination')).toBe(true);
+      const n = await w.cluster().getNode('a4');
+      expect(n.metadata.finalizers).toEqual(['karpenter.sh/termination']);
+      expect(n.metadata.labels?.raced).toBe('2');
+    });
+
     it('re-reads and retries a finalizer removal another writer got in between, losing neither change', async () => {
       w.seed([node('f4', { metadata: { name: 'f4', finalizers: ['karpenter.sh/termination'] } })]);
       w.race('Node', 'f4', 2);

@@ -67,8 +67,27 @@ describe('orchestration acts only on the objects its command recorded', () => {
       h.kube.store.delete(h.kube.typeOf('Pod'), 'default', String(p.metadata.name), {
         gracePeriodSeconds: 0,
       });
-    h.kube.store.delete(h.kube.typeOf('Node'), undefined, s.candidate);
-    h.kube.store.delete(h.kube.typeOf('NodeClaim'), undefined, String(claimOf(s)?.metadata.name));
+    gone('Node', s.candidate);
+    gone('NodeClaim', String(claimOf(s)?.metadata.name));
+  }
+
+  /**
+   * Deleted and, its instance gone, released from Karpenter's finalizer — what lifecycle does a run later
+   * (docs/mechanisms/termination-finalizer.md), taken at once so that the name is free for another Node.
+   */
+  function gone(kind: 'Node' | 'NodeClaim', name: string): void {
+    const t = h.kube.typeOf(kind);
+    h.kube.store.delete(t, undefined, name);
+    const held = h.list(kind).find((o) => o.metadata.name === name);
+    if (held)
+      h.kube.store.patch(
+        t,
+        undefined,
+        name,
+        'application/merge-patch+json',
+        { metadata: { finalizers: null } },
+        undefined,
+      );
   }
 
   /**

@@ -10,7 +10,6 @@ import { nodePool, pod, startHarness, wireLaunchers, type E2eHarness } from '../
 import {
   annotationsOf,
   bringUp,
-  claimNames,
   claimOfPool,
   instanceOf,
   interruptionBatch,
@@ -29,6 +28,17 @@ const M = {
   lifetime: 'kraftsman_nodeclaim_lifetime_seconds',
   termination: 'kraftsman_nodeclaim_termination_duration_seconds',
 };
+/**
+ * Claims not being deleted: an interrupted claim is deleted when its termination starts, and its finalizer holds
+ * it, marked, until its Node is drained and its instance gone (docs/mechanisms/termination-finalizer.md).
+ */
+const liveClaims = (h: E2eHarness): Set<string> =>
+  new Set(
+    h
+      .list('NodeClaim')
+      .filter((c) => !c.metadata.deletionTimestamp)
+      .map((c) => String(c.metadata.name)),
+  );
 /** The emulator's default grace period is 30 s: past it, evicted pods are gone and the drain can finish. */
 const PAST_GRACE_MS = 31_000;
 
@@ -74,7 +84,7 @@ describe('interruptions through the lifecycle handler', () => {
       spotInterruptionWarning(h.ec2.world, instance),
     ]);
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(claimNames(h).has(String(claim?.metadata.name))).toBe(false);
+    expect(liveClaims(h).has(String(claim?.metadata.name))).toBe(false);
     const draining = h.list('Node').find((n) => n.metadata.name === node?.metadata.name);
     expect(draining && annotationsOf(draining)[CAUSE]).toBe('spot-interruption');
     expect(draining && taintsOf(draining)).toContainEqual(
@@ -88,12 +98,15 @@ describe('interruptions through the lifecycle handler', () => {
 
     const { result } = await provisionOnce(h);
     expect(result).toMatchObject({ outcome: 'ran', claimsCreated: 1 });
-    expect(claimOfPool(h, 'aws-spot').map((c) => c.metadata.name)).not.toContain(claim?.metadata.name);
+    expect(liveClaims(h)).not.toContain(claim?.metadata.name);
+    expect(claimOfPool(h, 'aws-spot').filter((c) => !c.metadata.deletionTimestamp)).toHaveLength(1);
 
     h.clock.advance(PAST_GRACE_MS);
     expect((await lifecycleOnce(h)).result).toMatchObject({ outcome: 'ran', drained: 1 });
     expect(h.list('Node').map((n) => n.metadata.name)).not.toContain(node?.metadata.name);
     expect(['shutting-down', 'terminated']).toContain(instance.state);
+    // With the instance gone, the claim's finalizer is released and the claim goes too.
+    expect(h.list('NodeClaim').map((c) => c.metadata.name)).not.toContain(claim?.metadata.name);
 
     // Every interruption kind is one cause on the histograms; the kind is the disrupted count's reason.
     const labels = { cause: 'interruption', capacity_type: 'spot', instance_type: 'g5.xlarge' };
@@ -124,7 +137,7 @@ describe('interruptions through the lifecycle handler', () => {
 
     const { result, passId, requestId } = await lifecycleOnce(h);
     expect(result).toMatchObject({ outcome: 'ran', interruptions: 1, failed: 0 });
-    expect(claimNames(h).has(String(claim?.metadata.name))).toBe(false);
+    expect(liveClaims(h).has(String(claim?.metadata.name))).toBe(false);
     const draining = h.list('Node').find((n) => n.metadata.name === node?.metadata.name);
     expect(draining && annotationsOf(draining)[CAUSE]).toBe('preempted');
     expect(pending('spot-gcp')).toHaveLength(1);
@@ -136,7 +149,7 @@ describe('interruptions through the lifecycle handler', () => {
     );
 
     expect((await provisionOnce(h)).result).toMatchObject({ claimsCreated: 1 });
-    expect(claimOfPool(h, 'gcp-spot')).toHaveLength(1);
+    expect(claimOfPool(h, 'gcp-spot').filter((c) => !c.metadata.deletionTimestamp)).toHaveLength(1);
     h.clock.advance(PAST_GRACE_MS);
     expect((await lifecycleOnce(h)).result).toMatchObject({ drained: 1, failed: 0 });
     expect(h.list('Node').map((n) => n.metadata.name)).not.toContain(node?.metadata.name);
@@ -190,9 +203,9 @@ describe('interruptions through the lifecycle handler', () => {
     expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([ids[1], ids[3]]);
 
     const byInstance = (i: EmuInstance) => claims.find((x) => instanceOf(providerIdOf(x)) === i.instanceId);
-    expect(claimNames(h).has(String(byInstance(a)?.metadata.name))).toBe(true);
-    expect(claimNames(h).has(String(byInstance(b)?.metadata.name))).toBe(false);
-    expect(claimNames(h).has(String(byInstance(c)?.metadata.name))).toBe(false);
+    expect(liveClaims(h).has(String(byInstance(a)?.metadata.name))).toBe(true);
+    expect(liveClaims(h).has(String(byInstance(b)?.metadata.name))).toBe(false);
+    expect(liveClaims(h).has(String(byInstance(c)?.metadata.name))).toBe(false);
     const causeOn = (i: EmuInstance) => {
       const claim = byInstance(i);
       const n = claim && nodeOf(h, claim);

@@ -1,8 +1,10 @@
-// `kubectl delete node` of a Node kraftsman launched: it holds no finalizer, so the API server removes it at once
-// and nothing is left to drain. The lifecycle handler reads the registered claim without its Node as a
-// termination request — the instance terminated, the claim deleted, cause `node_deleted` — instead of letting
-// the claim run on until a registration timeout that a registered claim never reaches
-// (docs/functions/lifecycle.md#a-node-an-operator-deletes). On both clouds.
+// A Node deleted outright: an operator strips Karpenter's finalizer first (`kubectl patch node --type=json -p
+// '[{"op":"remove","path":"/metadata/finalizers"}]'`, as people do to unstick a Node), so the API server removes it at
+// once and nothing is left to drain. The lifecycle handler reads the registered claim without its Node as a
+// termination request — the instance terminated, the claim deleted and released, cause `node_deleted` — instead of
+// letting the claim run on until a registration timeout that a registered claim never reaches
+// (docs/functions/lifecycle.md#a-node-an-operator-deletes). On both clouds. The drained path of a plain
+// `kubectl delete node` is termination-finalizer.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { PROVISIONING_METRICS as M } from '../../../shared/provisioning/metric-names.ts';
@@ -19,7 +21,7 @@ import {
 
 const MIN = 60_000;
 
-describe('a Node an operator deletes while its claim runs', () => {
+describe('a Node deleted outright (its finalizer stripped) while its claim runs', () => {
   let h: E2eHarness;
   beforeAll(async () => {
     h = await startOneTypeGpuHarness();
@@ -50,7 +52,16 @@ describe('a Node an operator deletes while its claim runs', () => {
         h.metrics.total(M.nodeClaimsTerminatedTotal, { cause, nodepool: pool });
       const terminatedBefore = before('node_deleted');
 
-      h.kube.store.delete(h.kube.typeOf('Node'), undefined, String(node.metadata.name));
+      const nodeType = h.kube.typeOf('Node');
+      h.kube.store.patch(
+        nodeType,
+        undefined,
+        String(node.metadata.name),
+        'application/json-patch+json',
+        [{ op: 'remove', path: '/metadata/finalizers' }],
+        undefined,
+      );
+      h.kube.store.delete(nodeType, undefined, String(node.metadata.name));
       expect(find('Node', String(node.metadata.name))).toBeUndefined();
       // Past any registration timeout: the claim must not be read as one that never registered.
       h.clock.advance(20 * MIN);

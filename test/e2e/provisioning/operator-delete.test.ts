@@ -1,8 +1,8 @@
 // `kubectl delete nodeclaim` while the instance runs is a termination request (Karpenter's termination
-// finalizer): the Node is tainted and drained through the Eviction API (PDBs honoured up to the drain
-// timeout, or the claim's terminationGracePeriod when it has one), the instance terminated only then, and
-// Karpenter's finalizer, if the claim holds one, released last (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes). Both a kraftsman claim (no finalizer)
-// and one adopted from Karpenter (holding `karpenter.sh/termination`), on both clouds.
+// finalizer, which every claim kraftsman creates carries): the claim stays, marked for deletion, while its Node is
+// tainted and drained through the Eviction API (PDBs honoured up to the drain timeout, or the claim's
+// terminationGracePeriod when it has one); the instance is terminated only then, and the finalizer released last
+// (docs/functions/lifecycle.md#a-nodeclaim-an-operator-deletes). On both clouds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshDisruptionBudgets } from '../../../local/kube-api/alive/disruption-budgets.ts';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
@@ -77,13 +77,12 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
     );
   };
 
-  it('a kraftsman claim: its Node is drained first, the instance terminated only once the pods are gone', async () => {
+  it('a kraftsman claim: held while its Node is drained, the instance terminated only once the pods are gone', async () => {
     const { claim, name, id } = await upOn('aws-gpu', 'own');
     const evictedBefore = evictions();
     deleteClaim(claim);
-    expect(find('NodeClaim', String(claim.metadata.name))).toBeUndefined();
+    expect(find('NodeClaim', String(claim.metadata.name))?.metadata.finalizers).toEqual([KARPENTER]);
 
-    h.clock.advance(2 * MIN);
     expect((await lifecycleOnce(h)).result).toMatchObject({ outcome: 'ran', failed: 0, drained: 0 });
     expectDraining(name);
     expect(evictions() - evictedBefore).toBe(1);
@@ -100,6 +99,7 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
     expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0, drained: 1 });
     expect(running(id)).toBe(false);
     expect(find('Node', name)).toBeUndefined();
+    expect(find('NodeClaim', String(claim.metadata.name))).toBeUndefined();
     // The ReplicaSet recreated the evicted pod: this test's demand ends here.
     deletePods(
       h,
@@ -110,12 +110,11 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
     );
   });
 
-  it('an adopted claim holding Karpenter’s finalizer: drained (a PDB holds it until the drain timeout), terminated, released', async () => {
+  it('a claim whose pod a PDB protects: held until the drain timeout, then terminated and released', async () => {
     const { claim, node, name, id } = await upOn('gcp-gpu', 'held');
+    expect(node.metadata.finalizers).toEqual([KARPENTER]);
     h.seed([pdb('held-guard', 'held', 1)]);
     refreshDisruptionBudgets(h.kube);
-    hold('NodeClaim', claim);
-    hold('Node', node);
     deleteClaim(claim);
     const claimName = String(claim.metadata.name);
     expect(find('NodeClaim', claimName)?.metadata.deletionTimestamp).toBeTruthy();
@@ -163,13 +162,17 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
         h.seed([pdb(`${app}-guard`, app, 1)]);
         refreshDisruptionBudgets(h.kube);
         deleteClaim(claim);
+        const deleted = Date.parse(
+          String(find('NodeClaim', String(claim.metadata.name))?.metadata.deletionTimestamp),
+        );
 
-        h.clock.advance(2 * MIN); // an orphan Node older than KRAFTSMAN_GC_GRACE: its drain starts
+        // No orphan grace to wait for: the claim's deletion starts the drain at once.
         expect((await lifecycleOnce(h)).result).toMatchObject({ outcome: 'ran', failed: 0, drained: 0 });
         expectDraining(name);
+        // Karpenter's deadline: the claim's deletion plus its grace, however late the drain starts.
         const stamped = annotationsOf(find('Node', name) ?? node);
         expect(Date.parse(stamped['karpenter.sh/nodeclaim-termination-timestamp'] ?? '')).toBe(
-          Date.parse(stamped['kraftsman.dev/termination-started'] ?? '') + (grace === '3m' ? 3 : 30) * MIN,
+          deleted + (grace === '3m' ? 3 : 30) * MIN,
         );
         h.clock.advance(holdsAt);
         expect((await lifecycleOnce(h)).result).toMatchObject({ failed: 0, drained: 0 });
@@ -193,7 +196,7 @@ describe('a NodeClaim an operator deletes while its instance runs', () => {
     },
   );
 
-  it('an adopted claim deleted before its Node joined: the instance is terminated, then the finalizer released', async () => {
+  it('a claim deleted before its Node joined: the instance is terminated, then the finalizer released', async () => {
     h.registerNodes = false;
     h.seed([pod('early-p0', { gpus: 1, nodeSelector: { 'karpenter.sh/nodepool': 'aws-gpu' } })]);
     await provisionOnce(h);

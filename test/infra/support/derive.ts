@@ -231,6 +231,7 @@ export const CLUSTER_WRITES = new Set([
   'deleteNodeClaim',
   'deleteNode',
   'removeFinalizer',
+  'addFinalizer',
   'evictPod',
   'patchStatus',
 ]);

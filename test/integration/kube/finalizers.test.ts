@@ -1,6 +1,6 @@
 // The emulator honours finalizers as the API server does: a DELETE only marks the object (200 with it,
 // deletionTimestamp and deletionGracePeriodSeconds 0), the last finalizer's removal completes the deletion,
-// and an object being deleted accepts no new finalizer.
+// and an object being deleted accepts no new finalizer; LIST and WATCH show it marked until then.
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeConfigFor } from '../../../shared/adapters/kube/client.ts';
@@ -79,5 +79,41 @@ describe('finalizers', () => {
     await custom.patchClusterCustomObject({ ...CLAIMS, name, body: { metadata: { finalizers: [] } } }, merge);
     const gone = await custom.getClusterCustomObject({ ...CLAIMS, name }).catch((e: unknown) => e);
     expect(failure(gone).code).toBe(404);
+  });
+  it('shows an object held by a finalizer to LIST and WATCH: MODIFIED with its deletionTimestamp, DELETED once released', async () => {
+    h.emulator.seed([
+      node('watched', { metadata: { name: 'watched', finalizers: ['karpenter.sh/termination'] } }),
+    ]);
+    const rv = (await core.listNode()).metadata?.resourceVersion ?? '';
+    const abort = new AbortController();
+    const stream = await fetch(`${h.url}/api/v1/nodes?watch=true&resourceVersion=${rv}`, {
+      headers: { authorization: 'Bearer t' },
+      signal: abort.signal,
+    });
+    await core.deleteNode({ name: 'watched' });
+    const listed = (await core.listNode()).items.find((n) => n.metadata?.name === 'watched');
+    expect(listed?.metadata?.deletionTimestamp).toBeTruthy();
+    await core.patchNode({ name: 'watched', body: { metadata: { finalizers: [] } } }, merge);
+    const events: { type: string; deleting: boolean }[] = [];
+    const reader = stream.body?.getReader();
+    let buffered = '';
+    while (reader && !events.some((e) => e.type === 'DELETED')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += new TextDecoder().decode(value);
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines.filter(Boolean)) {
+        const e = JSON.parse(line) as { type: string; object: { metadata: Record<string, unknown> } };
+        if (e.object.metadata.name === 'watched')
+          events.push({ type: e.type, deleting: e.object.metadata.deletionTimestamp !== undefined });
+      }
+    }
+    abort.abort();
+    // The update that removes the last finalizer is the deletion itself: one DELETED event, no MODIFIED first.
+    expect(events).toEqual([
+      { type: 'MODIFIED', deleting: true },
+      { type: 'DELETED', deleting: true },
+    ]);
   });
 });
