@@ -146,3 +146,11 @@ describe('the alarms', () => {
     }
   });
 });
+
+describe('docs/observability.md', () => {
+  it('lists every metric a function publishes', () => {
+    const doc = readFileSync(join(ROOT, 'docs/observability.md'), 'utf8');
+    const missing = [...publishedNames()].filter((n) => !doc.includes(`\`${n}`));
+    expect(missing).toEqual([]);
+  });
+});
