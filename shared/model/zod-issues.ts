@@ -20,7 +20,10 @@ export function formatZodIssues(error: z.ZodError, where?: string): string {
         : issue.path.length === 0
           ? where
           : `${where}${path.startsWith('[') ? '' : '.'}${path}`;
-      return `${at}: ${issue.message}`;
+      // A custom issue marked `sentence` reads as one (`spec.x is not implemented by kraftsman`: nodeclass-fields.ts).
+      const sentence =
+        issue.code === 'custom' && (issue.params as { sentence?: unknown } | undefined)?.sentence;
+      return sentence ? `${at} ${issue.message}` : `${at}: ${issue.message}`;
     })
     .join('; ');
 }
