@@ -24,6 +24,23 @@ export function implementedObject<S extends z.core.$ZodLooseShape>(shape: S) {
   );
 }
 
+/**
+ * A string-keyed record whose keys `problem` judges, one issue per bad key at its path (zod's record-key errors
+ * would say only "Invalid key in record").
+ */
+export function checkedRecord<V extends z.ZodType>(value: V, problem: (key: string) => string | undefined) {
+  return z.record(z.string(), value).superRefine((rec, ctx) => {
+    for (const key of Object.keys(rec)) {
+      const message = problem(key);
+      if (message) ctx.addIssue({ code: 'custom', path: [key], message });
+    }
+  });
+}
+const oneOfKeys =
+  (keys: readonly string[], field: string) =>
+  (key: string): string | undefined =>
+    keys.includes(key) ? undefined : `valid keys for ${field} are ['${keys.join("','")}']`;
+
 const RESERVED_KEYS = ['cpu', 'memory', 'ephemeral-storage', 'pid'] as const;
 export const EVICTION_SIGNALS = [
   'memory.available',
@@ -36,25 +53,21 @@ export const EVICTION_SIGNALS = [
 
 /** systemReserved / kubeReserved: Karpenter's keys, each a non-negative quantity. */
 const reserved = (field: string) =>
-  z
-    .partialRecord(
-      z.enum(RESERVED_KEYS, { error: `valid keys for ${field} are ['${RESERVED_KEYS.join("','")}']` }),
-      z
-        .string()
-        .refine((v) => isQuantity(v), 'must be a resource quantity such as 100m or 1Gi')
-        .refine((v) => !v.startsWith('-'), `${field} value cannot be a negative resource quantity`),
-    )
-    .optional();
+  checkedRecord(
+    z
+      .string()
+      .refine((v) => isQuantity(v), 'must be a resource quantity such as 100m or 1Gi')
+      .refine((v) => !v.startsWith('-'), `${field} value cannot be a negative resource quantity`),
+    oneOfKeys(RESERVED_KEYS, field),
+  ).optional();
 
 /** A percentage (`10%`) or a quantity (`500Mi`), as the kubelet reads an eviction threshold. */
 const PERCENT = /^(\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%$/;
 const signals = (field: string) =>
-  z
-    .partialRecord(
-      z.enum(EVICTION_SIGNALS, { error: `valid keys for ${field} are ['${EVICTION_SIGNALS.join("','")}']` }),
-      z.string().refine((v) => PERCENT.test(v) || isQuantity(v), 'must be a percentage (10%) or a quantity'),
-    )
-    .optional();
+  checkedRecord(
+    z.string().refine((v) => PERCENT.test(v) || isQuantity(v), 'must be a percentage (10%) or a quantity'),
+    oneOfKeys(EVICTION_SIGNALS, field),
+  ).optional();
 
 const percent = z.number().int().min(0).max(100).optional();
 
@@ -69,14 +82,10 @@ export const kubeletSchema = implementedObject({
   kubeReserved: reserved('kubeReserved'),
   evictionHard: signals('evictionHard'),
   evictionSoft: signals('evictionSoft'),
-  evictionSoftGracePeriod: z
-    .partialRecord(
-      z.enum(EVICTION_SIGNALS, {
-        error: `valid keys for evictionSoftGracePeriod are ['${EVICTION_SIGNALS.join("','")}']`,
-      }),
-      z.string().refine((v) => parseDurationNs(v) !== undefined, 'must be a duration such as 1m30s'),
-    )
-    .optional(),
+  evictionSoftGracePeriod: checkedRecord(
+    z.string().refine((v) => parseDurationNs(v) !== undefined, 'must be a duration such as 1m30s'),
+    oneOfKeys(EVICTION_SIGNALS, 'evictionSoftGracePeriod'),
+  ).optional(),
   evictionMaxPodGracePeriod: z.number().int().optional(),
   imageGCHighThresholdPercent: percent,
   imageGCLowThresholdPercent: percent,

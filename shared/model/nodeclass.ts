@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { objectMeta } from './meta.ts';
 import type { Cloud } from './labels.ts';
 import { blockDeviceMappingsSchema, metadataOptionsSchema } from './nodeclass-ec2.ts';
-import { implementedObject, kubeletSchema } from './nodeclass-fields.ts';
+import { checkedRecord, implementedObject, kubeletSchema } from './nodeclass-fields.ts';
 import { gceDisksSchema, scopesSchema } from './nodeclass-gce.ts';
 
 const selectorTerm = z.looseObject({
@@ -17,34 +17,24 @@ const selectorTerm = z.looseObject({
 const kubelet = kubeletSchema.optional();
 
 /** EC2 tag rules (CreateTags): keys 1–128 characters, values up to 256, not under the reserved `aws:` prefix. */
-const ec2Tags = z
-  .record(
-    z
-      .string()
-      .min(1)
-      .max(128)
-      .refine((k) => !k.toLowerCase().startsWith('aws:'), 'tag keys starting with aws: are reserved by AWS')
-      // Karpenter's CEL rules: these tags are kraftsman's own on every instance (launch.ts baseTags).
-      .refine(
-        (k) =>
-          !k.startsWith('kubernetes.io/cluster') &&
-          ![
-            'karpenter.sh/nodepool',
-            'karpenter.sh/nodeclaim',
-            'karpenter.k8s.aws/ec2nodeclass',
-            'eks:eks-cluster-name',
-          ].includes(k),
-        { error: (i) => `tag contains a restricted tag matching ${String(i.input)}` },
-      ),
-    z.string().max(256),
-  )
-  .refine((t) => Object.keys(t).length <= 50, 'at most 50 tags');
+const RESTRICTED_TAGS = [
+  'karpenter.sh/nodepool',
+  'karpenter.sh/nodeclaim',
+  'karpenter.k8s.aws/ec2nodeclass',
+  'eks:eks-cluster-name',
+];
+const ec2Tags = checkedRecord(z.string().max(256), (k) => {
+  if (k.length < 1 || k.length > 128) return 'tag keys are 1 to 128 characters';
+  if (k.toLowerCase().startsWith('aws:')) return 'tag keys starting with aws: are reserved by AWS';
+  // Karpenter's CEL rules: these tags are kraftsman's own on every instance (launch.ts baseTags).
+  if (k.startsWith('kubernetes.io/cluster') || RESTRICTED_TAGS.includes(k))
+    return `tag contains a restricted tag matching ${k}`;
+  return undefined;
+}).refine((t) => Object.keys(t).length <= 50, 'at most 50 tags');
 
-/** A label or metadata key outside kraftsman's own `kraftsman-*` keys (instance-body.ts writes those last). */
-const ownKey = (field: string) =>
-  z
-    .string()
-    .refine((k) => !k.startsWith('kraftsman-'), `${field} keys starting with kraftsman- are kraftsman's own`);
+/** Labels and metadata keep clear of kraftsman's own `kraftsman-*` keys (instance-body.ts writes those last). */
+const ownKey = (field: string) => (k: string) =>
+  k.startsWith('kraftsman-') ? `${field} keys starting with kraftsman- are kraftsman's own` : undefined;
 
 /**
  * How a node joins the cluster, per family (docs/mechanisms/bootstrap.md): the API endpoint, the cluster CA (PEM,
@@ -142,16 +132,12 @@ export const gceNodeClassSchema = z.looseObject({
       .array(z.string().regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a network tag (RFC 1035)'))
       .max(64)
       .optional(),
-    labels: z.record(ownKey('labels'), z.string()).optional(),
-    metadata: z
-      .record(
-        ownKey('metadata').refine(
-          (k) => k !== 'startup-script',
-          "startup-script is kraftsman's bootstrap: put a script in spec.bootstrap.script",
-        ),
-        z.string(),
-      )
-      .optional(),
+    labels: checkedRecord(z.string(), ownKey('labels')).optional(),
+    metadata: checkedRecord(z.string(), (k) =>
+      k === 'startup-script'
+        ? "startup-script is kraftsman's bootstrap: put a script in spec.bootstrap.script"
+        : ownKey('metadata')(k),
+    ).optional(),
     disks: gceDisksSchema.optional(),
     kubeletConfiguration: kubelet,
     bootstrap,
