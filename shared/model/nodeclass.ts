@@ -32,7 +32,7 @@ const ec2Tags = checkedRecord(z.string().max(256), (k) => {
   return undefined;
 }).refine((t) => Object.keys(t).length <= 50, 'at most 50 tags');
 
-/** Labels and metadata keep clear of kraftsman's own `kraftsman-*` keys (instance-body.ts writes those last). */
+/** Metadata keeps clear of kraftsman's own `kraftsman-*` items (instance-body.ts writes those; Compute Engine refuses a key twice). */
 const ownKey = (field: string) => (k: string) =>
   k.startsWith('kraftsman-') ? `${field} keys starting with kraftsman- are kraftsman's own` : undefined;
 
@@ -132,7 +132,8 @@ export const gceNodeClassSchema = z.looseObject({
       .array(z.string().regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a network tag (RFC 1035)'))
       .max(64)
       .optional(),
-    labels: checkedRecord(z.string(), ownKey('labels')).optional(),
+    // A label under one of kraftsman's own keys (kraftsman-cluster, …) is overwritten by kraftsman's value.
+    labels: z.record(z.string(), z.string()).optional(),
     metadata: checkedRecord(z.string(), (k) =>
       k === 'startup-script'
         ? "startup-script is kraftsman's bootstrap: put a script in spec.bootstrap.script"
