@@ -2,7 +2,7 @@
 // NewInstanceType computes it: pods from maxPods/podsPerCore, kube-reserved overridden per resource, system-reserved
 // added, eviction the larger of evictionHard and evictionSoft, ephemeral-storage the root volume.
 import { describe, expect, it } from 'vitest';
-import { awsOverhead } from '../../../shared/catalog/overhead.ts';
+import { awsOverhead, gcpOverhead } from '../../../shared/catalog/overhead.ts';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
@@ -80,6 +80,47 @@ describe('the allocatable a node class gives an instance type', () => {
 
   it('caps pods by podsPerCore × vCPUs (Bottlerocket has no such setting: its node classes refuse it)', () => {
     expect(templateType({ kubelet: { podsPerCore: 5 } })?.allocatable.pods).toBe(20_000);
+  });
+});
+
+describe('a GCENodeClass’s boot disk and kubelet configuration', () => {
+  /** An 8 vCPU / 32 GiB GCE type with its catalog overhead on the default 100 GiB boot disk: 10 + 41 GiB. */
+  const GCE: InstanceTypeSpec = {
+    name: 'n-8',
+    cloud: 'gcp',
+    arch: 'amd64',
+    capacity: { cpu: '8', memory: '32768Mi', pods: '110', 'ephemeral-storage': '100Gi' },
+    overhead: { ...gcpOverhead({ vcpus: 8, memoryMiB: 32768 }) },
+    offerings: [{ zone: 'us-central1-a', capacityType: 'on-demand', price: 0.4, available: true }],
+  };
+  const gceType = (spec: Record<string, unknown>) => {
+    const { objects } = recognize(
+      [
+        nodePool('default', { cloud: 'gcp' }),
+        {
+          apiVersion: 'karpenter.k8s.gcp/v1alpha1',
+          kind: 'GCENodeClass',
+          metadata: { name: 'default' },
+          spec,
+        },
+      ].map((value) => ({ source: 'test', value })),
+    );
+    return passView(buildSnapshot(objects, buildInstanceTypes([GCE]))).templates[0]?.instanceTypes[0];
+  };
+
+  it('sizes ephemeral-storage by the boot disk, with GKE’s reservations recomputed for it', () => {
+    const it = gceType({ disks: [{ boot: true, category: 'pd-ssd', sizeGiB: 200 }] });
+    expect(it?.capacity['ephemeral-storage']).toBe(200 * GI * 1000);
+    // 10% eviction (20 GiB) and min(50%, 35% + 6 GiB, 100 GiB) = 76 GiB system-reserved.
+    expect(it?.allocatable['ephemeral-storage']).toBe((200 - 20 - 76) * GI * 1000);
+  });
+
+  it('caps pods and adds the reservations of kubeletConfiguration', () => {
+    const base = buildInstanceTypes([GCE])[0];
+    const it = gceType({ kubeletConfiguration: { maxPods: 32, kubeReserved: { cpu: '1' } } });
+    expect(it?.allocatable.pods).toBe(32_000);
+    // GKE's CPU tiers on 8 vCPUs: 60 + 10 + 10 + 4 × 2.5 = 90m, replaced by the given 1000m.
+    expect(it?.allocatable.cpu).toBe((base?.allocatable.cpu as number) + 90 - 1000);
   });
 });
 
