@@ -2,6 +2,7 @@
 // registry of every action but CreateFleet, each returning the body of its XML response.
 // TerminateInstances answers `shutting-down` as EC2 does; the instance terminates a little later.
 import { Ec2Fault } from './faults.ts';
+import { templateSettings } from './template-data.ts';
 import { listOf, membersOf, structOf, tagsFor } from './query.ts';
 import { STATE_CODES, type EmuInstance } from './world.ts';
 
@@ -12,6 +13,7 @@ import {
   describeInstanceTypes,
   describeInstances,
   describeLaunchTemplates,
+  describeLaunchTemplateVersions,
   describeSecurityGroups,
   describeSpotPriceHistory,
   describeSubnets,
@@ -65,14 +67,16 @@ const createLaunchTemplate: Handler = (world, params) => {
   const reservation = data.get(
     'CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId',
   );
+  const { nicGroups, ...settings } = templateSettings(data);
   const template = {
     id: world.nextId('lt'),
     name,
     ...(imageId ? { imageId } : {}),
     ...(userData ? { userData } : {}),
     ...(reservation ? { capacityReservationId: reservation } : {}),
-    securityGroupIds: listOf(data, 'SecurityGroupId'),
+    securityGroupIds: nicGroups ?? listOf(data, 'SecurityGroupId'),
     tags: tagsFor(data, 'TagSpecification', 'instance'),
+    settings,
   };
   world.launchTemplates.set(template.id, template);
   return {
@@ -96,6 +100,7 @@ export const ACTIONS: Readonly<Record<string, Handler>> = {
   DescribeSecurityGroups: describeSecurityGroups,
   DescribeImages: describeImages,
   DescribeLaunchTemplates: describeLaunchTemplates,
+  DescribeLaunchTemplateVersions: describeLaunchTemplateVersions,
   CreateLaunchTemplate: createLaunchTemplate,
   DescribeCapacityReservations: describeCapacityReservations,
 };

@@ -6,6 +6,7 @@ import { paginate } from './pages.ts';
 import { checkFilters, filtersOf, listOf, matchesFilters, tagField, type Params } from './query.ts';
 import { tagSet, type XmlValue } from './xml.ts';
 import { STATE_CODES, type Ec2World, type EmuInstance } from './world.ts';
+import { settingsXml, type EmuTemplateSettings } from './template-data.ts';
 
 /** One action: the world and the request's parameters in, the body of the XML response out. */
 export type Handler = (world: Ec2World, params: Params) => Record<string, XmlValue>;
@@ -24,6 +25,29 @@ function instanceXml(i: EmuInstance): XmlValue {
     clientToken: i.clientToken,
     groupSet: i.securityGroupIds.map((groupId) => ({ groupId })),
     tagSet: tagSet(i.tags),
+    ...(i.settings ? instanceSettingsXml(i) : {}),
+  };
+}
+
+/** What DescribeInstances says of the template's settings: volumes by device (with made-up ids), IMDS, monitoring. */
+function instanceSettingsXml(i: EmuInstance): Record<string, XmlValue> {
+  const s = i.settings as EmuTemplateSettings;
+  return {
+    blockDeviceMapping: s.blockDevices.map((b, n) => ({
+      deviceName: b.deviceName,
+      ebs: {
+        volumeId: `vol-${i.instanceId.slice(2)}${n}`,
+        status: 'attached',
+        attachTime: i.launchTime,
+        deleteOnTermination: b.deleteOnTermination ?? true,
+      },
+    })),
+    metadataOptions: { state: 'applied', ...s.metadataOptions },
+    monitoring: { state: s.monitoring ? 'enabled' : 'disabled' },
+    // A made-up public address from the documentation range (RFC 5737) when the template asks for one.
+    ipAddress: s.associatePublicIpAddress
+      ? `203.0.113.${(Number.parseInt(i.instanceId.slice(-2), 16) % 254) + 1}`
+      : undefined,
   };
 }
 
@@ -255,6 +279,46 @@ export const describeLaunchTemplates: Handler = (world, params) => {
       latestVersionNumber: 1,
       tagSet: tagSet(t.tags),
     })),
+  };
+};
+
+/** Version 1 of each named template (the emulator keeps one version), with its launchTemplateData. */
+export const describeLaunchTemplateVersions: Handler = (world, params) => {
+  const name = params.get('LaunchTemplateName');
+  const id = params.get('LaunchTemplateId');
+  const t = [...world.launchTemplates.values()].find((x) => x.name === name || x.id === id);
+  if (!t)
+    throw new Ec2Fault(
+      name ? 'InvalidLaunchTemplateName.NotFoundException' : 'InvalidLaunchTemplateId.NotFound',
+      `The specified launch template, with template ${name ? `name ${name}` : `ID ${id ?? ''}`}, does not exist.`,
+    );
+  return {
+    launchTemplateVersionSet: [
+      {
+        launchTemplateId: t.id,
+        launchTemplateName: t.name,
+        versionNumber: 1,
+        defaultVersion: true,
+        launchTemplateData: {
+          imageId: t.imageId,
+          userData: t.userData,
+          // Groups named in the network interface are not instance-level groups.
+          securityGroupIdSet:
+            t.settings.associatePublicIpAddress === undefined ? t.securityGroupIds : undefined,
+          ...settingsXml(t.settings),
+          networkInterfaceSet:
+            t.settings.associatePublicIpAddress === undefined
+              ? undefined
+              : [
+                  {
+                    deviceIndex: 0,
+                    associatePublicIpAddress: t.settings.associatePublicIpAddress,
+                    groupSet: t.securityGroupIds.map((groupId) => ({ groupId })),
+                  },
+                ],
+        },
+      },
+    ],
   };
 };
 

@@ -236,6 +236,7 @@ function launch(
     lifecycle: c.lifecycle,
     ...(c.template.capacityReservationId ? { capacityReservationId: c.template.capacityReservationId } : {}),
     ...(c.template.userData ? { userData: c.template.userData } : {}),
+    settings: c.template.settings,
     ...(token ? { clientToken: token } : {}),
     launchTime: world.now(),
     tags: { ...c.template.tags, ...requestTags },

@@ -1,5 +1,6 @@
 // The EC2 emulator's in-memory world: instance types, prices, capacity per offering, network and
 // image resources, launch templates, instances, and the faults a test injects.
+import type { EmuTemplateSettings } from './template-data.ts';
 
 export type Lifecycle = 'on-demand' | 'spot' | 'reserved';
 export type Ec2State = 'pending' | 'running' | 'shutting-down' | 'terminated';
@@ -38,6 +39,8 @@ export interface EmuInstance {
   readonly lifecycle: Lifecycle;
   readonly capacityReservationId?: string;
   readonly userData?: string;
+  /** Block devices, metadata options, public IP and monitoring of the template it was launched from. */
+  readonly settings?: EmuTemplateSettings;
   readonly clientToken?: string;
   readonly launchTime: Date;
   tags: Record<string, string>;
@@ -77,6 +80,7 @@ export interface EmuLaunchTemplate {
   readonly securityGroupIds: readonly string[];
   readonly capacityReservationId?: string;
   readonly tags: Record<string, string>;
+  readonly settings: EmuTemplateSettings;
 }
 export interface EmuReservation {
   readonly id: string;

@@ -1,5 +1,6 @@
 // Compute Engine instance mutations as zonal operations: insert, bulkInsert (minCount all or
 // nothing), delete and preemption; effects apply when the operation completes.
+import { checkDisks, checkMaintenance } from './instance-checks.ts';
 import { GceHttpError, instanceUrl, quotaExceeded } from './resources.ts';
 import type { GceInstance, GceOperation, GceWorld, OperationErrorItem, ProvisioningModel } from './world.ts';
 
@@ -184,8 +185,10 @@ export function insert(
     ((resource.params ?? {}) as { resourceManagerTags?: unknown }).resourceManagerTags,
     'resource.params.resourceManagerTags',
   );
-  quota(world);
   const type = machineTypeName(world, zone, resource.machineType);
+  checkDisks(resource.disks, zone, 'resource.disks');
+  checkMaintenance(world, type, resource);
+  quota(world);
   const model = modelOf(resource);
   return newOperation(world, zone, 'insert', instanceUrl(world, zone, name), () => {
     const fault = world.faults.failNextOperation;
@@ -218,8 +221,10 @@ export function bulkInsert(
   for (const n of names) checkName(world, zone, n);
   checkLabels(props.labels);
   checkTags(props.resourceManagerTags, 'resource.instanceProperties.resourceManagerTags');
-  quota(world);
   const type = machineTypeName(world, zone, props.machineType);
+  checkDisks(props.disks, zone, 'resource.instanceProperties.disks');
+  checkMaintenance(world, type, props);
+  quota(world);
   const model = modelOf(props);
   return newOperation(world, zone, 'bulkInsert', `${instanceUrl(world, zone, names[0] ?? '')}`, () => {
     const fault = world.faults.failNextOperation;

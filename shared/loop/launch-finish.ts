@@ -1,6 +1,8 @@
 // Completing a launch (shared/loop/launch.ts): the launch record names the instance, then the claim gets its
 // launched type, zone, capacity type and resources (Karpenter's PopulateNodeClaimDetails). An instance another
 // delivery's record beat is a duplicate and is terminated (docs/mechanisms/identity.md#one-instance-per-claim).
+import type { NodeClass } from '../model/nodeclass.ts';
+import { nodeClassTypes } from '../state/node-class-types.ts';
 import { CAPACITY_TYPE, INSTANCE_TYPE, ZONE } from '../model/labels.ts';
 import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
@@ -17,7 +19,10 @@ import { setCondition } from './conditions.ts';
 import type { LaunchDeps } from './launch.ts';
 
 /** The candidate instance types of a claim's own node class (a gang's members may differ). */
-export type TypesOf = (claim: NodeClaim) => readonly InstanceTypeSpec[];
+/** A claim's candidate types; with `nodeClass`, the claim's status carries the allocatable its node class shapes. */
+export type TypesOf = ((claim: NodeClaim) => readonly InstanceTypeSpec[]) & {
+  readonly nodeClass?: (claim: NodeClaim) => NodeClass;
+};
 
 /**
  * Finishes each launched claim in order; on the first one another delivery recorded first, this delivery's
@@ -92,7 +97,7 @@ export async function finish(
     },
   });
   const spec = types(claim).find((t) => t.name === instance.instanceType);
-  const it = spec ? buildInstanceTypes([spec])[0] : undefined;
+  const it = spec ? nodeClassTypes(buildInstanceTypes([spec]), types.nodeClass?.(claim))[0] : undefined;
   const now = deps.clock.now();
   await writeClaimStatus(deps, name, (s) => ({
     ...s,

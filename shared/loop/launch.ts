@@ -136,7 +136,9 @@ async function instanceTypesOf(
     if (!byClass.has(nc.metadata.name))
       byClass.set(nc.metadata.name, await deps.provider.instanceTypes(nc, { prices }));
   }
-  return (claim) => byClass.get(nodeClassOf(request, claim.metadata.name).metadata.name) ?? [];
+  const types = (claim: NodeClaim) =>
+    byClass.get(nodeClassOf(request, claim.metadata.name).metadata.name) ?? [];
+  return Object.assign(types, { nodeClass: (claim: NodeClaim) => nodeClassOf(request, claim.metadata.name) });
 }
 
 async function liveClaims(cluster: Cluster, names: readonly string[]): Promise<NodeClaim[]> {

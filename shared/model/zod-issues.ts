@@ -18,6 +18,9 @@ const article = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}` 
  * a wrong type `must be a number, not a string`; anything else as its schema words it.
  */
 function describeIssue(at: string, issue: z.core.$ZodIssue): string {
+  // A custom issue marked `sentence` reads as one (`spec.x is not implemented by kraftsman`: nodeclass-fields.ts).
+  if (issue.code === 'custom' && (issue.params as { sentence?: unknown } | undefined)?.sentence)
+    return `${at} ${issue.message}`;
   const m = issue.code === 'invalid_type' ? TYPE_MESSAGE.exec(issue.message) : null;
   if (!m) return `${at}: ${issue.message}`;
   const [, expected, received] = m as unknown as [string, string, string];

@@ -2,6 +2,7 @@
 // taints, the join endpoint and CA, and the KRAFTSMAN_* environment a user's script sees.
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
+import type { KubeletConfiguration } from '../model/nodeclass-fields.ts';
 import type { Taint } from '../model/meta.ts';
 
 /**
@@ -49,7 +50,9 @@ export interface JoinFacts {
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   readonly maxPods?: number;
-  /** `--node-labels=… --register-with-taints=… [--max-pods=…]`, as the kubelet reads them. */
+  /** The node class's kubelet configuration (EC2 spec.kubelet, GCE spec.kubeletConfiguration): each family renders it. */
+  readonly kubelet: KubeletConfiguration;
+  /** `--node-labels=… --register-with-taints=… [--max-pods=…]` and the kubelet configuration as flags (kubeletFlags). */
   readonly kubeletArgs: string;
 }
 
@@ -62,8 +65,8 @@ export const taintsFlag = (taints: readonly Taint[]): string =>
 
 export function joinFacts(cluster: string, claim: NodeClaim, nc: NodeClass): JoinFacts {
   const b = nc.spec.bootstrap ?? {};
-  const maxPods =
-    nc.kind === 'EC2NodeClass' ? nc.spec.kubelet?.maxPods : nc.spec.kubeletConfiguration?.maxPods;
+  const kubelet = (nc.kind === 'EC2NodeClass' ? nc.spec.kubelet : nc.spec.kubeletConfiguration) ?? {};
+  const maxPods = kubelet.maxPods;
   const labels = kubeletLabels(claim);
   const taints = registrationTaints(claim);
   return {
@@ -76,12 +79,44 @@ export function joinFacts(cluster: string, claim: NodeClaim, nc: NodeClass): Joi
     labels,
     taints,
     ...(maxPods ? { maxPods } : {}),
+    kubelet,
     kubeletArgs: [
       `--node-labels=${labelsFlag(labels)}`,
       `--register-with-taints=${taintsFlag(taints)}`,
       ...(maxPods ? [`--max-pods=${maxPods}`] : []),
+      ...kubeletFlags(kubelet),
     ].join(' '),
   };
+}
+
+const pairs = (m: Readonly<Record<string, string>>, sep: string): string =>
+  Object.entries(m)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}${sep}${v}`)
+    .join(',');
+
+/**
+ * The kubelet configuration (but maxPods, written above) as the kubelet's own command-line flags: what a Kubeadm node
+ * passes through KUBELET_EXTRA_ARGS and a Custom script finds in KRAFTSMAN_KUBELET_ARGS (flags override kubeadm's
+ * kubelet config file). Eviction thresholds read `signal<value`, grace periods `signal=duration`.
+ */
+export function kubeletFlags(k: KubeletConfiguration): string[] {
+  const flags: string[] = [];
+  const add = (flag: string, v: string | number | boolean | undefined) => {
+    if (v !== undefined && v !== '') flags.push(`--${flag}=${String(v)}`);
+  };
+  add('pods-per-core', k.podsPerCore);
+  add('system-reserved', k.systemReserved && pairs(k.systemReserved, '='));
+  add('kube-reserved', k.kubeReserved && pairs(k.kubeReserved, '='));
+  add('eviction-hard', k.evictionHard && pairs(k.evictionHard, '<'));
+  add('eviction-soft', k.evictionSoft && pairs(k.evictionSoft, '<'));
+  add('eviction-soft-grace-period', k.evictionSoftGracePeriod && pairs(k.evictionSoftGracePeriod, '='));
+  add('eviction-max-pod-grace-period', k.evictionMaxPodGracePeriod);
+  add('image-gc-high-threshold', k.imageGCHighThresholdPercent);
+  add('image-gc-low-threshold', k.imageGCLowThresholdPercent);
+  add('cpu-cfs-quota', k.cpuCFSQuota);
+  add('cluster-dns', k.clusterDNS?.join(','));
+  return flags;
 }
 
 /** The KRAFTSMAN_* environment every family's shell sees (docs/mechanisms/bootstrap.md#environment). */

@@ -21,7 +21,12 @@ function userParts(userData: string | undefined): MimePart[] {
 
 /** The NodeConfig Karpenter generates: cluster details, inline kubelet config (registerWithTaints), label flag. */
 export function nodeConfig(f: JoinFacts): { readonly [k: string]: YamlValue } {
+  // Karpenter marshals the node class's whole KubeletConfiguration into the inline config (nodeadm.go
+  // generateInlineKubeletConfiguration): its field names are the kubelet's own (KubeletConfiguration v1beta1).
   const config: Record<string, YamlValue> = {
+    ...Object.fromEntries(
+      Object.entries(f.kubelet).filter(([, v]) => v !== undefined) as [string, YamlValue][],
+    ),
     ...(f.maxPods ? { maxPods: f.maxPods } : {}),
     registerWithTaints: f.taints.map((t) => ({
       key: t.key,

@@ -12,6 +12,7 @@ import { Requirements } from '../scheduling/requirement-set.ts';
 import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
+import { nodeClassTypes } from './node-class-types.ts';
 import { gangName, isActive } from './pods.ts';
 import { poolLimits } from './pool-limits.ts';
 import {
@@ -66,7 +67,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
           startupTaints: spec.startupTaints ?? [],
           remaining: undefined,
         },
-        snapshot.instanceTypes,
+        // The node class's kubelet settings and root volume shape each type's allocatable (node-class-types.ts).
+        nodeClassTypes(snapshot.instanceTypes, view.nodeClass),
         daemons,
         allowUndefined,
       ),

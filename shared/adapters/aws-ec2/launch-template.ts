@@ -6,6 +6,7 @@ import {
   DescribeLaunchTemplatesCommand,
   type EC2Client,
 } from '@aws-sdk/client-ec2';
+import { networkInterfaces, type LaunchSettings } from './launch-settings.ts';
 
 export interface TemplateContent {
   readonly cluster: string;
@@ -16,6 +17,8 @@ export interface TemplateContent {
   readonly capacityReservationId?: string;
   /** The node's IAM instance profile (EC2NodeClass spec.instanceProfile); kraftsman does not create profiles from `role`. */
   readonly instanceProfile?: string;
+  /** Block devices, metadata options, public IP, monitoring (launch-settings.ts); absent: EC2's defaults. */
+  readonly settings?: LaunchSettings;
 }
 
 type Call = <T>(what: string, op: () => Promise<T>) => Promise<T>;
@@ -30,6 +33,7 @@ export function templateName(c: TemplateContent): string {
         c.tags,
         c.capacityReservationId ?? '',
         c.instanceProfile ?? '',
+        c.settings ?? null,
       ]),
     )
     .digest('hex')
@@ -59,6 +63,7 @@ export async function ensureLaunchTemplate(
       throw err;
   }
   const tags = Object.entries(content.tags).map(([Key, Value]) => ({ Key, Value }));
+  const nics = networkInterfaces(content.settings, content.securityGroupIds);
   try {
     await call('CreateLaunchTemplate', () =>
       ec2.send(
@@ -66,10 +71,23 @@ export async function ensureLaunchTemplate(
           LaunchTemplateName: name,
           LaunchTemplateData: {
             ImageId: content.imageId,
-            SecurityGroupIds: [...content.securityGroupIds],
+            // With a network interface the security groups are named in it, never beside it (EC2 refuses both).
+            ...(nics ? { NetworkInterfaces: nics } : { SecurityGroupIds: [...content.securityGroupIds] }),
             UserData: Buffer.from(content.userData, 'utf8').toString('base64'),
-            MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1 },
-            TagSpecifications: [{ ResourceType: 'volume', Tags: tags }],
+            MetadataOptions: content.settings?.metadataOptions ?? {
+              HttpTokens: 'required',
+              HttpPutResponseHopLimit: 1,
+            },
+            ...(content.settings
+              ? {
+                  BlockDeviceMappings: [...content.settings.blockDeviceMappings],
+                  Monitoring: { Enabled: content.settings.detailedMonitoring },
+                }
+              : {}),
+            TagSpecifications: [
+              { ResourceType: 'volume', Tags: tags },
+              ...(content.settings ? [{ ResourceType: 'network-interface' as const, Tags: tags }] : []),
+            ],
             ...(content.instanceProfile ? { IamInstanceProfile: { Name: content.instanceProfile } } : {}),
             ...(content.capacityReservationId
               ? {

@@ -16,6 +16,7 @@ import { classifyCode } from './errors.ts';
 import { fleetInput, readFleet, type FleetOutcome } from './fleet.ts';
 import { TAG_CLUSTER, TAG_NODEPOOL, clusterOwnedTag, toCloudInstance } from './instances.ts';
 import { ensureLaunchTemplate } from './launch-template.ts';
+import { launchSettings } from './launch-settings.ts';
 import type { ResolvedNodeClass } from './node-class-resolver.ts';
 import { BootstrapError, renderUserData } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
@@ -79,6 +80,7 @@ export async function launchFleet(
     userData,
     tags: baseTags(cluster, plan.nodeClass, claim),
     ...(spec.instanceProfile ? { instanceProfile: spec.instanceProfile } : {}),
+    settings: launchSettings(plan.nodeClass),
   };
   // A capacity reservation is named in the launch template, so `reserved` takes one template per reservation.
   const reservations =

@@ -7,6 +7,8 @@ import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { LaunchOption } from '../../model/launch-options.ts';
 import { claimNodePool } from '../../model/launch-options.ts';
 import { renderUserData } from '../../provisioning/bootstrap.ts';
+import { CLOUD_PLATFORM_SCOPE } from '../../model/nodeclass-gce.ts';
+import { attachedDisks } from './disks.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import {
   LABEL_CLUSTER,
@@ -36,6 +38,22 @@ export function instanceProperties(body: Instance): InstanceProperties {
   return {
     ...(rest as InstanceProperties),
     machineType: String(body.machineType).split('/').pop() ?? null,
+    // An instance template's shape names disk types, not their zonal URLs (InstanceProperties' AttachedDisk).
+    ...(body.disks
+      ? {
+          disks: body.disks.map((d) =>
+            d.initializeParams?.diskType
+              ? {
+                  ...d,
+                  initializeParams: {
+                    ...d.initializeParams,
+                    diskType: d.initializeParams.diskType.split('/').pop() ?? null,
+                  },
+                }
+              : d,
+          ),
+        }
+      : {}),
     ...(tags ? { resourceManagerTags: tags } : {}),
   };
 }
@@ -126,7 +144,6 @@ export function instanceBody(args: {
     nodeClass,
     ...(args.join ? { join: args.join } : {}),
   });
-  const boot = spec.disks?.find((d) => d.boot) ?? spec.disks?.[0];
   const labels = {
     ...(spec.labels ?? {}),
     [LABEL_CLUSTER]: labelValue(args.cluster),
@@ -173,18 +190,15 @@ export function instanceBody(args: {
           ],
         }
       : {}),
-    disks: [
-      {
-        boot: true,
-        autoDelete: true,
-        initializeParams: { sourceImage: args.image, diskSizeGb: String(boot?.sizeGiB ?? 100) },
-      },
-    ],
+    disks: attachedDisks(spec.disks, args.zone, args.image),
     networkInterfaces: [{ ...(spec.subnetwork ? { subnetwork: spec.subnetwork } : {}) }],
     ...(spec.serviceAccount
       ? {
           serviceAccounts: [
-            { email: spec.serviceAccount, scopes: ['https://www.googleapis.com/auth/cloud-platform'] },
+            {
+              email: spec.serviceAccount,
+              scopes: [...(spec.serviceAccountScopes ?? [CLOUD_PLATFORM_SCOPE])],
+            },
           ],
         }
       : {}),

@@ -9,6 +9,13 @@ import {
 import { startEc2Rig, type Ec2Rig } from './ec2-setup.ts';
 import { startGceRig, type GceRig } from './gce-setup.ts';
 
+/** A body Compute Engine accepts for a G2: a boot disk, and TERMINATE on maintenance (its GPU cannot migrate). */
+const G2_BODY = {
+  machineType: 'zones/us-central1-a/machineTypes/g2-standard-4',
+  disks: [{ boot: true, initializeParams: { diskType: 'zones/us-central1-a/diskTypes/pd-balanced' } }],
+  scheduling: { onHostMaintenance: 'TERMINATE' },
+};
+
 describe('EC2 emulator ClientToken', () => {
   let rig: Ec2Rig;
   beforeAll(async () => {
@@ -60,7 +67,7 @@ describe('Compute Engine emulator requestId', () => {
       project: 'kraftsman-test',
       zone: 'us-central1-a',
       requestId: '3f2b9c1e-0d4a-4f6b-9a8e-1c2d3e4f5a6b',
-      instanceResource: { name: 'idem-1', machineType: 'zones/us-central1-a/machineTypes/g2-standard-4' },
+      instanceResource: { name: 'idem-1', ...G2_BODY },
     };
     const [first] = await rig.clients.instances.insert(request);
     const [again] = await rig.clients.instances.insert(request);
@@ -75,7 +82,7 @@ describe('Compute Engine emulator requestId', () => {
       .insert({
         project: 'kraftsman-test',
         zone: 'us-central1-a',
-        instanceResource: { name: 'idem-1', machineType: 'zones/us-central1-a/machineTypes/g2-standard-4' },
+        instanceResource: { name: 'idem-1', ...G2_BODY },
       })
       .catch((e: unknown) => e);
     expect(String((error as Error).message)).toContain('alreadyExists');

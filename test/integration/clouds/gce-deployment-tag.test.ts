@@ -102,6 +102,9 @@ describe('the deployment tag on Compute Engine launches', () => {
       instanceResource: {
         name: 'tag-get',
         machineType: 'zones/us-central1-a/machineTypes/g2-standard-4',
+        // What Compute Engine requires of a G2 body: a boot disk, and TERMINATE (its GPU cannot live-migrate).
+        disks: [{ boot: true, initializeParams: { diskType: 'zones/us-central1-a/diskTypes/pd-balanced' } }],
+        scheduling: { onHostMaintenance: 'TERMINATE' },
         params: { resourceManagerTags: { [TAG.key]: TAG.value } },
       },
     });
