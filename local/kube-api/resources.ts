@@ -16,6 +16,16 @@ export interface ResourceType {
   readonly schema?: JsonSchema;
   /** Served from a CRD: an update must carry metadata.resourceVersion (no unconditional update). */
   readonly custom?: true;
+  /** The CRD version's additionalPrinterColumns: the columns of `kubectl get` (server-side Table, tables.ts). */
+  readonly printerColumns?: readonly PrinterColumn[];
+}
+
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly jsonPath: string;
+  readonly priority?: number;
+  readonly description?: string;
 }
 
 export const apiVersionOf = (t: { group: string; version: string }): string =>
@@ -72,6 +82,7 @@ export interface CrdObject {
       served?: boolean;
       subresources?: { status?: object };
       schema?: { openAPIV3Schema?: JsonSchema };
+      additionalPrinterColumns?: PrinterColumn[];
     }[];
   };
 }
@@ -92,5 +103,6 @@ export function typesFromCrd(crd: CrdObject): ResourceType[] {
       subresources: v.subresources?.status ? (['status'] as const) : [],
       custom: true as const,
       ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+      ...(v.additionalPrinterColumns ? { printerColumns: v.additionalPrinterColumns } : {}),
     }));
 }

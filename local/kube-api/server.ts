@@ -11,7 +11,7 @@ import { deleteOptionsOf, evict } from './eviction.ts';
 import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './selectors.ts';
 import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
-import { asTable } from './tables.ts';
+import { asTable, type TableContext } from './tables.ts';
 import { AuditLog } from './audit.ts';
 import type { Rbac } from './rbac.ts';
 
@@ -99,6 +99,16 @@ export class KubeApiEmulator {
     this.store.terminatePods();
   }
 
+  /** How `kubectl get` is printed now: the emulator's clock and the CRDs' printer columns by kind. */
+  private tableContext(): TableContext {
+    return {
+      now: this.now(),
+      printerColumns: (kind) =>
+        this.types.find((t) => t.kind === kind && t.custom)?.printerColumns ??
+        (this.types.some((t) => t.kind === kind && t.custom) ? [] : undefined),
+    };
+  }
+
   /** Registers a CRD's served versions (and stores the CRD object, as the API server would). */
   installCrd(crd: CrdObject): void {
     for (const t of typesFromCrd(crd)) {
@@ -169,7 +179,7 @@ export class KubeApiEmulator {
       const body = await readBody(req);
       this.store.reap();
       const answer = this.route(req, res, url, body);
-      if (answer !== undefined) send(res, answer.code, answer.body, req.headers.accept);
+      if (answer !== undefined) send(res, answer.code, answer.body, req.headers.accept, this.tableContext());
     } catch (err: unknown) {
       const status =
         err instanceof StatusError
@@ -371,8 +381,14 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(res: ServerResponse, code: number, body: unknown, accept?: string): void {
-  const table = accept?.includes('as=Table') ? asTable(body) : undefined;
+function send(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  accept?: string,
+  tables?: TableContext,
+): void {
+  const table = tables && accept?.includes('as=Table') ? asTable(body, tables) : undefined;
   const text = JSON.stringify(table ?? body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

@@ -1,0 +1,82 @@
+// kubectl against the local fleet feels like a cluster (docs/fleet.md "kubectl"): the real kubectl binary reads
+// back, through the Kubernetes emulator's server-side Table printing, the NodePools' READY column, the
+// NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY), the events kraftsman wrote, and the nodes and
+// pods with their real columns.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFleet } from '../../../local/fleet/run.ts';
+import { findScenario } from '../../../local/fleet/scenarios/index.ts';
+import type { FleetEnvironment } from '../../../local/fleet/environment.ts';
+
+const run = promisify(execFile);
+let env: FleetEnvironment;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const scenario = findScenario('decay-bound');
+  if (!scenario) throw new Error('scenario decay-bound is gone');
+  const fleet = await runFleet({
+    scenario,
+    seed: 42,
+    speed: 1e6,
+    minutes: 4,
+    upstream: false,
+    wallNow: Date.now,
+  });
+  env = fleet.env;
+  close = () => fleet.env.close();
+}, 600_000);
+afterAll(async () => {
+  await close?.();
+});
+
+/** `kubectl get ARGS` against the fleet: its table split into rows of cells (columns split on 2+ spaces). */
+async function get(...args: string[]): Promise<{ header: string[]; rows: string[][] }> {
+  const { stdout } = await run('kubectl', ['--kubeconfig', env.kubeconfig, 'get', ...args], {
+    timeout: 60_000,
+  });
+  const [header = '', ...lines] = stdout.trimEnd().split('\n');
+  const split = (l: string) => l.trim().split(/\s{2,}/);
+  return { header: split(header), rows: lines.map(split) };
+}
+
+describe('kubectl get against the local fleet', () => {
+  it('prints the NodePools with their CRD printer columns, READY from the status the lifecycle wrote', async () => {
+    const t = await get('nodepools');
+    expect(t.header).toEqual(['NAME', 'NODECLASS', 'NODES', 'READY', 'AGE']);
+    expect(t.rows.length).toBeGreaterThan(0);
+    for (const r of t.rows) expect(r[3], r.join(' ')).toBe('True');
+    // the simulated clock drives AGE: a fresh fleet's pools are minutes old, not the real calendar's
+    for (const r of t.rows) expect(r[4]).toMatch(/^\d+m(\d+s)?$|^\d+s$/);
+  });
+
+  it('prints the NodeClaims with type, capacity type, zone, node and READY', async () => {
+    const t = await get('nodeclaims');
+    expect(t.header).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
+    const ready = t.rows.filter((r) => r[5] === 'True');
+    expect(ready.length).toBeGreaterThan(0);
+    for (const r of ready) {
+      expect(r[1]).toMatch(/^[a-z0-9]+[.-][a-z0-9.-]+$/); // an instance or machine type
+      expect(['on-demand', 'spot', 'reserved']).toContain(r[2]);
+      expect(r[4]).not.toBe('');
+    }
+  });
+
+  it('prints wide node and pod columns, and the events kraftsman wrote', async () => {
+    const nodes = await get('nodes', '-o', 'wide');
+    expect(nodes.header.slice(0, 6)).toEqual(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP']);
+    expect(nodes.rows.some((r) => r[1] === 'Ready')).toBe(true);
+    const pods = await get('pods', '-A');
+    expect(pods.header).toEqual(['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(pods.rows.some((r) => r[3] === 'Running')).toBe(true);
+    const events = await get('events', '-A');
+    expect(events.header).toEqual(['NAMESPACE', 'LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
+    const reasons = new Set(events.rows.map((r) => r[3]));
+    expect(
+      [...reasons].some((r) =>
+        ['Nominated', 'Launched', 'Registered', 'Initialized', 'DisruptionTerminating'].includes(r ?? ''),
+      ),
+    ).toBe(true);
+  });
+});
