@@ -2,7 +2,7 @@
 // registry of every action but CreateFleet, each returning the body of its XML response.
 // TerminateInstances answers `shutting-down` as EC2 does; the instance terminates a little later.
 import { Ec2Fault } from './faults.ts';
-import { listOf, membersOf, structOf, tagsFor } from './query.ts';
+import { listOf, membersOf, structOf, tagKey, tagsFor } from './query.ts';
 import { STATE_CODES, type EmuInstance } from './world.ts';
 
 import {
@@ -42,10 +42,10 @@ const terminateInstances: Handler = (world, params) => {
 
 const createTags: Handler = (world, params) => {
   const tags: Record<string, string> = {};
-  for (const t of membersOf(params, 'Tag')) tags[t.get('Key') ?? ''] = t.get('Value') ?? '';
+  for (const t of membersOf(params, 'Tag')) tags[tagKey(t.get('Key'))] = t.get('Value') ?? '';
   for (const id of listOf(params, 'ResourceId')) {
     const i = world.instances.get(id);
-    if (!i || !world.visible(id))
+    if (!i || !world.visible(id, 'CreateTags'))
       throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
     i.tags = { ...i.tags, ...tags };
   }
