@@ -22,6 +22,9 @@ export type { Handler };
 
 const terminateInstances: Handler = (world, params) => {
   const ids = listOf(params, 'InstanceId');
+  // InstanceIds is required (EC2 API reference, TerminateInstances): a call naming none is refused.
+  if (ids.length === 0)
+    throw new Ec2Fault('MissingParameter', 'The request must contain the parameter InstanceId');
   const missing = ids.filter((id) => !world.instances.has(id));
   if (missing.length > 0)
     throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
