@@ -135,6 +135,26 @@ describe('EC2 gang retries', () => {
     expect(world().live()).toHaveLength(3);
   });
 
+  it('asks for a retry naming the member that has no instance of its shape, never one of another shape', async () => {
+    const request = sameTypes('ml/remaster');
+    await rig.provider.createGang(request);
+    // The workers' claim tags never landed; the master was re-created under a new name while the old master's
+    // instance (tagged with the old name) lives on.
+    for (const i of world().instances.values())
+      if (i.tags['karpenter.sh/nodeclaim'] !== 'ml/remaster-m') delete i.tags['karpenter.sh/nodeclaim'];
+    const [old, ...workers] = request.members;
+    const c = old!.claim;
+    const master = {
+      ...old!,
+      claim: { ...c, metadata: { ...c.metadata, name: 'ml/remaster-m2', uid: 'uid-m2' } },
+    };
+    const error = await rig.provider
+      .createGang({ ...request, members: [master, ...workers] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryableCloudError);
+    expect((error as Error).message).toBe('gang ml/remaster: no instance found for NodeClaim ml/remaster-m2');
+  });
+
   it('asks for a retry, naming the claim, when the gang instances found belong to other claims', async () => {
     const first = await rig.provider.createGang(
       uniformGang(

@@ -1,8 +1,8 @@
 // Gangs on the EC2 adapter beyond the contract (docs/mechanisms/gangs.md#mixed-shapes): one instant fleet per
 // shape, each asking MinTargetCapacity = TotalTargetCapacity = the shape's size on one type in one zone (a fleet
 // of one needs no minimum); an empty gang refused as fatal; a later shape's failure, thrown or short, rolls the
-// earlier shapes back and carries every shape's refused offerings; the claim tags, and EC2's eventual consistency
-// after the launch; what a crashed attempt left terminated before a retry; a retry whose claim tags never landed
+// earlier shapes back and carries every shape's refused offerings; partial and empty fleets; the claim and Name
+// tags, a Kubeadm gang's join token, and EC2's eventual consistency after the launch; what a crashed attempt left terminated before a retry; a retry whose claim tags never landed
 // matches each claim to an instance of its own shape. More retries: ec2-gang-retry.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
@@ -134,6 +134,12 @@ describe('EC2 gangs', () => {
     expect(clean.instances.map((x) => [x.claim, x.instance.nodeClaim])).toEqual(
       ['ml/clean-m', 'ml/clean-w1', 'ml/clean-w2'].map((n) => [n, n]),
     );
+    // Named for the console after the NodePool and the gang.
+    expect([...rig.emulator.world.instances.values()].map((i) => i.tags['Name'])).toEqual([
+      'gpu/ml/clean',
+      'gpu/ml/clean',
+      'gpu/ml/clean',
+    ]);
     rig.reset();
     rig.emulator.world.setCapacity('g5.2xlarge', 'us-east-1a', 'on-demand', 0);
     const request = mixed('ml/refusals', types);
@@ -149,6 +155,110 @@ describe('EC2 gangs', () => {
       })),
     );
     expect(again.unavailableOfferings).toEqual([]);
+  });
+
+  it('fails a later shape that comes up empty with every shape refused offerings, naming the shape', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    rig.emulator.world.setCapacity('g5.2xlarge', 'us-east-1a', 'on-demand', 0);
+    for (const zone of ['us-east-1a', 'us-east-1b'])
+      rig.emulator.world.setCapacity('g5.xlarge', zone, 'on-demand', 0);
+    const error = await rig.provider.createGang(mixed('ml/short', types)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientCapacityError);
+    expect((error as Error).message).toBe(
+      'gang ml/short, shape 2 (1 × NodePool gpu): no offering had capacity',
+    );
+    const master = { ...workersRefused, instanceType: 'g5.xlarge' };
+    expect((error as InsufficientCapacityError).offerings).toEqual([
+      workersRefused,
+      { ...master, zone: 'us-east-1b' },
+      master,
+    ]);
+    expect(rig.emulator.world.live()).toEqual([]);
+  });
+
+  it('reads a fleet EC2 filled only in part as a shortfall, and an answer with neither instances nor errors as none', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const pair = (gang: string) =>
+      uniformGang(
+        gang,
+        [1, 2].map((k) => claim(`${gang}-${k}`, only('g5.xlarge'))),
+        ec2NodeClass(),
+        types,
+      );
+    const w = rig.emulator.world;
+    // A partial fleet (what an EC2 ignoring MinTargetCapacity would leave): one of two, no error given.
+    w.faults.ignoreMinTargetCapacity = true;
+    w.setCapacity('g5.xlarge', 'us-east-1a', 'on-demand', 1);
+    w.setCapacity('g5.xlarge', 'us-east-1b', 'on-demand', 0);
+    const partial = await rig.provider.createGang(pair('ml/partial')).catch((e: unknown) => e);
+    expect(partial).toBeInstanceOf(InsufficientCapacityError);
+    expect((partial as Error).message).toBe(
+      'gang ml/partial, shape 1 (2 × NodePool gpu): EC2 launched 1 of 2',
+    );
+    expect((partial as Error).cause).toBeInstanceOf(RetryableCloudError);
+    expect(w.live()).toEqual([]);
+    // The same, with the other zone refused for a reason that is not capacity: that reason decides. (Once the
+    // rollback's termination has given its capacity back, so it cannot land on the capacity set below.)
+    await expect.poll(() => [...w.instances.values()].every((i) => i.state === 'terminated')).toBe(true);
+    rig.reset();
+    w.faults.ignoreMinTargetCapacity = true;
+    w.setCapacity('g5.xlarge', 'us-east-1a', 'on-demand', 0, 'Unsupported');
+    w.setCapacity('g5.xlarge', 'us-east-1b', 'on-demand', 1);
+    const unsupported = await rig.provider.createGang(pair('ml/unsupported')).catch((e: unknown) => e);
+    expect(unsupported).toBeInstanceOf(FatalCloudError);
+    expect((unsupported as Error).message).toContain('CreateFleet refused with Unsupported');
+    expect(w.live()).toEqual([]);
+    await expect.poll(() => [...w.instances.values()].every((i) => i.state === 'terminated')).toBe(true);
+    // No instances and no errors is no answer: retryable, not a lack of capacity.
+    rig.reset();
+    w.faults.emptyFleet = true;
+    const empty = await rig.provider.createGang(pair('ml/empty-answer')).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(RetryableCloudError);
+    expect(empty).not.toBeInstanceOf(InsufficientCapacityError);
+  });
+
+  it('names a gang without a NodePool after kraftsman, and says so when it falls short', async () => {
+    const types = await rig.provider.instanceTypes(ec2NodeClass());
+    const poolless = (gang: string) =>
+      uniformGang(
+        gang,
+        [1, 2].map((k) => {
+          const c = claim(`${gang}-${k}`, only('g5.xlarge'));
+          return { ...c, metadata: { ...c.metadata, labels: {} } };
+        }),
+        ec2NodeClass(),
+        types,
+      );
+    await rig.provider.createGang(poolless('ml/poolless'));
+    expect(new Set([...rig.emulator.world.instances.values()].map((i) => i.tags['Name']))).toEqual(
+      new Set(['kraftsman/ml/poolless']),
+    );
+    for (const zone of ['us-east-1a', 'us-east-1b'])
+      rig.emulator.world.setCapacity('g5.xlarge', zone, 'on-demand', 0);
+    const error = await rig.provider.createGang(poolless('ml/poolless-short')).catch((e: unknown) => e);
+    expect((error as Error).message).toContain('gang ml/poolless-short, shape 1 (2 × NodePool ?)');
+  });
+
+  it('hands a Kubeadm gang its join token: every member joins with it', async () => {
+    const nodeClass = ec2NodeClass({
+      amiFamily: 'Kubeadm',
+      bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: `sha256:${'0'.repeat(64)}` },
+    });
+    const types = await rig.provider.instanceTypes(nodeClass);
+    await rig.provider.createGang({
+      ...uniformGang(
+        'ml/kubeadm',
+        [claim('k-1', only('g5.xlarge')), claim('k-2', only('g5.xlarge'))],
+        nodeClass,
+        types,
+      ),
+      join: { id: 'abcdef', secret: '0123456789abcdef' },
+    });
+    const userData = [...rig.emulator.world.instances.values()].map((i) =>
+      Buffer.from(i.userData ?? '', 'base64').toString('utf8'),
+    );
+    expect(userData).toHaveLength(2);
+    for (const u of userData) expect(u).toContain("export KRAFTSMAN_JOIN_TOKEN='abcdef.0123456789abcdef'");
   });
 
   it('keeps its instances retried while DescribeInstances lags behind the launch, after CreateTags landed', async () => {
