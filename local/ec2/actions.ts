@@ -3,7 +3,7 @@
 // TerminateInstances answers `shutting-down` as EC2 does; the instance terminates a little later.
 import { Ec2Fault } from './faults.ts';
 import { templateSettings } from './template-data.ts';
-import { listOf, membersOf, structOf, tagsFor } from './query.ts';
+import { listOf, membersOf, structOf, tagKey, tagsFor } from './query.ts';
 import { STATE_CODES, type EmuInstance } from './world.ts';
 
 import {
@@ -24,6 +24,9 @@ export type { Handler };
 
 const terminateInstances: Handler = (world, params) => {
   const ids = listOf(params, 'InstanceId');
+  // InstanceIds is required (EC2 API reference, TerminateInstances): a call naming none is refused.
+  if (ids.length === 0)
+    throw new Ec2Fault('MissingParameter', 'The request must contain the parameter InstanceId');
   const missing = ids.filter((id) => !world.instances.has(id));
   if (missing.length > 0)
     throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
@@ -44,10 +47,10 @@ const terminateInstances: Handler = (world, params) => {
 
 const createTags: Handler = (world, params) => {
   const tags: Record<string, string> = {};
-  for (const t of membersOf(params, 'Tag')) tags[t.get('Key') ?? ''] = t.get('Value') ?? '';
+  for (const t of membersOf(params, 'Tag')) tags[tagKey(t.get('Key'))] = t.get('Value') ?? '';
   for (const id of listOf(params, 'ResourceId')) {
     const i = world.instances.get(id);
-    if (!i || !world.visible(id))
+    if (!i || !world.visible(id, 'CreateTags'))
       throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
     i.tags = { ...i.tags, ...tags };
   }

@@ -68,14 +68,14 @@ export const describeInstances: Handler = (world, params) => {
       'InvalidParameterCombination',
       'The parameter instancesSet cannot be used with the parameter maxResults',
     );
-  const missing = ids.filter((id) => !world.visible(id));
+  const missing = ids.filter((id) => !world.visible(id, 'DescribeInstances'));
   if (missing.length > 0)
     throw new Ec2Fault('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   const filters = filtersOf(params);
   checkFilters(filters, INSTANCE_FILTERS);
   const found = [...world.instances.values()].filter(
     (i) =>
-      world.visible(i.instanceId) &&
+      world.visible(i.instanceId, 'DescribeInstances') &&
       (ids.length === 0 || ids.includes(i.instanceId)) &&
       matchesFilters(filters, (name) => {
         const fields: Record<string, string[]> = {

@@ -55,9 +55,22 @@ export function tagsFor(params: Params, prefix: string, resourceType: string): R
   const tags: Record<string, string> = {};
   for (const spec of membersOf(params, prefix)) {
     if (spec.get('ResourceType') !== resourceType) continue;
-    for (const t of membersOf(spec, 'Tag')) tags[t.get('Key') ?? ''] = t.get('Value') ?? '';
+    for (const t of membersOf(spec, 'Tag')) tags[tagKey(t.get('Key'))] = t.get('Value') ?? '';
   }
   return tags;
+}
+
+/**
+ * A tag key as EC2 takes it (API reference, Tag: at most 127 characters, never beginning with `aws:`; EC2 User
+ * Guide, tag restrictions: a key is required): anything else is `InvalidParameterValue`, naming the key.
+ */
+export function tagKey(key: string | undefined): string {
+  if (!key || key.length > 127 || key.toLowerCase().startsWith('aws:'))
+    throw new Ec2Fault(
+      'InvalidParameterValue',
+      `Tag key '${key ?? ''}' is invalid: a key has 1 to 127 characters and may not begin with aws:`,
+    );
+  return key;
 }
 
 /**

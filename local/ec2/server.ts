@@ -102,7 +102,8 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
     try {
       await sleep(world.faults.delayMs[action] ?? 0);
       const failure = world.faults.failNext[action];
-      if (failure) {
+      if (failure?.after) failure.after -= 1;
+      else if (failure) {
         delete world.faults.failNext[action];
         throw new Ec2Fault(failure.code, failure.message, failure.status);
       }
@@ -125,12 +126,12 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
             emit(stateChange(world, i));
           });
         }
-      if (action === 'DescribeInstances' || action === 'CreateTags') world.ageUnseen();
+      world.ageUnseen(action);
       res
         .writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' })
         .end(responseXml(action, requestId, out));
     } catch (err) {
-      if (action === 'DescribeInstances' || action === 'CreateTags') world.ageUnseen();
+      world.ageUnseen(action);
       const fault = err instanceof Ec2Fault ? err : new Ec2Fault('InternalError', String(err), 500);
       res
         .writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8' })

@@ -112,8 +112,11 @@ export interface Faults {
   ignoreMinTargetCapacity: boolean;
   /** The Pricing API answers 503 (the adapter must fall back to the built-in catalog). */
   pricingUnavailable: boolean;
-  /** One-shot errors: the next call of the action fails with this code. */
-  failNext: Record<string, { code: string; message: string; status: number }>;
+  /**
+   * One-shot errors: the next call of the action fails with this code (or the one after `after` more calls of it
+   * went through: the second CreateFleet of a gang, say).
+   */
+  failNext: Record<string, { code: string; message: string; status: number; after?: number }>;
   /**
    * Eventual consistency: a freshly launched instance is invisible (InvalidInstanceID.NotFound when
    * named) to this many DescribeInstances/CreateTags requests after its CreateFleet.
@@ -124,6 +127,11 @@ export interface Faults {
    * EC2's does within seconds. Unset: only requests age it (a test that counts the requests it expects to miss).
    */
   unseenMs?: number;
+  /**
+   * Which of DescribeInstances/CreateTags the lag applies to (and is aged by); unset, both. EC2's consistency is
+   * per API, not per instance: a CreateTags that landed does not mean DescribeInstances lists the instance yet.
+   */
+  unseenBy?: readonly UnseenAction[];
   /**
    * The next CreateFleet refuses every override that had capacity with this error (in errorSet, as EC2
    * reports UnauthorizedOperation or a launch template problem per override), launching nothing.
@@ -140,6 +148,10 @@ export interface Faults {
 export const EVENTUAL_UNSEEN_REQUESTS = 2;
 /** ... or until this long has passed on the world's clock (ms). */
 export const EVENTUAL_UNSEEN_MS = 5_000;
+
+/** The calls that can miss an instance EC2 launched a moment ago (faults.unseenRequests). */
+export type UnseenAction = 'DescribeInstances' | 'CreateTags';
+export const UNSEEN_ACTIONS: readonly UnseenAction[] = ['DescribeInstances', 'CreateTags'];
 
 export class Ec2World {
   readonly types = new Map<string, EmuInstanceType>();
@@ -206,16 +218,23 @@ export class Ec2World {
     if (left !== undefined) this.capacity.set(`${type}|${zone}|${lifecycle}`, left - count);
   }
 
-  /** Whether DescribeInstances/CreateTags see the instance yet (see faults.unseenRequests). */
-  visible(id: string): boolean {
+  /** Whether `action` (DescribeInstances or CreateTags) sees the instance yet (see faults.unseenRequests). */
+  visible(id: string, action: UnseenAction): boolean {
     const i = this.instances.get(id);
     if (i === undefined) return false;
+    if (!this.lags(action)) return true;
     const lagging = i.unseen !== undefined && i.unseen > 0;
     return !lagging || (i.unseenUntil !== undefined && this.now().getTime() >= i.unseenUntil);
   }
 
+  /** Whether the eventual-consistency lag applies to `action` (faults.unseenBy). */
+  lags(action: string): boolean {
+    return (this.faults.unseenBy ?? UNSEEN_ACTIONS).some((a) => a === action);
+  }
+
   /** One DescribeInstances/CreateTags request went by: fresh instances are one step closer to visible. */
-  ageUnseen(): void {
+  ageUnseen(action: string): void {
+    if (!this.lags(action)) return;
     for (const i of this.instances.values()) if (i.unseen && i.unseen > 0) i.unseen -= 1;
   }
 

@@ -76,13 +76,19 @@ export async function createEc2Gang(
       // EC2 answers a client token it has seen with that fleet's instances, whatever became of them: after an
       // earlier attempt's instances were terminated (the cleanup above, or a rollback), the same token would hand
       // the dead fleet back as a launch. Ask again under a token salted with the dead instances' ids — the same
-      // dead fleet gives the same new token, so a retry of this call stays idempotent.
-      for (let i = 0; i < STALE_TOKEN_RETRIES; i++) {
+      // dead fleet gives the same new token, so a retry of this call stays idempotent. Each crash and cleanup of
+      // the same claims adds one dead fleet to the chain; past the limit the launch fails (retryable) rather than
+      // hand back the last dead fleet as a launch, and the claims' replacements start a chain of their own.
+      for (let stale = 0; ; stale++) {
         const dead = await goneAmong(
           deps.ctx,
           outcome.launched.map((l) => l.instanceId),
         );
         if (dead.length === 0) break;
+        if (stale === STALE_TOKEN_RETRIES)
+          throw new RetryableCloudError(
+            `gang ${request.gang}, shape ${shape.index + 1}: EC2 answered ${stale + 1} client tokens in a row with a terminated fleet`,
+          );
         plan = {
           ...plan,
           token: clientToken(deps.ctx.config.clusterName, 'gang-relaunch', [plan.token, ...dead.sort()]),
@@ -181,9 +187,9 @@ function shortfall(
   );
 }
 
-/** A later shape's own refusal, carrying the offerings the earlier shapes' fleets were refused too. */
+/** A later shape's own refusal, carrying the offerings the earlier shapes' fleets were refused too (its cause). */
 function withRefusals(err: unknown, refused: readonly UnavailableOffering[]): unknown {
-  if (!(err instanceof InsufficientCapacityError) || refused.length === 0) return err;
+  if (!(err instanceof InsufficientCapacityError)) return err;
   return new InsufficientCapacityError(err.message, [...refused, ...err.offerings], { cause: err });
 }
 
@@ -196,13 +202,14 @@ function matchGang(
   const shapeOf = new Map<string, string>();
   for (const s of shapes) for (const c of s.claims) shapeOf.set(c.metadata.name, String(s.index));
   const unclaimed = existing.filter((i) => !i.nodeClaim);
+  /** The first untagged instance launched for `shape` (or without a shape tag), taken off the list. */
+  const takeUnclaimed = (shape: string | undefined): CloudInstance | undefined => {
+    const i = unclaimed.findIndex((x) => (x.tags[TAG_GANG_SHAPE] ?? shape) === shape);
+    return i >= 0 ? unclaimed.splice(i, 1)[0] : undefined;
+  };
   return request.members.map(({ claim }) => {
     const name = claim.metadata.name;
-    const own = existing.find((i) => i.nodeClaim === name);
-    const i = own
-      ? -1
-      : unclaimed.findIndex((x) => (x.tags[TAG_GANG_SHAPE] ?? shapeOf.get(name)) === shapeOf.get(name));
-    const instance = own ?? (i >= 0 ? unclaimed.splice(i, 1)[0] : undefined);
+    const instance = existing.find((i) => i.nodeClaim === name) ?? takeUnclaimed(shapeOf.get(name));
     if (!instance)
       throw new RetryableCloudError(`gang ${request.gang}: no instance found for NodeClaim ${name}`);
     return { claim: claimName(claim), instance };

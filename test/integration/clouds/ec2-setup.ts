@@ -113,6 +113,7 @@ export async function startEc2Rig(
         ignoreMinTargetCapacity: false,
         failNext: {},
         unseenRequests: 0,
+        unseenBy: undefined,
         emptyFleet: false,
         refuseOverrides: undefined,
       });
