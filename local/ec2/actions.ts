@@ -65,12 +65,14 @@ const createLaunchTemplate: Handler = (world, params) => {
   const reservation = data.get(
     'CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId',
   );
+  const instanceProfile = data.get('IamInstanceProfile.Name');
   const template = {
     id: world.nextId('lt'),
     name,
     ...(imageId ? { imageId } : {}),
     ...(userData ? { userData } : {}),
     ...(reservation ? { capacityReservationId: reservation } : {}),
+    ...(instanceProfile ? { instanceProfile } : {}),
     securityGroupIds: listOf(data, 'SecurityGroupId'),
     tags: tagsFor(data, 'TagSpecification', 'instance'),
   };

@@ -139,7 +139,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     const logger = o.log.logger(fn);
     const ec2 = (s: Ec2Settings) =>
       buildEc2Provider(
-        { ...s, endpoint: env.ec2.endpoint },
+        { ...s, endpoint: env.ec2.endpoint, iamEndpoint: env.iam.endpoint },
         clock,
         logger,
         LOCAL_CREDENTIALS,

@@ -176,6 +176,7 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       'logs:PutLogEvents',
       ...derived.dynamodb,
       ...derived.ec2,
+      ...derived.iam,
       ...(files.includes('shared/adapters/kube/cluster.ts') ? ['secretsmanager:GetSecretValue'] : []),
       ...(calls.invokes ? ['lambda:InvokeFunction'] : []),
       ...(sqsMappingsOf(t, name).length > 0

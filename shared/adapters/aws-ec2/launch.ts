@@ -49,10 +49,15 @@ export function clientToken(cluster: string, kind: string, parts: readonly strin
   return `kraftsman-${hash.slice(0, 48)}`;
 }
 
+/**
+ * One CreateFleet. `instanceProfile` is the profile the node runs with (instance-profiles.ts: spec.instanceProfile,
+ * or the one kraftsman keeps for spec.role); the provider never launches without one.
+ */
 export async function launchFleet(
   ctx: Ec2Context,
   resolved: ResolvedNodeClass,
   plan: LaunchPlan,
+  instanceProfile: string,
 ): Promise<FleetOutcome> {
   const subnetByZone = new Map(resolved.subnets.map((s) => [s.zone, s.subnetId]));
   const options = plan.options.filter((o) => subnetByZone.has(o.zone));
@@ -64,7 +69,6 @@ export async function launchFleet(
       [],
     );
   const claim = plan.claims[0] as NodeClaim;
-  const spec = plan.nodeClass.spec;
   const cluster = ctx.config.clusterName;
   const userData = userDataOf({
     cluster,
@@ -78,7 +82,7 @@ export async function launchFleet(
     securityGroupIds: resolved.securityGroupIds,
     userData,
     tags: baseTags(cluster, plan.nodeClass, claim),
-    ...(spec.instanceProfile ? { instanceProfile: spec.instanceProfile } : {}),
+    instanceProfile,
   };
   // A capacity reservation is named in the launch template, so `reserved` takes one template per reservation.
   const reservations =

@@ -14,7 +14,11 @@ import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { InstanceTypeReadOptions, PriceLookup } from '../../ports/price-store.ts';
-import { FatalCloudError, InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
+import {
+  FatalCloudError,
+  InstanceNotFoundError,
+  RetryableCloudError,
+} from '../../ports/cloud-provider/errors.ts';
 import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
 import {
   type CloudInstance,
@@ -61,7 +65,12 @@ import {
   terminateInstances,
 } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
-import { realSleep, type Sleep } from '../backoff.ts';
+import { backoffDelay, realSleep, type Sleep } from '../backoff.ts';
+import type { RetryPolicy } from '../../config/retry-policy.ts';
+import { instanceProfileProblem } from '../../model/node-identity.ts';
+import type { IAMClient } from '@aws-sdk/client-iam';
+import { InstanceProfiles, type LaunchProfile } from './instance-profiles.ts';
+import type { InstanceProfileCollector } from '../../ports/instance-profiles.ts';
 import { withThrottleRetry } from './retry.ts';
 
 export interface Ec2ProviderDeps {
@@ -77,17 +86,52 @@ export interface Ec2ProviderDeps {
    * tagged with it, list() and delete() act only on instances that carry it. Without it those calls fail.
    */
   readonly deployment?: DeploymentSource;
+  /**
+   * IAM, for the instance profiles of node classes that name a `role` (instance-profiles.ts). Without it only
+   * `spec.instanceProfile` can launch: a node class with a role is refused, never launched without a profile.
+   */
+  readonly iam?: IAMClient;
 }
+
+/**
+ * IAM is eventually consistent: a profile just created (or given its role) is "Invalid IAM Instance Profile name"
+ * to EC2 for a few seconds (docs/mechanisms/instance-profiles.md). A launch with a managed profile is asked again,
+ * waits growing to 8 s, about 20 s in all at most.
+ */
+export const PROFILE_PROPAGATION: RetryPolicy = { attempts: 6, baseDelayMs: 1_000, maxDelayMs: 8_000 };
+
+/** EC2's answer to a launch naming a profile it cannot see (Karpenter's IsInstanceProfileNotFound). */
+const profileNotVisible = (o: FleetOutcome): boolean =>
+  o.launched.length === 0 &&
+  o.otherErrors.some(
+    (e) => e.code === 'InvalidParameterValue' && e.message.includes('Invalid IAM Instance Profile name'),
+  );
 
 export class Ec2CloudProvider implements CloudProvider {
   readonly cloud = 'aws' as const;
   private readonly ctx: Ec2Context;
   private readonly recent: RecentLaunches;
   private readonly callAfterLaunch: Call;
+  private readonly profiles?: InstanceProfiles;
   constructor(private readonly deps: Ec2ProviderDeps) {
     this.ctx = { ec2: deps.ec2, config: deps.config, call: this.call };
+    if (deps.iam)
+      this.profiles = new InstanceProfiles(
+        deps.iam,
+        {
+          clusterName: deps.config.clusterName,
+          region: deps.config.region,
+          now: () => deps.clock.now().getTime(),
+        },
+        this.call,
+      );
     this.recent = new RecentLaunches(deps.clock);
     this.callAfterLaunch = callAfterLaunch(deps.config.retry, deps.sleep ?? realSleep);
+  }
+
+  /** The managed instance profiles' garbage collector (lifecycle's), when the provider has IAM. */
+  get instanceProfiles(): InstanceProfileCollector | undefined {
+    return this.profiles;
   }
 
   async create(request: LaunchRequest): Promise<LaunchResult> {
@@ -270,7 +314,56 @@ export class Ec2CloudProvider implements CloudProvider {
     return describeClusterInstances(this.ctx, owner.deployment, [{ Name: `tag:${key}`, Values: [value] }]);
   }
 
+  /**
+   * Resolves the node class and its instance profile, then launches; a fleet refused only because EC2 cannot see a
+   * managed profile yet is asked again under a token salted with the refused fleet's id (EC2 hands a token it has
+   * seen its old answer back; the same refused fleet gives the same new token, so a retry stays idempotent).
+   */
   private async launch(plan: LaunchPlan): Promise<FleetOutcome> {
-    return launchFleet(this.ctx, await this.resolve(plan.nodeClass), plan);
+    const resolved = await this.resolve(plan.nodeClass);
+    const profile = await this.profileFor(plan.nodeClass);
+    let current = plan;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await launchFleet(this.ctx, resolved, current, profile.name);
+      if (!profileNotVisible(outcome)) return outcome;
+      if (!profile.managed)
+        throw new FatalCloudError(
+          `EC2NodeClass ${plan.nodeClass.metadata.name}: instance profile ${profile.name} (spec.instanceProfile) not found by EC2`,
+        );
+      if (attempt >= PROFILE_PROPAGATION.attempts)
+        throw new RetryableCloudError(
+          `EC2NodeClass ${plan.nodeClass.metadata.name}: instance profile ${profile.name} not yet visible to EC2 after ${attempt} launches (IAM propagation)`,
+        );
+      this.deps.logger?.info('instance profile not yet visible to EC2; launching again', {
+        profile: profile.name,
+        attempt,
+      });
+      await (this.deps.sleep ?? realSleep)(backoffDelay(PROFILE_PROPAGATION, attempt, Math.random));
+      current = {
+        ...current,
+        token: clientToken(this.deps.config.clusterName, 'profile-retry', [
+          current.token,
+          outcome.fleetId ?? String(attempt),
+        ]),
+      };
+    }
+  }
+
+  /** The launch's instance profile: never none (docs/mechanisms/instance-profiles.md). */
+  private async profileFor(nc: EC2NodeClass): Promise<LaunchProfile> {
+    const problem = instanceProfileProblem(nc);
+    if (problem) throw new FatalCloudError(`EC2NodeClass ${nc.metadata.name}: ${problem}`);
+    if (this.profiles)
+      try {
+        return await this.profiles.forLaunch(nc);
+      } catch (err) {
+        throw err instanceof NodeClassResolutionError
+          ? new FatalCloudError(err.message, { cause: err })
+          : err;
+      }
+    if (nc.spec.instanceProfile) return { name: nc.spec.instanceProfile, managed: false };
+    throw new FatalCloudError(
+      `EC2NodeClass ${nc.metadata.name}: spec.role needs an instance profile made through IAM, and this provider has no IAM client`,
+    );
   }
 }
