@@ -3,6 +3,7 @@
 import {
   createEc2Client,
   createIamClient,
+  createSsmClient,
   type LocalEndpoint,
 } from '../../shared/adapters/aws-ec2/clients.ts';
 import { parseEc2ProviderConfig, type Ec2ProviderConfig } from '../../shared/config/aws-ec2.ts';
@@ -26,6 +27,10 @@ export interface Ec2Settings {
    * against AWS it always has IAM's global endpoint.
    */
   readonly iamEndpoint?: string;
+  /** A local SSM endpoint (local/ssm) for image aliases; the same rule as `iamEndpoint`. */
+  readonly ssmEndpoint?: string;
+  /** The cluster's Kubernetes minor version (`1.33`), for image aliases (docs/mechanisms/images.md). */
+  readonly kubernetesVersion?: string;
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
@@ -39,6 +44,7 @@ export function ec2Config(
     region: settings.region,
     ...(settings.accountId ? { accountId: settings.accountId } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.kubernetesVersion ? { kubernetesVersion: settings.kubernetesVersion } : {}),
   });
   return settings.endpoint && credentials
     ? { config, local: { endpoint: settings.endpoint, credentials } }
@@ -75,9 +81,14 @@ export function buildEc2Provider(
     settings.iamEndpoint && credentials ? { endpoint: settings.iamEndpoint, credentials } : undefined;
   const iam = settings.endpoint && !local ? undefined : createIamClient(clients.config, local);
   if (iam) closer?.add(() => iam.destroy());
+  const ssmLocal =
+    settings.ssmEndpoint && credentials ? { endpoint: settings.ssmEndpoint, credentials } : undefined;
+  const ssm = settings.endpoint && !ssmLocal ? undefined : createSsmClient(clients.config, ssmLocal);
+  if (ssm) closer?.add(() => ssm.destroy());
   return new Ec2CloudProvider({
     ...clients,
     ...(iam ? { iam } : {}),
+    ...(ssm ? { ssm } : {}),
     clock,
     logger,
     ...(prices ? { prices } : {}),

@@ -3,6 +3,7 @@
 // which only the pricing function needs, is built beside its reader (pricing.ts); IAM's, for instance profiles, here.
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import type { Ec2ProviderConfig } from '../../config/aws-ec2.ts';
 
 /** For tests: the emulator on 127.0.0.1 with dummy credentials; Lambda uses its role. */
@@ -26,4 +27,9 @@ export function createEc2Client(config: Ec2ProviderConfig, local?: LocalEndpoint
 /** IAM (global endpoint), for the instance profiles of node classes with a `role` (instance-profiles.ts). */
 export function createIamClient(config: Ec2ProviderConfig, local?: LocalEndpoint): IAMClient {
   return new IAMClient({ region: config.region, ...SDK_CLIENT_SETTINGS, ...(local ?? {}) });
+}
+
+/** SSM (the region's), for image aliases: AWS's public parameters (images.ts). */
+export function createSsmClient(config: Ec2ProviderConfig, local?: LocalEndpoint): SSMClient {
+  return new SSMClient({ region: config.region, ...SDK_CLIENT_SETTINGS, ...(local ?? {}) });
 }

@@ -69,6 +69,8 @@ import { backoffDelay, realSleep, type Sleep } from '../backoff.ts';
 import type { RetryPolicy } from '../../config/retry-policy.ts';
 import { instanceProfileProblem } from '../../model/node-identity.ts';
 import type { IAMClient } from '@aws-sdk/client-iam';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import { imageFor } from './images.ts';
 import { InstanceProfiles, type LaunchProfile } from './instance-profiles.ts';
 import type { InstanceProfileCollector } from '../../ports/instance-profiles.ts';
 import { withThrottleRetry } from './retry.ts';
@@ -91,6 +93,8 @@ export interface Ec2ProviderDeps {
    * `spec.instanceProfile` can launch: a node class with a role is refused, never launched without a profile.
    */
   readonly iam?: IAMClient;
+  /** SSM, for image aliases (AWS's public parameters, images.ts); without it an alias is refused. */
+  readonly ssm?: SSMClient;
 }
 
 /**
@@ -152,6 +156,7 @@ export class Ec2CloudProvider implements CloudProvider {
       options: launchOptions(claim, request.instanceTypes),
       token: clientToken(this.deps.config.clusterName, 'claim', [`${name}/${claim.metadata.uid ?? ''}`]),
       tags,
+      instanceTypes: request.instanceTypes,
       ...(request.join ? { join: request.join } : {}),
     };
     const outcome = await this.launch(plan);
@@ -241,17 +246,24 @@ export class Ec2CloudProvider implements CloudProvider {
       ]);
     const subnetZones = new Set(resolved.subnets.map((s) => s.zone));
     const book = await read();
-    return infos
-      .map((info) =>
-        toInstanceTypeSpec({
-          info,
-          zones: (zonesByType.get(String(info.InstanceType)) ?? []).filter((z) => subnetZones.has(z)).sort(),
-          resolved,
-          prices: book,
-          ...(nc.spec.kubelet?.maxPods ? { maxPods: nc.spec.kubelet.maxPods } : {}),
-        }),
-      )
-      .filter((t): t is InstanceTypeSpec => t !== undefined);
+    const images = resolved.images ?? [];
+    return (
+      infos
+        .map((info) =>
+          toInstanceTypeSpec({
+            info,
+            zones: (zonesByType.get(String(info.InstanceType)) ?? [])
+              .filter((z) => subnetZones.has(z))
+              .sort(),
+            resolved,
+            prices: book,
+            ...(nc.spec.kubelet?.maxPods ? { maxPods: nc.spec.kubelet.maxPods } : {}),
+          }),
+        )
+        .filter((t): t is InstanceTypeSpec => t !== undefined)
+        // Karpenter offers only instance types some image of the node class boots (architecture, accelerators).
+        .filter((t) => images.length === 0 || imageFor(images, t) !== undefined)
+    );
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
@@ -259,7 +271,9 @@ export class Ec2CloudProvider implements CloudProvider {
     if (!id) return undefined;
     const instance = await describeLive(this.ctxFor(id as ProviderId), id as ProviderId);
     const resolved = await this.resolve(this.ec2Class(nodeClass));
-    if (instance.ImageId !== resolved.imageId) return 'ImageDrift';
+    // Karpenter: drifted when the instance's image is none of those the node class resolves to now.
+    const images = resolved.images?.map((i) => i.id) ?? [resolved.imageId];
+    if (!images.includes(instance.ImageId ?? '')) return 'ImageDrift';
     if (!resolved.subnets.some((s) => s.subnetId === instance.SubnetId)) return 'SubnetDrift';
     const groups = (instance.SecurityGroups ?? []).map((g) => g.GroupId ?? '').sort();
     if (groups.join(',') !== [...resolved.securityGroupIds].sort().join(',')) return 'SecurityGroupDrift';
@@ -304,7 +318,12 @@ export class Ec2CloudProvider implements CloudProvider {
 
   private async resolve(nc: EC2NodeClass): Promise<ResolvedNodeClass> {
     try {
-      return await resolveNodeClass(this.deps.ec2, this.call, nc);
+      return await resolveNodeClass(this.deps.ec2, this.call, nc, {
+        ...(this.deps.ssm ? { ssm: this.deps.ssm } : {}),
+        ...(this.deps.config.kubernetesVersion
+          ? { kubernetesVersion: this.deps.config.kubernetesVersion }
+          : {}),
+      });
     } catch (err) {
       throw err instanceof NodeClassResolutionError ? new FatalCloudError(err.message, { cause: err }) : err;
     }
