@@ -60,6 +60,23 @@ export class IamWorld {
     return role;
   }
 
+  /** A profile someone made outside kraftsman (what spec.instanceProfile names), holding `role`, visible to EC2. */
+  addInstanceProfile(name: string, role: string, path = '/'): IamInstanceProfile {
+    if (!this.roles.has(role)) this.addRole(role);
+    const p: IamInstanceProfile = {
+      name,
+      id: this.nextId('AIPA'),
+      path,
+      createDate: this.now(),
+      roles: [role],
+      tags: {},
+      changedAt: 0,
+      unseenLaunches: 0,
+    };
+    this.profiles.set(name, p);
+    return p;
+  }
+
   roleArn(r: IamRole): string {
     return `arn:aws:iam::${this.account}:role${r.path}${r.name}`;
   }

@@ -14,11 +14,7 @@ import type { EC2NodeClass, NodeClass } from '../../model/nodeclass.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { InstanceTypeReadOptions, PriceLookup } from '../../ports/price-store.ts';
-import {
-  FatalCloudError,
-  InstanceNotFoundError,
-  RetryableCloudError,
-} from '../../ports/cloud-provider/errors.ts';
+import { FatalCloudError, InstanceNotFoundError } from '../../ports/cloud-provider/errors.ts';
 import { claimNodePool, launchOptions } from '../../model/launch-options.ts';
 import {
   type CloudInstance,
@@ -49,14 +45,7 @@ import {
 import { assertOwned, ownedInstanceId, type Owner } from './ownership.ts';
 import { toInstanceTypeSpec } from './instance-types.ts';
 import { allPages } from './pages.ts';
-import {
-  baseTags,
-  clientToken,
-  fleetFailure,
-  launchFleet,
-  launchedInstance,
-  type LaunchPlan,
-} from './launch.ts';
+import { baseTags, clientToken, fleetFailure, launchedInstance, type LaunchPlan } from './launch.ts';
 import {
   describeClusterInstances,
   describeInstance,
@@ -65,13 +54,12 @@ import {
   terminateInstances,
 } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
-import { backoffDelay, realSleep, type Sleep } from '../backoff.ts';
-import type { RetryPolicy } from '../../config/retry-policy.ts';
-import { instanceProfileProblem } from '../../model/node-identity.ts';
+import { realSleep, type Sleep } from '../backoff.ts';
+import { launchWithProfile } from './profile-launch.ts';
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import { imageFor } from './images.ts';
-import { InstanceProfiles, type LaunchProfile } from './instance-profiles.ts';
+import { InstanceProfiles } from './instance-profiles.ts';
 import type { InstanceProfileCollector } from '../../ports/instance-profiles.ts';
 import { withThrottleRetry } from './retry.ts';
 
@@ -96,20 +84,6 @@ export interface Ec2ProviderDeps {
   /** SSM, for image aliases (AWS's public parameters, images.ts); without it an alias is refused. */
   readonly ssm?: SSMClient;
 }
-
-/**
- * IAM is eventually consistent: a profile just created (or given its role) is "Invalid IAM Instance Profile name"
- * to EC2 for a few seconds (docs/mechanisms/instance-profiles.md). A launch with a managed profile is asked again,
- * waits growing to 8 s, about 20 s in all at most.
- */
-export const PROFILE_PROPAGATION: RetryPolicy = { attempts: 6, baseDelayMs: 1_000, maxDelayMs: 8_000 };
-
-/** EC2's answer to a launch naming a profile it cannot see (Karpenter's IsInstanceProfileNotFound). */
-const profileNotVisible = (o: FleetOutcome): boolean =>
-  o.launched.length === 0 &&
-  o.otherErrors.some(
-    (e) => e.code === 'InvalidParameterValue' && e.message.includes('Invalid IAM Instance Profile name'),
-  );
 
 export class Ec2CloudProvider implements CloudProvider {
   readonly cloud = 'aws' as const;
@@ -333,56 +307,18 @@ export class Ec2CloudProvider implements CloudProvider {
     return describeClusterInstances(this.ctx, owner.deployment, [{ Name: `tag:${key}`, Values: [value] }]);
   }
 
-  /**
-   * Resolves the node class and its instance profile, then launches; a fleet refused only because EC2 cannot see a
-   * managed profile yet is asked again under a token salted with the refused fleet's id (EC2 hands a token it has
-   * seen its old answer back; the same refused fleet gives the same new token, so a retry stays idempotent).
-   */
+  /** Resolves the node class, then launches with its instance profile (profile-launch.ts). */
   private async launch(plan: LaunchPlan): Promise<FleetOutcome> {
     const resolved = await this.resolve(plan.nodeClass);
-    const profile = await this.profileFor(plan.nodeClass);
-    let current = plan;
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await launchFleet(this.ctx, resolved, current, profile.name);
-      if (!profileNotVisible(outcome)) return outcome;
-      if (!profile.managed)
-        throw new FatalCloudError(
-          `EC2NodeClass ${plan.nodeClass.metadata.name}: instance profile ${profile.name} (spec.instanceProfile) not found by EC2`,
-        );
-      if (attempt >= PROFILE_PROPAGATION.attempts)
-        throw new RetryableCloudError(
-          `EC2NodeClass ${plan.nodeClass.metadata.name}: instance profile ${profile.name} not yet visible to EC2 after ${attempt} launches (IAM propagation)`,
-        );
-      this.deps.logger?.info('instance profile not yet visible to EC2; launching again', {
-        profile: profile.name,
-        attempt,
-      });
-      await (this.deps.sleep ?? realSleep)(backoffDelay(PROFILE_PROPAGATION, attempt, Math.random));
-      current = {
-        ...current,
-        token: clientToken(this.deps.config.clusterName, 'profile-retry', [
-          current.token,
-          outcome.fleetId ?? String(attempt),
-        ]),
-      };
-    }
-  }
-
-  /** The launch's instance profile: never none (docs/mechanisms/instance-profiles.md). */
-  private async profileFor(nc: EC2NodeClass): Promise<LaunchProfile> {
-    const problem = instanceProfileProblem(nc);
-    if (problem) throw new FatalCloudError(`EC2NodeClass ${nc.metadata.name}: ${problem}`);
-    if (this.profiles)
-      try {
-        return await this.profiles.forLaunch(nc);
-      } catch (err) {
-        throw err instanceof NodeClassResolutionError
-          ? new FatalCloudError(err.message, { cause: err })
-          : err;
-      }
-    if (nc.spec.instanceProfile) return { name: nc.spec.instanceProfile, managed: false };
-    throw new FatalCloudError(
-      `EC2NodeClass ${nc.metadata.name}: spec.role needs an instance profile made through IAM, and this provider has no IAM client`,
+    return launchWithProfile(
+      {
+        ctx: this.ctx,
+        sleep: this.deps.sleep ?? realSleep,
+        ...(this.profiles ? { profiles: this.profiles } : {}),
+        ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+      },
+      resolved,
+      plan,
     );
   }
 }

@@ -158,6 +158,8 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       ...(options.iamPropagation ? { propagation: options.iamPropagation } : {}),
     });
     closer.add(() => iam.close());
+    // The profile an operator made, which node classes with spec.instanceProfile name (ec2-setup.ts's).
+    iam.world.addInstanceProfile('KraftsmanNodeProfile', 'KraftsmanNodeRole');
     ec2.world.instanceProfileUsable = (name) => iam.world.usableByEc2(name);
     if ((options.ec2Consistency ?? 'eventual') === 'eventual') {
       ec2.world.faults.unseenRequests = EVENTUAL_UNSEEN_REQUESTS;
