@@ -25,7 +25,13 @@ const OUTER = ['ports', 'loop', 'adapters', 'config', 'observability', 'function
 
 /** The only packages each adapter folder may import besides zod and Node built-ins. */
 const ADAPTER_SDKS = {
-  'aws-ec2': ['@aws-sdk/client-ec2', '@aws-sdk/client-pricing', '@smithy/*'],
+  'aws-ec2': [
+    '@aws-sdk/client-ec2',
+    '@aws-sdk/client-pricing',
+    '@aws-sdk/client-iam',
+    '@aws-sdk/client-ssm',
+    '@smithy/*',
+  ],
   'gcp-compute': ['@google-cloud/*', 'google-auth-library', 'google-gax'],
   kube: ['@kubernetes/client-node'],
   dynamodb: ['@aws-sdk/client-dynamodb'],

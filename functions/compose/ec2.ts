@@ -1,6 +1,11 @@
 // Builds the EC2 CloudProvider: its EC2 client once per container (SDK attempts 1, adapter retries). It calls no
 // price API: a pass or a launcher hands it the stored price book (instance-types.ts, launch-handler.ts).
-import { createEc2Client, type LocalEndpoint } from '../../shared/adapters/aws-ec2/clients.ts';
+import {
+  createEc2Client,
+  createIamClient,
+  createSsmClient,
+  type LocalEndpoint,
+} from '../../shared/adapters/aws-ec2/clients.ts';
 import { parseEc2ProviderConfig, type Ec2ProviderConfig } from '../../shared/config/aws-ec2.ts';
 import { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
 import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
@@ -16,6 +21,16 @@ export interface Ec2Settings {
   readonly accountId?: string;
   /** A local endpoint (the EC2 emulator); AWS's own otherwise. */
   readonly endpoint?: string;
+  /**
+   * A local IAM endpoint (the IAM emulator, local/iam) for the instance profiles of node classes with a `role`.
+   * With a local EC2 `endpoint` and no IAM one, the provider has no IAM client (only spec.instanceProfile launches);
+   * against AWS it always has IAM's global endpoint.
+   */
+  readonly iamEndpoint?: string;
+  /** A local SSM endpoint (local/ssm) for image aliases; the same rule as `iamEndpoint`. */
+  readonly ssmEndpoint?: string;
+  /** The cluster's Kubernetes minor version (`1.33`), for image aliases (docs/mechanisms/images.md). */
+  readonly kubernetesVersion?: string;
   readonly retry?: { attempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
@@ -29,6 +44,7 @@ export function ec2Config(
     region: settings.region,
     ...(settings.accountId ? { accountId: settings.accountId } : {}),
     ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.kubernetesVersion ? { kubernetesVersion: settings.kubernetesVersion } : {}),
   });
   return settings.endpoint && credentials
     ? { config, local: { endpoint: settings.endpoint, credentials } }
@@ -60,8 +76,19 @@ export function buildEc2Provider(
   prices?: () => Promise<PriceLookup>,
   deployment?: DeploymentSource,
 ): Ec2CloudProvider {
+  const clients = ec2Clients(settings, credentials, closer);
+  const local =
+    settings.iamEndpoint && credentials ? { endpoint: settings.iamEndpoint, credentials } : undefined;
+  const iam = settings.endpoint && !local ? undefined : createIamClient(clients.config, local);
+  if (iam) closer?.add(() => iam.destroy());
+  const ssmLocal =
+    settings.ssmEndpoint && credentials ? { endpoint: settings.ssmEndpoint, credentials } : undefined;
+  const ssm = settings.endpoint && !ssmLocal ? undefined : createSsmClient(clients.config, ssmLocal);
+  if (ssm) closer?.add(() => ssm.destroy());
   return new Ec2CloudProvider({
-    ...ec2Clients(settings, credentials, closer),
+    ...clients,
+    ...(iam ? { iam } : {}),
+    ...(ssm ? { ssm } : {}),
     clock,
     logger,
     ...(prices ? { prices } : {}),

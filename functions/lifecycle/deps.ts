@@ -22,7 +22,14 @@ export function buildLifecycleDeps(env: Readonly<Record<string, string | undefin
   return composeDeps(config, (base) => {
     const providers = buildProviders(config, base.time.clock, base.obs, baseDeployment(base, config));
     // Compute Engine reports preemptions as zonal operations, which its provider lists.
-    return { ...leasedPorts(base), providers, ...(providers.gcp ? { preemptions: providers.gcp } : {}) };
+    // The EC2 provider's instance profiles (node classes with a role): garbage-collected here.
+    const instanceProfiles = providers.aws.instanceProfiles;
+    return {
+      ...leasedPorts(base),
+      providers,
+      ...(providers.gcp ? { preemptions: providers.gcp } : {}),
+      ...(instanceProfiles ? { instanceProfiles } : {}),
+    };
   });
 }
 

@@ -71,12 +71,14 @@ const createLaunchTemplate: Handler = (world, params) => {
     'CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId',
   );
   const { nicGroups, ...settings } = templateSettings(data);
+  const instanceProfile = data.get('IamInstanceProfile.Name');
   const template = {
     id: world.nextId('lt'),
     name,
     ...(imageId ? { imageId } : {}),
     ...(userData ? { userData } : {}),
     ...(reservation ? { capacityReservationId: reservation } : {}),
+    ...(instanceProfile ? { instanceProfile } : {}),
     securityGroupIds: nicGroups ?? listOf(data, 'SecurityGroupId'),
     tags: tagsFor(data, 'TagSpecification', 'instance'),
     settings,

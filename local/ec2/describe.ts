@@ -235,7 +235,10 @@ export const describeImages: Handler = (world, params) => {
   const matching = world.images.filter(
     (i) =>
       (ids.length === 0 || ids.includes(i.imageId)) &&
-      (owners.length === 0 || owners.includes(i.owner)) &&
+      // EC2's owner aliases: `self` is the caller's account, `amazon` Amazon's images.
+      (owners.length === 0 ||
+        owners.includes(i.owner) ||
+        (owners.includes('self') && i.owner === world.account)) &&
       matchesFilters(
         filters,
         (n) =>

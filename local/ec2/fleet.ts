@@ -179,6 +179,24 @@ function candidatesOf(
       });
       continue;
     }
+    // EC2 refuses a profile IAM has not propagated to it yet, or that does not exist (README.md, "Instance profiles").
+    if (template.instanceProfile && world.instanceProfileUsable?.(template.instanceProfile) === false) {
+      for (const o of membersOf(config, 'Overrides'))
+        templateErrors.push({
+          launchTemplateAndOverrides: {
+            launchTemplateSpecification: {
+              launchTemplateId: template.id,
+              launchTemplateName: template.name,
+              version: spec.get('Version'),
+            },
+            overrides: { instanceType: o.get('InstanceType'), subnetId: o.get('SubnetId') },
+          },
+          lifecycle: capacityType,
+          errorCode: 'InvalidParameterValue',
+          errorMessage: `Value (${template.instanceProfile}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`,
+        });
+      continue;
+    }
     for (const o of membersOf(config, 'Overrides')) {
       const instanceType = o.get('InstanceType') ?? '';
       if (!world.types.has(instanceType))

@@ -1,5 +1,7 @@
 // The EC2 emulator's default world: GPU types in three zones with prices, one subnet and security
-// group per zone tagged for discovery, and two node images.
+// group per zone tagged for discovery, two node images, and the public EKS-optimized AL2023 and Bottlerocket
+// images the SSM emulator's public parameters name (local/ssm/seed.ts), owned by `amazon`.
+import { publicImageParameters } from '../ssm/seed.ts';
 import type { Ec2World, EmuInstanceType } from './world.ts';
 
 export const DISCOVERY_TAG = { key: 'kraftsman.dev/discovery', value: 'local' } as const;
@@ -91,4 +93,5 @@ export function seedWorld(world: Ec2World, zones: readonly string[]): void {
       tags,
     },
   );
+  for (const i of publicImageParameters().images) world.images.push({ ...i, owner: 'amazon', tags: {} });
 }

@@ -79,6 +79,8 @@ export interface EmuLaunchTemplate {
   readonly userData?: string;
   readonly securityGroupIds: readonly string[];
   readonly capacityReservationId?: string;
+  /** IamInstanceProfile.Name of the template (the node's instance profile). */
+  readonly instanceProfile?: string;
   readonly tags: Record<string, string>;
   readonly settings: EmuTemplateSettings;
 }
@@ -160,6 +162,11 @@ export class Ec2World {
   readonly securityGroups: EmuSecurityGroup[] = [];
   readonly images: EmuImage[] = [];
   readonly launchTemplates = new Map<string, EmuLaunchTemplate>();
+  /**
+   * Whether a launch may name this instance profile (IAM's view as EC2 sees it: the IAM emulator's
+   * `world.usableByEc2`, README.md "Instance profiles"); unset, every profile is accepted.
+   */
+  instanceProfileUsable?: (name: string) => boolean;
   readonly reservations: EmuReservation[] = [];
   /** Fleets by client token: the request's fingerprint and the response it got. */
   readonly fleets = new Map<string, { fingerprint: string; response: Record<string, unknown> }>();

@@ -100,3 +100,14 @@ export function seedGce(world: GceWorld, catalog: InstanceTypeCatalog, zones: re
       });
   }
 }
+
+/** The IAM roles the fleet's EC2NodeClasses name (spec.role): the IAM emulator holds them. */
+export function nodeRoles(objects: readonly unknown[]): string[] {
+  const roles = new Set<string>();
+  for (const o of objects) {
+    const x = o as { kind?: unknown; spec?: { role?: unknown } };
+    if (x.kind === 'EC2NodeClass' && typeof x.spec?.role === 'string')
+      roles.add(x.spec.role.split('/').pop() ?? x.spec.role);
+  }
+  return [...roles].sort();
+}

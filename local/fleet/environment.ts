@@ -1,6 +1,7 @@
 // The servers a local fleet runs against, all on 127.0.0.1: the Kubernetes API emulator (alive: booted
 // instances register as Nodes), the EC2 and Compute Engine emulators (their worlds from the catalog, the
-// seeded fleet's instances in them), and DynamoDB Local with the state table (the store's fenced writes are
+// seeded fleet's instances in them), the IAM emulator (the node classes' roles; EC2 asks it about instance
+// profiles), the SSM emulator (the public image parameters aliases read), and DynamoDB Local with the state table (the store's fenced writes are
 // DynamoDB transactions, which dynalite lacks).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import type { Ec2Event } from '../ec2/events.ts';
 import { startEc2Emulator, type Ec2Emulator } from '../ec2/server.ts';
 import { EVENTUAL_UNSEEN_MS, EVENTUAL_UNSEEN_REQUESTS } from '../ec2/world.ts';
 import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
+import { startIamEmulator, type IamEmulator } from '../iam/server.ts';
+import { startSsmEmulator, type SsmEmulator } from '../ssm/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
@@ -21,7 +24,7 @@ import { Closer } from '../../functions/compose/local.ts';
 import { systemClock } from '../../shared/adapters/system-clock.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { FLEET_DEPLOYMENT, adoptNodes } from './adopt.ts';
-import { seedEc2, seedGce } from './clouds.ts';
+import { nodeRoles, seedEc2, seedGce } from './clouds.ts';
 import { seededIds } from './ids.ts';
 
 export interface FleetWorld {
@@ -37,6 +40,9 @@ export interface FleetEnvironment extends FleetWorld {
   readonly kubeconfig: string;
   readonly ec2: Ec2Emulator;
   readonly gce: GceEmulator;
+  readonly iam: IamEmulator;
+  /** SSM's public image parameters (image aliases, local/ssm/README.md). */
+  readonly ssm: SsmEmulator;
   readonly dynamo: LocalDynamo;
   readonly tableName: string;
   /** EC2 events EventBridge would forward to the interruption queue, not yet delivered. */
@@ -98,6 +104,13 @@ export async function startEnvironment(
       onBoot: (b) => registerGceNode(kube, gce.world, b),
     });
     closes.push(() => gce.close());
+    // The roles the node classes name exist; a profile is usable by EC2 at once here (the provider's propagation
+    // retries sleep on the wall clock, which the simulated fleet does not spend; local/iam/README.md).
+    const iam: IamEmulator = await startIamEmulator({ roles: nodeRoles(objects), now: () => clock.now() });
+    closes.push(() => iam.close());
+    ec2.world.instanceProfileUsable = (name) => iam.world.usableByEc2(name);
+    const ssm: SsmEmulator = await startSsmEmulator({ now: () => clock.now() });
+    closes.push(() => ssm.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
     const dynamo = await dynamoStart;
@@ -118,7 +131,7 @@ export async function startEnvironment(
     closes.push(() => rmSync(dir, { recursive: true, force: true }));
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, kubeconfigYaml(kubeUrl));
-    return { ...world, kube, kubeUrl, kubeconfig, ec2, gce, dynamo, tableName, ec2Events, close };
+    return { ...world, kube, kubeUrl, kubeconfig, ec2, gce, iam, ssm, dynamo, tableName, ec2Events, close };
   } catch (err: unknown) {
     await close();
     throw err;

@@ -18,6 +18,7 @@ import {
   type PassTypesConfig,
   type SqsBatchResponse,
 } from '../../functions/compose/index.ts';
+import { FLEET_KUBERNETES_VERSION } from '../ssm/seed.ts';
 import { createLifecycleHandler } from '../../functions/lifecycle/handler.ts';
 import { createProvisionHandler } from '../../functions/provision/handler.ts';
 import { InProcessInvoker } from '../../shared/adapters/memory/invoker.ts';
@@ -139,7 +140,14 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     const logger = o.log.logger(fn);
     const ec2 = (s: Ec2Settings) =>
       buildEc2Provider(
-        { ...s, endpoint: env.ec2.endpoint },
+        {
+          ...s,
+          endpoint: env.ec2.endpoint,
+          iamEndpoint: env.iam.endpoint,
+          ssmEndpoint: env.ssm.endpoint,
+          // The fleet's cluster runs the Kubernetes version the SSM emulator publishes images for (local/ssm/seed.ts).
+          kubernetesVersion: s.kubernetesVersion ?? FLEET_KUBERNETES_VERSION,
+        },
         clock,
         logger,
         LOCAL_CREDENTIALS,

@@ -17,6 +17,14 @@ export const ec2ProviderConfigSchema = z.object({
   /** Region of the Price List Query API endpoint (it lives in a few regions only). */
   pricingRegion: z.string().default('us-east-1'),
   retry: retryPolicySchema,
+  /**
+   * The cluster's Kubernetes minor version (`1.33`): image aliases resolve through AWS's public SSM parameters,
+   * which are per version (docs/mechanisms/images.md). Only a node class with an alias needs it.
+   */
+  kubernetesVersion: z
+    .string()
+    .regex(/^1\.\d+$/, 'kubernetesVersion must be a minor version such as 1.33')
+    .optional(),
 });
 export type Ec2ProviderConfig = z.infer<typeof ec2ProviderConfigSchema>;
 

@@ -28,6 +28,12 @@ export const commonEnv = {
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit AWS account id')
     .optional(),
+  /** The cluster's Kubernetes minor version, for image aliases (docs/mechanisms/images.md); empty means unset. */
+  KRAFTSMAN_KUBERNETES_VERSION: z
+    .string()
+    .trim()
+    .regex(/^(1\.\d+)?$/, 'must be a Kubernetes minor version such as 1.33')
+    .optional(),
 };
 
 /** The Compute Engine side, for functions that talk to Google Cloud. */
@@ -91,6 +97,7 @@ export function commonSettings(env: Common, service: string) {
       clusterName: env.KRAFTSMAN_CLUSTER_NAME,
       region: env.AWS_REGION,
       ...(env.KRAFTSMAN_AWS_ACCOUNT_ID ? { accountId: env.KRAFTSMAN_AWS_ACCOUNT_ID } : {}),
+      ...(env.KRAFTSMAN_KUBERNETES_VERSION ? { kubernetesVersion: env.KRAFTSMAN_KUBERNETES_VERSION } : {}),
     },
   };
 }

@@ -22,6 +22,8 @@ import {
   terminateDeletedClaim,
 } from './deletion-requests.ts';
 import { collectGarbage, type GcCounts } from './garbage-collection.ts';
+import { collectInstanceProfiles } from './instance-profile-gc.ts';
+import type { InstanceProfileCollector, ProfileGcCounts } from '../ports/instance-profiles.ts';
 import { handleInterruptions } from './interruption.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseHeld, releaseTerminated } from './finalizers.ts';
 import { guard, type Guard } from './guard.ts';
@@ -38,6 +40,8 @@ export interface PreemptionSource {
 
 export interface LifecycleDeps extends TerminationDeps, LeaseDeps {
   readonly preemptions?: PreemptionSource;
+  /** The managed instance profiles of EC2NodeClasses with a role (the EC2 provider's, when it has IAM). */
+  readonly instanceProfiles?: InstanceProfileCollector;
 }
 
 export interface LifecycleSettings {
@@ -65,6 +69,8 @@ export interface LifecycleCounts {
   drained: number;
   interruptions: number;
   garbage: GcCounts;
+  /** Managed instance profiles deleted, kept, and refused as not this cluster's (docs/mechanisms/instance-profiles.md). */
+  profiles: ProfileGcCounts;
   failed: number;
   errors: string[];
 }
@@ -97,6 +103,7 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
     drained: 0,
     interruptions: 0,
     garbage: { instances: 0, claims: 0 },
+    profiles: { deleted: 0, kept: 0, refused: 0 },
     failed: 0,
     errors: [],
   };
@@ -134,6 +141,18 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   await attempt('garbage collection', async () => {
     counts.garbage = await collectGarbage(deps, objects, settings.gcGraceMs, g);
   });
+  const profiles = deps.instanceProfiles;
+  if (profiles)
+    await attempt('instance profiles', async () => {
+      counts.profiles = await collectInstanceProfiles(
+        profiles,
+        objects,
+        deps.clock.now(),
+        settings.gcGraceMs,
+      );
+      if (counts.profiles.deleted > 0)
+        deps.logger.info('deleted instance profiles of removed node classes', { ...counts.profiles });
+    });
   await attempt('finalizers', async () => {
     const released = await releaseHeld(deps.cluster, deps.providers, objects);
     if (released) deps.logger.info('released Karpenter finalizers of deleted objects', { released });

@@ -11,6 +11,8 @@ const selectorTerm = z.looseObject({
   id: z.string().optional(),
   name: z.string().optional(),
   alias: z.string().optional(),
+  /** amiSelectorTerms: the image owner (an account id, `self` or `amazon`), as Karpenter's. */
+  owner: z.string().optional(),
   tags: z.record(z.string(), z.string()).optional(),
 });
 

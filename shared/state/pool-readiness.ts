@@ -2,6 +2,7 @@
 // a NodePool whose node class is missing, terminating or not Ready is NotReady, and the provisioner's scheduler
 // (provisioner.go NewScheduler) and every disruption simulation skip it — the next pool by weight is used.
 import { joinProblem } from '../model/join-readiness.ts';
+import { instanceProfileProblem } from '../model/node-identity.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
 import type { NodePool } from '../model/nodepool.ts';
 
@@ -32,7 +33,8 @@ const text = (v: unknown, fallback: string): string => (typeof v === 'string' &&
  * Undefined when the pool may be scheduled on. Karpenter's readiness controller: NodeClassNotFound,
  * NodeClassTerminating, the class's own Ready=False reason, NodeClassReadinessUnknown. A node class whose status
  * carries no Ready condition at all counts as Ready: kraftsman runs no node-class controller to write one; but one
- * that cannot produce a join (BootstrapIncomplete, model/join-readiness.ts) is NotReady whatever its status says.
+ * that cannot produce a join (BootstrapIncomplete, model/join-readiness.ts) or has no instance profile
+ * (InstanceProfileNotReady, model/node-identity.ts) is NotReady whatever its status says.
  */
 export function poolNotReady(pool: NodePool, nodeClass: NodeClass | undefined): PoolNotReady | undefined {
   const ref = pool.spec.template.spec.nodeClassRef;
@@ -47,6 +49,9 @@ export function poolNotReady(pool: NodePool, nodeClass: NodeClass | undefined): 
   // kraftsman's own readiness rule (docs/mechanisms/bootstrap.md): a class whose nodes could not join never launches.
   const cannotJoin = joinProblem(nodeClass);
   if (cannotJoin) return notReady('BootstrapIncomplete', `${ref.kind} ${ref.name}: ${cannotJoin}`);
+  // Exactly one of spec.role / spec.instanceProfile (docs/mechanisms/instance-profiles.md): never a launch without one.
+  const noProfile = instanceProfileProblem(nodeClass);
+  if (noProfile) return notReady('InstanceProfileNotReady', `${ref.kind} ${ref.name}: ${noProfile}`);
   const ready = readyCondition(nodeClass);
   if (!ready || ready.status === 'True') return undefined;
   if (ready.status === 'False')

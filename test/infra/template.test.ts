@@ -176,6 +176,8 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       'logs:PutLogEvents',
       ...derived.dynamodb,
       ...derived.ec2,
+      ...derived.iam,
+      ...derived.ssm,
       ...(files.includes('shared/adapters/kube/cluster.ts') ? ['secretsmanager:GetSecretValue'] : []),
       ...(calls.invokes ? ['lambda:InvokeFunction'] : []),
       ...(sqsMappingsOf(t, name).length > 0

@@ -69,6 +69,8 @@ export interface FleetOutcome {
   readonly unavailable: readonly UnavailableOffering[];
   /** Errors that are not about capacity (bad parameters, throttling inside the fleet). */
   readonly otherErrors: readonly { readonly code: string; readonly message: string }[];
+  /** The fleet EC2 answered with (the same for a client token it has seen). */
+  readonly fleetId?: string;
 }
 
 export function readFleet(out: CreateFleetCommandOutput, capacityType: CapacityType): FleetOutcome {
@@ -93,5 +95,10 @@ export function readFleet(out: CreateFleetCommandOutput, capacityType: CapacityT
       });
     } else otherErrors.push({ code, message: e.ErrorMessage ?? '' });
   }
-  return { launched, unavailable: [...unavailable.values()], otherErrors };
+  return {
+    launched,
+    unavailable: [...unavailable.values()],
+    otherErrors,
+    ...(out.FleetId ? { fleetId: out.FleetId } : {}),
+  };
 }

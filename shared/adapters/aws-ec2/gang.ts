@@ -145,6 +145,7 @@ function shapePlan(
     claims: shape.claims,
     nodeClass: deps.ec2Class(shape.nodeClass),
     options: preferZones(launchOptions(first, shape.instanceTypes), zones),
+    instanceTypes: shape.instanceTypes,
     token: clientToken(cluster, 'gang', [
       request.gang,
       String(shape.index),

@@ -15,7 +15,7 @@ export interface TemplateContent {
   readonly userData: string;
   readonly tags: Readonly<Record<string, string>>;
   readonly capacityReservationId?: string;
-  /** The node's IAM instance profile (EC2NodeClass spec.instanceProfile); kraftsman does not create profiles from `role`. */
+  /** The node's IAM instance profile: spec.instanceProfile, or the one made for spec.role (instance-profiles.ts). */
   readonly instanceProfile?: string;
   /** Block devices, metadata options, public IP, monitoring (launch-settings.ts); absent: EC2's defaults. */
   readonly settings?: LaunchSettings;

@@ -20,6 +20,8 @@ import { launchSettings } from './launch-settings.ts';
 import type { ResolvedNodeClass } from './node-class-resolver.ts';
 import { BootstrapError, renderUserData } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
+import type { InstanceTypeSpec } from '../../model/catalog.ts';
+import { imageFor } from './images.ts';
 
 export interface LaunchPlan {
   readonly claims: readonly NodeClaim[];
@@ -28,6 +30,8 @@ export interface LaunchPlan {
   readonly token: string;
   readonly tags: Readonly<Record<string, string>>;
   readonly join?: JoinToken;
+  /** The instance types the options come from: each picks the newest image it boots (images.ts). */
+  readonly instanceTypes?: readonly InstanceTypeSpec[];
 }
 
 /** Tags on every instance, volume and template: the node class's own, the cluster's, the pool's. */
@@ -50,14 +54,32 @@ export function clientToken(cluster: string, kind: string, parts: readonly strin
   return `kraftsman-${hash.slice(0, 48)}`;
 }
 
+/**
+ * One CreateFleet. `instanceProfile` is the profile the node runs with (instance-profiles.ts: spec.instanceProfile,
+ * or the one kraftsman keeps for spec.role); the provider never launches without one.
+ */
 export async function launchFleet(
   ctx: Ec2Context,
   resolved: ResolvedNodeClass,
   plan: LaunchPlan,
+  instanceProfile: string,
 ): Promise<FleetOutcome> {
   const subnetByZone = new Map(resolved.subnets.map((s) => [s.zone, s.subnetId]));
-  const options = plan.options.filter((o) => subnetByZone.has(o.zone));
+  // Each instance type launches the newest image it boots: its architecture, and the NVIDIA or Neuron variant for
+  // accelerated types (Karpenter's per-AMI requirements); a type no image fits is left out, as Karpenter filters it.
+  const specs = new Map((plan.instanceTypes ?? []).map((t) => [t.name, t]));
+  const images = resolved.images ?? [];
+  const imageOf = (o: LaunchOption): string | undefined => {
+    const spec = specs.get(o.instanceType);
+    return spec && images.length > 0 ? imageFor(images, spec)?.id : resolved.imageId;
+  };
+  const zoned = plan.options.filter((o) => subnetByZone.has(o.zone));
+  const options = zoned.filter((o) => imageOf(o) !== undefined);
   const first = options[0];
+  if (!first && zoned.length > 0)
+    throw new FatalCloudError(
+      `NodeClaim ${plan.claims[0]?.metadata.name ?? ''}: no image the node class selects boots ${[...new Set(zoned.map((o) => o.instanceType))].join(', ')} (architecture or accelerator)`,
+    );
   // Nothing left to ask EC2 for (every offering unavailable or outside the node class's subnets).
   if (!first)
     throw new InsufficientCapacityError(
@@ -65,7 +87,6 @@ export async function launchFleet(
       [],
     );
   const claim = plan.claims[0] as NodeClaim;
-  const spec = plan.nodeClass.spec;
   const cluster = ctx.config.clusterName;
   const userData = userDataOf({
     cluster,
@@ -75,23 +96,30 @@ export async function launchFleet(
   });
   const content = {
     cluster,
-    imageId: resolved.imageId,
     securityGroupIds: resolved.securityGroupIds,
     userData,
     tags: baseTags(cluster, plan.nodeClass, claim),
-    ...(spec.instanceProfile ? { instanceProfile: spec.instanceProfile } : {}),
+    instanceProfile,
     settings: launchSettings(plan.nodeClass),
   };
-  // A capacity reservation is named in the launch template, so `reserved` takes one template per reservation.
-  const reservations =
-    first.capacityType === 'reserved' ? [...new Set(options.map((o) => o.reservationId ?? ''))] : [''];
+  // One template per image, and per capacity reservation for `reserved` (a reservation is named in the template).
+  const groups = new Map<string, { imageId: string; reservation: string; options: LaunchOption[] }>();
+  for (const o of options) {
+    const imageId = imageOf(o) ?? resolved.imageId;
+    const reservation = first.capacityType === 'reserved' ? (o.reservationId ?? '') : '';
+    const key = `${imageId}|${reservation}`;
+    const g = groups.get(key) ?? { imageId, reservation, options: [] };
+    g.options.push(o);
+    groups.set(key, g);
+  }
   const templates = [];
-  for (const r of reservations) {
+  for (const g of groups.values()) {
     const name = await ensureLaunchTemplate(ctx.ec2, ctx.call, {
       ...content,
-      ...(r ? { capacityReservationId: r } : {}),
+      imageId: g.imageId,
+      ...(g.reservation ? { capacityReservationId: g.reservation } : {}),
     });
-    templates.push({ name, options: r ? options.filter((o) => o.reservationId === r) : options });
+    templates.push({ name, options: g.options });
   }
   const input = fleetInput({
     templates,

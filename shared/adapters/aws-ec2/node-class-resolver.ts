@@ -2,7 +2,6 @@
 // reservations a launch uses (Karpenter: terms are ORed, fields within a term ANDed).
 import {
   DescribeCapacityReservationsCommand,
-  DescribeImagesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   type EC2Client,
@@ -12,9 +11,13 @@ import type { Call } from './ec2-context.ts';
 import type { EC2NodeClass } from '../../model/nodeclass.ts';
 import { NodeClassResolutionError } from './errors.ts';
 import { allPages } from './pages.ts';
+import { resolveImages, type ImageSources, type ResolvedImage } from './images.ts';
 
 export interface ResolvedNodeClass {
+  /** The newest of `images`: what an instance type-blind reader (drift of an unknown type) compares with. */
   readonly imageId: string;
+  /** Every image the terms select, the newest per architecture and variant (images.ts); a launch picks per type. */
+  readonly images?: readonly ResolvedImage[];
   /** One subnet per zone: the one with the most free addresses, as Karpenter picks. */
   readonly subnets: readonly { readonly subnetId: string; readonly zone: string }[];
   readonly securityGroupIds: readonly string[];
@@ -26,61 +29,16 @@ export interface ResolvedNodeClass {
   }[];
 }
 
-type Term = { id?: string; name?: string; alias?: string; tags?: Record<string, string> };
-
 const tagFilters = (tags: Record<string, string> | undefined): Filter[] =>
   Object.entries(tags ?? {}).map(([k, v]) =>
     v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] },
   );
 
-/** Image families an alias names (`al2023@latest`) mapped to image name patterns; no SSM is involved. */
-const ALIAS_PATTERNS: Record<string, string> = {
-  al2023: 'al2023-ami-*',
-  al2: 'amzn2-ami-*',
-  bottlerocket: 'bottlerocket-aws-k8s-*',
-  ubuntu: 'ubuntu/images/*',
-};
-
-async function images(ec2: EC2Client, call: Call, terms: readonly Term[]): Promise<string> {
-  const found: { id: string; created: string }[] = [];
-  for (const t of terms) {
-    const family = t.alias?.split('@')[0];
-    const pattern = family ? ALIAS_PATTERNS[family] : undefined;
-    if (t.alias && !pattern)
-      throw new NodeClassResolutionError(
-        `amiSelectorTerms alias ${t.alias}: unknown family (known: ${Object.keys(ALIAS_PATTERNS).join(', ')})`,
-      );
-    const filters = [
-      ...tagFilters(t.tags),
-      ...(t.name ? [{ Name: 'name', Values: [t.name] }] : []),
-      ...(pattern ? [{ Name: 'name', Values: [pattern] }] : []),
-    ];
-    const out = await allPages(
-      call,
-      'DescribeImages',
-      (NextToken) =>
-        ec2.send(
-          new DescribeImagesCommand({
-            ...(t.id ? { ImageIds: [t.id] } : {}),
-            ...(pattern ? { Owners: ['amazon'] } : {}),
-            Filters: filters.length > 0 ? filters : undefined,
-            NextToken,
-          }),
-        ),
-      (p) => p.Images,
-    );
-    for (const i of out) if (i.ImageId) found.push({ id: i.ImageId, created: i.CreationDate ?? '' });
-  }
-  // Karpenter launches the newest image among those the terms select.
-  const newest = found.sort((a, b) => b.created.localeCompare(a.created) || a.id.localeCompare(b.id))[0];
-  if (!newest) throw new NodeClassResolutionError('amiSelectorTerms select no image');
-  return newest.id;
-}
-
 export async function resolveNodeClass(
   ec2: EC2Client,
   call: Call,
   nodeClass: EC2NodeClass,
+  sources: ImageSources = {},
 ): Promise<ResolvedNodeClass> {
   const spec = nodeClass.spec;
   const where = `EC2NodeClass ${nodeClass.metadata.name}`;
@@ -90,7 +48,9 @@ export async function resolveNodeClass(
     throw new NodeClassResolutionError(`${where}: spec.subnetSelectorTerms is required`);
   if (!spec.securityGroupSelectorTerms?.length)
     throw new NodeClassResolutionError(`${where}: spec.securityGroupSelectorTerms is required`);
-  const imageId = await images(ec2, call, spec.amiSelectorTerms);
+  const images = await resolveImages(ec2, call, where, spec.amiSelectorTerms, sources);
+  const imageId =
+    [...images].sort((a, b) => b.created.localeCompare(a.created) || a.id.localeCompare(b.id))[0]?.id ?? '';
 
   const byZone = new Map<string, { subnetId: string; zone: string; free: number }>();
   for (const t of spec.subnetSelectorTerms) {
@@ -165,6 +125,7 @@ export async function resolveNodeClass(
   }
   return {
     imageId,
+    images,
     subnets: [...byZone.values()]
       .map(({ subnetId, zone }) => ({ subnetId, zone }))
       .sort((a, b) => a.zone.localeCompare(b.zone)),

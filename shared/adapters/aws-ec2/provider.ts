@@ -45,14 +45,7 @@ import {
 import { assertOwned, ownedInstanceId, type Owner } from './ownership.ts';
 import { toInstanceTypeSpec } from './instance-types.ts';
 import { allPages } from './pages.ts';
-import {
-  baseTags,
-  clientToken,
-  fleetFailure,
-  launchFleet,
-  launchedInstance,
-  type LaunchPlan,
-} from './launch.ts';
+import { baseTags, clientToken, fleetFailure, launchedInstance, type LaunchPlan } from './launch.ts';
 import {
   describeClusterInstances,
   describeInstance,
@@ -62,6 +55,12 @@ import {
 } from './queries.ts';
 import { resolveNodeClass, type ResolvedNodeClass } from './node-class-resolver.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
+import { launchWithProfile } from './profile-launch.ts';
+import type { IAMClient } from '@aws-sdk/client-iam';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import { imageFor } from './images.ts';
+import { InstanceProfiles } from './instance-profiles.ts';
+import type { InstanceProfileCollector } from '../../ports/instance-profiles.ts';
 import { withThrottleRetry } from './retry.ts';
 
 export interface Ec2ProviderDeps {
@@ -77,6 +76,13 @@ export interface Ec2ProviderDeps {
    * tagged with it, list() and delete() act only on instances that carry it. Without it those calls fail.
    */
   readonly deployment?: DeploymentSource;
+  /**
+   * IAM, for the instance profiles of node classes that name a `role` (instance-profiles.ts). Without it only
+   * `spec.instanceProfile` can launch: a node class with a role is refused, never launched without a profile.
+   */
+  readonly iam?: IAMClient;
+  /** SSM, for image aliases (AWS's public parameters, images.ts); without it an alias is refused. */
+  readonly ssm?: SSMClient;
 }
 
 export class Ec2CloudProvider implements CloudProvider {
@@ -84,10 +90,26 @@ export class Ec2CloudProvider implements CloudProvider {
   private readonly ctx: Ec2Context;
   private readonly recent: RecentLaunches;
   private readonly callAfterLaunch: Call;
+  private readonly profiles?: InstanceProfiles;
   constructor(private readonly deps: Ec2ProviderDeps) {
     this.ctx = { ec2: deps.ec2, config: deps.config, call: this.call };
+    if (deps.iam)
+      this.profiles = new InstanceProfiles(
+        deps.iam,
+        {
+          clusterName: deps.config.clusterName,
+          region: deps.config.region,
+          now: () => deps.clock.now().getTime(),
+        },
+        this.call,
+      );
     this.recent = new RecentLaunches(deps.clock);
     this.callAfterLaunch = callAfterLaunch(deps.config.retry, deps.sleep ?? realSleep);
+  }
+
+  /** The managed instance profiles' garbage collector (lifecycle's), when the provider has IAM. */
+  get instanceProfiles(): InstanceProfileCollector | undefined {
+    return this.profiles;
   }
 
   async create(request: LaunchRequest): Promise<LaunchResult> {
@@ -108,6 +130,7 @@ export class Ec2CloudProvider implements CloudProvider {
       options: launchOptions(claim, request.instanceTypes),
       token: clientToken(this.deps.config.clusterName, 'claim', [`${name}/${claim.metadata.uid ?? ''}`]),
       tags,
+      instanceTypes: request.instanceTypes,
       ...(request.join ? { join: request.join } : {}),
     };
     const outcome = await this.launch(plan);
@@ -197,17 +220,24 @@ export class Ec2CloudProvider implements CloudProvider {
       ]);
     const subnetZones = new Set(resolved.subnets.map((s) => s.zone));
     const book = await read();
-    return infos
-      .map((info) =>
-        toInstanceTypeSpec({
-          info,
-          zones: (zonesByType.get(String(info.InstanceType)) ?? []).filter((z) => subnetZones.has(z)).sort(),
-          resolved,
-          prices: book,
-          ...(nc.spec.kubelet?.maxPods ? { maxPods: nc.spec.kubelet.maxPods } : {}),
-        }),
-      )
-      .filter((t): t is InstanceTypeSpec => t !== undefined);
+    const images = resolved.images ?? [];
+    return (
+      infos
+        .map((info) =>
+          toInstanceTypeSpec({
+            info,
+            zones: (zonesByType.get(String(info.InstanceType)) ?? [])
+              .filter((z) => subnetZones.has(z))
+              .sort(),
+            resolved,
+            prices: book,
+            ...(nc.spec.kubelet?.maxPods ? { maxPods: nc.spec.kubelet.maxPods } : {}),
+          }),
+        )
+        .filter((t): t is InstanceTypeSpec => t !== undefined)
+        // Karpenter offers only instance types some image of the node class boots (architecture, accelerators).
+        .filter((t) => images.length === 0 || imageFor(images, t) !== undefined)
+    );
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined> {
@@ -215,7 +245,9 @@ export class Ec2CloudProvider implements CloudProvider {
     if (!id) return undefined;
     const instance = await describeLive(this.ctxFor(id as ProviderId), id as ProviderId);
     const resolved = await this.resolve(this.ec2Class(nodeClass));
-    if (instance.ImageId !== resolved.imageId) return 'ImageDrift';
+    // Karpenter: drifted when the instance's image is none of those the node class resolves to now.
+    const images = resolved.images?.map((i) => i.id) ?? [resolved.imageId];
+    if (!images.includes(instance.ImageId ?? '')) return 'ImageDrift';
     if (!resolved.subnets.some((s) => s.subnetId === instance.SubnetId)) return 'SubnetDrift';
     const groups = (instance.SecurityGroups ?? []).map((g) => g.GroupId ?? '').sort();
     if (groups.join(',') !== [...resolved.securityGroupIds].sort().join(',')) return 'SecurityGroupDrift';
@@ -260,7 +292,12 @@ export class Ec2CloudProvider implements CloudProvider {
 
   private async resolve(nc: EC2NodeClass): Promise<ResolvedNodeClass> {
     try {
-      return await resolveNodeClass(this.deps.ec2, this.call, nc);
+      return await resolveNodeClass(this.deps.ec2, this.call, nc, {
+        ...(this.deps.ssm ? { ssm: this.deps.ssm } : {}),
+        ...(this.deps.config.kubernetesVersion
+          ? { kubernetesVersion: this.deps.config.kubernetesVersion }
+          : {}),
+      });
     } catch (err) {
       throw err instanceof NodeClassResolutionError ? new FatalCloudError(err.message, { cause: err }) : err;
     }
@@ -270,7 +307,18 @@ export class Ec2CloudProvider implements CloudProvider {
     return describeClusterInstances(this.ctx, owner.deployment, [{ Name: `tag:${key}`, Values: [value] }]);
   }
 
+  /** Resolves the node class, then launches with its instance profile (profile-launch.ts). */
   private async launch(plan: LaunchPlan): Promise<FleetOutcome> {
-    return launchFleet(this.ctx, await this.resolve(plan.nodeClass), plan);
+    const resolved = await this.resolve(plan.nodeClass);
+    return launchWithProfile(
+      {
+        ctx: this.ctx,
+        sleep: this.deps.sleep ?? realSleep,
+        ...(this.profiles ? { profiles: this.profiles } : {}),
+        ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+      },
+      resolved,
+      plan,
+    );
   }
 }

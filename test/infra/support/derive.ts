@@ -16,6 +16,8 @@ const callsSchema = z.object({
   store: z.record(z.string(), z.array(z.string()).min(1)),
   cloud: z.record(z.string(), z.array(z.string()).min(1)),
   gce: z.record(z.string(), z.array(z.string()).min(1)),
+  iam: z.record(z.string(), z.array(z.string()).min(1)),
+  ssm: z.record(z.string(), z.array(z.string()).min(1)),
   partitions: z.record(z.string(), z.array(z.string().regex(/^[A-Z]+$/)).min(1)),
 });
 export type CallTable = z.infer<typeof callsSchema>;
@@ -34,7 +36,7 @@ export function readEc2Permissions(): Map<string, string[]> {
     const name = call?.[1] ?? call?.[2];
     if (!name) continue;
     // ec2:CreateAction is the condition key the row names, not an action.
-    const actions = (cells[3] ?? '').match(/\b(?:ec2|pricing):[A-Za-z]+/g) ?? [];
+    const actions = (cells[3] ?? '').match(/\b(?:ec2|pricing|iam|ssm):[A-Za-z]+/g) ?? [];
     rows.set(name, [...new Set(actions.filter((a) => a !== 'ec2:CreateAction'))]);
   }
   return rows;
@@ -79,11 +81,17 @@ export interface PortCalls {
   readonly invokes: boolean;
   /** Whether the EC2 adapter is bundled: a CloudProvider call costs AWS permissions only through it. */
   readonly ec2: boolean;
+  /** The methods with IAM calls (`iam:` rows): CloudProvider launches and lifecycle's instance-profile collector. */
+  readonly iam: ReadonlySet<string>;
+  /** The CloudProvider methods that resolve image aliases through SSM (`ssm:` rows), when images.ts is bundled. */
+  readonly ssm: ReadonlySet<string>;
 }
 
 // esbuild renames a local that collides with another module's (`store` → `store2`): the digits are matched too.
 const STORE_CALL = /\bstore\d*\??\.(\w+)\(/g;
 const CLOUD_CALL = /\b(?:provider|source)\d*\??\.(\w+)\(/g;
+/** lifecycle's `instanceProfiles.collect(…)` (shared/loop/instance-profile-gc.ts). */
+const PROFILE_CALL = /\binstanceProfiles\d*\??\.(\w+)\(/g;
 
 /**
  * The port methods a bundle calls (cloud calls are kept only when the port has such a method). Read from the
@@ -99,12 +107,24 @@ export function portCallsIn(bundle: Bundle, table: CallTable): PortCalls {
   const ec2 = ['provider.ts', 'price-source.ts'].some((f) =>
     bundle.files.includes(`shared/adapters/aws-ec2/${f}`),
   );
-  return { store, cloud, invokes, ec2 };
+  const iam = new Set<string>();
+  if (ec2 && bundle.files.includes('shared/adapters/aws-ec2/instance-profiles.ts')) {
+    for (const m of cloud) if (m in table.iam) iam.add(m);
+    for (const m of bundle.code.matchAll(PROFILE_CALL)) if (m[1] && m[1] in table.iam) iam.add(m[1]);
+  }
+  const ssm = new Set<string>();
+  if (ec2 && bundle.files.includes('shared/adapters/aws-ec2/images.ts'))
+    for (const m of cloud) if (m in table.ssm) ssm.add(m);
+  return { store, cloud, invokes, ec2, iam, ssm };
 }
 
 export interface DerivedActions {
   readonly dynamodb: ReadonlySet<string>;
   readonly ec2: ReadonlySet<string>;
+  /** IAM actions of the instance-profile calls (`iam:` rows). */
+  readonly iam: ReadonlySet<string>;
+  /** SSM actions of the image-alias calls (`ssm:` rows). */
+  readonly ssm: ReadonlySet<string>;
   /** Methods or calls with no row to derive from: the table or PERMISSIONS.md must grow. */
   readonly unknown: readonly string[];
 }
@@ -128,7 +148,21 @@ export function deriveActions(
       if (!row) unknown.push(`${call} (CloudProvider.${method}; no row in aws-ec2/PERMISSIONS.md)`);
       for (const a of row ?? []) actions.add(a);
     }
-  return { dynamodb, ec2: actions, unknown };
+  const iam = new Set<string>();
+  for (const method of calls.iam)
+    for (const call of table.iam[method] ?? []) {
+      const row = ec2.get(call);
+      if (!row) unknown.push(`${call} (iam: ${method}; no row in aws-ec2/PERMISSIONS.md)`);
+      for (const a of row ?? []) iam.add(a);
+    }
+  const ssm = new Set<string>();
+  for (const method of calls.ssm)
+    for (const call of table.ssm[method] ?? []) {
+      const row = ec2.get(call);
+      if (!row) unknown.push(`${call} (ssm: ${method}; no row in aws-ec2/PERMISSIONS.md)`);
+      for (const a of row ?? []) ssm.add(a);
+    }
+  return { dynamodb, ec2: actions, iam, ssm, unknown };
 }
 
 /** Compute Engine API call (first column of gcp-compute/PERMISSIONS.md) → the IAM permissions its row names. */

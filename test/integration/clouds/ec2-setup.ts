@@ -15,6 +15,9 @@ import { systemClock } from '../../../shared/adapters/system-clock.ts';
 import type { Logger } from '../../../shared/ports/logger.ts';
 import { DISCOVERY_TAG } from '../../../local/ec2/seed.ts';
 import { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from '../../../local/ec2/server.ts';
+import { startIamEmulator, type IamEmulator, type IamEmulatorOptions } from '../../../local/iam/server.ts';
+import { createIamClient, createSsmClient } from '../../../shared/adapters/aws-ec2/clients.ts';
+import { startSsmEmulator, type SsmEmulator } from '../../../local/ssm/server.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -38,6 +41,8 @@ export function ec2NodeClass(overrides: Partial<EC2NodeClass['spec']> = {}): EC2
       amiFamily: 'Custom',
       userData: '#!/bin/bash\necho "$KRAFTSMAN_KUBELET_ARGS"',
       bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443' },
+      // Every launch names a profile (docs/mechanisms/instance-profiles.md); the rig's EC2 accepts any name.
+      instanceProfile: 'KraftsmanNodeProfile',
       ...overrides,
     },
   };
@@ -52,6 +57,10 @@ export interface Ec2Rig {
   readonly provider: Ec2CloudProvider;
   readonly sleeps: number[];
   readonly warnings: string[];
+  /** The IAM emulator, when the rig was started with `iam` (EC2 then asks it whether a profile is usable). */
+  readonly iam?: IamEmulator;
+  /** The SSM emulator (public image parameters), when the rig was started with `ssm`. */
+  readonly ssm?: SsmEmulator;
   /** Between tests: no instances, fleets, capacity limits or recorded calls, and no fault armed. */
   reset(): void;
   close(): Promise<void>;
@@ -62,19 +71,35 @@ export async function startEc2Rig(
     emulator?: Ec2EmulatorOptions;
     retryAttempts?: number;
     now?: () => Date;
+    /** An IAM emulator for node classes with a role; EC2 refuses profiles it does not hold (or not yet). */
+    iam?: IamEmulatorOptions;
+    /** An SSM emulator for image aliases, and the cluster's Kubernetes version the provider resolves them for. */
+    ssm?: { kubernetesVersion?: string };
   } = {},
 ): Promise<Ec2Rig> {
   const emulator = await startEc2Emulator({ zones: ['us-east-1a', 'us-east-1b'], ...opts.emulator });
+  const iamEmulator = opts.iam
+    ? await startIamEmulator({ ...opts.iam, ...(opts.now ? { now: opts.now } : {}) })
+    : undefined;
+  const ssmEmulator = opts.ssm ? await startSsmEmulator() : undefined;
+  if (iamEmulator) emulator.world.instanceProfileUsable = (name) => iamEmulator.world.usableByEc2(name);
   const config = parseEc2ProviderConfig({
     clusterName: 'test',
     region: 'us-east-1',
     accountId: RIG_ACCOUNT,
+    ...(opts.ssm?.kubernetesVersion ? { kubernetesVersion: opts.ssm.kubernetesVersion } : {}),
     retry: { attempts: opts.retryAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 2 },
   });
   const local = { endpoint: emulator.endpoint, credentials };
   const ec2 = createEc2Client(config, local);
   const pricing = createPricingClient(config, local);
   const clock = opts.now ? { now: opts.now } : systemClock;
+  const ssm = ssmEmulator
+    ? createSsmClient(config, { endpoint: ssmEmulator.endpoint, credentials })
+    : undefined;
+  const iam = iamEmulator
+    ? createIamClient(config, { endpoint: iamEmulator.endpoint, credentials })
+    : undefined;
   const source = new Ec2PriceSource({ ec2, pricing, config, clock, sleep: async () => undefined });
   const sleeps: number[] = [];
   const warnings: string[] = [];
@@ -92,6 +117,8 @@ export async function startEc2Rig(
     sleep: async (ms) => void sleeps.push(ms),
     prices: async () => lookupOf(await source.prices()),
     deployment: async () => RIG_DEPLOYMENT,
+    ...(iam ? { iam } : {}),
+    ...(ssm ? { ssm } : {}),
   });
   return {
     emulator,
@@ -99,6 +126,8 @@ export async function startEc2Rig(
     provider,
     sleeps,
     warnings,
+    ...(iamEmulator ? { iam: iamEmulator } : {}),
+    ...(ssmEmulator ? { ssm: ssmEmulator } : {}),
     reset: () => {
       const w = emulator.world;
       w.instances.clear();
@@ -121,7 +150,11 @@ export async function startEc2Rig(
     close: async () => {
       ec2.destroy();
       pricing.destroy();
+      iam?.destroy();
+      ssm?.destroy();
       await emulator.close();
+      await iamEmulator?.close();
+      await ssmEmulator?.close();
     },
   };
 }

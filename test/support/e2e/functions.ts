@@ -105,13 +105,16 @@ export function lifecycleHandler(
   cluster: KubeCluster = h.cluster(),
 ) {
   const gce = h.gceProvider();
+  const aws = h.ec2Provider();
   const o = obs(h);
   const deps: LifecycleHandlerDeps = {
     loop: {
       cluster,
       store: h.store(),
-      providers: { aws: h.ec2Provider(), gcp: gce },
+      providers: { aws, gcp: gce },
       preemptions: gce,
+      // As functions/lifecycle/deps.ts: the EC2 provider's managed instance profiles are collected here.
+      ...(aws.instanceProfiles ? { instanceProfiles: aws.instanceProfiles } : {}),
       clock: h.clock,
       timer: h.timer,
       nonce,

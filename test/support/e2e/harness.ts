@@ -3,6 +3,8 @@
 // the same builders the Lambda containers use, with local endpoints and credentials. One harness per test file.
 import { localGoogleAuth } from '../../../local/gce/auth.ts';
 import { startEc2Emulator, type Ec2Emulator } from '../../../local/ec2/server.ts';
+import { startIamEmulator, type IamEmulator } from '../../../local/iam/server.ts';
+import type { IamPropagation } from '../../../local/iam/world.ts';
 import { EVENTUAL_UNSEEN_MS, EVENTUAL_UNSEEN_REQUESTS } from '../../../local/ec2/world.ts';
 import { startGceEmulator, type GceEmulator } from '../../../local/gce/server.ts';
 import {
@@ -75,6 +77,10 @@ export interface E2eOptions {
    * test about something else that needs a launched instance listed at once.
    */
   readonly ec2Consistency?: 'eventual' | 'immediate';
+  /** Roles IAM holds besides the fixtures' KraftsmanNodeRole. */
+  readonly iamRoles?: readonly string[];
+  /** IAM's propagation lag for new instance profiles (local/iam/README.md); none unless given. */
+  readonly iamPropagation?: IamPropagation;
 }
 
 export interface E2eHarness {
@@ -85,6 +91,8 @@ export interface E2eHarness {
   readonly metrics: RecordingMetrics;
   readonly kube: KubeApiEmulator;
   readonly ec2: Ec2Emulator;
+  /** IAM: the node classes' roles and the instance profiles made for them (EC2 asks it whether a profile is usable). */
+  readonly iam: IamEmulator;
   readonly gce: GceEmulator;
   readonly dynamo: LocalDynamo;
   /** Async invocations between functions: register targets, then `await invoker.settled()`. */
@@ -143,6 +151,16 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       },
     });
     closer.add(() => ec2.close());
+    // The e2e node classes' role (fixtures.ts) exists; IAM's propagation lag is off unless a test models it.
+    const iam = await startIamEmulator({
+      roles: ['KraftsmanNodeRole', ...(options.iamRoles ?? [])],
+      now: () => clock.now(),
+      ...(options.iamPropagation ? { propagation: options.iamPropagation } : {}),
+    });
+    closer.add(() => iam.close());
+    // The profile an operator made, which node classes with spec.instanceProfile name (ec2-setup.ts's).
+    iam.world.addInstanceProfile('KraftsmanNodeProfile', 'KraftsmanNodeRole');
+    ec2.world.instanceProfileUsable = (name) => iam.world.usableByEc2(name);
     if ((options.ec2Consistency ?? 'eventual') === 'eventual') {
       ec2.world.faults.unseenRequests = EVENTUAL_UNSEEN_REQUESTS;
       ec2.world.faults.unseenMs = EVENTUAL_UNSEEN_MS;
@@ -166,7 +184,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
     const settings = {
       cluster: { server: kubeUrl, token: 'e2e-token' },
       store: { region: LOCAL_REGION, tableName, endpoint: dynamo.endpoint },
-      ec2: { clusterName, region: 'us-east-1', endpoint: ec2.endpoint, retry },
+      ec2: { clusterName, region: 'us-east-1', endpoint: ec2.endpoint, iamEndpoint: iam.endpoint, retry },
       gce: {
         clusterName,
         project: GCE_PROJECT,
@@ -191,6 +209,7 @@ export async function startHarness(options: E2eOptions = {}): Promise<E2eHarness
       metrics: new RecordingMetrics(),
       kube,
       ec2,
+      iam,
       gce,
       dynamo,
       invoker: new InProcessInvoker(),

@@ -70,8 +70,12 @@ export const ec2NodeClass = (annotations: Record<string, string> = {}): Obj => (
   apiVersion: 'karpenter.k8s.aws/v1',
   kind: 'EC2NodeClass',
   metadata: { name: 'default', annotations },
-  // Joinable (a Kubeadm class needs its endpoint and CA hash), so its pools are Ready (docs/mechanisms/bootstrap.md).
-  spec: { bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: `sha256:${'0'.repeat(64)}` } },
+  // Joinable (a Kubeadm class needs its endpoint and CA hash) and with a role (its nodes' instance profile), so its
+  // pools are Ready (docs/mechanisms/bootstrap.md, docs/mechanisms/instance-profiles.md).
+  spec: {
+    role: 'KarpenterNodeRole',
+    bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: `sha256:${'0'.repeat(64)}` },
+  },
 });
 
 export interface NodeSpec {

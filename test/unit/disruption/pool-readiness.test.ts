@@ -63,6 +63,32 @@ describe('NotReady NodePools in the replacement simulation', () => {
     expect(runPass({ snapshot, now: NOW, options: passOptions({}) }).commands).toEqual([]);
   });
 
+  it.each([
+    ['neither spec.role nor spec.instanceProfile', {}, /neither spec.role nor spec.instanceProfile is set/],
+    [
+      'both spec.role and spec.instanceProfile',
+      { role: 'KarpenterNodeRole', instanceProfile: 'TeamProfile' },
+      /spec.role and spec.instanceProfile are both set/,
+    ],
+  ])(
+    'a node class with %s makes its pool NotReady: no launch without one profile',
+    (_what, identity, text) => {
+      const { spec, ...rest } = ec2NodeClass() as { spec: Record<string, unknown> };
+      const { role: _role, ...joinable } = spec;
+      const objects = [
+        ...underused.filter((o) => o.kind !== 'EC2NodeClass'),
+        { ...rest, spec: { ...joinable, ...identity } },
+        nodePool('default'),
+      ];
+      const r = recognize(objects.map((value) => ({ source: 'test', value })));
+      const snapshot = buildSnapshot(r.objects, catalog(), { poolReadiness: true });
+      const notReady = snapshot.nodePools.get('default')?.notReady;
+      expect(notReady).toMatchObject({ condition: 'NodeClassReady', reason: 'InstanceProfileNotReady' });
+      expect(notReady?.message).toMatch(text);
+      expect(runPass({ snapshot, now: NOW, options: passOptions({}) }).commands).toEqual([]);
+    },
+  );
+
   it('a NotReady pool is passed over for a Ready one', () => {
     const r = live([
       ...underused,

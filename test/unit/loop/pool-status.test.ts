@@ -33,6 +33,7 @@ function world(withClass = true) {
             metadata: { name: 'default' },
             // A class its nodes can join with (docs/mechanisms/bootstrap.md): Ready unless something else says not.
             spec: {
+              role: 'KarpenterNodeRole',
               bootstrap: {
                 apiServerEndpoint: 'https://10.0.0.1:6443',
                 caCertHash: `sha256:${'0'.repeat(64)}`,
