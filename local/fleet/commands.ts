@@ -32,6 +32,21 @@ export class CommandLedger {
     return open.reduce((n, l) => n + l.length, 0);
   }
 
+  /**
+   * Where each finished command ended, in simulated minutes since `startMs` (its record's last update), for the
+   * report's markers on the cost chart; a command of the same minute shares its marker.
+   */
+  async markers(startMs: number): Promise<{ readonly minute: number; readonly label: string }[]> {
+    const out: { minute: number; label: string }[] = [];
+    for (const status of ['completed', 'rolled-back', 'failed'] as const)
+      for (const c of await this.store.listCommandsByStatus(this.cluster, status))
+        out.push({
+          minute: Math.max(0, Math.round((c.updatedAt.getTime() - startMs) / 60_000)),
+          label: `${c.decision} ${c.candidates.join(', ')} (${status})`,
+        });
+    return out.sort((a, b) => a.minute - b.minute || a.label.localeCompare(b.label));
+  }
+
   async finished(): Promise<FleetCommand[]> {
     const done: [CommandStatus, FleetCommand['outcome']][] = [
       ['completed', 'completed'],

@@ -121,6 +121,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
     }
     const wallSeconds = (o.wallNow() - startedWall) / 1000;
     const commands = await wiring.commands.finished();
+    const commandMarkers = await wiring.commands.markers(start);
     const census = await censusTable(wiring.store, env.clusterName);
     const run = summarize({
       ...o,
@@ -133,6 +134,7 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       overspends,
       wallSeconds,
       commands,
+      commandMarkers,
       interruptions: interruptions.interruptions(commands),
       census,
     });

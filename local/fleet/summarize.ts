@@ -11,7 +11,8 @@ import type { PodLedger } from './pods.ts';
 import { skipReasons } from './recorded.ts';
 import { convergedMinute } from './report/convergence.ts';
 import { emulatorObjects, fleetBound } from './report/fleet-bound.ts';
-import type { CensusRow, FleetRun, FleetSample } from './report/model.ts';
+import type { CensusRow, FleetRun, FleetSample, RunDetails } from './report/model.ts';
+import { unprovisionablePods } from './unprovisionable.ts';
 import type { Scenario } from './scenarios/index.ts';
 import type { FleetCommand, FleetSummary } from './summary.ts';
 import type { Wiring } from './wiring.ts';
@@ -31,6 +32,7 @@ export interface RunRecord {
   readonly overspends: number;
   readonly wallSeconds: number;
   readonly commands: readonly FleetCommand[];
+  readonly commandMarkers?: RunDetails['commandMarkers'];
   /** As lifecycle stamped them on the Nodes and claims it took down (interruptions.ts). */
   readonly interruptions: FleetSummary['interruptions'];
   readonly census: readonly CensusRow[];
@@ -112,6 +114,9 @@ export function summarize(r: RunRecord): FleetRun {
       orphans: checks.orphans,
       stranded: checks.stranded,
       lostOwners: lost.owners.slice(0, 20),
+      unprovisionablePods: unprovisionablePods(r.env.kube, 20),
+      commandMarkers: r.commandMarkers ?? [],
+      commandsInFlightAtEnd: last.commandsInFlight,
       functionsRun: r.wiring.functions.map((f) => f.name),
       invocationFailures: r.ledger.failures.slice(0, 20),
       logCounts: { ...r.log.counts },

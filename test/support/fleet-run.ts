@@ -28,7 +28,16 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
       nodesWithoutInstance: [],
       orphans: [],
       stranded: [],
-      lostOwners: [],
+      // upstream's sample loses two pods of one owner: the report names them under an "Unhealthy" verdict
+      lostOwners: upstream ? ['ml/trainer-0'] : [],
+      unprovisionablePods: [
+        { pod: 'ml/h200-0', reason: 'NodePool gpu: limit nvidia.com/gpu 16 would be exceeded (in use 16)' },
+      ],
+      commandMarkers: [
+        { minute: 3, label: 'replace ip-10-0-1-7 (completed)' },
+        { minute: 5, label: 'delete gke-node-3 (rolled-back)' },
+      ],
+      commandsInFlightAtEnd: 1,
       functionsRun: ['provision', 'lifecycle'],
       invocationFailures: [],
       logCounts: { debug: 0, info: 10, warn: 0, error: 0 },
@@ -46,7 +55,7 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
         lowerBoundPerHour: last.lowerBoundPerHour,
       },
       nodes: { start: { aws: 80, gcp: 50 }, end: { aws: 38, gcp: 22 } },
-      pods: { pendingMax: 400, pendingEnd: 0, unprovisionable: 12, lost: 0 },
+      pods: { pendingMax: 400, pendingEnd: 1, unprovisionable: 12, lost: upstream ? 2 : 0 },
       commands: [
         {
           id: 'cmd-1',
@@ -71,7 +80,7 @@ export function sampleRun(upstream: boolean, minutes = 30): FleetRun {
       ],
       launches: { aws: 30, gcp: 20, failed: 1, gangsLaunched: 2, gangsRefused: 1 },
       interruptions: [],
-      invariants: { strandedTaints: 0, orphanInstances: 0, lostPods: 0, budgetOverspends: 0 },
+      invariants: { strandedTaints: 0, orphanInstances: 0, lostPods: upstream ? 2 : 0, budgetOverspends: 0 },
     },
     samples,
     skipReasons: { multiple_replacements_required: 4, pdb_blocked: 2 },

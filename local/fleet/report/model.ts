@@ -36,6 +36,11 @@ export interface RunDetails {
   readonly orphans: readonly string[];
   readonly stranded: readonly string[];
   readonly lostOwners: readonly string[];
+  /** Pods pending at the end with the reason provisioning gave (their latest FailedScheduling event), at most 20. */
+  readonly unprovisionablePods?: readonly { readonly pod: string; readonly reason: string }[];
+  /** Each finished command at the simulated minute it ended (the cost chart's markers). */
+  readonly commandMarkers?: readonly { readonly minute: number; readonly label: string }[];
+  readonly commandsInFlightAtEnd?: number;
   readonly functionsRun: readonly string[];
   readonly invocationFailures: readonly { readonly fn: string; readonly error: string }[];
   readonly logCounts: Readonly<Record<string, number>>;

@@ -32,8 +32,10 @@ async function open(page: Page, file: string) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(file).href);
   // Browser-side code as strings: the project compiles without the DOM library.
-  const charts = await page.evaluate<{ kind: string; points: number }[]>(
-    '(window.kraftsmanCharts || []).map((c) => ({ kind: c.kind, points: c.points }))',
+  const charts = await page.evaluate<
+    { kind: string; points: number; markers: number; yMax?: number; yMin?: number }[]
+  >(
+    '(window.kraftsmanCharts || []).map((c) => ({ kind: c.kind, points: c.points, markers: c.markers, yMax: c.chart.scales.y.max, yMin: c.chart.scales.y.min }))',
   );
   // A canvas with drawn lines holds non-blank pixels.
   const inked = await page.evaluate<number[]>(`[...document.querySelectorAll('canvas')].map((cv) => {
@@ -74,6 +76,24 @@ describe('fleet report in Chromium', () => {
     for (const n of inked) expect(n).toBeGreaterThan(100);
     // Escaped, not parsed as a tag: the id shows in each run's command table.
     expect(await page.locator('td', { hasText: 'cmd-<2>' }).count()).toBe(2);
+    // The verdict at the top of each run: healthy, or unhealthy with the lost pods' owner named.
+    expect(await page.locator('[data-verdict="healthy"]').count()).toBe(1);
+    const bad = page.locator('[data-verdict="unhealthy"]');
+    expect(await bad.count()).toBe(1);
+    expect(await bad.textContent()).toMatch(/2 pod\(s\) lost, of ml\/trainer-0/);
+    expect(await page.locator('td', { hasText: 'limit nvidia.com/gpu 16 would be exceeded' }).count()).toBe(
+      2,
+    );
+    expect(await page.getByText('Commands in flight at the end: 1').count()).toBe(2);
+    // Two command markers on each cost chart; pending from zero; each kind shares its y-scale side by side.
+    for (const c of charts.filter((x) => x.kind === 'cost')) expect(c.markers).toBe(2);
+    for (const c of charts.filter((x) => x.kind === 'pending')) expect(c.yMin).toBe(0);
+    for (const kind of ['cost', 'nodes', 'pending']) {
+      const maxes = charts.filter((c) => c.kind === kind).map((c) => c.yMax);
+      expect(new Set(maxes).size, kind).toBe(1);
+    }
+    expect(await page.locator('pre.compare').textContent()).toMatch(/mode\s+kraftsman\s+upstream/);
+    expect(await page.locator('p.caption').count()).toBe(8);
     await page.close();
   });
 
@@ -101,6 +121,11 @@ describe('fleet report in Chromium', () => {
     for (const c of charts) expect(c.points % 7, c.kind).toBe(0);
     for (const n of inked) expect(n).toBeGreaterThan(100);
     expect(await page.getByText('Walk coverage: no disruption function ran').count()).toBe(0);
+    // A real run's verdict and the markers of the commands it finished.
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe(
+      run.summary.invariants.lostPods ? 'unhealthy' : 'healthy',
+    );
+    expect(run.details.commandMarkers?.length).toBe(run.summary.commands.length);
     expect(run.samples.some((x) => x.coverage !== null && x.coverage > 0)).toBe(true);
     await page.screenshot({ path: resolve('docs/img/report.png'), fullPage: false });
     await page.close();
