@@ -65,6 +65,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     group: 'storage.k8s.io',
   },
   { ...core('csinodes', 'CSINode', false, { subresources: [] }), group: 'storage.k8s.io' },
+  { ...core('leases', 'Lease', true, { subresources: [] }), group: 'coordination.k8s.io' },
   {
     ...core('customresourcedefinitions', 'CustomResourceDefinition', false, { shortNames: ['crd', 'crds'] }),
     group: 'apiextensions.k8s.io',

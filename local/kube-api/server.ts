@@ -11,6 +11,8 @@ import { deleteOptionsOf, evict } from './eviction.ts';
 import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './selectors.ts';
 import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
+import { openApiV3 } from './openapi.ts';
+import { strictFields } from './validation.ts';
 import { asTable, type TableContext } from './tables.ts';
 import { AuditLog } from './audit.ts';
 import type { Rbac } from './rbac.ts';
@@ -92,6 +94,15 @@ export class KubeApiEmulator {
     this.expiredWatch = options.expiredWatch ?? 'event';
     this.bookmarks = options.bookmarks ?? {};
     for (const crd of options.crds ?? []) this.installCrd(crd);
+    // the API server holds each CRD as an object too: `kubectl get crds` lists them
+    for (const crd of options.crds ?? []) {
+      const o = crd as unknown as KubeObject;
+      if (
+        o.metadata?.name &&
+        !this.store.find(this.typeOf('CustomResourceDefinition'), undefined, String(o.metadata.name))
+      )
+        this.seed([o]);
+    }
   }
 
   /** The kubelet stand-in: every pod in its grace period terminates now (tests need not wait it out). */
@@ -203,6 +214,13 @@ export class KubeApiEmulator {
       if (path === '/api') return ok(coreVersions(this.url.replace(/^http:\/\//, '')));
       if (path === '/apis') return ok(groupList(this.types));
       if (path === '/api/v1') return ok(resourceList(this.types, '', 'v1'));
+      if (path === '/openapi/v3') return ok(openApiV3(this.types).index);
+      if (path.startsWith('/openapi/v3/')) {
+        const doc = openApiV3(this.types).documents.get(path.slice('/openapi/v3/'.length));
+        if (!doc)
+          throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+        return ok(doc);
+      }
       const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
       if (g) {
         const doc = g[2] ? resourceList(this.types, g[1] as string, g[2]) : group(this.types, g[1] as string);
@@ -288,8 +306,10 @@ export class KubeApiEmulator {
               body,
             ),
           };
+        strictFields(r.type, q.get('fieldValidation'), asObject());
         return { code: 201, body: this.store.create(r.type, r.namespace, asObject()) };
       case 'update':
+        strictFields(r.type, q.get('fieldValidation'), asObject());
         return { code: 200, body: this.store.update(r.type, r.namespace, r.name as string, asObject(), sub) };
       case 'patch':
         // The API server has no strategic merge for custom resources: they have no patch-merge keys.

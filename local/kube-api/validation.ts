@@ -25,3 +25,20 @@ export function admitCustomResource(t: ResourceType, schema: JsonSchema, obj: Ku
     { name, group: t.group, kind: t.kind, causes },
   );
 }
+
+/**
+ * `?fieldValidation=Strict` (what kubectl sends once the OpenAPI document offers it): a create or update of a
+ * custom resource naming a field its schema does not declare is refused with 400, in the API server's words,
+ * instead of the field being pruned silently. `Warn` and `Ignore` (and no parameter) prune as before.
+ */
+export function strictFields(t: ResourceType, directive: string | null, obj: KubeObject): void {
+  if (directive !== 'Strict' || !t.schema) return;
+  const unknown = validateCustomResource(structuredClone(obj), t.schema).filter((i) => i.unknownField);
+  if (unknown.length === 0) return;
+  const fields = unknown.map((i) => `unknown field "${i.path.replace(/^\./, '')}"`).join(', ');
+  throw statusError(
+    400,
+    'BadRequest',
+    `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: strict decoding error: ${fields}`,
+  );
+}

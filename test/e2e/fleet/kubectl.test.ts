@@ -3,6 +3,9 @@
 // NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY), the events kraftsman wrote, and the nodes and
 // pods with their real columns.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFleet } from '../../../local/fleet/run.ts';
@@ -78,5 +81,34 @@ describe('kubectl get against the local fleet', () => {
         ['Nominated', 'Launched', 'Registered', 'Initialized', 'DisruptionTerminating'].includes(r ?? ''),
       ),
     ).toBe(true);
+  });
+
+  it('applies manifests with client validation on (the OpenAPI v3 documents), strict about unknown fields', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kraftsman-kubectl-'));
+    const pod = join(dir, 'pod.yaml');
+    writeFileSync(
+      pod,
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: gpu-probe, namespace: default}\nspec:\n  containers: [{name: c, image: pause, resources: {limits: {nvidia.com/gpu: "1"}}}]\n',
+    );
+    const kubectl = (...args: string[]) =>
+      run('kubectl', ['--kubeconfig', env.kubeconfig, ...args], { timeout: 60_000 });
+    expect((await kubectl('apply', '-f', pod)).stdout).toMatch(/pod\/gpu-probe created/);
+    expect((await kubectl('apply', '-f', pod)).stdout).toMatch(/pod\/gpu-probe unchanged/);
+    const pool = join(dir, 'pool.yaml');
+    writeFileSync(
+      pool,
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: probe}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements: []\n      bogus: 1\n',
+    );
+    const refused = await kubectl('apply', '-f', pool).then(
+      () => '',
+      (e: { stderr?: string }) => e.stderr ?? '',
+    );
+    expect(refused).toMatch(/strict decoding error: unknown field "spec\.template\.spec\.bogus"/);
+    const crds = await get('crds');
+    expect(crds.rows.map((r) => r[0])).toEqual(
+      expect.arrayContaining(['nodepools.karpenter.sh', 'nodeclaims.karpenter.sh']),
+    );
+    // coordination.k8s.io is served: an empty list, not "the server doesn't have a resource type"
+    expect((await kubectl('get', 'leases', '-A')).stderr).toMatch(/No resources found/);
   });
 });
