@@ -1,6 +1,7 @@
 // "An instance booted": the Node its kubelet would register — labels and taints from the bootstrap
 // request (a NodeConfig, Bottlerocket settings, or the kubelet's --node-labels / --register-with-taints in a
 // script), capacity from the instance type.
+import { createHash } from 'node:crypto';
 import type { KubeApiEmulator } from '../server.ts';
 import type { KubeObject } from '../store.ts';
 import { parse } from 'yaml';
@@ -111,7 +112,27 @@ export function parseBootstrap(userData: string): Bootstrapped {
   return fromNodeConfig(plain) ?? fromBottlerocket(plain) ?? fromFlags(plain);
 }
 
+/** A private address for the node, fixed by its provider ID (the emulated clouds assign none). */
+function internalIp(providerId: string): string {
+  const h = createHash('sha256').update(providerId).digest();
+  return `10.${h[0]}.${h[1]}.${((h[2] as number) % 254) + 1}`;
+}
+
+/** The region of an AWS (`us-east-1a`) or Compute Engine (`us-central1-a`) zone, as the cloud controller labels it. */
+const regionOf = (zone: string | undefined): string | undefined =>
+  zone === undefined
+    ? undefined
+    : /^[a-z]+-[a-z]+\d+-[a-z]$/.test(zone)
+      ? zone.slice(0, -2)
+      : zone.replace(/[a-z]$/, '');
+
+/**
+ * Registers the Node as a kubelet and the cloud controller manager would leave it: the kubelet's labels (hostname,
+ * os, arch and their beta forms), the cloud's (instance type, zone, region), the InternalIP and Hostname
+ * addresses, Ready, and the kubelet's version.
+ */
 export function registerNode(emulator: KubeApiEmulator, r: NodeRegistration): KubeObject {
+  const region = regionOf(r.labels?.['topology.kubernetes.io/zone']);
   const node: KubeObject = {
     apiVersion: 'v1',
     kind: 'Node',
@@ -121,6 +142,9 @@ export function registerNode(emulator: KubeApiEmulator, r: NodeRegistration): Ku
         'kubernetes.io/hostname': r.nodeName,
         'kubernetes.io/os': 'linux',
         'kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'beta.kubernetes.io/arch': 'amd64',
+        ...(region ? { 'topology.kubernetes.io/region': region } : {}),
         ...r.labels,
       },
     },
@@ -132,6 +156,10 @@ export function registerNode(emulator: KubeApiEmulator, r: NodeRegistration): Ku
       capacity: { ...r.capacity },
       allocatable: { ...(r.allocatable ?? r.capacity) },
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
+      addresses: [
+        { type: 'InternalIP', address: internalIp(r.providerId) },
+        { type: 'Hostname', address: r.nodeName },
+      ],
       nodeInfo: { kubeletVersion: 'v1.31.0', architecture: 'amd64', operatingSystem: 'linux' },
     },
   };

@@ -70,6 +70,17 @@ describe('kubectl get against the local fleet', () => {
     const nodes = await get('nodes', '-o', 'wide');
     expect(nodes.header.slice(0, 6)).toEqual(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP']);
     expect(nodes.rows.some((r) => r[1] === 'Ready')).toBe(true);
+    // a registered node has its kubelet version and an internal address, as a real one does
+    for (const r of nodes.rows.filter((x) => x[1] === 'Ready')) {
+      expect(r[4]).toMatch(/^v1\.\d+\.\d+/);
+      expect(r[5]).toMatch(/^10\.\d+\.\d+\.\d+$/);
+    }
+    const regions = await get('nodes', '-L', 'topology.kubernetes.io/zone,topology.kubernetes.io/region');
+    for (const r of regions.rows.slice(0, 20)) {
+      const [zone, region] = r.slice(-2) as [string, string];
+      expect(zone.startsWith(region), `${zone} in ${region}`).toBe(true);
+      expect(['us-east-1', 'us-west-2', 'us-central1']).toContain(region);
+    }
     const pods = await get('pods', '-A');
     expect(pods.header).toEqual(['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
     expect(pods.rows.some((r) => r[3] === 'Running')).toBe(true);
