@@ -58,7 +58,7 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
   const tty = 'isTTY' in io.stderr && io.stderr.isTTY === true;
   const runs: LabelledRun[] = [];
   for (const upstream of modes) {
-    const { run, env } = await runFleet({
+    const { run, env, hold } = await runFleet({
       scenario,
       seed,
       speed,
@@ -84,8 +84,10 @@ export async function fleet(argv: readonly string[], io: Io): Promise<number> {
     if (tty) io.stderr.write('\n');
     runs.push({ label: upstream ? 'upstream' : 'kraftsman', run });
     if (v.hold && upstream === modes[modes.length - 1]) {
-      io.stderr.write('holding the fleet up (Ctrl-C to stop)\n');
-      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      io.stderr.write(
+        'holding the fleet up: the functions keep firing once a minute in real time (Ctrl-C to stop)\n',
+      );
+      await hold(new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
     }
     await env.close();
   }

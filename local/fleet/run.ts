@@ -45,7 +45,11 @@ export interface RunOptions {
 const MINUTE = 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: FleetEnvironment }> {
+export async function runFleet(o: RunOptions): Promise<{
+  run: FleetRun;
+  env: FleetEnvironment;
+  hold: (stop: Promise<unknown>, minuteMs?: number) => Promise<void>;
+}> {
   const startedWall = o.wallNow();
   const time = o.time ?? 'simulated';
   // Simulated time starts at a fixed instant, so that nothing (a NodePool's scheduled budget) depends on the hour.
@@ -102,12 +106,14 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       wiring.functions.filter((f) => f.name === 'pricing'),
     );
     await take(0);
-    for (let minute = 1; minute <= o.minutes; minute++) {
-      const wallBefore = o.wallNow();
+    /** One simulated minute: the clock moves, the scenario acts (during it), the functions due fire. */
+    const step = async (minute: number, scenario: boolean): Promise<void> => {
       clock.advanceTo(new Date(start + minute * MINUTE));
       clock.runDue();
-      o.scenario.atMinute?.(minute, env.kube, pods);
-      await o.scenario.inject?.(minute, env, clock.now());
+      if (scenario) {
+        o.scenario.atMinute?.(minute, env.kube, pods);
+        await o.scenario.inject?.(minute, env, clock.now());
+      }
       // Nodes whose instance went (an injected fault, a termination) stop being Ready, as a cluster's would.
       markLostNodes(env.kube, { ec2: env.ec2.world, gce: env.gce.world });
       await fire(firing, minute);
@@ -117,6 +123,10 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       ledger.sampleClouds();
       overspends += budgetOverspends(env.kube).length;
       await take(minute);
+    };
+    for (let minute = 1; minute <= o.minutes; minute++) {
+      const wallBefore = o.wallNow();
+      await step(minute, true);
       await sleep(Math.max(0, MINUTE / o.speed - (o.wallNow() - wallBefore)));
     }
     const wallSeconds = (o.wallNow() - startedWall) / 1000;
@@ -138,7 +148,20 @@ export async function runFleet(o: RunOptions): Promise<{ run: FleetRun; env: Fle
       interruptions: interruptions.interruptions(commands),
       census,
     });
-    return { run, env: { ...env, close: closeAll } };
+    /**
+     * `--hold`: the functions go on firing after the scenario, one simulated minute per `minuteMs` of wall time
+     * (a real minute by default, as their schedules fire in a deployment), until `stop` settles. The scenario no
+     * longer acts; whatever a user applies with kubectl is provisioned, drained or consolidated.
+     */
+    const hold = async (stop: Promise<unknown>, minuteMs = MINUTE): Promise<void> => {
+      let stopped = false;
+      void stop.then(() => (stopped = true));
+      for (let minute = o.minutes + 1; !stopped; minute++) {
+        await Promise.race([sleep(minuteMs), stop]);
+        if (!stopped) await step(minute, false);
+      }
+    };
+    return { run, env: { ...env, close: closeAll }, hold };
   } catch (err: unknown) {
     await closeAll();
     throw err;

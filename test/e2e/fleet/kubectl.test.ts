@@ -15,6 +15,7 @@ import type { FleetEnvironment } from '../../../local/fleet/environment.ts';
 const run = promisify(execFile);
 let env: FleetEnvironment;
 let close: () => Promise<void>;
+let hold: (stop: Promise<unknown>, minuteMs?: number) => Promise<void>;
 
 beforeAll(async () => {
   const scenario = findScenario('decay-bound');
@@ -28,6 +29,7 @@ beforeAll(async () => {
     wallNow: Date.now,
   });
   env = fleet.env;
+  hold = fleet.hold;
   close = () => fleet.env.close();
 }, 600_000);
 afterAll(async () => {
@@ -122,4 +124,35 @@ describe('kubectl get against the local fleet', () => {
     // coordination.k8s.io is served: an empty list, not "the server doesn't have a resource type"
     expect((await kubectl('get', 'leases', '-A')).stderr).toMatch(/No resources found/);
   });
+
+  it('keeps the functions running under --hold: kubectl delete node drains it and it goes', async () => {
+    const kubectl = (...args: string[]) =>
+      run('kubectl', ['--kubeconfig', env.kubeconfig, ...args], { timeout: 60_000 });
+    // a node kraftsman manages that hosts pods
+    const pods = await get('pods', '-A', '-o', 'wide');
+    const busy = pods.rows.map((r) => r[7]).find((n) => n && n !== '<none>' && !n.startsWith('gke-'));
+    expect(busy, 'a node with pods').toBeDefined();
+    let release = () => {};
+    const stop = new Promise<void>((r) => (release = r));
+    // one simulated minute every 200 ms of wall time, instead of a real minute
+    const holding = hold(stop, 200);
+    try {
+      await kubectl('delete', 'node', busy as string, '--wait=false');
+      let gone = false;
+      for (let i = 0; i < 300 && !gone; i++) {
+        gone = await kubectl('get', 'node', busy as string).then(
+          () => false,
+          (e: { stderr?: string }) => /NotFound/.test(e.stderr ?? ''),
+        );
+        if (!gone) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(gone, `${busy} drained, terminated and released`).toBe(true);
+      // its pods were evicted, not lost with it: none is bound to the node any more
+      const after = await get('pods', '-A', '-o', 'wide');
+      expect(after.rows.filter((r) => r[7] === busy)).toEqual([]);
+    } finally {
+      release();
+      await holding;
+    }
+  }, 300_000);
 });
