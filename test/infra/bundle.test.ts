@@ -39,6 +39,8 @@ function localEnv(fn: string): Record<string, string> {
     KRAFTSMAN_DYNAMODB_ENDPOINT: String(h.settings.store.endpoint),
     AWS_ENDPOINT_URL_EC2: h.ec2.endpoint,
     AWS_ENDPOINT_URL_PRICING: h.ec2.endpoint,
+    // the node class's role becomes an instance profile through IAM (docs/mechanisms/instance-profiles.md)
+    AWS_ENDPOINT_URL_IAM: h.iam.endpoint,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: AWS_KEY,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,

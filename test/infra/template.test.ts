@@ -497,7 +497,7 @@ describe('asynchronous invokes', () => {
     const alarms = Object.values(t().Resources).filter(
       (r) =>
         r.Type === 'AWS::CloudWatch::Alarm' &&
-        JSON.stringify(r.Properties.Dimensions).includes('AsyncFailureQueue'),
+        JSON.stringify(r.Properties.Dimensions ?? []).includes('AsyncFailureQueue'),
     );
     expect(alarms).toHaveLength(1);
     expect(alarms[0]?.Properties).toMatchObject({
