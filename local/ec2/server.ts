@@ -1,7 +1,6 @@
 // EC2 query-protocol emulator on 127.0.0.1: POST / form-encoded Action=…, XML out; the Pricing API's
 // GetProducts (JSON 1.1) on the same port. Boots instances after a delay and reports them through onBoot.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ACTIONS } from './actions.ts';
 import { rebalanceRecommendation, spotInterruptionWarning, stateChange, type Ec2Event } from './events.ts';
 import { Ec2Fault } from './faults.ts';
@@ -11,6 +10,7 @@ import { listOf, parseForm } from './query.ts';
 import { seedWorld } from './seed.ts';
 import { Ec2World, type BootedInstance, type EmuInstance } from './world.ts';
 import { errorXml, responseXml } from './xml.ts';
+import { closeServer, listenLocal, readBody } from '../http-server.ts';
 
 export interface Ec2EmulatorOptions {
   readonly region?: string;
@@ -140,8 +140,7 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
   }
 
   const server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLocal(server);
   const find = (id: string): EmuInstance => {
     const i = world.instances.get(id);
     if (!i) throw new Error(`EC2 emulator: no instance ${id}`);
@@ -164,19 +163,9 @@ export async function startEc2Emulator(options: Ec2EmulatorOptions = {}): Promis
     },
     close: async () => {
       for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function json(res: ServerResponse, reply: { status: number; body: unknown }): void {

@@ -18,6 +18,7 @@ import {
 import { seedWorld } from './seed.ts';
 import { defaultSkus, skusResponse } from './billing.ts';
 import { GceWorld, type BootedGceInstance, type GceInstance, type GceOperation } from './world.ts';
+import { closeServer, readBody } from '../http-server.ts';
 
 export interface GceEmulatorOptions {
   readonly project?: string;
@@ -290,17 +291,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
     preempt: (zone, name) => void preempt(world, zone, name),
     close: async () => {
       for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

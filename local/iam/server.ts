@@ -1,12 +1,12 @@
 // IAM query-protocol emulator on 127.0.0.1 for `@aws-sdk/client-iam`, unchanged: POST / form-encoded Action=…,
 // XML out in IAM's shapes (README.md). Seeded with the roles the caller names.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseForm } from '../ec2/query.ts';
 import { ACTIONS } from './actions.ts';
 import { IamFault } from './faults.ts';
 import { IamWorld, type IamPropagation } from './world.ts';
 import { errorXml, responseXml } from './xml.ts';
+import { closeServer, listenLocal, readBody } from '../http-server.ts';
 
 export interface IamEmulatorOptions {
   /** Roles that exist (node roles a node class names); none otherwise. */
@@ -54,23 +54,12 @@ export async function startIamEmulator(options: IamEmulatorOptions = {}): Promis
   }
 
   const server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLocal(server);
   return {
     world,
     endpoint: `http://127.0.0.1:${port}`,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

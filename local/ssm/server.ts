@@ -1,9 +1,9 @@
 // SSM (Systems Manager Parameter Store) JSON 1.1 emulator on 127.0.0.1 for `@aws-sdk/client-ssm`, unchanged:
 // GetParameter and GetParameters over the public parameters Karpenter's image aliases read (README.md).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { publicImageParameters } from './seed.ts';
 import { SsmWorld, type SsmParameter } from './world.ts';
+import { closeServer, listenLocal, readBody } from '../http-server.ts';
 
 export interface SsmEmulatorOptions {
   readonly region?: string;
@@ -99,23 +99,12 @@ export async function startSsmEmulator(options: SsmEmulatorOptions = {}): Promis
     }
     res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(out));
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLocal(server);
   return {
     world,
     endpoint: `http://127.0.0.1:${port}`,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
