@@ -62,7 +62,7 @@ export async function startEnvironment(
   /** The fleet's clock: the emulators' time, and their timers (boots, state steps, grace periods) run on it. */
   clock: Clock & { later(ms: number, fn: () => void): void },
   /** The run's seed: the Kubernetes emulator's UIDs and generated names derive from it. */
-  seed: number,
+  runSeed: number,
 ): Promise<FleetEnvironment> {
   const closes: (() => Promise<unknown> | void)[] = [];
   const close = async () => {
@@ -79,7 +79,7 @@ export async function startEnvironment(
       crds: defaultCrds(),
       bookmarks: { afterReplay: true },
       later: clock.later,
-      newId: seededIds(seed, 'kube'),
+      newId: seededIds(runSeed, 'kube'),
     });
     const kubeUrl = await kube.start();
     closes.push(() => kube.close());

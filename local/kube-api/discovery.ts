@@ -1,6 +1,8 @@
-// Discovery documents (/api, /apis, /api/v1, /apis/<group>[/<version>], /version) built from the
+// Discovery documents (/api, /apis, /api/v1, /apis/<group>[/<version>], /version, /openapi/v3) built from the
 // registered resource types, so kubectl and KubernetesObjectApi can map kinds to paths.
+import { openApiV3 } from './openapi.ts';
 import type { ResourceType } from './resources.ts';
+import { statusError } from './status.ts';
 
 const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -87,4 +89,33 @@ export function resourceList(
     groupVersion: groupName ? `${groupName}/${version}` : version,
     resources,
   };
+}
+
+const notFound = (path: string) =>
+  statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
+
+/**
+ * The document a GET of a discovery or OpenAPI path answers (openapi.ts for /openapi/v3), or undefined when the
+ * path is a resource's; a discovery path for a group or version the server does not serve is a 404.
+ */
+export function discoveryDocument(
+  path: string,
+  types: readonly ResourceType[],
+  serverUrl: string,
+): Record<string, unknown> | undefined {
+  if (path === '/version') return versionInfo;
+  if (path === '/api') return coreVersions(serverUrl.replace(/^http:\/\//, ''));
+  if (path === '/apis') return groupList(types);
+  if (path === '/api/v1') return resourceList(types, '', 'v1');
+  if (path === '/openapi/v3') return openApiV3(types).index;
+  if (path.startsWith('/openapi/v3/')) {
+    const doc = openApiV3(types).documents.get(path.slice('/openapi/v3/'.length));
+    if (!doc) throw notFound(path);
+    return doc;
+  }
+  const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+  if (!g) return undefined;
+  const doc = g[2] ? resourceList(types, g[1] as string, g[2]) : group(types, g[1] as string);
+  if (!doc) throw notFound(path);
+  return doc;
 }

@@ -6,12 +6,11 @@ import { BUILTIN_TYPES, typesFromCrd, type CrdObject, type ResourceType } from '
 import { Store, type KubeObject, type PodTermination } from './store.ts';
 import { authenticateBootstrapToken, authorizeBootstrap, bootstrapBearer } from './bootstrap-auth.ts';
 import { StatusError, statusError, successStatus, tooLargeResourceVersion } from './status.ts';
-import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.ts';
+import { discoveryDocument } from './discovery.ts';
 import { deleteOptionsOf, evict } from './eviction.ts';
 import { parseFieldSelector, parseLabelSelector, requiredNodeName } from './selectors.ts';
 import { parsePath, type Route } from './routes.ts';
 import { serveWatch, type BookmarkSchedule } from './watch.ts';
-import { openApiV3 } from './openapi.ts';
 import { strictFields } from './validation.ts';
 import { asTable, type TableContext } from './tables.ts';
 import { AuditLog } from './audit.ts';
@@ -210,24 +209,8 @@ export class KubeApiEmulator {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const ok = (b: unknown) => ({ code: 200, body: b });
     if (req.method === 'GET') {
-      if (path === '/version') return ok(versionInfo);
-      if (path === '/api') return ok(coreVersions(this.url.replace(/^http:\/\//, '')));
-      if (path === '/apis') return ok(groupList(this.types));
-      if (path === '/api/v1') return ok(resourceList(this.types, '', 'v1'));
-      if (path === '/openapi/v3') return ok(openApiV3(this.types).index);
-      if (path.startsWith('/openapi/v3/')) {
-        const doc = openApiV3(this.types).documents.get(path.slice('/openapi/v3/'.length));
-        if (!doc)
-          throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
-        return ok(doc);
-      }
-      const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
-      if (g) {
-        const doc = g[2] ? resourceList(this.types, g[1] as string, g[2]) : group(this.types, g[1] as string);
-        if (!doc)
-          throw statusError(404, 'NotFound', `the server could not find the requested resource (${path})`);
-        return ok(doc);
-      }
+      const doc = discoveryDocument(path, this.types, this.url);
+      if (doc !== undefined) return ok(doc);
     }
     const route = parsePath(path, this.types);
     if (!route)
