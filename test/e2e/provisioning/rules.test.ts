@@ -141,10 +141,13 @@ describe('rules the tests let drift', () => {
     expect(first.response).toEqual({ batchItemFailures: [{ itemIdentifier: first.ids[0] }] });
 
     // Redelivered once the API server answers again: the claim is already terminating, and the retry drains.
+    const evictionsBefore = h.kube.audit.count('create', 'pods/eviction');
     const second = await interruptionBatch(h, [warning]);
     expect(second.response).toEqual({ batchItemFailures: [] });
-    // The retry drains: the pod is evicted now (it runs on for its grace period), not left for later.
+    // The retry drains: the pod is evicted now, not left for later — it runs on for its grace period, or, when
+    // that ran out while the batch worked (a slow machine), it is already gone.
+    expect(h.kube.audit.count('create', 'pods/eviction')).toBeGreaterThan(evictionsBefore);
     const drained = h.list('Pod').find((p) => p.metadata.name === 'drained');
-    expect(drained?.metadata.deletionTimestamp).toBeDefined();
+    if (drained) expect(drained.metadata.deletionTimestamp).toBeDefined();
   });
 });
