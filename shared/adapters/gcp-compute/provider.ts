@@ -56,7 +56,15 @@ import {
 } from './queries.ts';
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
-import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
+import { InvalidLabelError, instanceBody } from './instance-body.ts';
+import {
+  GceImageError,
+  imageKeyOf,
+  imageKeyOfName,
+  resolveGceImage,
+  type MachineImageKey,
+  type ResolvedGceImage,
+} from '../../model/gce-images.ts';
 import { BootstrapError } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
@@ -113,7 +121,10 @@ export class GceCloudProvider implements CloudProvider {
     const refused: UnavailableOffering[] = [];
     const options = this.options(claim, request.instanceTypes).filter((o) => !existing.taken.has(o.zone));
     for (const option of options) {
-      const body = { ...this.body(nc, claim, option, true, owner, {}, request.join), name };
+      const body = {
+        ...this.body(nc, claim, option, true, owner, {}, request.join, request.instanceTypes),
+        name,
+      };
       const id = requestId([
         this.deps.config.clusterName,
         claim.metadata.name,
@@ -158,7 +169,8 @@ export class GceCloudProvider implements CloudProvider {
       {
         ctx: this.ctx,
         gceClass: (nc) => this.gceClass(nc),
-        body: (nc, claim, option, labels) => this.body(nc, claim, option, false, owner, labels, request.join),
+        body: (nc, claim, option, labels, types) =>
+          this.body(nc, claim, option, false, owner, labels, request.join, types),
         options: (claim, types) => this.options(claim, types),
         findGang: (label) => this.findByLabel(LABEL_GANG, label),
       },
@@ -207,7 +219,12 @@ export class GceCloudProvider implements CloudProvider {
     const nc = this.gceClass(nodeClass);
     const { zone, name } = parseGceProviderId(id);
     const instance = await getRawInstance(this.ctx, zone, name);
-    if (metadataItem(instance, META_IMAGE) !== this.image(nc)) return 'ImageDrift';
+    // Drifted when the instance's image is not the one its machine type would boot now (its architecture and
+    // GPUs decide the family: docs/mechanisms/images.md#drift); the type is the one kraftsman labelled at launch.
+    const type =
+      instance.labels?.['kraftsman-instance-type'] ?? String(instance.machineType).split('/').pop();
+    const key = imageKeyOfName(String(type ?? ''));
+    if (metadataItem(instance, META_IMAGE) !== this.image(nc, key).image) return 'ImageDrift';
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
     return undefined;
@@ -253,11 +270,13 @@ export class GceCloudProvider implements CloudProvider {
     return nodeClass as GCENodeClass;
   }
 
-  private image(nc: GCENodeClass): string {
+  /** The image a machine of this key boots; a node class that names none it can resolve is refused whole. */
+  private image(nc: GCENodeClass, key: MachineImageKey): ResolvedGceImage {
     try {
-      return resolveImage(nc);
+      return resolveGceImage(nc, key);
     } catch (err) {
-      throw new FatalCloudError(err instanceof Error ? err.message : String(err), { cause: err });
+      if (err instanceof GceImageError) throw new FatalCloudError(err.message, { cause: err });
+      throw err;
     }
   }
 
@@ -267,9 +286,13 @@ export class GceCloudProvider implements CloudProvider {
     option: LaunchOption,
     claimMetadata: boolean,
     owner: Owner,
-    extraLabels: Record<string, string> = {},
-    join?: JoinToken,
+    extraLabels: Record<string, string>,
+    join: JoinToken | undefined,
+    types: readonly InstanceTypeSpec[],
   ): Instance {
+    // The scheduler's own entry for the type (its catalog architecture), else what its name says.
+    const spec = types.find((t) => t.name === option.instanceType);
+    const key = spec ? imageKeyOf(spec) : imageKeyOfName(option.instanceType);
     try {
       return instanceBody({
         cluster: this.deps.config.clusterName,
@@ -278,7 +301,7 @@ export class GceCloudProvider implements CloudProvider {
         option,
         claim,
         nodeClass: nc,
-        image: this.image(nc),
+        image: this.image(nc, key),
         extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
         deploymentTag: this.deps.config.deploymentTag,

@@ -113,7 +113,10 @@ describe('kraftsman userdata', () => {
       apiVersion: 'karpenter.k8s.gcp/v1alpha1',
       kind: 'GCENodeClass',
       metadata: { name: 'gpu' },
-      spec: { bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: HASH } },
+      spec: {
+        imageSelectorTerms: [{ alias: 'cos@latest' }],
+        bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: HASH },
+      },
     });
     const gcpPool = tempFile(
       'np.yaml',
@@ -122,9 +125,29 @@ describe('kraftsman userdata', () => {
     const g = kraftsman('-f', gce, '-f', gcpPool, '--instance-type', 'g2-standard-8');
     expect(g.code).toBe(0);
     expect(g.stderr).toContain(
-      '# Compute Engine startup-script of a g2-standard-8 for NodePool gpu (GCENodeClass gpu, Kubeadm)',
+      '# Compute Engine startup-script of a g2-standard-8 for NodePool gpu (GCENodeClass gpu, Kubeadm, image projects/cos-cloud/global/images/family/cos-stable, GPU driver: startup-script)',
     );
     expect(g.stdout).toContain("export KRAFTSMAN_JOIN_TOKEN='<issued-per-launch>.<redacted>'\n");
+    // COS ships no NVIDIA driver: the script installs it first, before the join.
+    expect(g.stdout).toMatch(
+      /^#!\/bin\/bash\n# kraftsman: Container-Optimized OS ships no NVIDIA driver.*\ncos-extensions install gpu\n/,
+    );
+    expect(g.stdout.indexOf('cos-extensions install gpu')).toBeLessThan(g.stdout.indexOf('kubeadm join'));
+    const cpu = kraftsman('-f', gce, '-f', gcpPool, '--instance-type', 'n2-standard-8');
+    expect(cpu.code).toBe(0);
+    expect(cpu.stdout).not.toContain('cos-extensions');
+
+    const noImage = tempFile('gce.yaml', {
+      apiVersion: 'karpenter.k8s.gcp/v1alpha1',
+      kind: 'GCENodeClass',
+      metadata: { name: 'gpu' },
+      spec: { bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: HASH } },
+    });
+    const refused = kraftsman('-f', noImage, '-f', gcpPool, '--instance-type', 'g2-standard-8');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'GCENodeClass gpu: spec.imageSelectorTerms must name an image (id or alias)',
+    );
   });
 
   it('exits 2 naming the missing file, what the node class lacks, an unknown type, a missing node class', () => {
