@@ -24,7 +24,13 @@ afterEach(() => box?.remove());
 
 describe('GCE startup-script', () => {
   it('on COS with GPUs installs the driver, then waits for nvidia-smi, then joins; it passes shellcheck', async () => {
-    const script = render(gceClass({ imageSelectorTerms: [{ alias: 'cos' }] }));
+    // COS holds no kubeadm: a COS node joins through its own (Custom) script, which runs after the driver step.
+    const script = render(
+      gceClass({
+        imageSelectorTerms: [{ alias: 'cos' }],
+        bootstrap: { script: '#!/bin/bash\nnvidia-smi -L\nkubeadm join "$KRAFTSMAN_API_SERVER"\n' },
+      }),
+    );
     expect(shellcheck(script)).toEqual({ status: 0, output: '' });
     box = sandbox();
     const order = `${box.dir}/order`;
@@ -48,14 +54,26 @@ describe('GCE startup-script', () => {
   });
 
   it('leaves the script as rendered on a CPU machine and on an image that ships the driver', () => {
-    const cos = gceClass({ imageSelectorTerms: [{ alias: 'cos' }] });
+    const script = { script: '#!/bin/bash\n/opt/bin/join\n' };
+    const cos = gceClass({ imageSelectorTerms: [{ alias: 'cos' }], bootstrap: script });
     const plain = renderUserData({ cluster: 'prod', claim: claim(), nodeClass: cos, join: TOKEN });
     expect(render(cos, { arch: 'amd64', accelerator: 'none' })).toBe(plain);
-    const ubuntu = gceClass({ imageSelectorTerms: [{ alias: 'ubuntu-accelerator' }] });
+    const own = gceClass({ imageSelectorTerms: [{ id: 'projects/p/global/images/k8s-gpu' }] });
+    expect(render(own)).toBe(
+      renderUserData({ cluster: 'prod', claim: claim(), nodeClass: own, join: TOKEN }),
+    );
+    const ubuntu = gceClass({ imageSelectorTerms: [{ alias: 'ubuntu-accelerator' }], bootstrap: script });
     expect(render(ubuntu)).toBe(
       renderUserData({ cluster: 'prod', claim: claim(), nodeClass: ubuntu, join: TOKEN }),
     );
     expect(render(ubuntu)).not.toContain('cos-extensions');
+  });
+
+  it('refuses a Kubeadm node on a public image: none holds kubeadm, so it could never join', () => {
+    for (const alias of ['cos', 'ubuntu-accelerator@latest'])
+      expect(() => render(gceClass({ imageSelectorTerms: [{ alias }] }))).toThrow(
+        `GCENodeClass gpu: Kubeadm nodes cannot join on image alias ${alias}: its public image holds no kubeadm, kubelet or container runtime`,
+      );
   });
 
   it('refuses COS with GPUs when the Custom script is not a shell script the driver step can precede', () => {
