@@ -57,14 +57,7 @@ import {
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
 import { InvalidLabelError, instanceBody } from './instance-body.ts';
-import {
-  GceImageError,
-  imageKeyOf,
-  imageKeyOfName,
-  resolveGceImage,
-  type MachineImageKey,
-  type ResolvedGceImage,
-} from '../../model/gce-images.ts';
+import { currentImage, launchImage } from './images.ts';
 import { BootstrapError } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
@@ -220,11 +213,8 @@ export class GceCloudProvider implements CloudProvider {
     const { zone, name } = parseGceProviderId(id);
     const instance = await getRawInstance(this.ctx, zone, name);
     // Drifted when the instance's image is not the one its machine type would boot now (its architecture and
-    // GPUs decide the family: docs/mechanisms/images.md#drift); the type is the one kraftsman labelled at launch.
-    const type =
-      instance.labels?.['kraftsman-instance-type'] ?? String(instance.machineType).split('/').pop();
-    const key = imageKeyOfName(String(type ?? ''));
-    if (metadataItem(instance, META_IMAGE) !== this.image(nc, key).image) return 'ImageDrift';
+    // GPUs decide the family: docs/mechanisms/images.md#drift).
+    if (metadataItem(instance, META_IMAGE) !== currentImage(nc, instance)) return 'ImageDrift';
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
     return undefined;
@@ -270,16 +260,6 @@ export class GceCloudProvider implements CloudProvider {
     return nodeClass as GCENodeClass;
   }
 
-  /** The image a machine of this key boots; a node class that names none it can resolve is refused whole. */
-  private image(nc: GCENodeClass, key: MachineImageKey): ResolvedGceImage {
-    try {
-      return resolveGceImage(nc, key);
-    } catch (err) {
-      if (err instanceof GceImageError) throw new FatalCloudError(err.message, { cause: err });
-      throw err;
-    }
-  }
-
   private body(
     nc: GCENodeClass,
     claim: NodeClaim,
@@ -290,9 +270,7 @@ export class GceCloudProvider implements CloudProvider {
     join: JoinToken | undefined,
     types: readonly InstanceTypeSpec[],
   ): Instance {
-    // The scheduler's own entry for the type (its catalog architecture), else what its name says.
-    const spec = types.find((t) => t.name === option.instanceType);
-    const key = spec ? imageKeyOf(spec) : imageKeyOfName(option.instanceType);
+    const image = launchImage(nc, option.instanceType, types);
     try {
       return instanceBody({
         cluster: this.deps.config.clusterName,
@@ -301,7 +279,7 @@ export class GceCloudProvider implements CloudProvider {
         option,
         claim,
         nodeClass: nc,
-        image: this.image(nc, key),
+        image,
         extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
         deploymentTag: this.deps.config.deploymentTag,
