@@ -7,6 +7,8 @@ import { cloudOfNodeClassRef, type NodeClass } from '../../shared/model/nodeclas
 import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
 import type { NodePool } from '../../shared/model/nodepool.ts';
 import { BootstrapError, renderUserData } from '../../shared/provisioning/bootstrap.ts';
+import { renderStartupScript } from '../../shared/provisioning/gce-startup.ts';
+import { GceImageError, imageKeyOf, resolveGceImage } from '../../shared/model/gce-images.ts';
 import type { Io } from './command-context.ts';
 import { USERDATA_USAGE } from './command-help.ts';
 import { InputError, unexpectedArgument } from './errors.ts';
@@ -127,21 +129,29 @@ export async function userdata(argv: readonly string[], io: Io): Promise<number>
   const claim = claimOf(pool, type.name, a.zone);
   const family = bootstrapFamily(nc).family;
   let text: string;
+  let image = '';
   try {
-    text = renderUserData({
+    const input = {
       cluster: a.cluster ?? 'cluster',
       claim,
       nodeClass: nc,
       ...(family === 'Kubeadm' ? { join: redactedToken(nc) } : {}),
-    });
+    };
+    if (nc.kind === 'GCENodeClass') {
+      // The image this machine type boots decides whether the script installs the GPU driver (gce-startup.ts).
+      const resolved = resolveGceImage(nc, imageKeyOf(type));
+      image = `, image ${resolved.image}, GPU driver: ${resolved.driver}`;
+      text = renderStartupScript({ ...input, image: resolved });
+    } else text = renderUserData(input);
   } catch (err: unknown) {
-    if (err instanceof BootstrapError) throw new InputError(err.message, { cause: err });
+    if (err instanceof BootstrapError || err instanceof GceImageError)
+      throw new InputError(err.message, { cause: err });
     throw err;
   }
   for (const w of recognized.warnings) io.stderr.write(`warning: ${w}\n`);
   if (!a.cluster) io.stderr.write('warning: no --cluster given: the cluster name is shown as "cluster"\n');
   io.stderr.write(
-    `# ${cloud === 'aws' ? 'EC2 user data' : 'Compute Engine startup-script'} of a ${type.name} for NodePool ${pool.metadata.name} (${nc.kind} ${nc.metadata.name}, ${family})${family === 'Kubeadm' ? '; the join token secret is redacted' : ''}\n`,
+    `# ${cloud === 'aws' ? 'EC2 user data' : 'Compute Engine startup-script'} of a ${type.name} for NodePool ${pool.metadata.name} (${nc.kind} ${nc.metadata.name}, ${family}${image})${family === 'Kubeadm' ? '; the join token secret is redacted' : ''}\n`,
   );
   io.stdout.write(text);
   return 0;

@@ -1,6 +1,7 @@
 // Compute Engine instance mutations as zonal operations: insert, bulkInsert (minCount all or
 // nothing), delete and preemption; effects apply when the operation completes.
 import { checkDisks, checkMaintenance } from './instance-checks.ts';
+import { checkBootImage } from './images.ts';
 import { GceHttpError, instanceUrl, quotaExceeded } from './resources.ts';
 import type { GceInstance, GceOperation, GceWorld, OperationErrorItem, ProvisioningModel } from './world.ts';
 
@@ -188,6 +189,7 @@ export function insert(
   const type = machineTypeName(world, zone, resource.machineType);
   checkDisks(resource.disks, zone, 'resource.disks');
   checkMaintenance(world, type, resource);
+  checkBootImage(world, type, resource.disks);
   quota(world);
   const model = modelOf(resource);
   return newOperation(world, zone, 'insert', instanceUrl(world, zone, name), () => {
@@ -224,6 +226,7 @@ export function bulkInsert(
   const type = machineTypeName(world, zone, props.machineType);
   checkDisks(props.disks, zone, 'resource.instanceProperties.disks');
   checkMaintenance(world, type, props);
+  checkBootImage(world, type, props.disks);
   quota(world);
   const model = modelOf(props);
   return newOperation(world, zone, 'bulkInsert', `${instanceUrl(world, zone, names[0] ?? '')}`, () => {

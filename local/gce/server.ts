@@ -229,6 +229,7 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
             memoryMb: t.memoryMb,
             zone,
             ...(t.accelerators ? { accelerators: t.accelerators } : {}),
+            architecture: t.architecture ?? 'X86_64',
           })),
       );
     }

@@ -14,6 +14,8 @@ export interface EmuMachineType {
     readonly guestAcceleratorCount: number;
   }[];
   readonly zones: readonly string[];
+  /** The machine type's architecture, as the API reports it; X86_64 when absent (README "Boot images"). */
+  readonly architecture?: 'X86_64' | 'ARM64';
 }
 
 export interface EmuAcceleratorType {

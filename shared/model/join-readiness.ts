@@ -1,6 +1,7 @@
 // Which bootstrap family a node class renders, and what it lacks to produce a node that joins (docs/mechanisms/
 // bootstrap.md): a node class that cannot join is NotReady, so no pool launches through it.
 import type { AmiFamily, NodeClass } from './nodeclass.ts';
+import { GCE_IMAGE_ALIASES } from './gce-images.ts';
 
 /** Karpenter's alias prefixes (`al2023@latest`, `bottlerocket@v1.30.0`) → the family the image implies. */
 const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
@@ -70,8 +71,13 @@ export function joinProblem(nc: NodeClass): string | undefined {
   const { family, problem } = bootstrapFamily(nc);
   if (problem) return problem;
   const missing = missingFields(nc, family);
-  if (missing.length === 0) return undefined;
-  return `${family} nodes cannot join without ${missing.join(', ')}`;
+  if (missing.length > 0) return `${family} nodes cannot join without ${missing.join(', ')}`;
+  // The public images an alias names (ubuntu-accelerator, cos) hold no kubeadm, kubelet or container runtime: a
+  // Kubeadm node booting one could never join (docs/mechanisms/images.md#compute-engine).
+  const alias = nc.kind === 'GCENodeClass' ? nc.spec.imageSelectorTerms?.[0]?.alias : undefined;
+  if (family === 'Kubeadm' && alias && GCE_IMAGE_ALIASES.includes(alias.split('@')[0] ?? ''))
+    return `Kubeadm nodes cannot join on image alias ${alias}: its public image holds no kubeadm, kubelet or container runtime (name your own image with an id term, or install them in spec.bootstrap.script, the Custom family)`;
+  return undefined;
 }
 
 /** A kubeadm bootstrap token (`<id>.<secret>`, [a-z0-9]{6}.[a-z0-9]{16}) a Kubeadm node joins with. */

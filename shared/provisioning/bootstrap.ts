@@ -45,7 +45,13 @@ export function renderUserData(input: UserDataInput): string {
           throw new Error(
             'no join token: the launcher issues one per launch or reads spec.bootstrap.joinTokenSecretRef',
           );
-        return renderKubeadm(facts, input.join, userData, nc.spec.bootstrap?.script);
+        return renderKubeadm(
+          facts,
+          input.join,
+          nc.kind === 'EC2NodeClass' ? 'aws' : 'gcp',
+          userData,
+          nc.spec.bootstrap?.script,
+        );
       }
     }
   } catch (err: unknown) {

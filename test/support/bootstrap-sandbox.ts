@@ -1,6 +1,6 @@
 // A sandbox to run a rendered bootstrap script in: a temp dir whose bin/ (first on PATH) holds stub `kubeadm`,
-// `systemctl`, `nvidia-smi` and `sleep` that record their arguments, and whose root/ stands for `/`
-// (KRAFTSMAN_ROOT), so a test reads back the exact commands run and the files written.
+// `systemctl`, `nvidia-smi`, `sleep` and `curl` (the instance metadata services) that record their arguments, and
+// whose root/ stands for `/` (KRAFTSMAN_ROOT), so a test reads back the exact commands run and the files written.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,23 @@ export interface Sandbox {
   remove(): void;
 }
 
+/** What the stub `curl` answers for the metadata paths the Kubeadm script reads (its provider ID). */
+export const SANDBOX_INSTANCE = {
+  aws: 'aws:///us-east-1a/i-0123456789abcdef0',
+  gcp: 'gce://kraftsman-test/us-central1-a/gpu-node-1',
+} as const;
+const METADATA = [
+  'case "${*: -1}" in',
+  '  */latest/api/token) printf imds-token ;;',
+  '  */meta-data/placement/availability-zone) printf us-east-1a ;;',
+  '  */meta-data/instance-id) printf i-0123456789abcdef0 ;;',
+  '  */project/project-id) printf kraftsman-test ;;',
+  '  */instance/zone) printf projects/123456/zones/us-central1-a ;;',
+  '  */instance/name) printf gpu-node-1 ;;',
+  '  *) exit 22 ;;',
+  'esac',
+].join('\n');
+
 export function sandbox(): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'kraftsman-boot-'));
   const bin = join(dir, 'bin');
@@ -38,6 +55,8 @@ export function sandbox(): Sandbox {
     chmodSync(path, 0o755);
   };
   for (const name of ['kubeadm', 'systemctl', 'nvidia-smi', 'sleep']) stub(name, 'exit 0');
+  // The instance metadata services (EC2 IMDSv2, Compute Engine), answering by the URL's path.
+  stub('curl', METADATA);
   return {
     dir,
     stub,

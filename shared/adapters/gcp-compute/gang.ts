@@ -34,12 +34,16 @@ type Instance = protos.google.cloud.compute.v1.IInstance;
 export interface GceGangDeps {
   readonly ctx: GceContext;
   readonly gceClass: (nc: NodeClass) => GCENodeClass;
-  /** The instance body for `claim` on `option`, without per-claim metadata, with these extra labels. */
+  /**
+   * The instance body for `claim` on `option`, without per-claim metadata, with these extra labels; `types` are the
+   * shape's candidates (the image follows the option's type: its architecture and GPUs).
+   */
   readonly body: (
     nc: GCENodeClass,
     claim: NodeClaim,
     option: LaunchOption,
     labels: Record<string, string>,
+    types: readonly InstanceTypeSpec[],
   ) => Instance;
   readonly options: (claim: NodeClaim, types: readonly InstanceTypeSpec[]) => LaunchOption[];
   readonly findGang: (label: string) => Promise<CloudInstance[]>;
@@ -102,7 +106,7 @@ async function launchShape(
   const k = names.length;
   const { ctx } = deps;
   for (const option of preferZones(deps.options(first, shape.instanceTypes), zones)) {
-    const props = deps.body(nc, first, option, { [LABEL_GANG]: label });
+    const props = deps.body(nc, first, option, { [LABEL_GANG]: label }, shape.instanceTypes);
     const id = requestId([
       ctx.config.clusterName,
       'gang',

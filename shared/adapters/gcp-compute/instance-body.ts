@@ -6,7 +6,8 @@ import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
 import type { LaunchOption } from '../../model/launch-options.ts';
 import { claimNodePool } from '../../model/launch-options.ts';
-import { renderUserData } from '../../provisioning/bootstrap.ts';
+import { renderStartupScript } from '../../provisioning/gce-startup.ts';
+import { machineHasGpu, type ResolvedGceImage } from '../../model/gce-images.ts';
 import { CLOUD_PLATFORM_SCOPE } from '../../model/nodeclass-gce.ts';
 import { attachedDisks } from './disks.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
@@ -67,30 +68,6 @@ export function parseInstanceType(name: string): {
   return type && count ? { machineType, accelerator: { type, count: Number(count) } } : { machineType };
 }
 
-const BUNDLED_GPU_FAMILIES = /^(a2|a3|a4|g2|g4)-/;
-
-/** Image aliases (family shortcuts) to image family URLs; an id is used as given. */
-const IMAGE_ALIASES: Record<string, string> = {
-  'ubuntu-accelerator':
-    'projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accelerator-2204-amd64-with-nvidia-550',
-  cos: 'projects/cos-cloud/global/images/family/cos-stable',
-};
-
-export function resolveImage(nc: GCENodeClass): string {
-  for (const t of nc.spec.imageSelectorTerms ?? []) {
-    if (t.id) return t.id;
-    const family = t.alias?.split('@')[0];
-    if (family && IMAGE_ALIASES[family]) return IMAGE_ALIASES[family];
-    if (t.alias)
-      throw new Error(
-        `GCENodeClass ${nc.metadata.name}: unknown image alias ${t.alias} (known: ${Object.keys(IMAGE_ALIASES).join(', ')})`,
-      );
-  }
-  throw new Error(
-    `GCENodeClass ${nc.metadata.name}: spec.imageSelectorTerms must name an image (id or alias)`,
-  );
-}
-
 /** Compute Engine's label rules (checked before the call: a 400 after a launch attempt helps nobody). */
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
@@ -126,7 +103,8 @@ export function instanceBody(args: {
   option: LaunchOption;
   claim: NodeClaim;
   nodeClass: GCENodeClass;
-  image: string;
+  /** The image this machine type boots (shared/model/gce-images.ts), resolved per launch. */
+  image: ResolvedGceImage;
   extraLabels?: Record<string, string>;
   claimMetadata: boolean;
   deploymentTag?: DeploymentTag | undefined;
@@ -135,13 +113,14 @@ export function instanceBody(args: {
   const { option, claim, nodeClass } = args;
   const spec = nodeClass.spec;
   const { machineType, accelerator } = parseInstanceType(option.instanceType);
-  const gpu = accelerator !== undefined || BUNDLED_GPU_FAMILIES.test(machineType);
+  const gpu = accelerator !== undefined || machineHasGpu(machineType);
   const spot = option.capacityType === 'spot';
   const pool = claimNodePool(claim);
-  const script = renderUserData({
+  const script = renderStartupScript({
     cluster: args.cluster,
     claim,
     nodeClass,
+    image: args.image,
     ...(args.join ? { join: args.join } : {}),
   });
   const labels = {
@@ -162,7 +141,7 @@ export function instanceBody(args: {
       items: [
         ...Object.entries(spec.metadata ?? {}).map(([key, value]) => ({ key, value })),
         { key: 'startup-script', value: script },
-        { key: META_IMAGE, value: args.image },
+        { key: META_IMAGE, value: args.image.image },
         ...(args.claimMetadata ? [{ key: META_NODECLAIM, value: claim.metadata.name }] : []),
       ],
     },
@@ -190,7 +169,7 @@ export function instanceBody(args: {
           ],
         }
       : {}),
-    disks: attachedDisks(spec.disks, args.zone, args.image),
+    disks: attachedDisks(spec.disks, args.zone, args.image.image),
     networkInterfaces: [{ ...(spec.subnetwork ? { subnetwork: spec.subnetwork } : {}) }],
     ...(spec.serviceAccount
       ? {

@@ -3,6 +3,7 @@
 // overhead computed as the built-in catalog computes it (GKE's node allocatable plus VM overhead).
 import type { protos } from '@google-cloud/compute';
 import { gcpOverhead } from '../../catalog/overhead.ts';
+import { machineArch } from '../../model/gce-images.ts';
 import type { InstanceTypeSpec, Offering } from '../../model/catalog.ts';
 
 type MachineType = protos.google.cloud.compute.v1.IMachineType;
@@ -86,7 +87,7 @@ export function toInstanceTypeSpec(
   return {
     name: shape.name,
     cloud: 'gcp',
-    arch: /^(t2a|c4a)-/.test(shape.name) ? 'arm64' : 'amd64',
+    arch: machineArch(shape.name),
     capacity: {
       cpu: String(shape.cpus),
       memory: `${shape.memoryMi}Mi`,

@@ -56,7 +56,8 @@ import {
 } from './queries.ts';
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
-import { InvalidLabelError, instanceBody, resolveImage } from './instance-body.ts';
+import { InvalidLabelError, instanceBody } from './instance-body.ts';
+import { currentImage, launchImage } from './images.ts';
 import { BootstrapError } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
@@ -113,7 +114,10 @@ export class GceCloudProvider implements CloudProvider {
     const refused: UnavailableOffering[] = [];
     const options = this.options(claim, request.instanceTypes).filter((o) => !existing.taken.has(o.zone));
     for (const option of options) {
-      const body = { ...this.body(nc, claim, option, true, owner, {}, request.join), name };
+      const body = {
+        ...this.body(nc, claim, option, true, owner, {}, request.join, request.instanceTypes),
+        name,
+      };
       const id = requestId([
         this.deps.config.clusterName,
         claim.metadata.name,
@@ -158,7 +162,8 @@ export class GceCloudProvider implements CloudProvider {
       {
         ctx: this.ctx,
         gceClass: (nc) => this.gceClass(nc),
-        body: (nc, claim, option, labels) => this.body(nc, claim, option, false, owner, labels, request.join),
+        body: (nc, claim, option, labels, types) =>
+          this.body(nc, claim, option, false, owner, labels, request.join, types),
         options: (claim, types) => this.options(claim, types),
         findGang: (label) => this.findByLabel(LABEL_GANG, label),
       },
@@ -207,7 +212,9 @@ export class GceCloudProvider implements CloudProvider {
     const nc = this.gceClass(nodeClass);
     const { zone, name } = parseGceProviderId(id);
     const instance = await getRawInstance(this.ctx, zone, name);
-    if (metadataItem(instance, META_IMAGE) !== this.image(nc)) return 'ImageDrift';
+    // Drifted when the instance's image is not the one its machine type would boot now (its architecture and
+    // GPUs decide the family: docs/mechanisms/images.md#drift).
+    if (metadataItem(instance, META_IMAGE) !== currentImage(nc, instance)) return 'ImageDrift';
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
     return undefined;
@@ -253,23 +260,17 @@ export class GceCloudProvider implements CloudProvider {
     return nodeClass as GCENodeClass;
   }
 
-  private image(nc: GCENodeClass): string {
-    try {
-      return resolveImage(nc);
-    } catch (err) {
-      throw new FatalCloudError(err instanceof Error ? err.message : String(err), { cause: err });
-    }
-  }
-
   private body(
     nc: GCENodeClass,
     claim: NodeClaim,
     option: LaunchOption,
     claimMetadata: boolean,
     owner: Owner,
-    extraLabels: Record<string, string> = {},
-    join?: JoinToken,
+    extraLabels: Record<string, string>,
+    join: JoinToken | undefined,
+    types: readonly InstanceTypeSpec[],
   ): Instance {
+    const image = launchImage(nc, option.instanceType, types);
     try {
       return instanceBody({
         cluster: this.deps.config.clusterName,
@@ -278,7 +279,7 @@ export class GceCloudProvider implements CloudProvider {
         option,
         claim,
         nodeClass: nc,
-        image: this.image(nc),
+        image,
         extraLabels: { ...extraLabels, [LABEL_DEPLOYMENT]: labelValue(owner.deployment) },
         claimMetadata,
         deploymentTag: this.deps.config.deploymentTag,

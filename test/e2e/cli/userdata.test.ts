@@ -109,22 +109,62 @@ describe('kraftsman userdata', () => {
     ]);
     expect(String(mail.attachments[1]?.content)).toContain('cidr: "10.100.0.0/16"');
 
-    const gce = tempFile('gce.yaml', {
-      apiVersion: 'karpenter.k8s.gcp/v1alpha1',
-      kind: 'GCENodeClass',
-      metadata: { name: 'gpu' },
-      spec: { bootstrap: { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: HASH } },
-    });
+    const gceClass = (spec: Record<string, unknown>) =>
+      tempFile('gce.yaml', {
+        apiVersion: 'karpenter.k8s.gcp/v1alpha1',
+        kind: 'GCENodeClass',
+        metadata: { name: 'gpu' },
+        spec,
+      });
     const gcpPool = tempFile(
       'np.yaml',
       pool({ group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: 'gpu' }),
     );
-    const g = kraftsman('-f', gce, '-f', gcpPool, '--instance-type', 'g2-standard-8');
+    const KUBEADM = { apiServerEndpoint: 'https://10.0.0.1:6443', caCertHash: HASH };
+    const own = gceClass({
+      imageSelectorTerms: [{ id: 'projects/p/global/images/family/k8s-gpu' }],
+      bootstrap: KUBEADM,
+    });
+    const g = kraftsman('-f', own, '-f', gcpPool, '--instance-type', 'g2-standard-8');
     expect(g.code).toBe(0);
     expect(g.stderr).toContain(
-      '# Compute Engine startup-script of a g2-standard-8 for NodePool gpu (GCENodeClass gpu, Kubeadm)',
+      '# Compute Engine startup-script of a g2-standard-8 for NodePool gpu (GCENodeClass gpu, Kubeadm, image projects/p/global/images/family/k8s-gpu, GPU driver: user)',
     );
     expect(g.stdout).toContain("export KRAFTSMAN_JOIN_TOKEN='<issued-per-launch>.<redacted>'\n");
+
+    // COS ships no NVIDIA driver: on a GPU machine the script installs it first, before the user's join.
+    const cos = gceClass({
+      imageSelectorTerms: [{ alias: 'cos@latest' }],
+      bootstrap: { script: '#!/bin/bash\n/opt/bin/join-cluster' },
+    });
+    const c = kraftsman('-f', cos, '-f', gcpPool, '--instance-type', 'g2-standard-8');
+    expect(c.code).toBe(0);
+    expect(c.stderr).toContain(
+      '(GCENodeClass gpu, Custom, image projects/cos-cloud/global/images/family/cos-stable, GPU driver: startup-script)',
+    );
+    expect(c.stdout).toMatch(
+      /^#!\/bin\/bash\n# kraftsman: Container-Optimized OS ships no NVIDIA driver.*\ncos-extensions install gpu\n/,
+    );
+    expect(c.stdout.indexOf('cos-extensions install gpu')).toBeLessThan(
+      c.stdout.indexOf('/opt/bin/join-cluster'),
+    );
+    const cpu = kraftsman('-f', cos, '-f', gcpPool, '--instance-type', 'n2-standard-8');
+    expect(cpu.code).toBe(0);
+    expect(cpu.stdout).not.toContain('cos-extensions');
+
+    // A Kubeadm node cannot join on a public image (no kubeadm there), nor without an image.
+    const kubeadmOnCos = gceClass({ imageSelectorTerms: [{ alias: 'cos' }], bootstrap: KUBEADM });
+    const onCos = kraftsman('-f', kubeadmOnCos, '-f', gcpPool, '--instance-type', 'g2-standard-8');
+    expect(onCos.code).toBe(2);
+    expect(onCos.stderr).toContain(
+      'GCENodeClass gpu: Kubeadm nodes cannot join on image alias cos: its public image holds no kubeadm',
+    );
+    const noImage = gceClass({ bootstrap: KUBEADM });
+    const refused = kraftsman('-f', noImage, '-f', gcpPool, '--instance-type', 'g2-standard-8');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'GCENodeClass gpu: spec.imageSelectorTerms must name an image (id or alias)',
+    );
   });
 
   it('exits 2 naming the missing file, what the node class lacks, an unknown type, a missing node class', () => {

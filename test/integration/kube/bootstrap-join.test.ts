@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderUserData } from '../../../shared/provisioning/bootstrap.ts';
 import type { JoinToken } from '../../../shared/model/join-readiness.ts';
-import { sandbox, type Sandbox } from '../../support/bootstrap-sandbox.ts';
+import { SANDBOX_INSTANCE, sandbox, type Sandbox } from '../../support/bootstrap-sandbox.ts';
 import { startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 import { claim, ec2Class } from '../../unit/provisioning/bootstrap/fixtures.ts';
 
@@ -27,7 +27,7 @@ const taints = flag('register-with-taints').split(',').filter(Boolean).map((t) =
 const res = await fetch(process.env.KUBE_URL + '/api/v1/nodes', {
   method: 'POST',
   headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-  body: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: process.env.NODE_NAME, labels }, spec: { taints } }),
+  body: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: process.env.NODE_NAME, labels }, spec: { taints, providerID: flag('provider-id') } }),
 });
 if (res.status !== 201) {
   console.error('join refused: ' + res.status + ' ' + (await res.text()));
@@ -113,6 +113,8 @@ describe('a Kubeadm node joins with the token its launcher issued', () => {
       { key: 'example.com/warming', effect: 'NoSchedule' },
       { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
     ]);
+    // The instance it runs on, read from the metadata service: what the lifecycle registers the claim by.
+    expect((node?.spec as { providerID?: string }).providerID).toBe(SANDBOX_INSTANCE.aws);
   });
 
   it('is refused with a wrong secret, an unknown id, or an expired token: 401, no Node', async () => {

@@ -3,13 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeClass } from '../../../../shared/model/nodeclass.ts';
 import { renderUserData } from '../../../../shared/provisioning/bootstrap.ts';
-import { sandbox, shellcheck, type Sandbox } from '../../../support/bootstrap-sandbox.ts';
+import { SANDBOX_INSTANCE, sandbox, shellcheck, type Sandbox } from '../../../support/bootstrap-sandbox.ts';
 import { CA_HASH, claim, ec2Class, gceClass, KUBELET_LABELS, TAINTS, TOKEN } from './fixtures.ts';
 
 const render = (nodeClass: NodeClass = ec2Class({ amiFamily: 'Kubeadm' })): string =>
   renderUserData({ cluster: 'prod', claim: claim(), nodeClass, join: TOKEN });
 
-const KUBELET_ARGS = `KUBELET_EXTRA_ARGS=--node-labels=${KUBELET_LABELS} --register-with-taints=${TAINTS} --max-pods=110\n`;
+const KUBELET_ARGS = `KUBELET_EXTRA_ARGS=--node-labels=${KUBELET_LABELS} --register-with-taints=${TAINTS} --max-pods=110 --provider-id=${SANDBOX_INSTANCE.aws}\n`;
 const JOIN = `join api.prod.example.internal:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash ${CA_HASH}`;
 
 let box: Sandbox | undefined;

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { renderUserData } from '../../../../shared/provisioning/bootstrap.ts';
-import { sandbox, shellcheck, type Sandbox } from '../../../support/bootstrap-sandbox.ts';
+import { SANDBOX_INSTANCE, sandbox, shellcheck, type Sandbox } from '../../../support/bootstrap-sandbox.ts';
 import { claim, ec2Class, gceClass, TOKEN } from './fixtures.ts';
 
 const KUBELET = {
@@ -99,17 +99,17 @@ describe('the kubelet configuration in the user data', () => {
       '--cpu-cfs-quota=false',
       '--cluster-dns=10.100.0.10,10.100.0.11',
     ].join(' ');
-    for (const nodeClass of [
-      ec2Class({ amiFamily: 'Kubeadm', kubelet: KUBELET }),
-      gceClass({ kubeletConfiguration: KUBELET }),
-    ]) {
+    for (const [nodeClass, providerId] of [
+      [ec2Class({ amiFamily: 'Kubeadm', kubelet: KUBELET }), SANDBOX_INSTANCE.aws],
+      [gceClass({ kubeletConfiguration: KUBELET }), SANDBOX_INSTANCE.gcp],
+    ] as const) {
       const script = renderUserData({ cluster: 'prod', claim: claim(), nodeClass, join: TOKEN });
       expect(shellcheck(script).output).toBe('');
       box = sandbox();
       const run = await box.run(script);
       expect(run.status).toBe(0);
       expect(run.file('/etc/default/kubelet')).toMatch(
-        new RegExp(` ${flags.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`),
+        new RegExp(` ${`${flags} --provider-id=${providerId}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`),
       );
       box.remove();
       box = undefined;
