@@ -70,7 +70,16 @@ export function accountError(e: unknown, cloud: Cloud, region: string): InputErr
       }`,
       { cause: e },
     );
-  if (chain.some((c) => DENIED.has(c.name) || DENIED.has(c.code) || c.status === 403 || c.status === 401))
+  // Google's REST errors carry the HTTP status as `code` (403, 404); gRPC-style ones the status name or number
+  if (call === 'regions.get' && chain.some((c) => c.code === '404' || c.code === '5' || c.status === 404))
+    return new InputError(`unknown ${where}: ${detail}`, { cause: e });
+  const denied = (c: Found) =>
+    DENIED.has(c.name) ||
+    DENIED.has(c.code) ||
+    ['401', '403', '7', '16'].includes(c.code) ||
+    c.status === 403 ||
+    c.status === 401;
+  if (chain.some(denied))
     return new InputError(`access denied${call ? ` to ${call}` : ''} in ${where}: ${detail}`, { cause: e });
   if (
     chain.some(
