@@ -3,6 +3,8 @@
 export const USERDATA_USAGE = `usage: kraftsman userdata -f FILE|DIR [-f ...] [-R] --instance-type TYPE [--nodepool NAME]
                  [--cluster NAME] [--zone ZONE] [--catalog FILE]`;
 
+export const CATALOG_USAGE = `usage: kraftsman catalog --cloud aws|gcp --region R [-o yaml|json]`;
+
 const INPUTS = `inputs:
   -f, --filename FILE  YAML or JSON (a List, a multi-document stream or one object); - is standard input; a
                        directory reads its .json, .yaml and .yml files (kubectl's extensions), in name order
@@ -64,6 +66,21 @@ the launchers' own renderer, the join token redacted.
   --catalog FILE        an InstanceTypeCatalog to use instead of the built-in catalog
 
 Exit codes: 0 success, 2 bad input or a node class that cannot produce a join, 1 internal error.
+`,
+  catalog: `${CATALOG_USAGE}
+
+Builds an InstanceTypeCatalog (the --catalog format) from a real account: every instance or machine type offered
+in region R, with its zones, shape, labels and on-demand and spot prices (docs/catalog.md).
+  aws: DescribeInstanceTypes, DescribeInstanceTypeOfferings, DescribeSpotPriceHistory and the Price List API
+       (GetProducts); credentials and endpoints as the AWS SDK finds them (AWS_PROFILE, AWS_ENDPOINT_URL_EC2 …)
+  gcp: machineTypes and acceleratorTypes of the region's zones and the Cloud Billing catalog's SKUs, in the
+       project of GOOGLE_CLOUD_PROJECT, with application default credentials
+
+  --cloud aws|gcp     the cloud (required)
+  --region R          the region (required)
+  -o, --output FORMAT yaml or json (default yaml)
+
+Exit codes: 0 success, 2 bad usage, no credentials, access denied or an unknown region, 1 internal error.
 `,
   fleet: `usage: kraftsman fleet [--scenario NAME] [--seed S] [--speed N] [--minutes N] [--wall-clock] [--upstream]
                  [--compare] [--report FILE] [--json FILE] [--hold] [--list-scenarios]

@@ -8,6 +8,7 @@ export const HELP = `kraftsman — a Karpenter-faithful autoscaler for Kubernete
 ${USAGE}
        kraftsman userdata -f FILE [-f FILE ...] --instance-type TYPE [--nodepool NAME] [--cluster NAME]
                  [--zone ZONE] [--catalog FILE]
+       kraftsman catalog --cloud aws|gcp --region R [-o yaml|json]
        kraftsman fleet [--scenario NAME] [--seed S] [--speed N] [--minutes N] [--wall-clock] [--upstream] [--compare]
                  [--report FILE] [--json FILE] [--hold] [--list-scenarios]
 
@@ -16,6 +17,7 @@ commands:
   plan       what one consolidation pass would do (dry run)
   census     simulate every candidate node, act on none
   userdata   the user data (or GCE startup-script) a launch of the NodePool on TYPE would send, token redacted
+  catalog    an InstanceTypeCatalog read from a real account (types, zones, prices of one region)
   fleet      the whole reconciler on a local two-cloud fleet (emulators, simulated clock); npm start runs it
 
 Each command's own options: kraftsman COMMAND --help.

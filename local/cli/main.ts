@@ -29,6 +29,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (argv[0] === 'fleet') return await (await import('./fleet.ts')).fleet(argv.slice(1), io);
     // `userdata` renders one launch's user data from files; it has its own flags and prints text, not a report.
     if (argv[0] === 'userdata') return await (await import('./userdata.ts')).userdata(argv.slice(1), safeIo);
+    // `catalog` reads a real account into an InstanceTypeCatalog; it takes no snapshot.
+    if (argv[0] === 'catalog') return await (await import('./catalog.ts')).catalog(argv.slice(1), safeIo);
     const args = parseArgs(argv);
     // loaded on demand: --help, --version and usage errors need none of the core
     const { loadContext } = await import('./command-context.ts');

@@ -1,7 +1,7 @@
 // `kraftsman userdata`: the user data (EC2) or startup-script (Compute Engine) a launch of one NodePool on one
 // instance type would send, rendered by the launchers' own renderer, the join token's secret redacted
 // (docs/contract.md#kraftsman-userdata, docs/mechanisms/bootstrap.md#debugging-a-join).
-import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
+import type { InstanceTypeSpec } from '../../shared/model/catalog.ts';
 import { bootstrapFamily, joinProblem } from '../../shared/model/join-readiness.ts';
 import { cloudOfNodeClassRef, type NodeClass } from '../../shared/model/nodeclass.ts';
 import type { NodeClaim } from '../../shared/model/nodeclaim.ts';
@@ -116,10 +116,11 @@ export async function userdata(argv: readonly string[], io: Io): Promise<number>
     throw new InputError(`NodePool ${pool.metadata.name}: its ${ref.kind} ${ref.name} is not in the input`);
   const problem = joinProblem(nc);
   if (problem) throw new InputError(`${nc.kind} ${nc.metadata.name}: ${problem}`);
-  const catalog: InstanceTypeCatalog = a.catalog
-    ? await readCatalog(a.catalog, io.stdin)
-    : (await import('../../shared/catalog/builtin.ts')).builtinCatalog();
-  const type = catalog.instanceTypes.find((t) => t.name === a.instanceType && t.cloud === cloud);
+  // The built-in catalog expands just this one type (in every region), not the whole world.
+  const found: InstanceTypeSpec | undefined = a.catalog
+    ? (await readCatalog(a.catalog, io.stdin)).instanceTypes.find((t) => t.name === a.instanceType)
+    : (await import('../../shared/catalog/builtin.ts')).builtinType(a.instanceType as string);
+  const type = found?.cloud === cloud ? found : undefined;
   if (!type)
     throw new InputError(
       `unknown instance type ${JSON.stringify(a.instanceType)}: not in the ${a.catalog ? `catalog ${a.catalog}` : 'built-in catalog'} for ${cloud}`,

@@ -4,7 +4,7 @@
 // takes a sample. Everything the summary says is counted here or read from the emulators at the end.
 import { bindPending, collectPodGarbage, refreshDisruptionBudgets } from '../kube-api/index.ts';
 import { markLostNodes } from '../kubelet.ts';
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
+import { fleetCatalog } from './catalog.ts';
 import { FleetClock, SIMULATED_START, type FleetTime } from './clock.ts';
 import { invocationMeter, type InvocationMeter } from './costs.ts';
 import { startEnvironment, type FleetEnvironment } from './environment.ts';
@@ -55,7 +55,7 @@ export async function runFleet(o: RunOptions): Promise<{
   // Simulated time starts at a fixed instant, so that nothing (a NodePool's scheduled budget) depends on the hour.
   const clock = new FleetClock(new Date(time === 'wall' ? startedWall : SIMULATED_START), time, o.wallNow);
   const start = clock.now().getTime();
-  const catalog = builtinCatalog();
+  const catalog = fleetCatalog();
   const env = await startEnvironment(
     o.scenario.world,
     o.scenario.objects(o.seed, new Date(start)),

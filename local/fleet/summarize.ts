@@ -1,7 +1,7 @@
 // The contract summary of a run (docs/contract.md, "kraftsman fleet"), every figure counted from what
 // happened: samples of the cluster, the handlers' results, the launch invocations, the clouds' worlds, and
 // the invariants read from the emulators at the end.
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
+import { fleetCatalog } from './catalog.ts';
 import type { FleetEnvironment } from './environment.ts';
 import { doubleBooked, nodesWithoutInstance, orphanInstances, strandedTaints } from './invariants.ts';
 import type { Ledger } from './ledger.ts';
@@ -50,7 +50,7 @@ export function summarize(r: RunRecord): FleetRun {
   const gangs = r.wiring.launches.filter((l) => l.gang !== undefined);
   // The pods the last provisioning batch could not place on any offering (its verdicts say why).
   const lastProvision = r.ledger.lastOf('provision', 'unschedulable') ?? 0;
-  const floor = fleetBound(emulatorObjects(r.env.kube), builtinCatalog());
+  const floor = fleetBound(emulatorObjects(r.env.kube), fleetCatalog());
   const checks = {
     orphans: orphanInstances(r.env.kube, r.env.ec2.world, r.env.gce.world, r.env.clusterName),
     stranded: strandedTaints(r.env.kube, last.commandsInFlight),

@@ -1,6 +1,6 @@
 // Compute Engine REST emulator on 127.0.0.1 for @google-cloud/compute with fallback (REST) transport:
 // instances insert/bulkInsert/get/list/aggregatedList/delete, zone operations get/wait/list,
-// machineTypes, acceleratorTypes; requestId idempotency; fault injection; onBoot for the Kubernetes emulator.
+// machineTypes, acceleratorTypes, regions.get; requestId idempotency; fault injection; onBoot for the Kubernetes emulator.
 // It serves `project` and any `otherProjects` (one world each), so a providerID can name a VM of another project.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -142,6 +142,24 @@ export async function startGceEmulator(options: GceEmulatorOptions = {}): Promis
           };
       for (const [z, i] of page) (items[`zones/${z}`] ??= { instances: [] }).instances?.push(i);
       return { kind: 'compute#instanceAggregatedList', items, ...(nextPageToken ? { nextPageToken } : {}) };
+    }
+    if (p[4] === 'regions' && p[5] && !p[6] && method === 'GET') {
+      // regions.get: the region's zones as URLs (Compute Engine's Region resource); 404 for a region it lacks
+      const inRegion = zones.filter((z) => z.slice(0, z.lastIndexOf('-')) === p[5]);
+      if (inRegion.length === 0)
+        throw new GceHttpError(
+          404,
+          'notFound',
+          `The resource 'projects/${world.project}/regions/${p[5]}' was not found`,
+        );
+      const base = `https://www.googleapis.com/compute/v1/projects/${world.project}`;
+      return {
+        kind: 'compute#region',
+        name: p[5],
+        status: 'UP',
+        selfLink: `${base}/regions/${p[5]}`,
+        zones: inRegion.map((z) => `${base}/zones/${z}`),
+      };
     }
     const zone = p[5] ?? '';
     if (p[4] !== 'zones' || !zones.includes(zone))

@@ -8,7 +8,6 @@
 // capacity marks the refused offerings unavailable and deletes the claims: their pods are demand again and
 // the next batch chooses around those offerings (other types, zones, or the other cloud). A gang's members each
 // launch with their own node class and instance types (docs/mechanisms/gangs.md#mixed-shapes).
-import { builtinCatalog } from '../catalog/builtin.ts';
 import type { InstanceTypeSpec } from '../model/catalog.ts';
 import type { NodeClaim } from '../model/nodeclaim.ts';
 import type { NodeClass } from '../model/nodeclass.ts';
@@ -25,7 +24,7 @@ import type { LaunchRecord } from '../ports/state-store/records.ts';
 import { nodeClassOf, type LaunchRequestPayload } from './launch-request.ts';
 import { finish, finishAll, type TypesOf } from './launch-finish.ts';
 import { deleteClaims, markUnavailable, refuse, refuseMixedClouds } from './launch-refusal.ts';
-import { catalogLookup } from './prices.ts';
+import { builtinLookup } from './prices.ts';
 import { joinTokenFor } from './launch-join.ts';
 
 export interface LaunchDeps {
@@ -129,7 +128,7 @@ async function instanceTypesOf(
   request: LaunchRequestPayload,
   claims: readonly NodeClaim[],
 ): Promise<TypesOf> {
-  const prices = deps.prices ?? (() => Promise.resolve(catalogLookup(builtinCatalog(), deps.provider.cloud)));
+  const prices = deps.prices ?? (() => Promise.resolve(builtinLookup(deps.provider.cloud)));
   const byClass = new Map<string, readonly InstanceTypeSpec[]>();
   for (const c of claims) {
     const nc = nodeClassOf(request, c.metadata.name);

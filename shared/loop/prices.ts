@@ -1,7 +1,7 @@
 // The prices every pass reads: the stored price book (written by the pricing function every 12 hours)
 // layered over the built-in catalog's prices. With no book, or one too old, or one that cannot be read,
 // the catalog prices alone, and kraftsman_pricing_catalog_fallback_total{cloud,reason} counts it.
-import { builtinCatalog } from '../catalog/builtin.ts';
+import { builtinPrice } from '../catalog/builtin.ts';
 import type { InstanceTypeCatalog } from '../model/catalog.ts';
 import type { Cloud } from '../model/labels.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -73,6 +73,15 @@ export function catalogLookup(catalog: InstanceTypeCatalog, cloud: Cloud): Price
   return { onDemand: (t, z) => find(t, z, 'on-demand'), spot: (t, z) => find(t, z, 'spot') };
 }
 
+/** The built-in catalog's prices, one type expanded at a time (a pass never pays for the whole world's offerings). */
+export function builtinLookup(cloud: Cloud): PriceLookup {
+  const ofCloud = (type: string, zone: string, ct: 'on-demand' | 'spot'): number | undefined => {
+    const gcpName = !type.includes('.');
+    return (cloud === 'gcp') === gcpName ? builtinPrice(type, zone, ct) : undefined;
+  };
+  return { onDemand: (t, z) => ofCloud(t, z, 'on-demand'), spot: (t, z) => ofCloud(t, z, 'spot') };
+}
+
 export class StoredPrices {
   private held: Held | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
@@ -104,7 +113,10 @@ export class StoredPrices {
 
   private catalogOf(cloud: Cloud): PriceLookup {
     let c = this.catalogs.get(cloud);
-    if (!c) this.catalogs.set(cloud, (c = catalogLookup(this.deps.catalog ?? builtinCatalog(), cloud)));
+    if (!c) {
+      c = this.deps.catalog ? catalogLookup(this.deps.catalog, cloud) : builtinLookup(cloud);
+      this.catalogs.set(cloud, c);
+    }
     return c;
   }
 

@@ -1,6 +1,6 @@
 // The snapshots the pass benchmarks run on (same seed, same fleet): ramp-3400, the fleet the delta simulation was
 // tuned on, and the training fleet, generated apart from it (docs/benchmarks.md, "The training fleet").
-import { builtinCatalog } from '../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../local/fleet/catalog.ts';
 import { buildInstanceTypes } from '../../shared/scheduling/instance-type.ts';
 import { recognize } from '../../shared/state/recognize.ts';
 import { buildSnapshot, type ClusterSnapshot } from '../../shared/state/snapshot.ts';
@@ -10,7 +10,7 @@ import { generateTraining } from '../fixtures/fleet/training/index.ts';
 export const BENCH_FLEETS = ['ramp', 'training'] as const;
 export type BenchFleet = (typeof BENCH_FLEETS)[number];
 
-const types = buildInstanceTypes(builtinCatalog().instanceTypes);
+const types = buildInstanceTypes(fleetCatalog().instanceTypes);
 
 export function rampSnapshot(nodes: number, pending: number): ClusterSnapshot {
   const fleet = generateRamp({ nodes, pending });

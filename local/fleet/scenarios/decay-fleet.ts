@@ -3,7 +3,7 @@
 // with services; a third of the Deployments under a PDB that allows one disruption. Nothing on it is pinned
 // (no do-not-disrupt, no PDB at zero), so what is left after the load falls is movable and a consolidator can
 // approach the LP bound; docs/fleet.md says why each choice.
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../catalog.ts';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import { makeDeployment, placeReplica, type Deployment } from '../../../test/fixtures/fleet/deployments.ts';
 import { createdAgo, FLEET_NOW, uid } from '../../../test/fixtures/fleet/ids.ts';
@@ -231,7 +231,7 @@ function poolObject(spec: PoolSpec, shape: DecayFleetShape, rng: Rng): unknown {
 export function decayFleet(seed: number, shape: DecayFleetShape): unknown[] {
   const rng = createRng(seed);
   const pdbEvery = shape.pdbEvery ?? 3;
-  const catalog = new Map<string, InstanceTypeSpec>(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
+  const catalog = new Map<string, InstanceTypeSpec>(fleetCatalog().instanceTypes.map((t) => [t.name, t]));
   const specs = DECAY_POOLS.map((p) => {
     const spec = onDemand(p, shape.nodes[p]);
     const tail = shape.head?.pool === p ? shape.head.tailTypes : undefined;

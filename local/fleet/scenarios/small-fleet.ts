@@ -1,7 +1,7 @@
 // Small two-cloud fleets for the event scenarios (docs/fleet-scenarios.md): the shared generator's node
 // classes, NodePools and Node objects, with a few Deployments placed on them and a few pods pending — tens of
 // nodes, so a scenario runs through every handler in seconds and its outcome can be asserted exactly.
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../catalog.ts';
 import type { CapacityType } from '../../../shared/model/labels.ts';
 import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
 import {
@@ -103,7 +103,7 @@ export function smallFleet(
   extra: (rng: Rng) => unknown[] = () => [],
 ): unknown[] {
   const rng = createRng(seed);
-  const catalog = new Map(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
+  const catalog = new Map(fleetCatalog().instanceTypes.map((t) => [t.name, t]));
   const specs = pools.map((p) => narrow(p, catalog));
   const slots = generateNodes(
     specs.reduce((n, s) => n + s.share, 0),

@@ -22,6 +22,16 @@ const SIZED_GPUS = new Set(['a100', 'h100', 'h200', 'b200']);
 export const gpuModel = (name: string, memoryMiB: number): string =>
   SIZED_GPUS.has(name) && memoryMiB > 0 ? `${name}-${Math.round(memoryMiB / 1024)}gb` : name;
 
+/** Neuron devices and cores (Inferentia, Trainium): DescribeInstanceTypes' NeuronInfo. */
+export function neuronOf(info: InstanceTypeInfo): { devices: number; cores: number; name?: string } {
+  const devices = info.NeuronInfo?.NeuronDevices ?? [];
+  return {
+    devices: devices.reduce((n, d) => n + (d.Count ?? 0), 0),
+    cores: devices.reduce((n, d) => n + (d.Count ?? 0) * (d.CoreInfo?.Count ?? 0), 0),
+    ...(devices[0]?.Name ? { name: devices[0].Name.toLowerCase() } : {}),
+  };
+}
+
 function labelsOf(
   info: InstanceTypeInfo,
   name: string,
@@ -50,6 +60,13 @@ function labelsOf(
       'kraftsman.dev/gpu-count': String(gpu.Count ?? 0),
     });
   }
+  const neuron = neuronOf(info);
+  if (neuron.devices > 0)
+    Object.assign(labels, {
+      'karpenter.k8s.aws/instance-accelerator-name': neuron.name ?? '',
+      'karpenter.k8s.aws/instance-accelerator-manufacturer': 'aws',
+      'karpenter.k8s.aws/instance-accelerator-count': String(neuron.devices),
+    });
   return labels;
 }
 
@@ -66,7 +83,11 @@ export function toInstanceTypeSpec(args: {
   const memoryMiB = info.MemoryInfo?.SizeInMiB ?? 0;
   const pods = args.maxPods ?? eniLimitedPods(info);
   const gpu = info.GpuInfo?.Gpus?.[0];
-  const nvidia = gpu && (gpu.Manufacturer ?? '').toUpperCase() === 'NVIDIA' ? (gpu.Count ?? 0) : 0;
+  const maker = (gpu?.Manufacturer ?? '').toUpperCase();
+  const nvidia = gpu && maker === 'NVIDIA' ? (gpu.Count ?? 0) : 0;
+  // AMD GPUs and Neuron devices as Karpenter's AWS provider names them (amd.com/gpu, aws.amazon.com/neuron)
+  const amd = gpu && maker === 'AMD' ? (gpu.Count ?? 0) : 0;
+  const neuron = neuronOf(info);
   const spotOk = (info.SupportedUsageClasses ?? []).includes('spot');
   const offerings: Offering[] = [];
   for (const zone of args.zones) {
@@ -94,6 +115,9 @@ export function toInstanceTypeSpec(args: {
     pods: String(pods),
     'ephemeral-storage': `${AWS_EPHEMERAL_GI}Gi`,
     ...(nvidia > 0 ? { 'nvidia.com/gpu': String(nvidia) } : {}),
+    ...(amd > 0 ? { 'amd.com/gpu': String(amd) } : {}),
+    ...(neuron.devices > 0 ? { 'aws.amazon.com/neuron': String(neuron.devices) } : {}),
+    ...(neuron.cores > 0 ? { 'aws.amazon.com/neuroncore': String(neuron.cores) } : {}),
   };
   return {
     name,

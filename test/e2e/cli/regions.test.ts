@@ -146,6 +146,30 @@ describe('regions', () => {
     expect(west[0]).toMatch(/^us-west-2[a-z]$/);
   });
 
+  it('a Graviton fleet in ap-southeast-2 is priced and replaced there from the built-in catalog', async () => {
+    // Outside the earlier catalog's two regions and families: c7g (arm64) in Sydney (issue 31 item 7).
+    const arm = structuredClone(gettingStarted[0]) as {
+      spec: { template: { spec: { requirements: { key: string; values: string[] }[] } } };
+    };
+    const archReq = arm.spec.template.spec.requirements.find((r) => r.key === 'kubernetes.io/arch');
+    if (archReq) archReq.values = ['arm64'];
+    const sydney = [
+      arm,
+      gettingStarted[1],
+      node('s1', 'c7g.4xlarge', 'ap-southeast-2b', { 'kubernetes.io/arch': 'arm64' }),
+      pod('p', 's1', '1'),
+    ];
+    const { json, stderr } = await plan(sydney);
+    expect(stderr).not.toContain('not in the catalog');
+    const zones = zonesOf(json);
+    expect(zones.length).toBeGreaterThan(0);
+    for (const z of zones) expect(z).toMatch(/^ap-southeast-2[a-z]$/);
+    const types = json.commands.flatMap((c) => c.replacements.flatMap((r) => r.instanceTypes));
+    expect(types.length).toBeGreaterThan(0);
+    // arm64 types only: Graviton families carry a `g` after the generation (c7g, m8g, r6gd, t4g …)
+    for (const t of types) expect(t).toMatch(/^[a-z]+\d+g[a-z]*\./);
+  });
+
   it('--region refuses a name that is no region of either cloud', async () => {
     const f = tempFile('fleet.yaml', JSON.stringify(westFleet[0]));
     const r = await runCli(['plan', '-f', f, '--region', 'mars-1a']);

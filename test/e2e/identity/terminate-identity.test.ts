@@ -5,8 +5,7 @@
 // alone — would let go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closer } from '../../../functions/compose/local.ts';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
-import { catalogLookup } from '../../../shared/loop/prices.ts';
+import { builtinLookup } from '../../../shared/loop/prices.ts';
 import { REFUSAL_METRIC } from '../../../shared/loop/refusals.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import { GCE_ZONES, nodePool, startHarness, type E2eHarness } from '../../support/e2e/index.ts';
@@ -94,7 +93,7 @@ describe('terminations refuse instances that are not this deployment’s', () =>
       const theirs: CloudProvider = cloud === 'gcp' ? second.gce : second.ec2;
       const nodeClass = cloud === 'gcp' ? gceNodeClass() : ec2NodeClass();
       const types = await theirs.instanceTypes(nodeClass, {
-        prices: async () => catalogLookup(builtinCatalog(), cloud),
+        prices: async () => builtinLookup(cloud),
       });
       const wanted = cloud === 'gcp' ? 'g2-standard-4' : 'g5.xlarge';
       const { instance } = await theirs.create({

@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closer, buildEc2Provider, buildGceProvider } from '../../../functions/compose/index.ts';
 import { markLostNodes } from '../../../local/kubelet.ts';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
 import { collectGarbage } from '../../../shared/loop/garbage-collection.ts';
 import { guard } from '../../../shared/loop/guard.ts';
-import { catalogLookup } from '../../../shared/loop/prices.ts';
+import { builtinLookup } from '../../../shared/loop/prices.ts';
 import { launchRequestSchema } from '../../../shared/loop/launch-request.ts';
 import type { CloudProvider } from '../../../shared/ports/cloud-provider/index.ts';
 import { LOCAL_CREDENTIALS } from '../../support/dynamodb/credentials.ts';
@@ -92,7 +91,7 @@ describe('lifecycle timeouts and garbage collection through the handler', () => 
     for (const [i, p] of providers.entries()) {
       // Priced as a launcher prices with no stored book yet: the built-in catalog.
       const types = await p.instanceTypes(request.nodeClass, {
-        prices: async () => catalogLookup(builtinCatalog(), cloud),
+        prices: async () => builtinLookup(cloud),
       });
       const named = { ...claim, metadata: { ...claim.metadata, name: `${claim.metadata.name}-${i}` } };
       ids.push(

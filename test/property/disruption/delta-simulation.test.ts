@@ -8,7 +8,7 @@
 // Prints the seed, how often the delta answered and the agreement rate. Replay: KRAFTSMAN_SEED=<seed>.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { computeConsolidation, type Outcome } from '../../../shared/disruption/consolidation.ts';
 import { consolidationFilter } from '../../../shared/disruption/method.ts';
@@ -131,7 +131,7 @@ describe('delta simulation', () => {
 
   const rampFleets = (what: string, runs: number, nodes: [number, number], pending: [number, number]) =>
     it(`never yields a command the full simulation rejects, on ${runs} ${what}`, () => {
-      const types = buildInstanceTypes(builtinCatalog().instanceTypes);
+      const types = buildInstanceTypes(fleetCatalog().instanceTypes);
       const t = tally();
       fc.assert(
         fc.property(

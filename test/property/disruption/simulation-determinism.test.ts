@@ -5,7 +5,7 @@
 // simulations, and each answer must equal the one a fresh pass context gives. Replay: KRAFTSMAN_SEED=<seed>.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { consolidationFilter } from '../../../shared/disruption/method.ts';
 import { passContext, type PassContext } from '../../../shared/disruption/pass-context.ts';
@@ -65,7 +65,7 @@ function checkFleet(snapshot: ClusterSnapshot, order: number): number {
 describe('the full simulation is deterministic within a pass', () => {
   it(`gives every candidate the same answer in any order as in a fresh pass (${FLEETS} ramp fleets)`, () => {
     console.log(`simulation determinism: seed ${SEED} (KRAFTSMAN_SEED=${SEED} reproduces it)`);
-    const types = buildInstanceTypes(builtinCatalog().instanceTypes);
+    const types = buildInstanceTypes(fleetCatalog().instanceTypes);
     let simulated = 0;
     fc.assert(
       fc.property(

@@ -2,7 +2,7 @@
 // cases (a class confined to a pool, DaemonSet room, a fractional mix), then on the ramp fleet, where it must
 // stay under both the scheduler's fresh packing and what the fleet's nodes cost.
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import type { Pod } from '../../../shared/model/pod.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
 import { FLOOR_MAX_PODS, fleetBound, lpBound } from '../../../local/fleet/report/fleet-bound.ts';
@@ -53,7 +53,7 @@ describe('fleetBound on the ramp fleet', () => {
     recognize(
       generateRamp({ nodes: 12, pending: 0, seed }).objects.map((value) => ({ source: 'ramp', value })),
     ).objects;
-  const catalog = builtinCatalog();
+  const catalog = fleetCatalog();
   const nodeCost = (o: ReturnType<typeof objects>): number =>
     o.nodes.reduce((s, n) => {
       const l = n.metadata.labels ?? {};

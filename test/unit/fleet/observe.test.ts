@@ -3,7 +3,7 @@
 // that decides which is lpBound's own — DaemonSet, finished and pending pods left out — so skipping the LP above
 // the cap changes no figure on either side of it.
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { defaultCrds, KubeApiEmulator, type KubeObject } from '../../../local/kube-api/index.ts';
 import { observe } from '../../../local/fleet/observe.ts';
 import { emulatorObjects, FLOOR_MAX_PODS, lpBound } from '../../../local/fleet/report/fleet-bound.ts';
@@ -38,7 +38,7 @@ function fleetWith(running: number, seed: number): KubeApiEmulator {
 
 describe('observe', () => {
   const seed = Number(process.env.KRAFTSMAN_SEED ?? Date.now() % 100_000);
-  const catalog = builtinCatalog();
+  const catalog = fleetCatalog();
 
   it(`draws the LP at FLOOR_MAX_PODS running pods and the divisible bound one above (KRAFTSMAN_SEED=${seed})`, () => {
     console.log(`observe: KRAFTSMAN_SEED=${seed}`);

@@ -1,11 +1,11 @@
 // The ramp-3400 pending backlog: Volcano gangs with their PodGroups, the unprovisionable fifth, and the knobs.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import { ofKind, satisfies, schemaFailures, type PodObj, type Req } from './helpers.ts';
 
 const GROUP = 'scheduling.k8s.io/group-name';
-const catalog = new Map(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
+const catalog = new Map(fleetCatalog().instanceTypes.map((t) => [t.name, t]));
 
 let objects: unknown[];
 let pending: PodObj[];

@@ -1,7 +1,7 @@
 // The ramp-3400 generator: deterministic, the counts docs/benchmarks.md names, every object valid under the model's
 // schemas, and a bound state kube-scheduler could have produced (fits, taints, selectors, anti-affinity, skew).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import {
   milli,
@@ -15,7 +15,7 @@ import {
   type Req,
 } from './helpers.ts';
 
-const catalog = new Map(builtinCatalog().instanceTypes.map((t) => [t.name, t]));
+const catalog = new Map(fleetCatalog().instanceTypes.map((t) => [t.name, t]));
 
 let objects: unknown[];
 let nodes: NodeObj[];

@@ -2,7 +2,7 @@
 // object is recognized and every node fits what is bound to it; the shape the benchmark relies on — running gangs
 // one member per 8-GPU node and on one cloud, pending gangs in the backlog, GPU nodes mostly full, PDBs per 5 nodes.
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { quantityMilli } from '../../../shared/model/quantity.ts';
 import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
@@ -31,7 +31,7 @@ describe('the training fleet', () => {
     expect(new Set(objects.nodePools.map((p) => p.spec.template.spec.nodeClassRef.kind))).toEqual(
       new Set(['EC2NodeClass', 'GCENodeClass']),
     );
-    const snapshot = buildSnapshot(objects, buildInstanceTypes(builtinCatalog().instanceTypes));
+    const snapshot = buildSnapshot(objects, buildInstanceTypes(fleetCatalog().instanceTypes));
     expect(snapshot.warnings).toEqual([]);
   });
 

@@ -2,14 +2,14 @@
 // cache read per pool with a node class, merged by cloud and name, and decided by the pools alone — the pods,
 // Nodes and claims of a 200-node ramp fleet change nothing (they are left out of the snapshot built for it).
 import { describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../../../shared/catalog/builtin.ts';
+import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import type { Cloud } from '../../../shared/model/labels.ts';
 import type { NodeClass } from '../../../shared/model/nodeclass.ts';
 import { poolInstanceTypes, poolSpecs } from '../../../shared/loop/pool-instance-types.ts';
 import { recognize } from '../../../shared/state/recognize.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 
-const catalog = builtinCatalog();
+const catalog = fleetCatalog();
 
 /** The cache's shape: every node class of a cloud offers that cloud's catalog types; the reads are recorded. */
 function lookup() {
