@@ -44,6 +44,8 @@ export interface WalkHints {
   readonly negativeCache?: NegativeCache;
   /** Candidates whose replacement failed lately: no replace is proposed for them (replacement-backoff.ts). */
   readonly replacementHolds?: ReplacementHolds;
+  /** Every candidate of the pass by name, whatever the method's filter said: a drifted gang node's companions. */
+  readonly peers?: ReadonlyMap<string, Candidate>;
 }
 
 export interface Method {
