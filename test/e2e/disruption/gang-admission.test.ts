@@ -1,13 +1,15 @@
 // Gang-aware disruption through the handlers (docs/mechanisms/gangs.md, "Disruption"), on the kube emulator, the
-// EC2 emulator and DynamoDB Local: admission refuses a command that would take one node of a running Volcano gang
-// (stage validation, detail naming the gang), admits one that takes all its nodes, and the census function counts
-// the gang's nodes as none.
+// EC2 and Compute Engine emulators and DynamoDB Local, the gang's nodes on either cloud: admission refuses a command
+// that would take one node of a running Volcano gang (stage validation, detail naming the gang), admits one that
+// takes all its nodes, and the census function counts the gang's nodes as none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { DISRUPTED_TAINT_KEY } from '../../../shared/model/labels.ts';
 import { censusContainer } from '../../support/e2e/census.ts';
+import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { admitHandler, emptyNode, withBudget } from '../../support/e2e/disruption-handlers.ts';
 import {
+  GCE_PROJECT,
   lambdaContext,
   nodePool,
   pod,
@@ -23,15 +25,34 @@ const taintsOf = (h: E2eHarness, node: string) =>
     []
   ).map((t) => t.key);
 
-describe('a running gang through admission and the census', () => {
+const CLOUDS = {
+  aws: { pool: 'aws-gpu', type: 'g5.xlarge', zone: 'us-east-1a' },
+  gcp: { pool: 'gcp-gpu', type: 'g2-standard-4', zone: 'us-central1-a' },
+} as const;
+
+/** A registered, initialized, empty 1-GPU Node of the cloud's pool (no instance behind it). */
+function gpuNode(cloud: keyof typeof CLOUDS, name: string): KubeObject {
+  const c = CLOUDS[cloud];
+  const n = emptyNode(name, c.pool, c.type, c.zone);
+  if (cloud === 'aws') return n;
+  const labels = { ...(n.metadata.labels as Record<string, string>), 'kraftsman.dev/cloud': 'gcp' };
+  return {
+    ...n,
+    metadata: { ...n.metadata, labels },
+    spec: { providerID: `gce://${GCE_PROJECT}/${c.zone}/${name}` },
+  };
+}
+
+describe.each(['aws', 'gcp'] as const)('a running gang on %s through admission and the census', (cloud) => {
   let h: E2eHarness;
   beforeAll(async () => {
     h = await startHarness({
-      objects: [withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }), '100%')],
+      objects: [
+        withBudget(nodePool(CLOUDS[cloud].pool, cloud, { instanceTypes: [CLOUDS[cloud].type] }), '100%'),
+      ],
     });
     // train-0 and train-1 (minMember 2) run on gang-a and gang-b; spare-1 and spare-2 have room for both.
-    h.seed([emptyNode('gang-a', 'aws-gpu'), emptyNode('gang-b', 'aws-gpu')]);
-    h.seed([emptyNode('spare-1', 'aws-gpu'), emptyNode('spare-2', 'aws-gpu')]);
+    h.seed(['gang-a', 'gang-b', 'spare-1', 'spare-2'].map((n) => gpuNode(cloud, n)));
     h.seed([podGroup('train', 2)]);
     for (const [member, node] of [
       ['train-0', 'gang-a'],
