@@ -1,13 +1,21 @@
 // Gang-aware disruption through the handlers (docs/mechanisms/gangs.md, "Disruption"), on the kube emulator, the
 // EC2 and Compute Engine emulators and DynamoDB Local, the gang's nodes on either cloud: admission refuses a command
 // that would take one node of a running Volcano gang (stage validation, detail naming the gang), admits one that
-// takes all its nodes, and the census function counts the gang's nodes as none.
+// takes all its nodes, the census function counts the gang's nodes as none, and the consolidate handler proposes
+// nothing for a gang it cannot move whole, counting each node skipped `gang` and publishing DisruptionBlocked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { DISRUPTED_TAINT_KEY } from '../../../shared/model/labels.ts';
 import { censusContainer } from '../../support/e2e/census.ts';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
-import { admitHandler, emptyNode, withBudget } from '../../support/e2e/disruption-handlers.ts';
+import {
+  admitHandler,
+  emptyNode,
+  runConsolidate,
+  wireDisruption,
+  withBudget,
+} from '../../support/e2e/disruption-handlers.ts';
 import {
   GCE_PROJECT,
   lambdaContext,
@@ -43,6 +51,53 @@ function gpuNode(cloud: keyof typeof CLOUDS, name: string): KubeObject {
   };
 }
 
+/** PodGroup train (minMember 2): train-0 runs on gang-a, train-1 on gang-b. */
+function runningGang(h: E2eHarness): void {
+  h.seed([podGroup('train', 2)]);
+  for (const [member, node] of [
+    ['train-0', 'gang-a'],
+    ['train-1', 'gang-b'],
+  ] as const) {
+    h.seed([pod(member, { gpus: 1, replicaSet: 'train', gang: 'train' })]);
+    h.kube.store.patch(
+      h.kube.typeOf('Pod'),
+      'default',
+      member,
+      'application/merge-patch+json',
+      { spec: { nodeName: node }, status: { phase: 'Running', conditions: [] } },
+      undefined,
+    );
+  }
+}
+
+describe('a running gang through the consolidate handler', () => {
+  let h: E2eHarness;
+  beforeAll(async () => {
+    h = await startHarness({
+      objects: [withBudget(nodePool('aws-gpu', 'aws', { instanceTypes: ['g5.xlarge'] }), '100%')],
+    });
+    wireDisruption(h);
+    h.seed(['gang-a', 'gang-b'].map((n) => gpuNode('aws', n)));
+    runningGang(h);
+    h.clock.advance(5 * 60_000);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('proposes nothing and counts each gang node skipped with reason gang', async () => {
+    expect(await runConsolidate(h)).toMatchObject({ outcome: 'ran', handedOff: 0 });
+    // one skip per gang node and pass (multi-node left the gang out; single-node skipped each)
+    expect(
+      h.metrics.total(KRAFTSMAN_METRICS.candidateSkipsTotal, { reason: 'gang', nodepool: 'aws-gpu' }),
+    ).toBe(2);
+    const events = h.list('Event').filter((e) => (e as { reason?: string }).reason === 'DisruptionBlocked');
+    expect(events.map((e) => (e as { message?: string }).message)).toContain(
+      "Node hosts a member of a running gang whose other nodes can't be disrupted with it",
+    );
+  });
+});
+
 describe.each(['aws', 'gcp'] as const)('a running gang on %s through admission and the census', (cloud) => {
   let h: E2eHarness;
   beforeAll(async () => {
@@ -53,21 +108,7 @@ describe.each(['aws', 'gcp'] as const)('a running gang on %s through admission a
     });
     // train-0 and train-1 (minMember 2) run on gang-a and gang-b; spare-1 and spare-2 have room for both.
     h.seed(['gang-a', 'gang-b', 'spare-1', 'spare-2'].map((n) => gpuNode(cloud, n)));
-    h.seed([podGroup('train', 2)]);
-    for (const [member, node] of [
-      ['train-0', 'gang-a'],
-      ['train-1', 'gang-b'],
-    ] as const) {
-      h.seed([pod(member, { gpus: 1, replicaSet: 'train', gang: 'train' })]);
-      h.kube.store.patch(
-        h.kube.typeOf('Pod'),
-        'default',
-        member,
-        'application/merge-patch+json',
-        { spec: { nodeName: node }, status: { phase: 'Running', conditions: [] } },
-        undefined,
-      );
-    }
+    runningGang(h);
     h.clock.advance(5 * 60_000); // consolidateAfter has passed
   });
   afterAll(async () => {
