@@ -57,6 +57,9 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
     if (c === undefined || !accepts(method, c)) return fail('churn', 'a candidate is no longer a candidate');
     fresh.push(c);
   }
+  // A drift command's gang companions need not have drifted, but the command must still hold a drifted node.
+  if (cmd.method === 'drift' && !fresh.some((c) => method.filter(c) === true))
+    return fail('churn', 'no candidate has drifted any more');
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   // Expired nodes consume budget here as in the pass, or validation would admit what the pass could not hold.
   const ledger = BudgetLedger.from(

@@ -1,6 +1,7 @@
 // Property (docs/mechanisms/gangs.md, "Disruption"): over random fleets with Volcano gangs — running, below their
-// minimum or opted out, on shared or separate nodes, some nodes drifted or protected, tight or loose budgets — no
-// command a pass proposes takes some but not all of a running gang's nodes, and the census never lets one go alone.
+// minimum or opted out, free to evict or not, on shared or separate nodes, some nodes drifted or protected, tight
+// or loose budgets — no command a pass proposes takes some but not all of a running gang's nodes, and the census
+// never lets one go alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCensus } from '../../../shared/disruption/census.ts';
@@ -35,6 +36,8 @@ const gangArb = fc.record({
   perNode: fc.constantFrom(false, false, false, true),
   withPodGroup: fc.constantFrom(true, true, true, false),
   cpu: fc.constantFrom('250m', '500m', '1'),
+  /** Members of negative priority cost nothing to evict: Karpenter would call their nodes empty. */
+  cheap: fc.constantFrom(false, false, true),
 });
 const fleetArb = fc.record({
   nodes: fc.array(nodeArb, { minLength: 2, maxLength: 9 }),
@@ -58,11 +61,12 @@ function objects(f: Fleet): Obj[] {
     const group = podGroup(`gang-${k}`, Math.max(0, g.hosts.length + g.shortBy));
     if (g.perNode) (group.metadata as Obj).annotations = { 'kraftsman.dev/gang-disruption': 'per-node' };
     if (g.withPodGroup) out.push(group);
-    g.hosts.forEach((h, m) =>
-      out.push(
-        gangMember(pod(`gang-${k}-${m}`, { node: `n${h % f.nodes.length}`, cpu: g.cpu }), `gang-${k}`),
-      ),
-    );
+    g.hosts.forEach((h, m) => {
+      const at = `n${h % f.nodes.length}`;
+      const member = gangMember(pod(`gang-${k}-${m}`, { node: at, cpu: g.cpu }), `gang-${k}`);
+      if (g.cheap) (member.spec as Obj).priority = -(2 ** 25);
+      out.push(member);
+    });
   });
   return out;
 }

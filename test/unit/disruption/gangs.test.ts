@@ -92,6 +92,27 @@ describe('single-node consolidation and a running gang', () => {
   });
 });
 
+describe('emptiness and a running gang', () => {
+  it('does not take alone a gang node whose members cost nothing to evict (negative priority)', () => {
+    const cheap = (name: string, at: string) => {
+      const p = worker(name, at);
+      (p.spec as Obj).priority = -(2 ** 25); // eviction cost 0: Karpenter would call the node empty
+      return p;
+    };
+    const r = plan([
+      nodePool('default'),
+      podGroup('train', 2),
+      node('g1', { type: 's-16' }),
+      cheap('w1', 'g1'),
+      node('g2', { type: 's-16' }),
+      cheap('w2', 'g2'),
+    ]);
+    for (const c of names(r)) expect(c.includes('g1')).toBe(c.includes('g2'));
+    expect(r.commands.map((c) => c.method)).not.toContain('emptiness');
+    expect(reasonOf(r, 'g1')).toBe('gang');
+  });
+});
+
 describe('drift and a running gang', () => {
   const pool = () => nodePool('default', { annotations: HASH });
   const current = (i: number) => (i === 2 ? OLD_HASH : HASH);
@@ -195,6 +216,19 @@ describe('validation at admission', () => {
       { method: 'drift', candidates: ['g2', 'g1', 'g3', 'g4'].map((name) => ({ name })), replacements: [] },
     );
     expect(v).toEqual({ valid: true });
+  });
+
+  it('refuses a drift command of the gang none of whose nodes has drifted any more', () => {
+    const snapshot = snapshotOf([
+      nodePool('default', { annotations: HASH }),
+      podGroup('train', 4),
+      ...gangFleet(),
+    ]);
+    const v = validateCommand(
+      { snapshot, now: NOW, options: passOptions({}) },
+      { method: 'drift', candidates: ['g2', 'g1', 'g3', 'g4'].map((name) => ({ name })), replacements: [] },
+    );
+    expect(v).toEqual({ valid: false, failure: 'churn', detail: 'no candidate has drifted any more' });
   });
 });
 
