@@ -98,6 +98,17 @@ describe('kraftsman plan and census with a running gang', () => {
     expect(r.commands[0]?.candidates).toEqual(['g3', 'g1', 'g2', 'g4']);
   });
 
+  it('refuses a misspelt opt-out with exit 2, naming the PodGroup and the annotation', () => {
+    const group = podGroup('train', 4);
+    (group.metadata as Obj).annotations = { 'kraftsman.dev/gang-disruption': 'pernode' };
+    const file = tempFile('bad.yaml', group);
+    const r = spawnSync(process.execPath, [BIN, 'plan', '-f', file, '-o', 'json'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      'PodGroup default/train: metadata.annotations.kraftsman.dev/gang-disruption: "pernode": expected one of whole, per-node',
+    );
+  });
+
   it('plan takes some nodes of an opted-out gang and leaves the others', () => {
     const r = kraftsman('plan', fleet({ optOut: true })) as unknown as PlanJson;
     expect(r.skipped.filter((s) => s.reason === 'gang')).toEqual([]);
