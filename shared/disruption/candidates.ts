@@ -6,6 +6,7 @@ import { capacityTypeOf, DO_NOT_DISRUPT } from '../model/labels.ts';
 import { isActive } from '../state/pods.ts';
 import type { ClusterSnapshot, NodePoolView, StateNode } from '../state/snapshot.ts';
 import { detectDrift } from './drift-detect.ts';
+import type { GangIndex } from './gangs.ts';
 import type { PdbLimits } from './pdb-limits.ts';
 import {
   doNotDisruptActive,
@@ -26,6 +27,8 @@ export interface CandidateInputs {
   readonly nominated?: ReadonlySet<string>;
   /** Nodes an invalid object concerns (shared/loop/untouchable.ts): never candidates, expired or not. */
   readonly untouchable?: ReadonlySet<string>;
+  /** Running gangs (gangs.ts): a candidate hosting a member carries the nodes it must leave with. */
+  readonly gangs?: GangIndex;
 }
 
 export interface Expired {
@@ -124,6 +127,7 @@ function toCandidate(n: StateNode, view: NodePoolView, inputs: CandidateInputs, 
   if (n.pods.some((p) => isActive(p) && doNotDisruptActive(p, now))) podBlock = 'do-not-disrupt';
   else if (n.pods.some((p) => isEvictable(p, now) && pdbs.blockers(p).length > 0)) podBlock = 'pdb-blocked';
   const reschedulable = n.pods.filter(isReschedulable);
+  const gang = inputs.gangs?.tiesOf(n.name);
   const rescheduling = n.pods.reduce((s, p) => s + evictionCost(p), 0);
   return {
     name: n.name,
@@ -144,5 +148,6 @@ function toCandidate(n: StateNode, view: NodePoolView, inputs: CandidateInputs, 
       n.claim?.spec.terminationGracePeriod !== undefined ||
       view.pool.spec.template.spec.terminationGracePeriod !== undefined,
     drift: detectDrift(n, view, snapshot),
+    ...(gang ? { gang } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { buildCandidates } from './candidates.ts';
 import { computeConsolidation } from './consolidation.ts';
 import { drift } from './drift.ts';
 import { emptiness } from './emptiness.ts';
+import { gangIndex } from './gangs.ts';
 import { consolidationFilter } from './method.ts';
 import { KRAFTSMAN_METRICS, LABELS } from './metric-names.ts';
 import { passContext, ZERO_STOPWATCH, type PassContext } from './pass-context.ts';
@@ -81,7 +82,13 @@ export function runCensus(
   const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS } = scope;
   snapshot = markForDeletion(snapshot, claimedByCommands);
   const ctx = passContext(snapshot, now, options, stopwatch);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands });
+  const set = buildCandidates({
+    snapshot,
+    pdbs: ctx.pdbs(),
+    now,
+    claimedByCommands,
+    gangs: gangIndex(snapshot),
+  });
   for (const e of set.expired) ctx.expired.add(e.node);
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
@@ -113,6 +120,9 @@ export function runCensus(
 function judge(ctx: PassContext, c: Candidate): CensusEntry {
   {
     const base = { node: c.name, nodePool: c.nodePool };
+    // A node of a running gang never leaves alone (docs/mechanisms/gangs.md): the census judges nodes one by one.
+    if (drift.filter(c) === true && c.gang)
+      return { ...base, decision: 'none', method: 'drift', reason: 'gang' };
     if (drift.filter(c) === true) {
       const sim = simulateCandidates(ctx, [c]);
       if (sim.unscheduled.size)
@@ -135,6 +145,7 @@ function judge(ctx: PassContext, c: Candidate): CensusEntry {
         decision: 'none',
         reason: verdict ?? (typeof empty === 'string' ? empty : 'not-consolidatable'),
       };
+    if (c.gang) return { ...base, decision: 'none', method: 'single-node-consolidation', reason: 'gang' };
     const outcome = computeConsolidation(ctx, 'single-node-consolidation', [c]);
     if (outcome.kind === 'no-op')
       return { ...base, decision: 'none', method: 'single-node-consolidation', reason: outcome.reason };

@@ -8,7 +8,9 @@ export const emptiness: Method = {
   name: 'emptiness',
   reason: 'Empty',
   filter(c) {
-    if (!isEmpty(c)) return undefined;
+    // A node whose gang members cost nothing to evict (negative priority or deletion cost) still hosts a running
+    // gang: it is not emptiness's, which would take it alone (docs/mechanisms/gangs.md, "Disruption").
+    if (!isEmpty(c) || c.gang) return undefined;
     if (c.podBlock) return c.podBlock;
     if (consolidationDisabled(c)) return 'consolidation-disabled';
     return c.consolidatable ? true : 'consolidate-after';

@@ -44,6 +44,8 @@ export interface WalkHints {
   readonly negativeCache?: NegativeCache;
   /** Candidates whose replacement failed lately: no replace is proposed for them (replacement-backoff.ts). */
   readonly replacementHolds?: ReplacementHolds;
+  /** Every candidate of the pass by name, whatever the method's filter said: a drifted gang node's companions. */
+  readonly peers?: ReadonlyMap<string, Candidate>;
 }
 
 export interface Method {
@@ -70,7 +72,7 @@ export function consolidationFilter(c: Candidate): true | SkipReason | undefined
   if (!c.instanceType) return 'unknown-instance-type';
   if (!c.capacityType || !c.zone) return 'missing-labels';
   if (consolidationDisabled(c)) return 'consolidation-disabled';
-  if (isEmpty(c)) return undefined;
+  if (isEmpty(c) && !c.gang) return undefined; // a running gang's node is never emptiness's (emptiness.ts)
   if (c.pool.pool.spec.disruption.consolidationPolicy === 'WhenEmpty') return 'when-empty-policy';
   return c.consolidatable ? true : 'consolidate-after';
 }

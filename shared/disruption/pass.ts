@@ -4,6 +4,7 @@
 // outcome; acting on them is admission's job.
 import { budgetMapping } from './budgets.ts';
 import { buildCandidates, type Expired } from './candidates.ts';
+import { gangIndex } from './gangs.ts';
 import type { MethodName } from './types.ts';
 import { METHODS } from './methods.ts';
 import type { MethodResult, WalkHints } from './method.ts';
@@ -70,7 +71,9 @@ export function runPass(inputs: PassInputs): PassResult {
     claimedByCommands: inputs.claimedByCommands,
     nominated: inputs.nominated,
     untouchable: inputs.untouchable,
+    gangs: gangIndex(snapshot),
   });
+  const peers = new Map(set.candidates.map((c) => [c.name, c]));
   for (const e of set.expired) ctx.expired.add(e.node);
   const skips = new Map<string, Skip>(set.skipped.map((s) => [s.node, s]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
@@ -106,6 +109,7 @@ export function runPass(inputs: PassInputs): PassResult {
       coverage,
       negativeCache: cache,
       replacementHolds: inputs.hints?.replacementHolds,
+      peers,
     });
     for (const s of out.skipped) skips.set(s.node, { node: s.node, reason: s.reason, method: method.name });
     constrainedByBudgets ||= out.constrainedByBudgets === true;

@@ -32,7 +32,11 @@ import type { Candidate, Command, Skip } from './types.ts';
 export const singleNode: Method = {
   name: 'single-node-consolidation',
   reason: 'Underutilized',
-  filter: consolidationFilter,
+  // One node of a running gang alone would kill the gang's job: only multi-node may take its nodes, together.
+  filter(c) {
+    const verdict = consolidationFilter(c);
+    return verdict === true && c.gang ? 'gang' : verdict;
+  },
   compute(ctx, candidates, budgets, hints) {
     const upstream = ctx.options.upstream;
     const karpenterOrder = upstreamOrder(sortCandidates(candidates), hints.unseenPools ?? []);

@@ -7,6 +7,7 @@ import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { NodePoolView, StateNode } from '../state/snapshot.ts';
 import type { CapacityType, Cloud } from '../model/labels.ts';
 import type { DisruptionReason } from '../model/nodepool.ts';
+import type { GangTies } from './gangs.ts';
 import type { SyncPolicy } from './sync-gate.ts';
 
 /** The pass's disruption methods, in the order Karpenter runs them; commands and metrics use these names. */
@@ -47,6 +48,11 @@ export const SKIP_REASONS = [
   'spot-to-spot-insufficient-types',
   /** Its last replacement failed to launch or initialize: no replace until the hold ends (docs/mechanisms/replacement-backoff.md). */
   'replacement-backoff',
+  /**
+   * It hosts a member of a running gang whose other nodes the command would leave, or drift cannot take them all
+   * now (docs/mechanisms/gangs.md, "Disruption").
+   */
+  'gang',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -90,6 +96,8 @@ export interface Candidate {
   readonly podBlock: 'do-not-disrupt' | 'pdb-blocked' | undefined;
   readonly terminationGracePeriod: boolean;
   readonly drift: Drift | undefined;
+  /** Running gangs it hosts members of, spread over other nodes too: those nodes leave with it or not at all. */
+  readonly gang?: GangTies;
 }
 
 export const isEmpty = (c: Candidate): boolean => c.rescheduleCost <= 1;

@@ -5,6 +5,9 @@
 // (docs/mechanisms/pass-reads.md).
 import { BudgetLedger, budgetMapping } from './budgets.ts';
 import { buildCandidates } from './candidates.ts';
+import { driftBlocked } from './drift.ts';
+import { gangIndex } from './gangs.ts';
+import type { Method } from './method.ts';
 import { METHODS } from './methods.ts';
 import { passContext } from './pass-context.ts';
 import type { PassInputs } from './pass.ts';
@@ -13,7 +16,7 @@ import { simulateCandidates } from './simulate-candidates.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { Candidate, Command } from './types.ts';
 
-export type ValidationFailure = 'churn' | 'budget' | 'scheduling';
+export type ValidationFailure = 'churn' | 'budget' | 'scheduling' | 'gang';
 export type Validation =
   | { readonly valid: true }
   | { readonly valid: false; readonly failure: ValidationFailure; readonly detail: string };
@@ -31,23 +34,32 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
   // Open commands' nodes are leaving (their pods move, they use budget), exactly as in the pass.
   const snapshot = markForDeletion(live.snapshot, live.claimedByCommands);
   const ctx = passContext(snapshot, live.now, live.options, live.stopwatch, live.verdicts);
+  const gangs = gangIndex(snapshot);
   const set = buildCandidates({
     snapshot,
     pdbs: ctx.pdbs(),
     now: live.now,
     claimedByCommands: live.claimedByCommands,
     nominated: live.nominated,
+    gangs,
   });
   for (const e of set.expired) ctx.expired.add(e.node);
+  // A command that would now take some of a running gang's nodes and leave others (a member bound since the
+  // proposal, a gang that reached its minimum) is refused before anything else (docs/mechanisms/gangs.md).
+  const split = gangs.split(cmd.candidates.map((c) => c.name));
+  if (split)
+    return fail('gang', `gang ${split.gang} would be split: its nodes ${split.left.join(', ')} stay`);
   const byName = new Map(set.candidates.map((c) => [c.name, c]));
   // Karpenter: any candidate filtered out since the proposal invalidates the whole command.
   const fresh: Candidate[] = [];
   for (const { name } of cmd.candidates) {
     const c = byName.get(name);
-    if (c === undefined || method.filter(c) !== true)
-      return fail('churn', 'a candidate is no longer a candidate');
+    if (c === undefined || !accepts(method, c)) return fail('churn', 'a candidate is no longer a candidate');
     fresh.push(c);
   }
+  // A drift command's gang companions need not have drifted, but the command must still hold a drifted node.
+  if (cmd.method === 'drift' && !fresh.some((c) => method.filter(c) === true))
+    return fail('churn', 'no candidate has drifted any more');
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   // Expired nodes consume budget here as in the pass, or validation would admit what the pass could not hold.
   const ledger = BudgetLedger.from(
@@ -70,4 +82,10 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
   if (more.length > 0 || planned === undefined) return changed;
   const allowed = new Set(needed.instanceTypes.map((t) => t.name));
   return planned.instanceTypes.every((t) => allowed.has(t)) ? { valid: true } : changed;
+}
+
+/** The method's filter, or for drift a gang companion that is not drifted itself but leaves with the gang. */
+function accepts(method: Method, c: Candidate): boolean {
+  if (method.filter(c) === true) return true;
+  return method.name === 'drift' && c.gang !== undefined && !driftBlocked(c);
 }

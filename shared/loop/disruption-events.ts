@@ -23,6 +23,8 @@ const BLOCKED: Partial<Record<SkipReason, Wording>> = {
   'pdb-blocked': () => 'Pdb prevents pod evictions',
   'claimed-by-pending-command': () => 'Candidate is already being disrupted',
   'invalid-object': () => 'An object about the node fails validation (kraftsman leaves it untouched)',
+  // kraftsman's own (docs/mechanisms/gangs.md, "Disruption"): Karpenter has no gang rule to word it.
+  gang: () => "Node hosts a member of a running gang whose other nodes can't be disrupted with it",
 };
 /** Karpenter's consolidation messages (disruption/consolidation.go, emptiness.go). */
 const UNCONSOLIDATABLE: Partial<Record<SkipReason, Wording>> = {

@@ -21,6 +21,12 @@ export const NODECLASS_HASH = 'karpenter.k8s.aws/ec2nodeclass-hash';
 export const TERMINATION_CAUSE = 'kraftsman.dev/termination-cause';
 export const VOLCANO_GROUP = 'scheduling.k8s.io/group-name';
 export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
+/**
+ * On a gang's PodGroup: `whole` (the default) keeps a running gang whole through voluntary disruption; `per-node`
+ * lets disruption take its nodes one at a time, for elastic jobs that survive losing members (docs/mechanisms/gangs.md).
+ */
+export const GANG_DISRUPTION = 'kraftsman.dev/gang-disruption';
+export const GANG_DISRUPTION_VALUES = ['whole', 'per-node'] as const;
 
 /**
  * Karpenter's termination finalizer: every NodeClaim kraftsman creates carries it, and its Node gets it at

@@ -86,12 +86,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     if (!namespaces.has(ns)) namespaces.set(ns, { 'kubernetes.io/metadata.name': ns });
   }
   const volumes = volumeIndex(snapshot.objects);
-  const gangs = new Map(
-    snapshot.objects.podGroups.map((g) => [
-      `${g.metadata.namespace ?? 'default'}/${g.metadata.name}`,
-      g.spec.minMember,
-    ]),
-  );
+  const gangs = gangMinimums(snapshot);
   const poolSuppliers = new Map<string, { domain: string; supplier: DomainSupplier }[]>();
   const suppliersFor = (key: string) => {
     let list = poolSuppliers.get(key);
@@ -209,6 +204,19 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     },
   };
   return view;
+}
+
+/**
+ * The gangs map: gang key (namespace/name, as gangName names it) → its minimum members. The one source of gang
+ * identity and size for provisioning, simulation and disruption (shared/disruption/gangs.ts).
+ */
+export function gangMinimums(snapshot: ClusterSnapshot): ReadonlyMap<string, number> {
+  return new Map(
+    snapshot.objects.podGroups.map((g) => [
+      `${g.metadata.namespace ?? 'default'}/${g.metadata.name}`,
+      g.spec.minMember,
+    ]),
+  );
 }
 
 function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { fleetCatalog } from '../../../local/fleet/catalog.ts';
 import { buildCandidates } from '../../../shared/disruption/candidates.ts';
 import { computeConsolidation, type Outcome } from '../../../shared/disruption/consolidation.ts';
+import { gangIndex } from '../../../shared/disruption/gangs.ts';
 import { consolidationFilter } from '../../../shared/disruption/method.ts';
 import { passContext } from '../../../shared/disruption/pass-context.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
@@ -69,6 +70,7 @@ function compare(snapshot: ClusterSnapshot, now: Date, t: Tally): void {
   const fast = passContext(snapshot, now, options);
   const full = passContext(snapshot, now, passOptions({ deltaSimulation: false }));
   const set = buildCandidates({ snapshot, pdbs: full.pdbs(), now });
+  const gangs = gangIndex(snapshot);
   for (const c of set.candidates.filter((x) => consolidationFilter(x) === true)) {
     const before = fast.deltaOutcomes.decided ?? 0;
     const a = computeConsolidation(fast, 'single-node-consolidation', [c]);
@@ -78,9 +80,11 @@ function compare(snapshot: ClusterSnapshot, now: Date, t: Tally): void {
     if (answered) t.decided++;
     if (answered && a.kind === 'command') {
       t.commands++;
-      // validation before admission re-runs the full simulation on a fresh pass: it must accept the command
+      // validation before admission re-runs the full simulation on a fresh pass: it must accept the command,
+      // unless the node is one of a running gang's, which single-node never proposes and validation refuses first
       const v = validateCommand({ snapshot, now, options }, a.command);
-      expect(v, `delta command for ${c.name} rejected by the full simulation`).toEqual({ valid: true });
+      const expected = gangs.tiesOf(c.name) ? { valid: false, failure: 'gang' } : { valid: true };
+      expect(v, `delta command for ${c.name} rejected by the full simulation`).toMatchObject(expected);
     }
     if (JSON.stringify(summary(a)) === JSON.stringify(summary(b))) t.agreed++;
     else

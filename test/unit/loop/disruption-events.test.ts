@@ -29,6 +29,22 @@ describe('skip events', () => {
     expect(events[0]?.dedupeValues).toEqual(['n1-uid']);
   });
 
+  it('a node held by a running gang gets DisruptionBlocked saying so', () => {
+    const events = skipEvents([{ node: 'n1', reason: 'gang', method: 'drift' }], snapshot('n1'), at);
+    expect(events.map((e) => [e.involved.name, e.reason, e.message])).toEqual([
+      [
+        'n1',
+        'DisruptionBlocked',
+        "Node hosts a member of a running gang whose other nodes can't be disrupted with it",
+      ],
+      [
+        'n1-claim',
+        'DisruptionBlocked',
+        "Node hosts a member of a running gang whose other nodes can't be disrupted with it",
+      ],
+    ]);
+  });
+
   it('an unconsolidatable one gets Unconsolidatable with the 15-minute window; do-not-disrupt gets nothing', () => {
     const events = skipEvents(
       [
