@@ -2,7 +2,7 @@
 // them into ClusterObjects (docs/contract.md, "Input"): unknown kinds are warned about and skipped, a known kind
 // at another version of its group is an error, and a malformed object names source, object and field path.
 import type { z } from 'zod';
-import { groupOf, isKnownKind, KINDS, type KnownKind } from '../model/objects.ts';
+import { entriesOfKind, groupOf, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
 import { formatZodIssues } from '../model/zod-issues.ts';
 import { InvalidDocumentError } from './errors.ts';
@@ -34,7 +34,24 @@ const FIELD: Partial<Record<KnownKind, keyof ClusterObjects>> = {
   EC2NodeClass: 'nodeClasses',
   GCENodeClass: 'nodeClasses',
   PodGroup: 'podGroups',
+  Workload: 'workloads',
+  WorkloadV1alpha1: 'workloads',
+  WorkloadPodGroup: 'workloadPodGroups',
+  ProvisioningRequest: 'provisioningRequests',
+  PodTemplate: 'podTemplates',
 };
+
+/**
+ * The entry that reads `apiVersion` `kind`, or why none does: another version of a group kraftsman reads the kind
+ * at is an error naming the version(s) it reads; a kind of another group is not kraftsman's.
+ */
+function entryFor(apiVersion: string, kind: string): KnownKind | { expected: string[] } | undefined {
+  const entries = entriesOfKind(kind).filter((k) => FIELD[k]);
+  const exact = entries.find((k) => KINDS[k].apiVersion === apiVersion);
+  if (exact) return exact;
+  const sameGroup = entries.filter((k) => groupOf(KINDS[k].apiVersion) === groupOf(apiVersion));
+  return sameGroup.length > 0 ? { expected: sameGroup.map((k) => KINDS[k].apiVersion) } : undefined;
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -77,26 +94,20 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
           source,
         );
       }
-      if (!isKnownKind(kind) || !FIELD[kind]) {
+      const entry = entryFor(apiVersion, kind);
+      if (entry === undefined) {
         warnings.push(
           `${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`,
         );
         continue;
       }
-      const expected = KINDS[kind].apiVersion;
-      if (apiVersion !== expected) {
-        if (groupOf(apiVersion) === groupOf(expected)) {
-          throw new InvalidDocumentError(
-            `${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${expected}`,
-            source,
-          );
-        }
-        warnings.push(
-          `${source}: ignoring ${objectRef(kind, meta)} (${apiVersion}): not a kind kraftsman reads`,
+      if (typeof entry !== 'string') {
+        throw new InvalidDocumentError(
+          `${source}: ${objectRef(kind, meta)}: apiVersion ${apiVersion} is not supported; kraftsman reads ${kind} at ${entry.expected.join(' or ')}`,
+          source,
         );
-        continue;
       }
-      const parsed = (KINDS[kind].schema as z.ZodType).safeParse(value);
+      const parsed = (KINDS[entry].schema as z.ZodType).safeParse(value);
       if (!parsed.success) {
         throw new InvalidDocumentError(
           `${source}: ${objectRef(kind, meta)}: ${formatZodIssues(parsed.error)}`,
@@ -115,16 +126,17 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
         'NodeClaim',
         'EC2NodeClass',
         'GCENodeClass',
-      ].includes(kind);
+      ].includes(entry);
       if (namespaced) obj.metadata.namespace ??= 'default';
-      // a tuple, not a joined string: `a` + `b/c` and `a/b` + `c` must never be taken for one object
-      const id = JSON.stringify([kind, obj.metadata.namespace ?? '', obj.metadata.name]);
+      // a tuple, not a joined string: `a` + `b/c` and `a/b` + `c` must never be taken for one object; one object
+      // at two versions of its group is one object
+      const id = JSON.stringify([kind, groupOf(apiVersion), obj.metadata.namespace ?? '', obj.metadata.name]);
       if (seen.has(id)) {
         warnings.push(`${source}: ${objectRef(kind, obj.metadata)} given more than once; counted once`);
         continue;
       }
       seen.add(id);
-      out[FIELD[kind] as keyof ClusterObjects].push(obj);
+      out[FIELD[entry] as keyof ClusterObjects].push(obj);
       count++;
     }
   }

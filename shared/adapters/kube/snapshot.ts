@@ -201,6 +201,12 @@ export class SnapshotReader {
       nodeClaims: this.all('NodeClaim'),
       nodeClasses: [...this.all('EC2NodeClass'), ...this.all('GCENodeClass')],
       podGroups: this.all('PodGroup'),
+      // not listed yet (docs/mechanisms/gangs.md#the-workload-api): the Workload API and ProvisioningRequests are
+      // read from snapshot files by the CLI only
+      workloads: [],
+      workloadPodGroups: [],
+      provisioningRequests: [],
+      podTemplates: [],
     };
   }
 }
