@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { entriesOfKind, groupOf, KINDS, type KnownKind } from '../model/objects.ts';
 import { objectRef } from '../model/meta.ts';
 import { formatZodIssues } from '../model/zod-issues.ts';
+import { MissingPodTemplateError, templateOf, templatesByKey } from './request-pods.ts';
 import { InvalidDocumentError } from './errors.ts';
 import { emptyObjects, type ClusterObjects } from './objects.ts';
 
@@ -75,11 +76,26 @@ function* flatten(doc: SourceDocument): Generator<SourceDocument> {
   yield doc;
 }
 
+/** A ProvisioningRequest whose pod set names a PodTemplate that is not in the input cannot be answered. */
+function checkTemplateRefs(objects: ClusterObjects, sources: ReadonlyMap<object, string>): void {
+  const templates = templatesByKey(objects.podTemplates);
+  for (const pr of objects.provisioningRequests) {
+    try {
+      pr.spec.podSets.forEach((_, i) => templateOf(pr, i, templates));
+    } catch (e) {
+      if (!(e instanceof MissingPodTemplateError)) throw e;
+      const source = sources.get(pr) ?? 'input';
+      throw new InvalidDocumentError(`${source}: ${e.message}`, source, { cause: e });
+    }
+  }
+}
+
 export function recognize(docs: readonly SourceDocument[]): Recognized {
   const warnings: string[] = [];
   // filled per kind below with zod-validated objects of that kind
   const out = emptyObjects() as unknown as Record<keyof ClusterObjects, unknown[]>;
   const seen = new Set<string>();
+  const requestSources = new Map<object, string>();
   let count = 0;
   for (const doc of docs) {
     for (const { source, value } of flatten(doc)) {
@@ -137,8 +153,10 @@ export function recognize(docs: readonly SourceDocument[]): Recognized {
       }
       seen.add(id);
       out[FIELD[entry] as keyof ClusterObjects].push(obj);
+      if (entry === 'ProvisioningRequest') requestSources.set(obj, source);
       count++;
     }
   }
+  checkTemplateRefs(out as unknown as ClusterObjects, requestSources);
   return { objects: out as ClusterObjects, warnings, count };
 }
