@@ -5,6 +5,7 @@
 import type { ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
+  OPTIONAL_KINDS,
   SNAPSHOT_KINDS,
   type InvalidObject,
   type KindRead,
@@ -52,6 +53,8 @@ interface Staged {
   readonly objects: Map<string, unknown>;
   readonly invalid: Map<string, InvalidObject>;
 }
+
+const NOT_SERVED = Symbol('not served');
 
 const mustRelist = (
   err: unknown,
@@ -149,12 +152,16 @@ export class SnapshotReader {
       const page = await spec
         .listPage(this.c, { limit: this.options.pageSize ?? 500, ...(cont ? { _continue: cont } : {}) })
         .catch((err: unknown) =>
-          Promise.reject(
-            cont && statusOf(err)?.code === 410
-              ? new ContinueExpiredError(kind, toClusterError(err, undefined))
-              : toClusterError(err, undefined),
-          ),
+          // an optional kind the server does not serve: none of it, and no watch state (listed again next read)
+          !cont && OPTIONAL_KINDS.has(kind) && statusOf(err)?.code === 404
+            ? NOT_SERVED
+            : Promise.reject(
+                cont && statusOf(err)?.code === 410
+                  ? new ContinueExpiredError(kind, toClusterError(err, undefined))
+                  : toClusterError(err, undefined),
+              ),
         );
+      if (page === NOT_SERVED) return { mode: 'list', objects: 0, changes: 0, resourceVersion: '' };
       if (!resourceVersion) resourceVersion = page.resourceVersion;
       for (const raw of page.items)
         this.apply(kind, staged, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
@@ -201,10 +208,9 @@ export class SnapshotReader {
       nodeClaims: this.all('NodeClaim'),
       nodeClasses: [...this.all('EC2NodeClass'), ...this.all('GCENodeClass')],
       podGroups: this.all('PodGroup'),
-      // not listed yet (docs/mechanisms/gangs.md#the-workload-api): the Workload API and ProvisioningRequests are
-      // read from snapshot files by the CLI only
-      workloads: [],
-      workloadPodGroups: [],
+      workloads: this.all('Workload'),
+      workloadPodGroups: this.all('WorkloadPodGroup'),
+      // not listed yet (docs/mechanisms/provisioning-requests.md): the CLI reads them from snapshot files
       provisioningRequests: [],
       podTemplates: [],
     };

@@ -23,8 +23,17 @@ export const SNAPSHOT_KINDS = [
   'EC2NodeClass',
   'GCENodeClass',
   'PodGroup',
+  // the Workload API (scheduling.k8s.io/v1alpha2): optional, an API server without it answers 404 (OPTIONAL_KINDS)
+  'Workload',
+  'WorkloadPodGroup',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+/**
+ * Kinds a cluster may not serve at all: the Workload API is alpha behind the GenericWorkload feature gate, so a
+ * LIST answered 404 reads as none of them (and is tried again on the next read) instead of failing the snapshot.
+ */
+export const OPTIONAL_KINDS: ReadonlySet<SnapshotKind> = new Set(['Workload', 'WorkloadPodGroup']);
 
 /** How one kind was read: a full list (cold), a watch catch-up (warm), or a re-list after 410 Gone. */
 export const READ_MODES = ['list', 'catch-up', 'relist'] as const;
