@@ -159,8 +159,8 @@ export class FakeCluster implements Cluster {
         podGroups: all('PodGroup'),
         workloads: all('Workload'),
         workloadPodGroups: all('WorkloadPodGroup'),
-        provisioningRequests: [],
-        podTemplates: [],
+        provisioningRequests: all('ProvisioningRequest'),
+        podTemplates: all('PodTemplate'),
       },
     };
   }

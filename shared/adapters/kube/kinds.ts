@@ -61,4 +61,6 @@ export const KIND_SPECS: Readonly<Record<SnapshotKind, KindSpec>> = {
   PodGroup: spec('PodGroup', 'podgroups'),
   Workload: spec('Workload', 'workloads'),
   WorkloadPodGroup: spec('WorkloadPodGroup', 'podgroups'),
+  ProvisioningRequest: spec('ProvisioningRequest', 'provisioningrequests'),
+  PodTemplate: spec('PodTemplate', 'podtemplates'),
 };

@@ -6,6 +6,7 @@ import type { ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
   OPTIONAL_KINDS,
+  SKIPPED_WHEN_INVALID,
   SNAPSHOT_KINDS,
   type InvalidObject,
   type KindRead,
@@ -181,7 +182,8 @@ export class SnapshotReader {
     try {
       into.objects.set(key, toModel(kind, e.object, KIND_SPECS[kind].apiVersion));
     } catch (err: unknown) {
-      if (!(err instanceof InvalidObjectError) || this.options.invalid !== 'skip') throw err;
+      if (!(err instanceof InvalidObjectError)) throw err;
+      if (this.options.invalid !== 'skip' && !SKIPPED_WHEN_INVALID.has(kind)) throw err;
       into.objects.delete(key);
       into.invalid.set(key, invalidObject(kind, e.object, err.message));
       warnings.push(err.message);
@@ -210,9 +212,9 @@ export class SnapshotReader {
       podGroups: this.all('PodGroup'),
       workloads: this.all('Workload'),
       workloadPodGroups: this.all('WorkloadPodGroup'),
-      // not listed yet (docs/mechanisms/provisioning-requests.md): the CLI reads them from snapshot files
-      provisioningRequests: [],
-      podTemplates: [],
+      // read, not yet acted on by the loop (docs/mechanisms/provisioning-requests.md)
+      provisioningRequests: this.all('ProvisioningRequest'),
+      podTemplates: this.all('PodTemplate'),
     };
   }
 }
