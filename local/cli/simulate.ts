@@ -21,6 +21,17 @@ function toJson(r: ProvisioningResult): unknown {
       pods: c.pods,
       ...(c.gang ? { gang: c.gang } : {}),
     })),
+    ...(r.provisioningRequests
+      ? {
+          provisioningRequests: r.provisioningRequests.map((q) => ({
+            name: q.name,
+            class: q.class,
+            result: q.result,
+            nodeClaims: q.nodeClaims,
+            reason: q.reason,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -47,5 +58,17 @@ function render(r: ProvisioningResult): string {
       String(c.pods.length),
     ]),
   );
-  return `${pods}\n\n${claims}\n`;
+  const requests = r.provisioningRequests
+    ? `\n\n${table(
+        ['PROVISIONINGREQUEST', 'CLASS', 'RESULT', 'NODECLAIMS', 'REASON'],
+        r.provisioningRequests.map((q) => [
+          q.name,
+          q.class,
+          q.result,
+          q.nodeClaims.join(',') || '-',
+          q.reason,
+        ]),
+      )}`
+    : '';
+  return `${pods}\n\n${claims}${requests}\n`;
 }

@@ -1,5 +1,5 @@
-// Loads CustomResourceDefinitions from YAML: the project's own (infra/crds) plus Volcano's PodGroup,
-// which the emulator serves so that gangs can be stored and read.
+// Loads CustomResourceDefinitions from YAML: the project's own (infra/crds) plus Volcano's PodGroup and the
+// Workload API (crds/), which the emulator serves so that gangs can be stored and read.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';

@@ -58,6 +58,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   core('secrets', 'Secret', true, { subresources: [] }),
   core('persistentvolumeclaims', 'PersistentVolumeClaim', true, { shortNames: ['pvc'] }),
   core('persistentvolumes', 'PersistentVolume', false, { shortNames: ['pv'] }),
+  core('podtemplates', 'PodTemplate', true, { subresources: [] }),
   { ...core('poddisruptionbudgets', 'PodDisruptionBudget', true, { shortNames: ['pdb'] }), group: 'policy' },
   { ...core('daemonsets', 'DaemonSet', true, { shortNames: ['ds'] }), group: 'apps' },
   {

@@ -3,8 +3,8 @@
 // leaves the others. Gang identity and minimums come from gangName and the scheduling view's gangs map.
 import { GANG_DISRUPTION } from '../model/labels.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { gangName, isActive } from '../state/pods.ts';
-import { gangMinimums } from '../state/scheduling-view.ts';
+import { gangMinimums, gangOf } from '../state/gangs.ts';
+import { isActive } from '../state/pods.ts';
 
 /** The running gangs a node hosts members of, and every node that must leave with it (itself included). */
 export interface GangTies {
@@ -26,15 +26,17 @@ export const NO_GANGS: GangIndex = { tiesOf: () => undefined, split: () => undef
  * has minimum 1, as provisioning assumes: any bound member makes it running.
  */
 export function gangIndex(snapshot: ClusterSnapshot): GangIndex {
-  const minimums = gangMinimums(snapshot);
+  const minimums = gangMinimums(snapshot.objects);
   const perNode = perNodeGangs(snapshot);
   const bound = new Map<string, number>();
+  const min = new Map<string, number>();
   const nodesOf = new Map<string, Set<string>>();
   for (const n of [...snapshot.nodes, ...snapshot.inFlight]) {
     for (const p of n.pods) {
-      const g = gangName(p);
-      if (g === undefined || !isActive(p)) continue;
-      const key = `${p.metadata.namespace ?? 'default'}/${g}`;
+      const gang = isActive(p) ? gangOf(p, minimums) : undefined;
+      if (gang === undefined) continue;
+      const key = gang.name;
+      min.set(key, gang.minMember);
       bound.set(key, (bound.get(key) ?? 0) + 1);
       let set = nodesOf.get(key);
       if (!set) nodesOf.set(key, (set = new Set()));
@@ -44,7 +46,7 @@ export function gangIndex(snapshot: ClusterSnapshot): GangIndex {
   // Volcano's minAvailable: below its minimum a gang is not running (it waits for members), so nothing is split.
   const running = new Map<string, ReadonlySet<string>>();
   for (const [key, nodes] of nodesOf) {
-    if (perNode.has(key) || (bound.get(key) ?? 0) < (minimums.get(key) ?? 1) || nodes.size < 2) continue;
+    if (perNode(key) || (bound.get(key) ?? 0) < (min.get(key) ?? 1) || nodes.size < 2) continue;
     running.set(key, nodes);
   }
   const ties = closures(running);
@@ -62,13 +64,23 @@ export function gangIndex(snapshot: ClusterSnapshot): GangIndex {
   };
 }
 
-/** Gangs whose PodGroup opts out (`kraftsman.dev/gang-disruption: per-node`): disrupted node by node. */
-function perNodeGangs(snapshot: ClusterSnapshot): Set<string> {
-  const out = new Set<string>();
-  for (const g of snapshot.objects.podGroups)
-    if (g.metadata.annotations?.[GANG_DISRUPTION] === 'per-node')
-      out.add(`${g.metadata.namespace ?? 'default'}/${g.metadata.name}`);
-  return out;
+/**
+ * Gangs whose object opts out (`kraftsman.dev/gang-disruption: per-node`): disrupted node by node. Read on a Volcano
+ * PodGroup, a Workload API PodGroup, or a Workload (every gang of its groups and their replicas), as gangs.ts names them.
+ */
+function perNodeGangs(snapshot: ClusterSnapshot): (gang: string) => boolean {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  const perNode = (m: { annotations?: Record<string, string> | undefined }) =>
+    m.annotations?.[GANG_DISRUPTION] === 'per-node';
+  const ns = (m: { namespace?: string | undefined }) => m.namespace ?? 'default';
+  const { podGroups, workloads, workloadPodGroups } = snapshot.objects;
+  for (const g of podGroups) if (perNode(g.metadata)) exact.add(`${ns(g.metadata)}/${g.metadata.name}`);
+  for (const g of workloadPodGroups)
+    if (perNode(g.metadata)) exact.add(`${ns(g.metadata)}/podgroup:${g.metadata.name}`);
+  for (const w of workloads)
+    if (perNode(w.metadata)) prefixes.push(`${ns(w.metadata)}/workload:${w.metadata.name}/`);
+  return (gang) => exact.has(gang) || prefixes.some((p) => gang.startsWith(p));
 }
 
 /** Nodes joined by running gangs, transitively (two gangs sharing a node leave together): union-find. */

@@ -13,6 +13,7 @@ import {
   nodeSelectorRequirement,
 } from './meta.ts';
 import { containerResourceIssues } from './resource-rules.ts';
+import { schedulingGroup, workloadRef } from './workload.ts';
 
 const containerPort = z.looseObject({
   containerPort: z.number().int().min(1).max(65535).optional(),
@@ -152,6 +153,9 @@ export const podSchema = z.looseObject({
     topologySpreadConstraints: topologySpreadConstraints.optional(),
     volumes: z.array(volume).optional(),
     hostNetwork: z.boolean().optional(),
+    // the Workload API's gang a pod belongs to: Kubernetes 1.35 names a Workload, 1.36 a PodGroup (workload.ts)
+    workloadRef: workloadRef.optional(),
+    schedulingGroup: schedulingGroup.optional(),
   }),
   status: z
     .looseObject({

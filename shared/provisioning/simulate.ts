@@ -9,6 +9,7 @@ import { solve, type SchedulingOptions } from '../scheduling/scheduler.ts';
 import { pendingIgnoreReason } from '../state/pods.ts';
 import { passView, type PassView } from '../state/scheduling-view.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
+import { answerRequest, byAge, type RequestOutcome } from './requests.ts';
 
 export interface ProvisioningOptions {
   /**
@@ -52,6 +53,8 @@ export interface ClaimOutcome {
 export interface ProvisioningResult {
   readonly pods: readonly PodOutcome[];
   readonly nodeClaims: readonly ClaimOutcome[];
+  /** One per ProvisioningRequest of the snapshot, oldest first; absent when it has none. */
+  readonly provisioningRequests?: readonly RequestOutcome[];
 }
 
 export function schedulingOptions(view: PassView, upstream: boolean): SchedulingOptions {
@@ -99,10 +102,27 @@ export function simulateProvisioning(
   const pods = snapshot.objects.pods
     .filter((p) => !p.spec.nodeName)
     .map((p) => outcomes.get(podKey(p)) as PodOutcome);
-  return {
-    pods: dedupe(pods),
-    nodeClaims: result.claims.map((c) => describeClaim(c, names.get(c) as string)),
-  };
+  const nodeClaims = result.claims.map((c) => describeClaim(c, names.get(c) as string));
+  const requests = snapshot.objects.provisioningRequests;
+  if (requests.length === 0) return { pods: dedupe(pods), nodeClaims };
+  // After the pending pods, each request alone, as Cluster Autoscaler scales up for requests in iterations of
+  // their own (docs/mechanisms/provisioning-requests.md); its claims are named on from the pods' claims.
+  const provisioningRequests: RequestOutcome[] = [];
+  for (const pr of [...requests].sort(byAge)) {
+    const { outcome, claims } = answerRequest(
+      pr,
+      view,
+      schedulingOptions(view, options.upstream),
+      options.upstream,
+    );
+    const claimNames = claims.map((c) => {
+      const name = `new-${nodeClaims.length + 1}`;
+      nodeClaims.push(describeClaim(c, name));
+      return name;
+    });
+    provisioningRequests.push({ ...outcome, nodeClaims: claimNames });
+  }
+  return { pods: dedupe(pods), nodeClaims, provisioningRequests };
 }
 
 export function describeClaim(c: NewClaim, name: string): ClaimOutcome {

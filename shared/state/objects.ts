@@ -5,6 +5,8 @@ import type { NodeClass } from '../model/nodeclass.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import type { Pod } from '../model/pod.ts';
 import type { PodGroup } from '../model/podgroup.ts';
+import type { PodTemplate, ProvisioningRequest } from '../model/provisioning-request.ts';
+import type { Workload, WorkloadPodGroup } from '../model/workload.ts';
 import type {
   CSINode,
   Namespace,
@@ -28,6 +30,11 @@ export interface ClusterObjects {
   readonly nodeClaims: readonly NodeClaim[];
   readonly nodeClasses: readonly NodeClass[];
   readonly podGroups: readonly PodGroup[];
+  /** The Workload API (docs/mechanisms/gangs.md#the-workload-api): Workloads at either version, v1alpha2 PodGroups. */
+  readonly workloads: readonly Workload[];
+  readonly workloadPodGroups: readonly WorkloadPodGroup[];
+  readonly provisioningRequests: readonly ProvisioningRequest[];
+  readonly podTemplates: readonly PodTemplate[];
 }
 
 export const emptyObjects = (): ClusterObjects => ({
@@ -44,4 +51,8 @@ export const emptyObjects = (): ClusterObjects => ({
   nodeClaims: [],
   nodeClasses: [],
   podGroups: [],
+  workloads: [],
+  workloadPodGroups: [],
+  provisioningRequests: [],
+  podTemplates: [],
 });

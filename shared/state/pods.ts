@@ -20,11 +20,26 @@ export const isOwnedByStatefulSet = (p: Pod): boolean =>
 export const isTerminatingStatefulSetPod = (p: Pod): boolean =>
   !isTerminal(p) && isTerminating(p) && isOwnedByStatefulSet(p);
 
-/** The PodGroup name a Volcano gang member belongs to, if any. */
+/**
+ * The gang a pod points to, as a name unique in its namespace (the gang is `namespace/name`), if any:
+ * - `spec.schedulingGroup.podGroupName: G` (the Workload API, Kubernetes 1.36): `podgroup:G`;
+ * - `spec.workloadRef {name: W, podGroup: G, podGroupReplicaKey?: R}` (1.35): `workload:W/G` (or `workload:W/G/R`:
+ *   each replica of a pod group is a gang of its own);
+ * - Volcano's annotation `scheduling.k8s.io/group-name: G`: `G`.
+ * Names never collide: a Volcano PodGroup's name holds no `:`. Whether a Workload API group is a gang at all (its
+ * policy may be `basic`) is the snapshot's to say: gangs.ts `gangOf` reads the policy.
+ */
 export function gangName(p: Pod): string | undefined {
+  const sg = p.spec.schedulingGroup;
+  if (sg) return `podgroup:${sg.podGroupName}`;
+  const w = p.spec.workloadRef;
+  if (w) return `workload:${w.name}/${w.podGroup}${w.podGroupReplicaKey ? `/${w.podGroupReplicaKey}` : ''}`;
   const a = p.metadata.annotations ?? {};
   return a[VOLCANO_GROUP] ?? a[VOLCANO_GROUP_ALT];
 }
+
+/** A Volcano gang's name (docs/mechanisms/gangs.md): a member whose PodGroup is not in the input has minMember 1. */
+export const isVolcanoGangName = (name: string): boolean => !name.includes(':');
 
 /** Volcano's pods are the ones it schedules (docs/contract.md): a group-name annotation alone does not make one. */
 export const isVolcanoScheduled = (p: Pod): boolean => p.spec.schedulerName === 'volcano';

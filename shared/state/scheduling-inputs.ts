@@ -22,7 +22,7 @@ import { NO_UNDEFINED, Requirements } from '../scheduling/requirement-set.ts';
 import { isEphemeralTaint, untolerated } from '../scheduling/taints.ts';
 import type { DaemonInput, NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
-import { gangName } from './pods.ts';
+import { gangOf } from './gangs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
 import type { VolumeIndex } from './volumes.ts';
 
@@ -173,10 +173,7 @@ export function toPendingPod(
   gangs: ReadonlyMap<string, number>,
 ): PendingPod {
   const namespace = pod.metadata.namespace ?? 'default';
-  const g = gangName(pod);
-  const gang: Gang | undefined = g
-    ? { name: `${namespace}/${g}`, minMember: gangs.get(`${namespace}/${g}`) ?? 1 }
-    : undefined;
+  const gang: Gang | undefined = gangOf(pod, gangs);
   return {
     key: podKey(pod),
     uid: pod.metadata.uid ?? podKey(pod),

@@ -13,7 +13,8 @@ import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
 import { nodeClassTypes } from './node-class-types.ts';
-import { gangName, isActive } from './pods.ts';
+import { gangMinimums, gangOf } from './gangs.ts';
+import { isActive } from './pods.ts';
 import { poolLimits } from './pool-limits.ts';
 import {
   boundPod,
@@ -86,7 +87,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     if (!namespaces.has(ns)) namespaces.set(ns, { 'kubernetes.io/metadata.name': ns });
   }
   const volumes = volumeIndex(snapshot.objects);
-  const gangs = gangMinimums(snapshot);
+  // the gangs map (gangs.ts): Volcano PodGroups and the Workload API's gang policies, by namespace/name
+  const gangs = gangMinimums(snapshot.objects);
   const poolSuppliers = new Map<string, { domain: string; supplier: DomainSupplier }[]>();
   const suppliersFor = (key: string) => {
     let list = poolSuppliers.get(key);
@@ -137,14 +139,13 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const antiAffinityKeys = new Set(allBound.flatMap((b) => b.antiAffinity.map((t) => t.topologyKey)));
   const topologyCounts = new Map<string, ReadonlyMap<string, number>>();
   const boundInverse = {};
-  // Volcano gang members already running, so a simulation that moves some of them needs only the rest.
+  // Gang members already running, so a simulation that moves some of them needs only the rest.
   const gangOfBound = new Map<string, string>();
   const gangsBound = new Map<string, number>();
   for (const n of schedulableNodes) {
     for (const p of n.pods) {
-      const g = gangName(p);
-      if (!g || !isActive(p)) continue;
-      const name = `${p.metadata.namespace ?? 'default'}/${g}`;
+      const name = isActive(p) ? gangOf(p, gangs)?.name : undefined;
+      if (!name) continue;
       gangOfBound.set(podKey(p), name);
       gangsBound.set(name, (gangsBound.get(name) ?? 0) + 1);
     }
@@ -204,19 +205,6 @@ export function passView(snapshot: ClusterSnapshot): PassView {
     },
   };
   return view;
-}
-
-/**
- * The gangs map: gang key (namespace/name, as gangName names it) → its minimum members. The one source of gang
- * identity and size for provisioning, simulation and disruption (shared/disruption/gangs.ts).
- */
-export function gangMinimums(snapshot: ClusterSnapshot): ReadonlyMap<string, number> {
-  return new Map(
-    snapshot.objects.podGroups.map((g) => [
-      `${g.metadata.namespace ?? 'default'}/${g.metadata.name}`,
-      g.spec.minMember,
-    ]),
-  );
 }
 
 function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {

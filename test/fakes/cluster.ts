@@ -157,6 +157,10 @@ export class FakeCluster implements Cluster {
         nodeClaims: all('NodeClaim'),
         nodeClasses: [...all('EC2NodeClass'), ...all('GCENodeClass')],
         podGroups: all('PodGroup'),
+        workloads: all('Workload'),
+        workloadPodGroups: all('WorkloadPodGroup'),
+        provisioningRequests: all('ProvisioningRequest'),
+        podTemplates: all('PodTemplate'),
       },
     };
   }

@@ -27,12 +27,20 @@ export interface FleetBound {
   readonly unplaced: number;
 }
 
-const KINDS = ['Namespace', 'NodePool', 'EC2NodeClass', 'GCENodeClass', 'DaemonSet', 'Pod', 'PodGroup'];
+const KINDS: readonly [string, string?][] = [
+  ['Namespace'],
+  ['NodePool'],
+  ['EC2NodeClass'],
+  ['GCENodeClass'],
+  ['DaemonSet'],
+  ['Pod'],
+  ['PodGroup', 'scheduling.volcano.sh/v1beta1'],
+];
 
 /** The emulator's objects that decide placement, as typed ClusterObjects (validated like any CLI input). */
 export function emulatorObjects(emulator: KubeApiEmulator): ClusterObjects {
-  const docs = KINDS.flatMap((k) =>
-    emulator.store.all(emulator.typeOf(k)).map((value) => ({ source: 'fleet', value })),
+  const docs = KINDS.flatMap(([k, v]) =>
+    emulator.store.all(emulator.typeOf(k, v)).map((value) => ({ source: 'fleet', value })),
   );
   return recognize(docs).objects;
 }

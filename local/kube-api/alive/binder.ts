@@ -91,7 +91,7 @@ function bindGang(
   unschedulable: string[],
 ): void {
   const [ns, name] = group.split('/') as [string, string];
-  const pgType = emulator.typeOf('PodGroup');
+  const pgType = emulator.typeOf('PodGroup', 'scheduling.volcano.sh/v1beta1');
   let minMember = members.length;
   let pg: KubeObject | undefined;
   try {

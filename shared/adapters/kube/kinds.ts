@@ -59,4 +59,8 @@ export const KIND_SPECS: Readonly<Record<SnapshotKind, KindSpec>> = {
   EC2NodeClass: spec('EC2NodeClass', 'ec2nodeclasses'),
   GCENodeClass: spec('GCENodeClass', 'gcenodeclasses'),
   PodGroup: spec('PodGroup', 'podgroups'),
+  Workload: spec('Workload', 'workloads'),
+  WorkloadPodGroup: spec('WorkloadPodGroup', 'podgroups'),
+  ProvisioningRequest: spec('ProvisioningRequest', 'provisioningrequests'),
+  PodTemplate: spec('PodTemplate', 'podtemplates'),
 };

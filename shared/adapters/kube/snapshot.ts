@@ -5,6 +5,8 @@
 import type { ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import {
+  OPTIONAL_KINDS,
+  SKIPPED_WHEN_INVALID,
   SNAPSHOT_KINDS,
   type InvalidObject,
   type KindRead,
@@ -52,6 +54,8 @@ interface Staged {
   readonly objects: Map<string, unknown>;
   readonly invalid: Map<string, InvalidObject>;
 }
+
+const NOT_SERVED = Symbol('not served');
 
 const mustRelist = (
   err: unknown,
@@ -149,12 +153,16 @@ export class SnapshotReader {
       const page = await spec
         .listPage(this.c, { limit: this.options.pageSize ?? 500, ...(cont ? { _continue: cont } : {}) })
         .catch((err: unknown) =>
-          Promise.reject(
-            cont && statusOf(err)?.code === 410
-              ? new ContinueExpiredError(kind, toClusterError(err, undefined))
-              : toClusterError(err, undefined),
-          ),
+          // an optional kind the server does not serve: none of it, and no watch state (listed again next read)
+          !cont && OPTIONAL_KINDS.has(kind) && statusOf(err)?.code === 404
+            ? NOT_SERVED
+            : Promise.reject(
+                cont && statusOf(err)?.code === 410
+                  ? new ContinueExpiredError(kind, toClusterError(err, undefined))
+                  : toClusterError(err, undefined),
+              ),
         );
+      if (page === NOT_SERVED) return { mode: 'list', objects: 0, changes: 0, resourceVersion: '' };
       if (!resourceVersion) resourceVersion = page.resourceVersion;
       for (const raw of page.items)
         this.apply(kind, staged, { type: 'ADDED', object: raw as Record<string, unknown> }, warnings);
@@ -174,7 +182,8 @@ export class SnapshotReader {
     try {
       into.objects.set(key, toModel(kind, e.object, KIND_SPECS[kind].apiVersion));
     } catch (err: unknown) {
-      if (!(err instanceof InvalidObjectError) || this.options.invalid !== 'skip') throw err;
+      if (!(err instanceof InvalidObjectError)) throw err;
+      if (this.options.invalid !== 'skip' && !SKIPPED_WHEN_INVALID.has(kind)) throw err;
       into.objects.delete(key);
       into.invalid.set(key, invalidObject(kind, e.object, err.message));
       warnings.push(err.message);
@@ -201,6 +210,11 @@ export class SnapshotReader {
       nodeClaims: this.all('NodeClaim'),
       nodeClasses: [...this.all('EC2NodeClass'), ...this.all('GCENodeClass')],
       podGroups: this.all('PodGroup'),
+      workloads: this.all('Workload'),
+      workloadPodGroups: this.all('WorkloadPodGroup'),
+      // read, not yet acted on by the loop (docs/mechanisms/provisioning-requests.md)
+      provisioningRequests: this.all('ProvisioningRequest'),
+      podTemplates: this.all('PodTemplate'),
     };
   }
 }

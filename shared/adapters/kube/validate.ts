@@ -1,6 +1,6 @@
 // The adapter boundary: every object read from the API server is parsed into its shared/model type.
 // Raw JSON (LIST pages, watch events, custom objects) goes in as is; typed client-node results through plain().
-import { KINDS, type ObjectOf } from '../../model/objects.ts';
+import { KINDS, wireKind, type ObjectOf } from '../../model/objects.ts';
 import { InvalidObjectError } from '../../ports/cluster/errors.ts';
 import { type SnapshotKind } from '../../ports/cluster/index.ts';
 import { formatIssuePath } from '../../model/zod-issues.ts';
@@ -28,7 +28,11 @@ export function plain(value: unknown): unknown {
 
 export function toModel<K extends SnapshotKind>(kind: K, raw: unknown, apiVersion: string): ObjectOf<K> {
   // Items of a LIST carry no apiVersion/kind on a real API server; the model requires them.
-  const obj: Record<string, unknown> = { ...(raw as Record<string, unknown>), apiVersion, kind };
+  const obj: Record<string, unknown> = {
+    ...(raw as Record<string, unknown>),
+    apiVersion,
+    kind: wireKind(kind),
+  };
   const parsed = KINDS[kind].schema.safeParse(obj);
   if (parsed.success) return parsed.data as ObjectOf<K>;
   const m = (obj.metadata ?? {}) as { name?: unknown; namespace?: unknown };

@@ -23,8 +23,35 @@ export const SNAPSHOT_KINDS = [
   'EC2NodeClass',
   'GCENodeClass',
   'PodGroup',
+  // the Workload API (scheduling.k8s.io/v1alpha2): optional, an API server without it answers 404 (OPTIONAL_KINDS)
+  'Workload',
+  'WorkloadPodGroup',
+  // ProvisioningRequests (Cluster Autoscaler's CRD: optional) and the PodTemplates their pod sets name
+  'ProvisioningRequest',
+  'PodTemplate',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+/**
+ * Kinds whose invalid objects are always skipped (reported in `invalid` and warned about) instead of failing the
+ * read: none of them makes a node look emptier than it is, and a PodTemplate any controller wrote must not stop
+ * every pass. The others fail the read unless the reader runs with `invalid: 'skip'`.
+ */
+export const SKIPPED_WHEN_INVALID: ReadonlySet<SnapshotKind> = new Set([
+  'ProvisioningRequest',
+  'PodTemplate',
+]);
+
+/**
+ * Kinds a cluster may not serve at all: the Workload API is alpha behind the GenericWorkload feature gate, and the
+ * ProvisioningRequest CRD is installed by Kueue or Cluster Autoscaler (or infra/crds), so a LIST answered 404 reads
+ * as none of them (and is tried again on the next read) instead of failing the snapshot.
+ */
+export const OPTIONAL_KINDS: ReadonlySet<SnapshotKind> = new Set([
+  'Workload',
+  'WorkloadPodGroup',
+  'ProvisioningRequest',
+]);
 
 /** How one kind was read: a full list (cold), a watch catch-up (warm), or a re-list after 410 Gone. */
 export const READ_MODES = ['list', 'catch-up', 'relist'] as const;

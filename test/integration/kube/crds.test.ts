@@ -63,6 +63,39 @@ describe('the CRDs', () => {
   });
 });
 
+describe('the ProvisioningRequest CRD', () => {
+  const schema = schemaFor(KINDS.ProvisioningRequest.apiVersion, 'ProvisioningRequest');
+  const request = (spec: Record<string, unknown>) => ({
+    apiVersion: 'autoscaling.x-k8s.io/v1',
+    kind: 'ProvisioningRequest',
+    metadata: { name: 'job', namespace: 'ml' },
+    spec: {
+      provisioningClassName: 'best-effort-atomic-scale-up.autoscaling.x-k8s.io',
+      podSets: [{ podTemplateRef: { name: 'worker' }, count: 2 }],
+      ...spec,
+    },
+  });
+
+  it('serves the version the model reads, and a request the model accepts validates against it', () => {
+    if (!schema) throw new Error('no ProvisioningRequest schema');
+    const ok = request({ parameters: { noRetry: 'true' } });
+    expect(KINDS.ProvisioningRequest.schema.safeParse(ok).success).toBe(true);
+    expect(validateCustomResource(ok, schema)).toEqual([]);
+  });
+
+  it("refuses what Cluster Autoscaler's CRD refuses, as the model does: no pod set, a count below 1, a bad class", () => {
+    if (!schema) throw new Error('no ProvisioningRequest schema');
+    for (const [spec, path] of [
+      [{ podSets: [] }, '.spec.podSets'],
+      [{ podSets: [{ podTemplateRef: { name: 'w' }, count: 0 }] }, '.spec.podSets[0].count'],
+      [{ provisioningClassName: 'Not_A_Class' }, '.spec.provisioningClassName'],
+    ] as const) {
+      expect(validateCustomResource(request(spec), schema).map((i) => i.path)).toEqual([path]);
+      expect(KINDS.ProvisioningRequest.schema.safeParse(request(spec)).success).toBe(false);
+    }
+  });
+});
+
 describe('the examples', () => {
   it('cover both clouds', () => {
     expect(new Set(examples.map((e) => e.obj.kind))).toEqual(

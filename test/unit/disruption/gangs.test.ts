@@ -92,6 +92,44 @@ describe('single-node consolidation and a running gang', () => {
   });
 });
 
+describe('a Workload API gang (Kubernetes 1.36 PodGroup) is a running gang too', () => {
+  const k8sGroup = (annotations?: Record<string, string>): Obj => ({
+    apiVersion: 'scheduling.k8s.io/v1alpha2',
+    kind: 'PodGroup',
+    metadata: { name: 'train-0', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: {
+      podGroupTemplateRef: { workload: { workloadName: 'train', podGroupTemplateName: 'workers' } },
+      schedulingPolicy: { gang: { minCount: 4 } },
+    },
+  });
+  /** The 1.36 workers: the same pods, naming their PodGroup with spec.schedulingGroup instead of Volcano's annotation. */
+  const k8sFleet = () =>
+    gangFleet().map((o) => {
+      if (o.kind !== 'Pod') return o;
+      const meta = { ...(o.metadata as Obj) };
+      delete meta.annotations;
+      const spec = { ...(o.spec as Obj), schedulingGroup: { podGroupName: 'train-0' } };
+      delete spec.schedulerName;
+      return { ...o, metadata: meta, spec };
+    });
+
+  it('skips each node with reason gang', () => {
+    const r = plan([nodePool('default'), k8sGroup(), ...k8sFleet()]);
+    expect(r.commands).toEqual([]);
+    for (const n of ['g1', 'g2', 'g3', 'g4']) expect(reasonOf(r, n)).toBe('gang');
+  });
+
+  it('takes the nodes one at a time when the PodGroup opts out', () => {
+    const r = plan([
+      nodePool('default'),
+      k8sGroup({ 'kraftsman.dev/gang-disruption': 'per-node' }),
+      ...k8sFleet(),
+    ]);
+    expect(r.method).toBe('single-node-consolidation');
+    expect(names(r)).toHaveLength(1);
+  });
+});
+
 describe('emptiness and a running gang', () => {
   it('does not take alone a gang node whose members cost nothing to evict (negative priority)', () => {
     const cheap = (name: string, at: string) => {
