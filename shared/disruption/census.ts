@@ -10,6 +10,7 @@ import { KRAFTSMAN_METRICS, LABELS } from './metric-names.ts';
 import { passContext, ZERO_STOPWATCH, type PassContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
+import type { CensusSpeculation } from './speculation.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import {
@@ -69,6 +70,23 @@ export interface CensusScope {
   readonly timeoutMs?: number;
   /** Nodes named by open commands: leaving, as in the pass (docs/mechanisms/census.md). */
   readonly claimedByCommands?: ReadonlySet<string>;
+  /** Entries worked out ahead by other threads (docs/mechanisms/parallel-discovery.md). */
+  readonly speculation?: CensusSpeculation;
+}
+
+/** The census's context and candidates: a discovery worker builds the same ones from the same inputs. */
+export function censusSetup(
+  snapshot: ClusterSnapshot,
+  now: Date,
+  options: PassOptions,
+  stopwatch: Stopwatch = ZERO_STOPWATCH,
+  claimedByCommands?: ReadonlySet<string>,
+) {
+  snapshot = markForDeletion(snapshot, claimedByCommands);
+  const ctx = passContext(snapshot, now, options, stopwatch);
+  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands });
+  for (const e of set.expired) ctx.expired.add(e.node);
+  return { snapshot, ctx, set };
 }
 
 export function runCensus(
@@ -78,11 +96,10 @@ export function runCensus(
   stopwatch: Stopwatch = ZERO_STOPWATCH,
   scope: CensusScope = {},
 ): CensusResult {
-  const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS } = scope;
-  snapshot = markForDeletion(snapshot, claimedByCommands);
-  const ctx = passContext(snapshot, now, options, stopwatch);
-  const set = buildCandidates({ snapshot, pdbs: ctx.pdbs(), now, claimedByCommands });
-  for (const e of set.expired) ctx.expired.add(e.node);
+  const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS, speculation } = scope;
+  const setup = censusSetup(snapshot, now, options, stopwatch, claimedByCommands);
+  const { ctx, set } = setup;
+  snapshot = setup.snapshot;
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
   for (const s of set.skipped) {
@@ -92,6 +109,8 @@ export function runCensus(
   const start = stopwatch.elapsedMs();
   const unreached = new Map<string, number>();
   let reached = 0;
+  // Every candidate is judged alone, so every one may be worked out ahead.
+  speculation?.begin(set.candidates, () => true);
   for (const c of set.candidates) {
     if (stopwatch.elapsedMs() - start > timeoutMs) {
       unreached.set(c.nodePool, (unreached.get(c.nodePool) ?? 0) + 1);
@@ -99,7 +118,8 @@ export function runCensus(
     }
     reached++;
     stopwatch.work?.('candidate', 1);
-    entries.push(judge(ctx, c));
+    const ahead = speculation?.outcome(c, []);
+    entries.push(ahead?.node === c.name ? ahead : judgeCandidate(ctx, c));
   }
   entries.sort((a, b) => a.node.localeCompare(b.node));
   return {
@@ -110,7 +130,8 @@ export function runCensus(
   };
 }
 
-function judge(ctx: PassContext, c: Candidate): CensusEntry {
+/** One candidate's census entry: what drift, emptiness or single-node consolidation would do with it alone. */
+export function judgeCandidate(ctx: PassContext, c: Candidate): CensusEntry {
   {
     const base = { node: c.name, nodePool: c.nodePool };
     if (drift.filter(c) === true) {

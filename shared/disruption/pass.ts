@@ -18,6 +18,7 @@ import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
+import type { WalkSpeculation } from './speculation.ts';
 import type { Candidate, Command, PassOptions, Skip, Stopwatch } from './types.ts';
 
 export interface PassInputs {
@@ -38,6 +39,8 @@ export interface PassInputs {
    * each is passed over without computing. Drift is never gated.
    */
   readonly consolidated?: ReadonlySet<MethodName>;
+  /** Single-node verdicts worked out ahead by other threads (docs/mechanisms/parallel-discovery.md). */
+  readonly speculation?: WalkSpeculation;
 }
 
 export interface PassResult {
@@ -59,7 +62,11 @@ export interface PassResult {
   readonly consolidatedMethods: readonly MethodName[];
 }
 
-export function runPass(inputs: PassInputs): PassResult {
+/**
+ * The pass's snapshot, context and candidates before any method runs: a discovery worker builds the same ones
+ * from the same inputs (docs/mechanisms/parallel-discovery.md).
+ */
+export function passSetup(inputs: PassInputs) {
   const { now, options } = inputs;
   const snapshot = markForDeletion(inputs.snapshot, inputs.claimedByCommands);
   const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
@@ -72,6 +79,12 @@ export function runPass(inputs: PassInputs): PassResult {
     untouchable: inputs.untouchable,
   });
   for (const e of set.expired) ctx.expired.add(e.node);
+  return { snapshot, ctx, set };
+}
+
+export function runPass(inputs: PassInputs): PassResult {
+  const { now } = inputs;
+  const { snapshot, ctx, set } = passSetup(inputs);
   const skips = new Map<string, Skip>(set.skipped.map((s) => [s.node, s]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   let evaluated = 0;
@@ -101,12 +114,18 @@ export function runPass(inputs: PassInputs): PassResult {
     computed++;
     // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
-    const out = method.compute(ctx, eligible, budgets, {
-      unseenPools,
-      coverage,
-      negativeCache: cache,
-      replacementHolds: inputs.hints?.replacementHolds,
-    });
+    const out = method.compute(
+      ctx,
+      eligible,
+      budgets,
+      {
+        unseenPools,
+        coverage,
+        negativeCache: cache,
+        replacementHolds: inputs.hints?.replacementHolds,
+      },
+      inputs.speculation,
+    );
     for (const s of out.skipped) skips.set(s.node, { node: s.node, reason: s.reason, method: method.name });
     constrainedByBudgets ||= out.constrainedByBudgets === true;
     evaluated += out.evaluated;
