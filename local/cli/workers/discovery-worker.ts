@@ -9,7 +9,14 @@ import type { Candidate } from '../../../shared/disruption/types.ts';
 import { buildInstanceTypes } from '../../../shared/scheduling/instance-type.ts';
 import { buildSnapshot } from '../../../shared/state/snapshot.ts';
 import { wallStopwatch } from '../plan.ts';
-import { SIGNAL, type WorkerInit, type WorkerReply, type WorkerTask } from './protocol.ts';
+import {
+  CLAIMED_BY_WORKER,
+  SIGNAL,
+  type WorkerClaims,
+  type WorkerInit,
+  type WorkerReply,
+  type WorkerTask,
+} from './protocol.ts';
 
 const {
   port,
@@ -21,6 +28,7 @@ const {
   init: WorkerInit;
 };
 const signal = new Int32Array(buffer);
+let claims = new Int32Array(new SharedArrayBuffer(0));
 
 function reply(message: WorkerReply): void {
   port.postMessage(message);
@@ -68,6 +76,8 @@ function answer(built: Built, task: WorkerTask): WorkerReply {
   const { name, gen } = task;
   // The consumer moved to another held set since this task was sent: its answer would not be trusted.
   if (Atomics.load(signal, SIGNAL.generation) !== gen) return { name, gen };
+  // The consumer reached this candidate first and simulates it itself.
+  if (Atomics.compareExchange(claims, task.at, 0, CLAIMED_BY_WORKER) !== 0) return { name, gen };
   const c = built.byName.get(name);
   const held = task.held.map((h) => built.byName.get(h));
   if (!c || held.some((h) => h === undefined)) return { name, gen };
@@ -78,7 +88,11 @@ function answer(built: Built, task: WorkerTask): WorkerReply {
 
 try {
   const built = rebuild(init);
-  port.on('message', (task: WorkerTask) => {
+  port.on('message', (task: WorkerTask | WorkerClaims) => {
+    if (task.kind === 'claims') {
+      claims = new Int32Array(task.claims);
+      return;
+    }
     try {
       reply(answer(built, task));
     } catch (e) {

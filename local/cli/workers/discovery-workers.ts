@@ -4,7 +4,14 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Speculation } from '../../../shared/disruption/speculation.ts';
 import type { Candidate } from '../../../shared/disruption/types.ts';
-import { replySchema, SIGNAL, type WorkerInit, type WorkerTask } from './protocol.ts';
+import {
+  CLAIMED_BY_CONSUMER,
+  replySchema,
+  SIGNAL,
+  type WorkerClaims,
+  type WorkerInit,
+  type WorkerTask,
+} from './protocol.ts';
 
 /** How long the consumer waits for one reply before it calls the workers stuck. */
 const STUCK_MS = 10 * 60_000;
@@ -18,6 +25,7 @@ interface Thread {
 
 interface Task<V> {
   readonly gen: number;
+  readonly at: number;
   readonly key: string;
   done: boolean;
   verdict: V | undefined;
@@ -27,14 +35,23 @@ interface Task<V> {
 export interface SpeculationStats {
   sent: number;
   answered: number;
+  /** Candidates the consumer reached before any worker had started them: simulated in the consumer's thread. */
+  taken: number;
   waitedMs: number;
 }
 
 /** Every run's stats added up in this process, for benches and tests (workers answered, not merely started). */
-export const SPECULATION_TOTALS: SpeculationStats = { sent: 0, answered: 0, waitedMs: 0 };
+export const SPECULATION_TOTALS: SpeculationStats = { sent: 0, answered: 0, taken: 0, waitedMs: 0 };
+
+/**
+ * takeBack: the consumer simulates a candidate no worker has started rather than wait (on). The property test turns
+ * it off so that every candidate sent is a worker's answer, whatever the machine's load.
+ */
+export const DISCOVERY_TUNING = { takeBack: true };
 
 export class WorkerSpeculation<V> implements Speculation<V> {
-  readonly stats: SpeculationStats = { sent: 0, answered: 0, waitedMs: 0 };
+  readonly stats: SpeculationStats = { sent: 0, answered: 0, taken: 0, waitedMs: 0 };
+  private claims = new Int32Array(new SharedArrayBuffer(0));
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private readonly threads: Thread[];
   private order: readonly Candidate[] = [];
@@ -70,6 +87,9 @@ export class WorkerSpeculation<V> implements Speculation<V> {
     this.index.clear();
     this.refused.clear();
     this.tasks.clear();
+    const claims: WorkerClaims = { kind: 'claims', claims: new SharedArrayBuffer(4 * ordered.length) };
+    this.claims = new Int32Array(claims.claims);
+    for (const t of this.threads) t.port.postMessage(claims);
     ordered.forEach((c, i) => this.index.set(c.name, i));
     this.fill(0, []);
   }
@@ -87,6 +107,16 @@ export class WorkerSpeculation<V> implements Speculation<V> {
     this.fill(at + 1, names);
     const task = this.tasks.get(candidate.name);
     if (!task) return undefined;
+    // No worker has started it (still starting up, or busy ahead): this thread takes it instead of waiting.
+    if (
+      DISCOVERY_TUNING.takeBack &&
+      !task.done &&
+      Atomics.compareExchange(this.claims, task.at, 0, CLAIMED_BY_CONSUMER) === 0
+    ) {
+      this.tasks.delete(candidate.name);
+      this.stats.taken++;
+      return undefined;
+    }
     this.await(task);
     this.tasks.delete(candidate.name);
     // Possibly computed with another held set: the walk trusts only a verdict that names its own.
@@ -98,6 +128,7 @@ export class WorkerSpeculation<V> implements Speculation<V> {
     SPECULATION_TOTALS.sent += this.stats.sent;
     SPECULATION_TOTALS.answered += this.stats.answered;
     SPECULATION_TOTALS.waitedMs += this.stats.waitedMs;
+    SPECULATION_TOTALS.taken += this.stats.taken;
     for (const t of this.threads) {
       t.port.close();
       void t.worker.terminate();
@@ -120,18 +151,18 @@ export class WorkerSpeculation<V> implements Speculation<V> {
         this.refused.add(c.name);
         continue;
       }
-      this.send(c.name, held);
+      this.send(c.name, i, held);
       ahead++;
     }
   }
 
-  private send(name: string, held: readonly string[]): void {
+  private send(name: string, at: number, held: readonly string[]): void {
     const thread = this.threads.reduce((a, b) => (b.pending < a.pending ? b : a));
-    const task: WorkerTask = { name, held, gen: this.gen };
+    const task: WorkerTask = { kind: 'task', name, held, gen: this.gen, at };
     thread.port.postMessage(task);
     thread.pending++;
     this.stats.sent++;
-    this.tasks.set(name, { gen: this.gen, key: this.key, done: false, verdict: undefined });
+    this.tasks.set(name, { gen: this.gen, at, key: this.key, done: false, verdict: undefined });
   }
 
   private await(task: Task<V>): void {

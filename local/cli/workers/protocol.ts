@@ -18,12 +18,26 @@ export interface WorkerInit {
   readonly claimedByCommands: readonly string[];
 }
 
-/** One candidate to simulate with `held` gone, for generation `gen` (a worker skips a task of an older one). */
+/**
+ * One candidate to simulate with `held` gone, for generation `gen` (a worker skips a task of an older one). `at` is
+ * its slot in the claims: a worker takes the task only if it claims the slot first (the consumer may take it back).
+ */
 export interface WorkerTask {
+  readonly kind: 'task';
   readonly name: string;
   readonly held: readonly string[];
   readonly gen: number;
+  readonly at: number;
 }
+
+/** Sent at the start of a walk or census: one Int32 slot per candidate, 0 free, CLAIMED_BY_* once taken. */
+export interface WorkerClaims {
+  readonly kind: 'claims';
+  readonly claims: SharedArrayBuffer;
+}
+
+export const CLAIMED_BY_WORKER = 1;
+export const CLAIMED_BY_CONSUMER = 2;
 
 /** Slots of the shared Int32Array: replies posted so far (the consumer waits on it), and the current generation. */
 export const SIGNAL = { replies: 0, generation: 1 } as const;

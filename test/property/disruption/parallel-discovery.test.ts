@@ -1,10 +1,11 @@
 // Parallel discovery changes nothing a user sees (docs/mechanisms/parallel-discovery.md): `kraftsman plan` and
 // `kraftsman census` print byte-identical JSON with --workers 1 and --workers 3, on seeded ramp fleets (GPUs,
 // training gangs, spread, hundreds of pods) and on the delta property's fleets, with up to four held proposals.
-// Through the CLI's module entry (main), not the binary. Replay: KRAFTSMAN_SEED=<seed>.
+// Through the CLI's module entry (main), not the binary; the consumer never takes a candidate back from the workers
+// here, so every candidate sent is a worker's answer (the e2e test runs the default). Replay: KRAFTSMAN_SEED=<seed>.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { SPECULATION_TOTALS } from '../../../local/cli/workers/discovery-workers.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { DISCOVERY_TUNING, SPECULATION_TOTALS } from '../../../local/cli/workers/discovery-workers.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import { runCli, tempFile } from '../../e2e/cli/run-cli.ts';
 import { SEED } from '../seed.ts';
@@ -35,6 +36,8 @@ describe('--workers N prints what one worker prints', () => {
   it(`on ${RAMP_FLEETS} ramp fleets and ${DELTA_FLEETS} delta fleets`, async () => {
     console.log(`parallel discovery: seed ${SEED} (KRAFTSMAN_SEED=${SEED} reproduces it)`);
     const before = SPECULATION_TOTALS.answered;
+    DISCOVERY_TUNING.takeBack = false;
+    onTestFinished(() => void (DISCOVERY_TUNING.takeBack = true));
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 2 ** 30 }),
