@@ -1,5 +1,5 @@
 // `--workers N` through the real binary (node bin/kraftsman.mjs): plan and census print the same bytes with one and
-// with two workers on a ramp fleet, and a bad value exits 2 naming the flag (docs/contract.md, `kraftsman plan`).
+// with two workers on a ramp fleet (census in upstream mode too), and a bad value exits 2 naming the flag (docs/contract.md, `kraftsman plan`).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,13 +20,16 @@ describe('kraftsman plan|census --workers N', () => {
     JSON.stringify(generateRamp({ nodes: 24, pending: 60, seed: 11 }).objects),
   );
 
-  it.each([
-    ['plan', '-o', 'json', '--max-commands', '3'],
-    ['plan', '-o', 'table', '--max-commands', '3'],
-    ['census', '-o', 'json'],
-  ])(
-    '%s %s %s prints the same with two workers as with one',
-    (...argv) => {
+  it.each(
+    [
+      ['plan', '-o', 'json', '--max-commands', '3'],
+      ['plan', '-o', 'table', '--max-commands', '3'],
+      ['census', '-o', 'json'],
+      ['census', '-o', 'json', '--upstream'],
+    ].map((argv) => [argv.join(' '), argv] as const),
+  )(
+    '%s prints the same with two workers as with one',
+    (_name, argv) => {
       const one = kraftsman(...argv, '-f', fleet, '--now', NOW);
       const two = kraftsman(...argv, '-f', fleet, '--now', NOW, '--workers', '2');
       expect(one.code, one.stderr).toBe(0);
