@@ -53,7 +53,7 @@ export class WorkerSpeculation<V> implements Speculation<V> {
   readonly stats: SpeculationStats = { sent: 0, answered: 0, taken: 0, waitedMs: 0 };
   private claims = new Int32Array(new SharedArrayBuffer(0));
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
-  private readonly threads: Thread[];
+  private threads: Thread[] = [];
   private order: readonly Candidate[] = [];
   private readonly index = new Map<string, number>();
   private gate: (c: Candidate) => boolean = () => true;
@@ -64,11 +64,15 @@ export class WorkerSpeculation<V> implements Speculation<V> {
   private gen = 0;
 
   constructor(
-    count: number,
-    init: WorkerInit,
+    private readonly count: number,
+    private readonly init: WorkerInit,
     private readonly parse: (verdict: unknown) => V,
-  ) {
-    this.threads = Array.from({ length: count }, () => {
+  ) {}
+
+  /** Started at the first begin(): a pass that ends before its walk (emptiness, drift, multi-node) starts none. */
+  private start(): Thread[] {
+    const { init } = this;
+    return Array.from({ length: this.count }, () => {
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(new URL('./discovery-worker.mjs', import.meta.url), {
         workerData: { port: port2, signal: this.signal.buffer, init },
@@ -82,6 +86,7 @@ export class WorkerSpeculation<V> implements Speculation<V> {
   }
 
   begin(ordered: readonly Candidate[], gate: (c: Candidate) => boolean): void {
+    if (this.threads.length === 0) this.threads = this.start();
     this.order = ordered;
     this.gate = gate;
     this.index.clear();

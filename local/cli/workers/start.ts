@@ -1,5 +1,5 @@
-// Starts the discovery workers --workers asks for (none for --workers 1), before the consumer's own setup so the
-// two overlap (docs/mechanisms/parallel-discovery.md).
+// The discovery workers --workers asks for (none for --workers 1); their threads start when the walk or the census
+// begins, so a pass that ends at emptiness, drift or multi-node starts none (docs/mechanisms/parallel-discovery.md).
 import type { PassOptions } from '../../../shared/disruption/types.ts';
 import type { CommandContext } from '../command-context.ts';
 import { WorkerSpeculation } from './discovery-workers.ts';

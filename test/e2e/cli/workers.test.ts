@@ -1,5 +1,6 @@
 // `--workers N` through the real binary (node bin/kraftsman.mjs): plan and census print the same bytes with one and
-// with two workers on a ramp fleet (census in upstream mode too), and a bad value exits 2 naming the flag (docs/contract.md, `kraftsman plan`).
+// with two workers on a ramp fleet (census in upstream mode too), and a bad value exits 2 naming the flag
+// (docs/contract.md, `kraftsman plan`).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
