@@ -1,6 +1,8 @@
 // Command-line arguments of docs/contract.md, parsed strictly (unknown flags and missing values are usage errors).
 import { cloudOfRegion } from '../../shared/catalog/regions.ts';
+import { z } from 'zod';
 import { InputError, unexpectedArgument } from './errors.ts';
+import { MAX_WORKERS } from './workers/limits.ts';
 
 export const COMMANDS = ['simulate', 'plan', 'census'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -22,11 +24,14 @@ export interface Args {
   readonly spotToSpot: boolean;
   readonly spotToSpotMinTypes: number;
   readonly skipUnchangedNegatives: boolean;
+  /** --workers N (plan and census): threads simulating candidates; 1 simulates in this thread. */
+  readonly workers: number;
 }
 
 export const USAGE = `usage: kraftsman <simulate|plan|census> -f FILE|DIR [-f ...] [-R] [--catalog FILE] [--now RFC3339]
                  [--extra-types FILE ...] [--region R ...] [-o json|table] [--upstream]
-       plan:     [--max-commands N] [--spot-to-spot] [--spot-to-spot-min-types N] [--skip-unchanged-negatives]`;
+       plan:     [--max-commands N] [--spot-to-spot] [--spot-to-spot-min-types N] [--skip-unchanged-negatives]
+       plan, census: [--workers N]`;
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
@@ -54,6 +59,26 @@ function positiveInt(flag: string, value: string | undefined): number {
   return Number(value);
 }
 
+const workersSchema = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number ≥ 1')
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .min(1, 'must be a whole number ≥ 1')
+      .max(MAX_WORKERS, `is at most ${MAX_WORKERS} (one thread per core is the most that helps)`),
+  );
+
+/** --workers N: a whole number from 1 to MAX_WORKERS (docs/contract.md). */
+function workersOf(value: string): number {
+  const parsed = workersSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new InputError(
+    `--workers ${parsed.error.issues[0]?.message ?? 'is invalid'}, not ${JSON.stringify(value)}`,
+  );
+}
+
 export function parseArgs(argv: readonly string[]): Args {
   const [command, ...rest] = argv;
   if (!command || !(COMMANDS as readonly string[]).includes(command)) {
@@ -70,7 +95,8 @@ export function parseArgs(argv: readonly string[]): Args {
     spotToSpot = false,
     skip = false;
   let maxCommands = 1,
-    minTypes = 15;
+    minTypes = 15,
+    workers = 1;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
     const [flag, inline] =
@@ -132,6 +158,9 @@ export function parseArgs(argv: readonly string[]): Args {
       case '--skip-unchanged-negatives':
         skip = true;
         break;
+      case '--workers':
+        workers = workersOf(value());
+        break;
       default:
         throw unexpectedArgument(arg, USAGE);
     }
@@ -151,5 +180,6 @@ export function parseArgs(argv: readonly string[]): Args {
     spotToSpot,
     spotToSpotMinTypes: minTypes,
     skipUnchangedNegatives: skip,
+    workers,
   };
 }

@@ -5,6 +5,7 @@ import type { CommandContext } from './command-context.ts';
 import { cents, wallStopwatch } from './plan.ts';
 import { disruptingNodes } from './disrupting.ts';
 import { table } from './table.ts';
+import { censusWorkers } from './workers/start.ts';
 
 export function run(ctx: CommandContext): { json: unknown; table: string } {
   const a = ctx.args;
@@ -13,10 +14,17 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
     spotToSpot: a.spotToSpot,
     spotToSpotMinTypes: a.spotToSpotMinTypes,
   });
-  const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch(), {
-    claimedByCommands: disruptingNodes(ctx.snapshot),
-  });
-  return { json: toJson(result), table: render(result) };
+  const claimedByCommands = disruptingNodes(ctx.snapshot);
+  const speculation = censusWorkers(ctx, options, claimedByCommands);
+  try {
+    const result = runCensus(ctx.snapshot, ctx.now, options, wallStopwatch(), {
+      claimedByCommands,
+      speculation,
+    });
+    return { json: toJson(result), table: render(result) };
+  } finally {
+    speculation?.close();
+  }
 }
 
 function toJson(r: CensusResult): unknown {

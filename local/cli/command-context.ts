@@ -1,5 +1,6 @@
 // What every CLI command receives: parsed args, the validated objects, the catalog's instance types and the clock.
-import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
+import type { InstanceTypeCatalog, InstanceTypeSpec } from '../../shared/model/catalog.ts';
+import type { ClusterObjects } from '../../shared/state/objects.ts';
 import type { ClusterSnapshot } from '../../shared/state/snapshot.ts';
 import type { Args } from './args.ts';
 import { catalogWarnings } from './catalog-warnings.ts';
@@ -18,6 +19,8 @@ export interface CommandContext {
   readonly args: Args;
   readonly snapshot: ClusterSnapshot;
   readonly now: Date;
+  /** The validated input as plain data, from which discovery workers rebuild the snapshot (workers/). */
+  readonly input: { readonly objects: ClusterObjects; readonly instanceTypes: readonly InstanceTypeSpec[] };
   warn(line: string): void;
 }
 
@@ -39,7 +42,8 @@ export async function loadContext(args: Args, io: Io): Promise<CommandContext> {
   });
   const fromCatalog = args.catalog ? catalogWarnings(catalog, args.catalog) : [];
   for (const w of [...recognized.warnings, ...fromCatalog, ...snapshot.warnings]) warn(w);
-  return { args, snapshot, now: args.now ?? io.now(), warn };
+  const input = { objects: recognized.objects, instanceTypes: catalog.instanceTypes };
+  return { args, snapshot, now: args.now ?? io.now(), input, warn };
 }
 
 /** --extra-types: each file's types added to the catalog, a type of the same name replaced (the last file wins). */

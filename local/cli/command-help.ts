@@ -40,6 +40,7 @@ plan:
   --spot-to-spot              enable spot-to-spot consolidation
   --spot-to-spot-min-types N  the cheapest N types a spot replacement keeps (default 15)
   --skip-unchanged-negatives  skip candidates whose cached no-op verdict is unchanged
+  --workers N                 threads that simulate candidates (default 1; at most 64); same output
 
 ${EXIT}
 `,
@@ -49,6 +50,9 @@ Simulates every candidate node, acts on none: for each, what consolidation would
 replace or none) and, for none, the reason.
 
 ${INPUTS}
+
+census:
+  --workers N  threads that simulate candidates (default 1; at most 64); same output
 
 ${EXIT}
 `,

@@ -12,6 +12,7 @@ import {
 import type { CommandContext } from './command-context.ts';
 import { disruptingNodes } from './disrupting.ts';
 import { table } from './table.ts';
+import { walkWorkers } from './workers/start.ts';
 
 export const cents = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -29,15 +30,22 @@ export function run(ctx: CommandContext): { json: unknown; table: string } {
     spotToSpotMinTypes: a.spotToSpotMinTypes,
     skipUnchangedNegatives: a.skipUnchangedNegatives,
   });
-  const result = runPass({
-    snapshot: ctx.snapshot,
-    now: ctx.now,
-    options,
-    stopwatch: wallStopwatch(),
-    nominated: nominatedNodes(ctx),
-    claimedByCommands: disruptingNodes(ctx.snapshot),
-  });
-  return { json: toJson(result), table: render(result) };
+  const claimedByCommands = disruptingNodes(ctx.snapshot);
+  const speculation = walkWorkers(ctx, options, claimedByCommands);
+  try {
+    const result = runPass({
+      snapshot: ctx.snapshot,
+      now: ctx.now,
+      options,
+      stopwatch: wallStopwatch(),
+      nominated: nominatedNodes(ctx),
+      claimedByCommands,
+      speculation,
+    });
+    return { json: toJson(result), table: render(result) };
+  } finally {
+    speculation?.close();
+  }
 }
 
 function commandJson(c: Command): unknown {

@@ -11,6 +11,7 @@ import { KRAFTSMAN_METRICS, LABELS } from './metric-names.ts';
 import { passContext, ZERO_STOPWATCH, type PassContext } from './pass-context.ts';
 import { toReplacement } from './replacement.ts';
 import { simulateCandidates } from './simulate-candidates.ts';
+import type { CensusSpeculation } from './speculation.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import {
@@ -70,16 +71,18 @@ export interface CensusScope {
   readonly timeoutMs?: number;
   /** Nodes named by open commands: leaving, as in the pass (docs/mechanisms/census.md). */
   readonly claimedByCommands?: ReadonlySet<string>;
+  /** Entries worked out ahead by other threads (docs/mechanisms/parallel-discovery.md). */
+  readonly speculation?: CensusSpeculation;
 }
 
-export function runCensus(
+/** The census's context and candidates: a discovery worker builds the same ones from the same inputs. */
+export function censusSetup(
   snapshot: ClusterSnapshot,
   now: Date,
   options: PassOptions,
   stopwatch: Stopwatch = ZERO_STOPWATCH,
-  scope: CensusScope = {},
-): CensusResult {
-  const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS } = scope;
+  claimedByCommands?: ReadonlySet<string>,
+) {
   snapshot = markForDeletion(snapshot, claimedByCommands);
   const ctx = passContext(snapshot, now, options, stopwatch);
   const set = buildCandidates({
@@ -90,6 +93,20 @@ export function runCensus(
     gangs: gangIndex(snapshot),
   });
   for (const e of set.expired) ctx.expired.add(e.node);
+  return { snapshot, ctx, set };
+}
+
+export function runCensus(
+  snapshot: ClusterSnapshot,
+  now: Date,
+  options: PassOptions,
+  stopwatch: Stopwatch = ZERO_STOPWATCH,
+  scope: CensusScope = {},
+): CensusResult {
+  const { claimedByCommands, timeoutMs = CENSUS_TIMEOUT_MS, speculation } = scope;
+  const setup = censusSetup(snapshot, now, options, stopwatch, claimedByCommands);
+  const { ctx, set } = setup;
+  snapshot = setup.snapshot;
   const entries: CensusEntry[] = [];
   const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
   for (const s of set.skipped) {
@@ -99,6 +116,8 @@ export function runCensus(
   const start = stopwatch.elapsedMs();
   const unreached = new Map<string, number>();
   let reached = 0;
+  // Every candidate is judged alone, so every one may be worked out ahead.
+  speculation?.begin(set.candidates, () => true);
   for (const c of set.candidates) {
     if (stopwatch.elapsedMs() - start > timeoutMs) {
       unreached.set(c.nodePool, (unreached.get(c.nodePool) ?? 0) + 1);
@@ -106,7 +125,8 @@ export function runCensus(
     }
     reached++;
     stopwatch.work?.('candidate', 1);
-    entries.push(judge(ctx, c));
+    const ahead = speculation?.outcome(c, []);
+    entries.push(ahead?.node === c.name ? ahead : judgeCandidate(ctx, c));
   }
   entries.sort((a, b) => a.node.localeCompare(b.node));
   return {
@@ -117,7 +137,8 @@ export function runCensus(
   };
 }
 
-function judge(ctx: PassContext, c: Candidate): CensusEntry {
+/** One candidate's census entry: what drift, emptiness or single-node consolidation would do with it alone. */
+export function judgeCandidate(ctx: PassContext, c: Candidate): CensusEntry {
   {
     const base = { node: c.name, nodePool: c.nodePool };
     // A node of a running gang never leaves alone (docs/mechanisms/gangs.md): the census judges nodes one by one.

@@ -6,6 +6,7 @@ import type { CoverageState } from './coverage-cycle.ts';
 import type { NegativeCache, NegativeCacheTally } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
 import type { ReplacementHolds } from './replacement-backoff.ts';
+import type { WalkSpeculation } from './speculation.ts';
 import {
   isEmpty,
   savingsRatio,
@@ -58,6 +59,8 @@ export interface Method {
     candidates: readonly Candidate[],
     budgets: ReadonlyMap<string, number>,
     hints: WalkHints,
+    /** Verdicts other threads worked out ahead (only the single-node walk asks; docs/mechanisms/parallel-discovery.md). */
+    speculation?: WalkSpeculation,
   ): MethodResult;
 }
 

@@ -19,6 +19,7 @@ import type { PassOutcome } from './metric-names.ts';
 import { passContext, type Stage } from './pass-context.ts';
 import { markForDeletion } from '../state/mark-for-deletion.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
+import type { WalkSpeculation } from './speculation.ts';
 import type { Candidate, Command, PassOptions, Skip, Stopwatch } from './types.ts';
 
 export interface PassInputs {
@@ -39,6 +40,8 @@ export interface PassInputs {
    * each is passed over without computing. Drift is never gated.
    */
   readonly consolidated?: ReadonlySet<MethodName>;
+  /** Single-node verdicts worked out ahead by other threads (docs/mechanisms/parallel-discovery.md). */
+  readonly speculation?: WalkSpeculation;
 }
 
 export interface PassResult {
@@ -60,7 +63,11 @@ export interface PassResult {
   readonly consolidatedMethods: readonly MethodName[];
 }
 
-export function runPass(inputs: PassInputs): PassResult {
+/**
+ * The pass's snapshot, context and candidates before any method runs: a discovery worker builds the same ones
+ * from the same inputs (docs/mechanisms/parallel-discovery.md).
+ */
+export function passSetup(inputs: PassInputs) {
   const { now, options } = inputs;
   const snapshot = markForDeletion(inputs.snapshot, inputs.claimedByCommands);
   const ctx = passContext(snapshot, now, options, inputs.stopwatch, inputs.verdicts);
@@ -73,8 +80,14 @@ export function runPass(inputs: PassInputs): PassResult {
     untouchable: inputs.untouchable,
     gangs: gangIndex(snapshot),
   });
-  const peers = new Map(set.candidates.map((c) => [c.name, c]));
   for (const e of set.expired) ctx.expired.add(e.node);
+  return { snapshot, ctx, set };
+}
+
+export function runPass(inputs: PassInputs): PassResult {
+  const { now } = inputs;
+  const { snapshot, ctx, set } = passSetup(inputs);
+  const peers = new Map(set.candidates.map((c) => [c.name, c]));
   const skips = new Map<string, Skip>(set.skipped.map((s) => [s.node, s]));
   const pools = [...snapshot.nodePools.values()].map((v) => v.pool);
   let evaluated = 0;
@@ -104,13 +117,19 @@ export function runPass(inputs: PassInputs): PassResult {
     computed++;
     // Expired nodes are on their way out, so, like deleting nodes, they consume budget.
     const budgets = budgetMapping(pools, snapshot.nodes, method.reason, now, { disrupting: ctx.expired });
-    const out = method.compute(ctx, eligible, budgets, {
-      unseenPools,
-      coverage,
-      negativeCache: cache,
-      replacementHolds: inputs.hints?.replacementHolds,
-      peers,
-    });
+    const out = method.compute(
+      ctx,
+      eligible,
+      budgets,
+      {
+        unseenPools,
+        coverage,
+        negativeCache: cache,
+        replacementHolds: inputs.hints?.replacementHolds,
+        peers,
+      },
+      inputs.speculation,
+    );
     for (const s of out.skipped) skips.set(s.node, { node: s.node, reason: s.reason, method: method.name });
     constrainedByBudgets ||= out.constrainedByBudgets === true;
     evaluated += out.evaluated;

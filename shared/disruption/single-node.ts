@@ -5,7 +5,7 @@
 // negative cache (skipping on a hit only when switched on). Seed, "Surviving the timeout" and after.
 import { approveCommand, canPassThreshold, poolTotals } from './balanced.ts';
 import { BudgetLedger } from './budgets.ts';
-import { computeConsolidation } from './consolidation.ts';
+import { computeConsolidation, type Outcome } from './consolidation.ts';
 import {
   EMPTY_COVERAGE,
   markEvaluated,
@@ -27,6 +27,7 @@ import {
 } from './negative-cache.ts';
 import type { PassContext } from './pass-context.ts';
 import type { ReplacementHolds } from './replacement-backoff.ts';
+import type { WalkSpeculation } from './speculation.ts';
 import type { Candidate, Command, Skip } from './types.ts';
 
 export const singleNode: Method = {
@@ -37,14 +38,14 @@ export const singleNode: Method = {
     const verdict = consolidationFilter(c);
     return verdict === true && c.gang ? 'gang' : verdict;
   },
-  compute(ctx, candidates, budgets, hints) {
+  compute(ctx, candidates, budgets, hints, speculation) {
     const upstream = ctx.options.upstream;
     const karpenterOrder = upstreamOrder(sortCandidates(candidates), hints.unseenPools ?? []);
     const coverage = upstream
       ? EMPTY_COVERAGE
       : reconcileCoverage(hints.coverage ?? EMPTY_COVERAGE, candidates);
     const ordered = upstream ? karpenterOrder : resumeCoverageCycle(karpenterOrder, coverage);
-    const walk = new Walk(ctx, budgets, hints.negativeCache, hints.replacementHolds);
+    const walk = new Walk(ctx, budgets, hints.negativeCache, hints.replacementHolds, speculation);
     const end = walk.run(ordered);
     return {
       commands: walk.held,
@@ -97,6 +98,7 @@ class Walk {
     budgets: ReadonlyMap<string, number>,
     cache: MethodResult['negativeCache'],
     private readonly holds?: ReplacementHolds,
+    private readonly speculation?: WalkSpeculation,
   ) {
     this.ledger = BudgetLedger.from(budgets);
     this.cache = cache ?? negativeCache();
@@ -106,6 +108,7 @@ class Walk {
 
   run(ordered: readonly Candidate[]): WalkEnd {
     this.start = this.ctx.stopwatch.elapsedMs();
+    this.speculation?.begin(ordered, (c) => this.wouldSimulate(c));
     for (const c of ordered) {
       if (this.held.length >= this.ctx.options.maxCommands) return 'held-enough';
       // Candidates never reached are not skips (docs/contract.md): the walk simply did not get to them.
@@ -119,6 +122,32 @@ class Walk {
 
   private walkOver(): boolean {
     return this.ctx.stopwatch.elapsedMs() - this.start > this.ctx.options.singleNodeTimeoutMs;
+  }
+
+  /**
+   * The walk gate workers speculate behind (docs/mechanisms/parallel-discovery.md): false when visit() would pass
+   * the candidate over unsimulated. Monotone: claims, held budgets and negative-cache hits only grow in a walk,
+   * and the threshold is fixed.
+   */
+  private wouldSimulate(c: Candidate): boolean {
+    if (this.heldCandidates.includes(c) || !this.ledger.canHold([c.nodePool])) return false;
+    if (!canPassThreshold(c, this.totals)) return false;
+    const { ctx } = this;
+    if (ctx.options.upstream) return true;
+    const fingerprint = candidateFingerprint(c, ctx.snapshot, this.revisions);
+    return !shouldSkip(lookupNegative(this.cache, c.name, fingerprint, ctx.now), ctx.options);
+  }
+
+  /**
+   * A worker's no-op, when it simulated this candidate with the same candidates held; otherwise undefined and the
+   * walk simulates here, so every command (its Command, its claim) is this thread's own.
+   */
+  private speculated(c: Candidate): Outcome | undefined {
+    const v = this.speculation?.outcome(c, this.heldCandidates);
+    if (v?.kind !== 'no-op' || v.reason === 'timed-out' || v.candidate !== c.name) return undefined;
+    const held = this.heldCandidates;
+    if (v.held.length !== held.length || v.held.some((name, i) => name !== held[i]?.name)) return undefined;
+    return { kind: 'no-op', reason: v.reason, detail: v.detail };
   }
 
   private skip(c: Candidate, reason: Skip['reason'], judged: boolean): void {
@@ -148,6 +177,8 @@ class Walk {
     }
     this.evaluated++;
     ctx.stopwatch.work?.('candidate', 1);
+    // A worker's verdict kept its own candidate budget; waiting for it is not this candidate's time.
+    const speculated = this.speculated(c);
     const began = ctx.stopwatch.elapsedMs();
     const { candidateTimeoutMs, singleNodeTimeoutMs } = ctx.options;
     // One pathological candidate must not eat the walk: the solve gives up at the candidate's own budget or
@@ -160,16 +191,13 @@ class Walk {
         return t - began > candidateTimeoutMs || t - this.start > singleNodeTimeoutMs;
       },
     };
-    const outcome = computeConsolidation(
-      ctx,
-      'single-node-consolidation',
-      [c],
-      this.heldCandidates,
-      deadline,
-    );
+    const outcome =
+      speculated ??
+      computeConsolidation(ctx, 'single-node-consolidation', [c], this.heldCandidates, deadline);
     if (
-      (outcome.kind === 'no-op' && outcome.reason === 'timed-out') ||
-      ctx.stopwatch.elapsedMs() - began > candidateTimeoutMs
+      !speculated &&
+      ((outcome.kind === 'no-op' && outcome.reason === 'timed-out') ||
+        ctx.stopwatch.elapsedMs() - began > candidateTimeoutMs)
     ) {
       // Cut off by the walk's budget, the candidate reached no verdict: like the candidates after it, it is not
       // listed as a skip (docs/contract.md) and the coverage cycle keeps it ahead.

@@ -3,6 +3,8 @@
 // extrapolated — at each backlog; per-candidate median and p99, stage split, peak memory, JSON with --json.
 // Usage: npm run bench:pass -- [--fleet ramp|training] [--nodes N] [--pending 0,1000,3400] [--upstream-pending 0,1000] [--census 3400]
 //   [--candidates K] [--skip-extras] [--json FILE]
+//        npm run bench:pass -- --workers 1,2 [--fleet ramp|training] [--nodes N] [--pending N]   (only plan and census
+//   through the CLI per worker count, at the first --pending; pass-workers.ts)
 // (--candidates K simulates an evenly spaced K of the walk, for quick checks only; reported goals need 0 = all.
 // Upstream walks only at --upstream-pending: a whole upstream walk at 3,400 pending takes hours, and is reported
 // as not measured rather than extrapolated.)
@@ -17,6 +19,7 @@ import { measureCoverage } from './coverage-measure.ts';
 import { negativeCacheBench } from './pass-negative.ts';
 import { byCascade, median, NOW, p99, walk, type Walk } from './pass-walk.ts';
 import { BENCH_FLEETS, fleetSnapshot, type BenchFleet } from './ramp-snapshot.ts';
+import { workersBench } from './pass-workers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     'skip-extras': { type: 'boolean' },
     json: { type: 'string' },
     fleet: { type: 'string' },
+    workers: { type: 'string' },
   },
 });
 const FLEET = (values.fleet ?? 'ramp') as BenchFleet;
@@ -54,6 +58,15 @@ type Mode = keyof typeof MODES;
 /** Alternate which mode goes first, so neither always runs on the warmer (or busier) machine. */
 const order = (i: number): Mode[] => (i % 2 === 0 ? ['upstream', 'kraftsman'] : ['kraftsman', 'upstream']);
 const results: Record<string, unknown> = { nodes: NODES, candidates: LIMIT || 'all' };
+
+if (values.workers) {
+  const counts = values.workers.split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--workers must list whole numbers >= 1, got "${values.workers}"`);
+  const runs = await workersBench(FLEET, NODES, BACKLOGS[0] ?? 0, counts, log);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ ...results, workers: runs }, null, 2));
+  process.exit(0);
+}
 
 // 1 + 2: whole walks at each backlog (same nodes: the generator draws nodes before the backlog).
 const walks: Record<number, Partial<Record<Mode, Walk>>> = {};

@@ -42,21 +42,24 @@ const extended = (gpus: number, efa: number): Record<string, string> => ({
 });
 
 export function deltaCatalog(): InstanceType[] {
-  return buildInstanceTypes(
-    catalogSchema.parse({
-      apiVersion: 'kraftsman.dev/v1alpha1',
-      kind: 'InstanceTypeCatalog',
-      instanceTypes: TYPES.map(([name, cloud, cpu, gpu, efa]) => ({
-        name,
-        cloud,
-        capacity: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', ...extended(gpu, efa) },
-        offerings: CLOUDS[cloud].zones.flatMap((zone) => [
-          { zone, capacityType: 'on-demand', price: 0.05 * cpu + 0.9 * gpu },
-          { zone, capacityType: 'spot', price: 0.02 * cpu + 0.4 * gpu },
-        ]),
-      })),
-    }).instanceTypes,
-  );
+  return buildInstanceTypes(catalogSchema.parse(deltaCatalogDocument()).instanceTypes);
+}
+
+/** The fleets' InstanceTypeCatalog as a document (what `kraftsman --catalog` reads). */
+export function deltaCatalogDocument(): Obj {
+  return {
+    apiVersion: 'kraftsman.dev/v1alpha1',
+    kind: 'InstanceTypeCatalog',
+    instanceTypes: TYPES.map(([name, cloud, cpu, gpu, efa]) => ({
+      name,
+      cloud,
+      capacity: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', ...extended(gpu, efa) },
+      offerings: CLOUDS[cloud].zones.flatMap((zone) => [
+        { zone, capacityType: 'on-demand', price: 0.05 * cpu + 0.9 * gpu },
+        { zone, capacityType: 'spot', price: 0.02 * cpu + 0.4 * gpu },
+      ]),
+    })),
+  };
 }
 
 const TOPOLOGIES = [

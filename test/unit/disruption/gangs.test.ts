@@ -108,7 +108,7 @@ describe('a Workload API gang (Kubernetes 1.36 PodGroup) is a running gang too',
       if (o.kind !== 'Pod') return o;
       const meta = { ...(o.metadata as Obj) };
       delete meta.annotations;
-      const spec = { ...(o.spec as Obj), schedulingGroup: { podGroupName: 'train-0' } };
+      const spec: Obj = { ...(o.spec as Obj), schedulingGroup: { podGroupName: 'train-0' } };
       delete spec.schedulerName;
       return { ...o, metadata: meta, spec };
     });
