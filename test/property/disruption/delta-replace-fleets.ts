@@ -10,7 +10,7 @@ import type { DeltaFleet } from './delta-fleets.ts';
 // The queue goes by CPU: bound GPU pods mostly small in CPU, so most pods after them are CPU pods the GPU taint
 // turns away for good (the claims they land on are then followed); some larger, so backlog GPU pods come after
 // them and may join their claim (then the delta falls back: 'claim-shared').
-const gpuPod = (millis: fc.Arbitrary<number>) =>
+const gpuPod = (millis: fc.Arbitrary<500 | 1000 | 2000 | 3000>) =>
   fc.record({
     app: fc.constantFrom('infer', 'train'),
     millis,
