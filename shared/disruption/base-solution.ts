@@ -12,9 +12,11 @@ import {
   type SchedulingResult,
 } from '../scheduling/scheduler.ts';
 import type { GangRecord } from '../scheduling/gang-record.ts';
+import type { NewClaim } from '../scheduling/new-claim.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { PassView } from '../state/scheduling-view.ts';
 import type { StateNode } from '../state/snapshot.ts';
+import { watchClaims, type ClaimAt, type OrderEvent } from './base-claims.ts';
 import type { PassContext } from './pass-context.ts';
 
 /** A backlog pod the base put on an existing node during the scheduler's first pass. */
@@ -86,6 +88,20 @@ export interface BaseSolution {
   initialCounts(group: string): ReadonlyMap<string, number> | undefined;
   /** What a backlog pod's first-pass placement recorded in each group (none for a pod the first pass did not place). */
   countsOf(key: string): readonly Count[];
+  /** The base's claims as they stood at queue place `t` (opened before it), in the order they were opened. */
+  claimsAt(t: number): readonly ClaimAt[];
+  /**
+   * The scheduler's claim-order events (load-order.ts) before queue place `t`, in run order: an undo that disturbed
+   * the order (`dirty`) and the re-sort that follows at the next pod to reach the claims (`resorted`).
+   */
+  orderEvents(from: number, t: number): readonly OrderEvent[];
+  /** The claim the first pass put a backlog pod on, if it did. */
+  claimOf(key: string): NewClaim | undefined;
+  /**
+   * Backlog pods the full simulation may still try on a claim after a delta pod at queue place `t`: those decided
+   * at or after it, and those the base retried (a retry comes after every first attempt).
+   */
+  triedAfter(t: number): Iterable<PodState>;
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -113,8 +129,14 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const input = view.input(backlog, ctx.expired);
   const gangRecords = new Map<string, GangRecord>();
   const watch = watchCounts();
+  const claims = watchClaims();
   const result = solve(
-    { ...input, onGang: (r) => gangRecords.set(r.gang, r), onTopology: watch.attach },
+    {
+      ...input,
+      onGang: (r) => gangRecords.set(r.gang, r),
+      onTopology: watch.attach,
+      ...claims.observers,
+    },
     options,
     deadline,
   );
@@ -129,6 +151,7 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
   const onNode = byNode(arrivals);
   const nodeIndex = new Map(input.existing.map((e, i) => [e.name, i]));
   const stateByKey = new Map(states.map((st) => [st.key, st]));
+  const history = claims.history(result, (key) => (timed.get(key) as Timed).decided);
   const gangOfPod = new Map<string, string>();
   for (const [name, g] of gangs) for (const m of g.members) gangOfPod.set(m.key, name);
   return {
@@ -149,6 +172,18 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     topology,
     initialCounts: (group) => watch.initial.get(group),
     countsOf: (key) => (result.requeued.has(key) ? NO_COUNTS : (byPod.get(key) ?? NO_COUNTS)),
+    claimsAt: history.claimsAt,
+    orderEvents: history.orderEvents,
+    claimOf: (key) => {
+      const p = result.placements.get(key);
+      return p?.kind === 'new' && !result.requeued.has(key) ? p.claim : undefined;
+    },
+    triedAfter: function* (t) {
+      for (const st of states) {
+        const at = timed.get(st.key) as Timed;
+        if (at.decided >= t || result.requeued.has(st.key)) yield st;
+      }
+    },
   };
 }
 

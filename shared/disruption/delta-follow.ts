@@ -2,6 +2,8 @@
 // full simulation's interleaving of backlog and delta pods followed pod by pod in queue order, with the node state
 // (delta-node-slots.ts) and the count differences (delta-count-diff.ts); it gives up only where a claim could decide.
 import type { GangRecord } from '../scheduling/gang-record.ts';
+import type { Journal } from '../scheduling/journal.ts';
+import type { NewClaim } from '../scheduling/new-claim.ts';
 import type { ExistingNodeInput } from '../scheduling/nodes.ts';
 import { PodState } from '../scheduling/pod-state.ts';
 import type { Labels } from '../scheduling/selector.ts';
@@ -9,6 +11,7 @@ import type { Deadline } from '../scheduling/scheduler.ts';
 import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
 import { CountDiff } from './delta-count-diff.ts';
+import { DeltaClaims, type ClaimFallback } from './delta-claims.ts';
 import { claimLands } from './delta-gang-claims.ts';
 import { NodeSlots, type Slot } from './delta-node-slots.ts';
 
@@ -19,7 +22,7 @@ export interface DeltaPod {
 }
 
 export type FollowVerdict =
-  'same' | 'needs-claim' | 'topology' | 'gang-displaced' | 'crowded-window' | 'timed-out';
+  'same' | 'topology' | 'gang-displaced' | 'crowded-window' | 'timed-out' | ClaimFallback;
 
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
 export const MAX_REPLACED = 4096;
@@ -42,6 +45,8 @@ export interface FollowInput {
   readonly moved: ReadonlySet<string>;
   /** The candidate's budget, asked between pods as the scheduler asks it. */
   readonly deadline?: Deadline;
+  /** The journal `live` was built with: a claim's trial placement is rolled back through it. */
+  readonly journal: Journal;
 }
 
 /**
@@ -53,13 +58,15 @@ export interface FollowInput {
 export function follow(x: FollowInput): {
   verdict: FollowVerdict;
   nodes: ReadonlyMap<string, string>;
+  /** The claim the full simulation gave each delta pod no existing node took (docs/mechanisms/delta-simulation.md). */
+  claims: ReadonlyMap<string, NewClaim>;
   /** Backlog pods the full simulation placed elsewhere than the base, up to where the follow stopped. */
   replaced: number;
 } {
   const f = new Follow(x);
   try {
     const verdict = f.run();
-    return { verdict, nodes: f.placedBy, replaced: f.replaced };
+    return { verdict, nodes: f.placedBy, claims: f.claims.placed, replaced: f.replaced };
   } finally {
     x.live.onCount = undefined;
   }
@@ -68,6 +75,7 @@ export function follow(x: FollowInput): {
 class Follow {
   private readonly slots: NodeSlots;
   private readonly counts: CountDiff;
+  readonly claims: DeltaClaims;
   /** Some pod went to the claims in one run and not the other: the claims are no longer the base's. */
   private claimsDiverged = false;
   replaced = 0;
@@ -81,6 +89,7 @@ class Follow {
     this.tolerate = x.base.options.toleratePreferNoSchedule;
     this.counts = new CountDiff(x.base, x.live, x.candidate.labels);
     this.slots = new NodeSlots(x.base, x.inputs, x.live);
+    this.claims = new DeltaClaims(x.base, x.live, x.journal, x.moved);
   }
 
   run(): FollowVerdict {
@@ -113,9 +122,15 @@ class Follow {
   // A delta pod has no base placement to keep: it is placed over the whole node order, as the scheduler tries it.
   private delta(d: DeltaPod): FollowVerdict {
     const to = this.slots.scanAfter(d.state, -1, d.time);
-    // no existing node takes it: it meets the base's claims, whose state the follow does not have
-    if (!to) return 'needs-claim';
-    this.placedBy.set(d.state.key, to.name);
+    if (to) this.placedBy.set(d.state.key, to.name);
+    else {
+      // no existing node takes it: the claims, which are the base's (and the delta's) only until some pod went to
+      // them in one run and not the other; a gang's member takes its gang's all-or-nothing path, not followed
+      if (d.state.info.gang) return 'gang-claim';
+      if (this.claimsDiverged) return 'needs-claim';
+      const why = this.claims.place(d.state, d.time);
+      if (why) return why;
+    }
     this.counts.unkeep(d.state);
     return 'same';
   }
@@ -154,6 +169,11 @@ class Follow {
       home === undefined ? Number.POSITIVE_INFINITY : this.slots.index(home),
     );
     if (moved) return this.moved(state, home, time, moved);
+    // the base put it on a claim a delta pod has filled since: the full simulation sent it to another claim
+    if (home === undefined && this.claims.displaced(state.key, time)) {
+      this.claimsDiverged = true;
+      return this.moved(state, home, time, undefined);
+    }
     this.went = home === undefined ? 'claims' : 'node';
     let s = home === undefined ? undefined : this.slots.get(home);
     // untouched: the nodes before it hold what they held in the base, the node itself too
@@ -192,12 +212,14 @@ class Follow {
       (m) => this.x.base.stateOf(m.key) ?? new PodState(m, this.tolerate),
     );
     const exact = members.every((m) => this.counts.clean(m) && !this.counts.countedUnknown(m));
-    if (this.slots.size === 0 && !this.claimsDiverged && exact) {
+    const displaced = members.some((m) => this.claims.displaced(m.key, time));
+    if (this.slots.size === 0 && !this.claimsDiverged && exact && !displaced) {
       for (const m of members) this.counts.keep(m);
       return 'same';
     }
     const record = this.x.base.gangRecord(name);
     const whole = record && record.committed && record.rounds === 1 && record.placed === record.members;
+    if (displaced && !whole) return 'gang-displaced';
     return whole ? this.replaceGang(members, record, time) : this.untouchedGang(members, exact);
   }
 
@@ -237,7 +259,8 @@ class Follow {
       if (this.went !== 'claims') continue;
       // the claims it meets are the base's only while nothing diverged before it
       if (before || this.claimsDiverged) {
-        if (claimsBefore) return 'gang-displaced';
+        // the claims the delta opened took from the limits claimLands reads
+        if (claimsBefore || this.claims.any) return 'gang-displaced';
         if (this.counts.coupled(m)) return 'topology';
         if (!claimLands(this.x.base, m, record, toClaims)) return 'gang-displaced';
       }

@@ -3,6 +3,7 @@
 // is provably the full simulation's answer (every moved pod on an existing node), else falls back to it.
 import { NODES, ONE_NODE, type ResourceList } from '../model/resources.ts';
 import { Journal } from '../scheduling/journal.ts';
+import type { NewClaim } from '../scheduling/new-claim.ts';
 import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
 import { byCpuAndMemoryDescending } from '../scheduling/queue.ts';
 import type { Deadline, SchedulingInput } from '../scheduling/scheduler.ts';
@@ -24,6 +25,9 @@ export const DELTA_FALLBACKS = [
   'no-backlog',
   'gang',
   'needs-claim',
+  'gang-claim',
+  'claim-order',
+  'claim-shared',
   'crowded-window',
   'topology',
   'gang-displaced',
@@ -122,8 +126,9 @@ function simulateDelta(
   );
   // freed of the candidate, its pool's limits leave more than the base's: exact only if they never bound there
   if (!sameLimits(base, input)) return fallback('limits');
-  const { verdict, nodes, replaced } = ctx.timed('simulation', () => {
-    const live = liveTopology(input, base, moved);
+  const { verdict, nodes, claims, replaced } = ctx.timed('simulation', () => {
+    const journal = new Journal();
+    const live = liveTopology(input, base, moved, journal);
     // a gang's members leave the queue together, in the queue's order
     const delta = [...moved].sort((x, y) => x.time - y.time || byCpuAndMemoryDescending(x.state, y.state));
     return follow({
@@ -135,13 +140,14 @@ function simulateDelta(
       delta,
       moved: new Set(moved.map((m) => m.pod.key)),
       deadline,
+      journal,
     });
   });
   // cut off by the candidate's budget: no verdict, like a full simulation its deadline stopped
   if (verdict === 'timed-out') return decided(TIMED_OUT);
   if (verdict !== 'same') return fallback(verdict);
   ctx.deltaReplaced.push(replaced);
-  return certify(base, moved, nodes);
+  return certify(base, moved, nodes, claims);
 }
 
 /**
@@ -172,7 +178,12 @@ function sameList(a: ResourceList, b: ResourceList): boolean {
 }
 
 /** The full simulation's topology before its first placement: every pending pod's groups, the candidate's too. */
-function liveTopology(input: SchedulingInput, base: BaseSolution, moved: readonly Timed[]): Topology {
+function liveTopology(
+  input: SchedulingInput,
+  base: BaseSolution,
+  moved: readonly Timed[],
+  journal: Journal,
+): Topology {
   const own = moved.filter((m) => m.kind === 'own').map((m) => m.state);
   // the backlog's groups come from the pass's template, read per pod only where the follow asks
   const same = base.input.namespaces === input.namespaces && base.input.bound === input.bound;
@@ -185,7 +196,7 @@ function liveTopology(input: SchedulingInput, base: BaseSolution, moved: readonl
     input.bound,
     pending,
     topologyOptions(base),
-    new Journal(),
+    journal,
     input.topologyShare,
     same ? backlogTopology(base) : undefined,
   );
@@ -221,6 +232,7 @@ function certify(
   base: BaseSolution,
   moved: readonly Timed[],
   nodeOf: ReadonlyMap<string, string>,
+  claimOf: ReadonlyMap<string, NewClaim>,
 ): DeltaOutcome {
   const unscheduled = new Map<string, string>();
   for (const m of moved) {
@@ -229,8 +241,12 @@ function certify(
     if (m.kind === 'own' && host && (host.inFlight || (host.managed && !host.initialized)))
       unscheduled.set(m.pod.key, `would schedule against uninitialized ${host.name}`);
   }
-  // every moved pod is on an existing node: the full simulation opened no claim for it, so nothing is a replacement
-  return decided({ unscheduled, replacements: [], allClaims: [], timedOut: false });
+  // attribution (docs/mechanisms/attribution.md): the claims hosting a candidate's pod, as the full simulation
+  // leaves them — no pod after the delta's last can join them (delta-claims.ts)
+  const own = new Set(moved.filter((m) => m.kind === 'own').map((m) => m.pod.key));
+  const replacements: NewClaim[] = [];
+  for (const [key, c] of claimOf) if (own.has(key) && !replacements.includes(c)) replacements.push(c);
+  return decided({ unscheduled, replacements, allClaims: replacements, timedOut: false });
 }
 
 /**

@@ -7,6 +7,8 @@ import type { NewClaim } from './new-claim.ts';
 export class LoadOrder {
   private list: NewClaim[] = [];
   private dirty = false;
+  /** Told when an undo disturbs the order and when it is re-sorted (the delta simulation's base records both). */
+  observer: { dirty(): void; resorted(): void } | undefined;
 
   constructor(
     private readonly created: readonly NewClaim[],
@@ -23,7 +25,7 @@ export class LoadOrder {
   opened(claim: NewClaim): void {
     this.list.push(claim);
     this.changed(this.list.length - 1);
-    this.journal.push(() => (this.dirty = true));
+    this.journal.push(() => this.disturb());
   }
 
   /** The claim at `i` of ordered() gained a pod. */
@@ -40,11 +42,17 @@ export class LoadOrder {
       j--;
     }
     list[j] = c;
-    if (j !== i) this.journal.push(() => (this.dirty = true));
+    if (j !== i) this.journal.push(() => this.disturb());
+  }
+
+  private disturb(): void {
+    this.dirty = true;
+    this.observer?.dirty();
   }
 
   private resort(): void {
     this.dirty = false;
+    this.observer?.resorted();
     const order = new Map(this.created.map((c, i) => [c, i]));
     this.list = this.list.filter((c) => order.has(c));
     this.list.sort(

@@ -13,6 +13,15 @@ import { describeTaint, untolerated } from './taints.ts';
 import type { NodeClaimTemplate } from './template.ts';
 import type { Topology } from './topology.ts';
 
+/** A claim's state after one of its placements: what `NewClaim.at` restores (every field is replaced, never mutated). */
+export interface ClaimState {
+  readonly pods: number;
+  readonly requirements: Requirements;
+  readonly instanceTypes: readonly InstanceType[];
+  readonly requests: ResourceList;
+  readonly ceiling: ResourceList;
+}
+
 export class NewClaim {
   readonly pods: PodState[] = [];
   requirements: Requirements;
@@ -34,13 +43,26 @@ export class NewClaim {
     this.ceiling = ceilingOf(instanceTypes);
   }
 
+  /** What the claim holds now (the delta simulation's base records it per placement). */
+  state(): ClaimState {
+    const { requirements, instanceTypes, requests, ceiling } = this;
+    return { pods: this.pods.length, requirements, instanceTypes, requests, ceiling };
+  }
+
+  /** A copy of `claim` as it stood at `s`: its first `s.pods` pods, their host ports, the state's fields. */
+  static at(claim: NewClaim, s: ClaimState): NewClaim {
+    const c = new NewClaim(claim.template, claim.hostname, s.instanceTypes, claim.allowUndefined);
+    c.pods.push(...claim.pods.slice(0, s.pods));
+    for (const p of c.pods) c.ports.push(...p.info.hostPorts);
+    c.requirements = s.requirements;
+    c.requests = { ...s.requests };
+    c.ceiling = s.ceiling;
+    return c;
+  }
+
   /** False when the pod cannot fit even the largest remaining type (skips the full check). */
   mightFit(requests: ResourceList): boolean {
-    for (const k in requests) {
-      const want = (requests[k] as number) + (this.requests[k] ?? 0);
-      if (want > 0 && want > (this.ceiling[k] ?? 0)) return false;
-    }
-    return true;
+    return mightFit(this, requests);
   }
 
   add(pod: PodState, topology: Topology, journal: Journal): string | undefined {
@@ -162,4 +184,16 @@ function ceilingOf(types: readonly InstanceType[]): ResourceList {
     for (const k in it.allocatable) out[k] = Math.max(out[k] ?? 0, it.allocatable[k] as number);
   ceilings.set(types, out);
   return out;
+}
+
+/**
+ * False when `requests` cannot fit a claim in `state` even on its largest remaining type. Once false it stays
+ * false as the claim takes more pods (its requests only grow, its types only shrink).
+ */
+export function mightFit(state: Pick<ClaimState, 'requests' | 'ceiling'>, requests: ResourceList): boolean {
+  for (const k in requests) {
+    const want = (requests[k] as number) + (state.requests[k] ?? 0);
+    if (want > 0 && want > (state.ceiling[k] ?? 0)) return false;
+  }
+  return true;
 }

@@ -3,12 +3,11 @@
 // order; failures relax one preference and retry until a cycle makes no progress. Gangs go all or nothing.
 import { CLOUD, HOSTNAME, type Cloud } from '../model/labels.ts';
 import { minOf, NODES, ONE_NODE, subtractWithin, type ResourceList } from '../model/resources.ts';
-import { cheapestOffering } from './instance-type.ts';
+import { claimPrice, openClaimFor, templatesByWeight, type ClaimOpening } from './claim-opener.ts';
 import { CapacityIndex } from './capacity-index.ts';
 import { Journal } from './journal.ts';
-import { nodesLimitReason, typesLimitReason } from './limit-reasons.ts';
 import { LoadOrder } from './load-order.ts';
-import { NewClaim } from './new-claim.ts';
+import type { NewClaim } from './new-claim.ts';
 import { ExistingNode, staticallyRejects, type ExistingNodeInput } from './nodes.ts';
 import { PodState, type PendingPod } from './pod-state.ts';
 import { byCpuAndMemoryDescending, Queue } from './queue.ts';
@@ -45,6 +44,12 @@ export interface SchedulingInput {
   readonly namespaces: ReadonlyMap<string, Labels>;
   /** Told about every gang placed (the delta simulation's base records them); absent: nothing is copied. */
   readonly onGang?: GangObserver;
+  /** Told about every pod placed on a claim, after the claim took it (the delta simulation's base records them). */
+  readonly onClaimed?: (pod: PodState, claim: NewClaim) => void;
+  /** Told when an undo disturbs the claims' load order and when it is re-sorted (load-order.ts). */
+  readonly onClaimOrder?: { dirty(): void; resorted(): void };
+  /** Told about every pod as it leaves the queue (a gang: its first member), before it is tried. */
+  readonly onPop?: (pod: PodState) => void;
   /** Handed the run's topology once built, before any pod is placed (the delta simulation's base watches it). */
   readonly onTopology?: (topology: Topology) => void;
 }
@@ -101,7 +106,7 @@ class Scheduler {
   private readonly errors = new Map<string, string>();
   private readonly requeued = new Set<string>();
   private readonly states: PodState[];
-  private readonly templatesByWeight: NodeClaimTemplate[][];
+  private readonly opening: ClaimOpening;
   private hostnames = 0;
   /** While a gang is placed again on one cloud: nodes, claims and NodePools of other clouds are not tried. */
   private gangCloud: Cloud | undefined;
@@ -109,7 +114,7 @@ class Scheduler {
 
   constructor(
     private readonly input: SchedulingInput,
-    private readonly options: SchedulingOptions,
+    options: SchedulingOptions,
     private readonly deadline?: Deadline,
   ) {
     this.states = input.pods.map((p) => new PodState(p, options.toleratePreferNoSchedule));
@@ -128,14 +133,11 @@ class Scheduler {
     input.onTopology?.(this.topology);
     this.existing = new Array<ExistingNode | undefined>(input.existing.length);
     this.byLoad = new LoadOrder(this.claims, this.journal);
+    this.byLoad.observer = input.onClaimOrder;
     // an untouched node's free capacity is its input's available
     this.capacity = new CapacityIndex(input.existing.map((n) => n.available));
     this.remaining = new Map(input.remaining);
     this.least = new Map(input.remaining);
-    // Karpenter's OrderByWeight: weight descending, then name descending (byte order, as Go compares strings).
-    const sorted = [...input.templates].sort(
-      (a, b) => b.weight - a.weight || (a.nodePool < b.nodePool ? 1 : a.nodePool > b.nodePool ? -1 : 0),
-    );
     this.gangs = {
       journal: this.journal,
       topology: this.topology,
@@ -146,12 +148,18 @@ class Scheduler {
         this.gangCloud = cloud;
       },
     };
-    this.templatesByWeight = [];
-    for (const t of sorted) {
-      const last = this.templatesByWeight.at(-1);
-      if (last && (last[0] as NodeClaimTemplate).weight === t.weight) last.push(t);
-      else this.templatesByWeight.push([t]);
-    }
+    this.opening = {
+      templatesByWeight: templatesByWeight(input.templates),
+      cheapestPoolAmongEqualWeights: options.cheapestPoolAmongEqualWeights,
+      allowUndefined: options.allowUndefined,
+      topology: this.topology,
+      journal: this.journal,
+      limits: input.limits,
+      remainingOf: (pool) => this.remaining.get(pool),
+      gangCloud: () => this.gangCloud,
+      nextHostname: () => `hostname-placeholder-${String(++this.hostnames).padStart(4, '0')}`,
+      releaseHostname: () => void this.hostnames--,
+    };
   }
 
   solve(): SchedulingResult {
@@ -165,6 +173,7 @@ class Scheduler {
           if (!this.placements.has(p.key)) this.errors.set(p.key, TIMED_OUT_ERROR);
         break;
       }
+      this.input.onPop?.(pod);
       const gang = pod.info.gang;
       if (gang) {
         if (!gangsDone.has(gang.name)) {
@@ -269,83 +278,13 @@ class Scheduler {
 
   private place(pod: PodState, p: Placement): void {
     this.placements.set(pod.key, p);
+    if (p.kind === 'new') this.input.onClaimed?.(pod, p.claim);
     this.journal.push(() => this.placements.delete(pod.key));
   }
 
   private addNewClaim(pod: PodState): string | undefined {
-    const errors: string[] = [];
-    for (const group of this.templatesByWeight) {
-      let best: { template: NodeClaimTemplate; price: number } | undefined;
-      for (const template of group) {
-        if (this.gangCloud && template.cloud !== this.gangCloud) continue;
-        if (template.instanceTypes.length === 0) {
-          errors.push(
-            `NodePool ${template.nodePool} has no instance type with an available offering that meets its requirements`,
-          );
-          continue;
-        }
-        if (this.nodesExhausted(template)) {
-          const why = nodesLimitReason(
-            this.remaining.get(template.nodePool) ?? {},
-            this.input.limits?.get(template.nodePool),
-          );
-          errors.push(`node limits have been exhausted for NodePool ${template.nodePool}: ${why}`);
-          continue;
-        }
-        const types = this.withinLimits(template);
-        if (types.length === 0) {
-          const why = typesLimitReason(
-            template.instanceTypes,
-            this.remaining.get(template.nodePool) ?? {},
-            this.input.limits?.get(template.nodePool),
-          );
-          errors.push(`all available instance types exceed limits for NodePool ${template.nodePool}: ${why}`);
-          continue;
-        }
-        if (!this.options.cheapestPoolAmongEqualWeights || group.length === 1) {
-          const claim = this.openClaim(template, types);
-          const err = claim.add(pod, this.topology, this.journal);
-          if (err === undefined) return this.commitClaim(claim, pod);
-          errors.push(this.claimError(template, types, err));
-          continue;
-        }
-        const mark = this.journal.begin();
-        const claim = this.openClaim(template, types);
-        const err = claim.add(pod, this.topology, this.journal);
-        const price = err === undefined ? claimPrice(claim) : Number.POSITIVE_INFINITY;
-        this.journal.rollback(mark);
-        this.hostnames--;
-        if (err !== undefined) errors.push(this.claimError(template, types, err));
-        else if (!best || price < best.price) best = { template, price };
-      }
-      if (best) {
-        const types = this.withinLimits(best.template);
-        const claim = this.openClaim(best.template, types);
-        const err = claim.add(pod, this.topology, this.journal);
-        if (err === undefined) return this.commitClaim(claim, pod);
-        errors.push(this.claimError(best.template, types, err));
-      }
-    }
-    return errors.length ? errors.join('; ') : 'no NodePool can launch capacity for the pod';
-  }
-
-  /** A new claim's refusal; when the pool's limits cut its types, which limit, so the reason is not only "too small". */
-  private claimError(
-    template: NodeClaimTemplate,
-    types: NodeClaimTemplate['instanceTypes'],
-    err: string,
-  ): string {
-    const all = template.instanceTypes;
-    if (types === all) return `NodePool ${template.nodePool}: ${err}`;
-    const remaining = this.remaining.get(template.nodePool) ?? {};
-    const why = typesLimitReason(all, remaining, this.input.limits?.get(template.nodePool));
-    return `NodePool ${template.nodePool}: ${err} within its limits: ${why} by ${all.length - types.length} of its ${all.length} types`;
-  }
-
-  private openClaim(template: NodeClaimTemplate, types: NodeClaimTemplate['instanceTypes']): NewClaim {
-    // a new hostname needs no registration: topology counts an unknown hostname as an empty domain
-    const hostname = `hostname-placeholder-${String(++this.hostnames).padStart(4, '0')}`;
-    return new NewClaim(template, hostname, types, this.options.allowUndefined);
+    const opened = openClaimFor(this.opening, pod);
+    return typeof opened === 'string' ? opened : this.commitClaim(opened, pod);
   }
 
   private commitClaim(claim: NewClaim, pod: PodState): undefined {
@@ -367,30 +306,6 @@ class Scheduler {
     this.place(pod, { kind: 'new', claim });
     return undefined;
   }
-
-  /** Karpenter's addToNewNodeClaim: a pool with no `nodes` left opens no claim, whatever its types. */
-  private nodesExhausted(template: NodeClaimTemplate): boolean {
-    const left = this.remaining.get(template.nodePool)?.[NODES];
-    return left !== undefined && left < ONE_NODE;
-  }
-
-  private withinLimits(template: NodeClaimTemplate): NodeClaimTemplate['instanceTypes'] {
-    const remaining = this.remaining.get(template.nodePool);
-    if (!remaining) return template.instanceTypes;
-    const within = template.instanceTypes.filter((it) => {
-      for (const k in remaining) if ((it.capacity[k] ?? 0) > (remaining[k] as number)) return false;
-      return true;
-    });
-    // the same array when nothing was cut, so per-list memos (a claim's capacity ceiling) keep hitting
-    return within.length === template.instanceTypes.length ? template.instanceTypes : within;
-  }
 }
 
-export function claimPrice(claim: NewClaim): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (const it of claim.instanceTypes) {
-    const o = cheapestOffering(it, claim.requirements);
-    if (o && o.price < best) best = o.price;
-  }
-  return best;
-}
+export { claimPrice };

@@ -102,8 +102,8 @@ describe('the delta simulation and the base pods’ narrowing', () => {
   it('agrees with the full simulation when a base pod narrowed a node on a key it has no label for', () => {
     const snapshot = snapshotOf(narrowedFleet());
     const { delta, upstream, outcomes } = judge(snapshot, 'c-cand');
-    // y meets the base's claims: the delta leaves the candidate to the full simulation
-    expect(outcomes).toEqual({ 'needs-claim': 1 });
+    // y finds no node and goes to the claims, which the delta follows (docs/mechanisms/delta-simulation.md, point 5)
+    expect(outcomes).toEqual({ decided: 1 });
     // the full simulation: x on a-self after p1, y on a spot claim
     expect(summary(upstream)).toEqual({
       candidates: ['c-cand'],
