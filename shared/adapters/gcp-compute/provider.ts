@@ -61,6 +61,12 @@ import { BootstrapError } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
+import {
+  resolved,
+  unresolved,
+  type NodeClassResolution,
+  type Resolved,
+} from '../../model/nodeclass-status.ts';
 import { claimName } from '../../model/names.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
@@ -211,6 +217,26 @@ export class GceCloudProvider implements CloudProvider {
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
     return undefined;
+  }
+
+  /**
+   * The node class's status resolution: its image (or family), subnetwork and service account come from its spec
+   * (resolveImage), so no Compute Engine call is made; an image kraftsman cannot name is ImagesReady=False.
+   */
+  describeNodeClass(nodeClass: NodeClass): Promise<NodeClassResolution> {
+    const nc = this.gceClass(nodeClass);
+    let image: Resolved<string>;
+    try {
+      image = resolved(resolveImage(nc));
+    } catch (err) {
+      image = unresolved('ImageNotFound', err instanceof Error ? err.message : String(err));
+    }
+    return Promise.resolve({
+      kind: 'GCENodeClass',
+      image,
+      ...(nc.spec.subnetwork ? { subnetwork: nc.spec.subnetwork } : {}),
+      ...(nc.spec.serviceAccount ? { serviceAccount: nc.spec.serviceAccount } : {}),
+    });
   }
 
   /** Preemptions and host-maintenance terminations since `since`, from the zonal operations of every zone. */

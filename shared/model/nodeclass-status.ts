@@ -1,0 +1,57 @@
+// What a cloud resolved a node class's selectors to, in the shape Karpenter's node-class status publishes
+// (EC2NodeClass status.amis / subnets / securityGroups / instanceProfile; docs/observability.md, "Node classes").
+// Each part either resolved or carries why not; shared/loop/nodeclass-status.ts turns it into conditions.
+
+/** A node selector requirement as status.amis[].requirements carries it. */
+export interface StatusRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'Exists' | 'DoesNotExist';
+  readonly values?: readonly string[];
+}
+
+/** One part of a resolution: what it resolved to, or the reason and message its condition goes False with. */
+export type Resolved<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+export interface StatusAmi {
+  readonly id: string;
+  readonly name: string;
+  readonly requirements: readonly StatusRequirement[];
+}
+export interface StatusSubnet {
+  readonly id: string;
+  readonly zone: string;
+  readonly zoneID?: string;
+}
+export interface StatusSecurityGroup {
+  readonly id: string;
+  readonly name?: string;
+}
+
+export interface Ec2NodeClassResolution {
+  readonly kind: 'EC2NodeClass';
+  readonly amis: Resolved<readonly StatusAmi[]>;
+  readonly subnets: Resolved<readonly StatusSubnet[]>;
+  readonly securityGroups: Resolved<readonly StatusSecurityGroup[]>;
+  /** The profile launches use: spec.instanceProfile, or the one kraftsman makes for spec.role. */
+  readonly instanceProfile: Resolved<string>;
+}
+
+/** A GCENodeClass needs no lookup: its image, subnetwork and service account come from its spec. */
+export interface GceNodeClassResolution {
+  readonly kind: 'GCENodeClass';
+  /** The image (or image family) URL launches boot. */
+  readonly image: Resolved<string>;
+  readonly subnetwork?: string;
+  readonly serviceAccount?: string;
+}
+
+export type NodeClassResolution = Ec2NodeClassResolution | GceNodeClassResolution;
+
+export const resolved = <T>(value: T): Resolved<T> => ({ ok: true, value });
+export const unresolved = <T>(reason: string, message: string): Resolved<T> => ({
+  ok: false,
+  reason,
+  message,
+});
