@@ -56,6 +56,21 @@ describe('kubectl get against the local fleet', () => {
     for (const r of t.rows) expect(r[4]).toMatch(/^\d+m(\d+s)?$|^\d+s$/);
   });
 
+  it('prints the node classes READY from the status lifecycle resolved, with their subnets and images', async () => {
+    const ec2 = await get('ec2nodeclasses');
+    expect(ec2.header).toEqual(['NAME', 'READY', 'AGE']);
+    expect(ec2.rows.length).toBeGreaterThan(0);
+    for (const r of ec2.rows) expect(r[1], r.join(' ')).toBe('True');
+    const gce = await get('gcenodeclasses');
+    for (const r of gce.rows) expect(r[1], r.join(' ')).toBe('True');
+    const name = ec2.rows[0]?.[0] ?? '';
+    const path = (p: string) =>
+      get('ec2nodeclass', name, '-o', `jsonpath={${p}}`).then((t) => t.header.join(' '));
+    expect(await path('.status.subnets[*].zoneID')).toMatch(/^[a-z]{3}\d-az\d/);
+    expect(await path('.status.amis[*].id')).toMatch(/^ami-/);
+    expect(await path('.status.conditions[?(@.type=="SubnetsReady")].status')).toBe('True');
+  });
+
   it('prints the NodeClaims with type, capacity type, zone, node and READY', async () => {
     const t = await get('nodeclaims');
     expect(t.header).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
