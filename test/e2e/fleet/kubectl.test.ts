@@ -81,6 +81,34 @@ describe('kubectl get against the local fleet', () => {
       expect(['on-demand', 'spot', 'reserved']).toContain(r[2]);
       expect(r[4]).not.toBe('');
     }
+    // A claim's conditions as kubectl describe lists them: Karpenter's lifecycle ones, and Consolidatable once the
+    // inference pools' consolidateAfter (1m) passed without a pod event (lifecycle's disruption conditions).
+    const conditions = async (name: string) =>
+      (
+        await run(
+          'kubectl',
+          [
+            '--kubeconfig',
+            env.kubeconfig,
+            'get',
+            'nodeclaim',
+            name,
+            '-o',
+            'jsonpath={range .status.conditions[*]}{.type}={.status}{"\\n"}{end}',
+          ],
+          { timeout: 60_000 },
+        )
+      ).stdout
+        .trim()
+        .split('\n');
+    const first = await conditions(ready[0]?.[0] ?? '');
+    expect(first).toEqual(
+      expect.arrayContaining(['Launched=True', 'Registered=True', 'Initialized=True', 'Ready=True']),
+    );
+    const all = await Promise.all(ready.map((r) => conditions(r[0] ?? '')));
+    expect(all.some((c) => c.includes('Consolidatable=True'))).toBe(true);
+    for (const c of all)
+      expect(c.filter((x) => x.startsWith('Consolidatable=') && x !== 'Consolidatable=True')).toEqual([]);
   });
 
   it('prints wide node and pod columns, and the events kraftsman wrote', async () => {
