@@ -1,7 +1,8 @@
 // kubectl against the local fleet feels like a cluster (docs/fleet.md "kubectl"): the real kubectl binary reads
 // back, through the Kubernetes emulator's server-side Table printing, the NodePools' READY column, the
-// NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY), the events kraftsman wrote, and the nodes and
-// pods with their real columns.
+// NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY) and conditions, the node classes' READY and
+// status, each launched claim's capacity equal to its Node's, the events kraftsman wrote, and the nodes and pods
+// with their real columns.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFleet } from '../../../local/fleet/run.ts';
 import { findScenario } from '../../../local/fleet/scenarios/index.ts';
 import type { FleetEnvironment } from '../../../local/fleet/environment.ts';
+import { parseQuantity } from '../../../shared/model/quantity.ts';
 
 const run = promisify(execFile);
 let env: FleetEnvironment;
@@ -198,4 +200,38 @@ describe('kubectl get against the local fleet', () => {
       await holding;
     }
   }, 300_000);
+
+  // Last: the drain above made kraftsman launch replacements, whose Nodes the local kubelet registered.
+  it("gives every launched NodeClaim its Node's capacity and allocatable (same type, same kubelet overhead)", async () => {
+    type Obj = {
+      metadata: { name: string };
+      status?: { nodeName?: string; capacity?: Record<string, string>; allocatable?: Record<string, string> };
+    };
+    const json = async (kind: string) =>
+      (
+        JSON.parse(
+          (
+            await run('kubectl', ['--kubeconfig', env.kubeconfig, 'get', kind, '-o', 'json'], {
+              timeout: 60_000,
+            })
+          ).stdout,
+        ) as { items: Obj[] }
+      ).items;
+    const nodes = new Map((await json('nodes')).map((n) => [n.metadata.name, n]));
+    const quantities = (list: Record<string, string> | undefined) =>
+      Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, String(parseQuantity(v))]));
+    const launched = (await json('nodeclaims')).filter(
+      (c) => c.status?.nodeName && nodes.has(c.status.nodeName),
+    );
+    expect(launched.length).toBeGreaterThan(0);
+    for (const c of launched) {
+      const n = nodes.get(c.status?.nodeName ?? '');
+      expect(quantities(n?.status?.capacity), `${c.metadata.name} capacity`).toEqual(
+        quantities(c.status?.capacity),
+      );
+      expect(quantities(n?.status?.allocatable), `${c.metadata.name} allocatable`).toEqual(
+        quantities(c.status?.allocatable),
+      );
+    }
+  });
 });
