@@ -48,8 +48,10 @@ export async function publishClaimDisruptionConditions(
   objects: ClusterObjects,
 ): Promise<number> {
   const now = deps.clock.now();
-  // No instance types here: a type gone from the cloud (InstanceTypeNotFound) is the pass's to judge.
-  const snapshot = buildSnapshot(objects, [], { unknownTypesDrift: false });
+  // No instance types here: a type gone from the cloud (InstanceTypeNotFound) is the pass's to judge. No pods
+  // either: neither condition reads them (the last pod event is the claim's status), and summing every pod's
+  // requests would be most of the snapshot's cost.
+  const snapshot = buildSnapshot({ ...objects, pods: [] }, [], { unknownTypesDrift: false });
   const claims = new Map<string, NodeClaim>(objects.nodeClaims.map((c) => [c.metadata.name, c]));
   let written = 0;
   for (const [name, want] of claimDisruptionConditions(snapshot, now)) {
