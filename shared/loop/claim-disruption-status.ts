@@ -8,6 +8,8 @@ import { ObjectNotFoundError } from '../ports/cluster/errors.ts';
 import type { NodeClaimStatus } from '../ports/cluster/index.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
+import { isActive, isTerminatingStatefulSetPod } from '../state/pods.ts';
+import type { Pod } from '../model/pod.ts';
 import { writeClaimStatus, type ClaimStatusDeps } from './claim-status.ts';
 import { setCondition, type Conditions } from './conditions.ts';
 
@@ -42,16 +44,31 @@ function next(
   return changed ? out : undefined;
 }
 
+/** Per node, its newest pod of those the snapshot places on it: all that a node's last pod event reads. */
+function newestPodPerNode(pods: readonly Pod[]): Pod[] {
+  const best = new Map<string, { pod: Pod; at: number }>();
+  for (const pod of pods) {
+    const node = pod.spec.nodeName;
+    if (!node || (!isActive(pod) && !isTerminatingStatefulSetPod(pod))) continue;
+    const at = Date.parse(pod.metadata.creationTimestamp ?? '');
+    const seen = best.get(node);
+    if (!seen || at > seen.at || Number.isNaN(seen.at)) best.set(node, { pod, at });
+  }
+  return [...best.values()].map((b) => b.pod);
+}
+
 /** Writes every claim whose Consolidatable or Drifted condition changed; returns how many were written. */
 export async function publishClaimDisruptionConditions(
   deps: ClaimStatusDeps,
   objects: ClusterObjects,
 ): Promise<number> {
   const now = deps.clock.now();
-  // No instance types here: a type gone from the cloud (InstanceTypeNotFound) is the pass's to judge. No pods
-  // either: neither condition reads them (the last pod event is the claim's status), and summing every pod's
+  // No instance types here: a type gone from the cloud (InstanceTypeNotFound) is the pass's to judge. Of the pods
+  // only each node's newest counts (its last pod event, when the claim's status has none): summing every pod's
   // requests would be most of the snapshot's cost.
-  const snapshot = buildSnapshot({ ...objects, pods: [] }, [], { unknownTypesDrift: false });
+  const snapshot = buildSnapshot({ ...objects, pods: newestPodPerNode(objects.pods) }, [], {
+    unknownTypesDrift: false,
+  });
   const claims = new Map<string, NodeClaim>(objects.nodeClaims.map((c) => [c.metadata.name, c]));
   let written = 0;
   for (const [name, want] of claimDisruptionConditions(snapshot, now)) {

@@ -6,11 +6,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publishClaimDisruptionConditions } from '../../../shared/loop/claim-disruption-status.ts';
 import type { KubeObject } from '../../../local/kube-api/store.ts';
-import { node, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
+import { node, pod, startHarness, type Harness } from '../../contracts/cluster/harness.ts';
 
 let h: Harness;
+/** The API server's clock: what it stamps as creationTimestamp. */
+let kubeNow = new Date('2026-11-30T00:00:00Z');
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ now: () => kubeNow });
 });
 afterAll(() => h.close());
 
@@ -128,5 +130,36 @@ it('leaves a Drifted condition whose reason it does not judge, and clears Consol
   expect(await run()).toBe(1);
   expect(await conditionsOf('c1')).toEqual([
     expect.objectContaining({ type: 'Drifted', reason: 'AMIDrift' }),
+  ]);
+});
+
+it("takes a claim's last pod event from its Node's newest pod when its status has none", async () => {
+  kubeNow = t0;
+  h.emulator.seed([
+    node('n2', { metadata: { name: 'n2', labels: { ...labels, 'kubernetes.io/hostname': 'n2' } } }),
+    {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'c2', labels },
+      spec: {
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [],
+      },
+      status: {
+        nodeName: 'n2',
+        providerID: 'aws:///us-east-1a/i-n2',
+        conditions: ['Launched', 'Registered', 'Initialized', 'Ready'].map(condition),
+      },
+    },
+  ]);
+  kubeNow = new Date(t0.getTime() + 3 * 60_000); // a pod arrives 3 minutes after the node
+  h.emulator.seed([pod('ns', 'late', { spec: { nodeName: 'n2', containers: [{ name: 'c' }] } })]);
+  now = new Date(t0.getTime() + 6 * 60_000); // 6 minutes after the node, 3 after the pod: under the 5m window
+  await run();
+  expect(await conditionsOf('c2')).toEqual([]);
+  now = new Date(t0.getTime() + 9 * 60_000);
+  await run();
+  expect(await conditionsOf('c2')).toEqual([
+    expect.objectContaining({ type: 'Consolidatable', status: 'True' }),
   ]);
 });
