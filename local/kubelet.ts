@@ -1,8 +1,12 @@
 // What a booting instance does in the local world (the fleet and the end-to-end tests): its kubelet registers a Node with the labels and taints
-// of the bootstrap script kraftsman rendered, and the capacity of its machine type in the emulator's world.
+// of the bootstrap script kraftsman rendered, and the capacity and allocatable of its machine type as kraftsman
+// computes them for its NodeClaim (kubelet-resources.ts).
 import type { BootedInstance, Ec2World } from './ec2/world.ts';
 import type { BootedGceInstance, GceWorld } from './gce/world.ts';
 import { parseBootstrap, registerNode, type KubeApiEmulator } from './kube-api/index.ts';
+import { ec2Resources, gceResources, nodeClassOf } from './kubelet-resources.ts';
+import { parseInstanceType } from '../shared/adapters/gcp-compute/instance-body.ts';
+import { INSTANCE_TYPE, NODEPOOL } from '../shared/model/labels.ts';
 
 /** The kubelet reserves a little of every node; what is left is what pods may request. */
 const allocatable = (cpu: number, memoryMiB: number, gpus: number, pods: number): Record<string, string> => ({
@@ -15,7 +19,9 @@ const allocatable = (cpu: number, memoryMiB: number, gpus: number, pods: number)
 export function registerEc2Node(kube: KubeApiEmulator, world: Ec2World, b: BootedInstance): void {
   const t = world.types.get(b.instanceType);
   const { labels, taints } = parseBootstrap(b.userData);
-  const capacity = allocatable(t?.vcpu ?? 2, t?.memoryMiB ?? 4096, t?.gpu?.count ?? 0, t?.maxPods ?? 58);
+  // What kraftsman wrote on the claim: the type read as the provider reads it, shaped by the node class.
+  const resources = t && ec2Resources(t, b.zone, nodeClassOf(kube, labels[NODEPOOL]));
+  const fallback = allocatable(t?.vcpu ?? 2, t?.memoryMiB ?? 4096, t?.gpu?.count ?? 0, t?.maxPods ?? 58);
   registerNode(kube, {
     nodeName: `ip-${b.instanceId}`,
     providerId: b.providerId,
@@ -25,7 +31,7 @@ export function registerEc2Node(kube: KubeApiEmulator, world: Ec2World, b: Boote
       'topology.kubernetes.io/zone': b.zone,
     },
     taints,
-    capacity,
+    ...(resources ?? { capacity: fallback }),
   });
 }
 
@@ -33,6 +39,18 @@ export function registerGceNode(kube: KubeApiEmulator, world: GceWorld, b: Boote
   const t = world.machineTypes.get(b.machineType);
   const gpus = (t?.accelerators ?? []).reduce((n, a) => n + a.guestAcceleratorCount, 0);
   const { labels, taints } = parseBootstrap(b.startupScript);
+  // The claim's type name carries attached GPUs (`n1-standard-8_nvidia-tesla-t4_2`); bundled ones come with the type.
+  const name = labels[INSTANCE_TYPE] ?? b.machineType;
+  const attached = parseInstanceType(name).accelerator;
+  const bundled = t?.accelerators?.[0];
+  const gpu = attached ?? (bundled ? { type: bundled.guestAcceleratorType, count: gpus } : undefined);
+  const resources =
+    t &&
+    gceResources(
+      { name, cpus: t.guestCpus, memoryMi: t.memoryMb, ...(gpu ? { gpu } : {}) },
+      b.zone,
+      nodeClassOf(kube, labels[NODEPOOL]),
+    );
   registerNode(kube, {
     nodeName: b.name,
     providerId: b.providerId,
@@ -42,7 +60,7 @@ export function registerGceNode(kube: KubeApiEmulator, world: GceWorld, b: Boote
       'topology.kubernetes.io/zone': b.zone,
     },
     taints,
-    capacity: allocatable(t?.guestCpus ?? 2, t?.memoryMb ?? 4096, gpus, 110),
+    ...(resources ?? { capacity: allocatable(t?.guestCpus ?? 2, t?.memoryMb ?? 4096, gpus, 110) }),
   });
 }
 

@@ -195,6 +195,7 @@ export const describeSubnets: Handler = (world, params) => {
     subnetSet: found.map((s) => ({
       subnetId: s.subnetId,
       availabilityZone: s.zone,
+      ...(s.zoneId ? { availabilityZoneId: s.zoneId } : {}),
       availableIpAddressCount: s.availableIps,
       state: 'available',
       vpcId: 'vpc-1',

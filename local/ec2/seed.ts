@@ -63,6 +63,10 @@ export function defaultTypes(zones: readonly string[]): EmuInstanceType[] {
   ];
 }
 
+/** A zone ID in AWS's shape: `us-east-1a`, the first zone → `use1-az1`. */
+const zoneIdOf = (zone: string, n: number): string =>
+  `${zone.replace(/^([a-z]{2})-([a-z])[a-z]*-(\d+)[a-z]$/, '$1$2$3')}-az${n + 1}`;
+
 export function seedWorld(world: Ec2World, zones: readonly string[]): void {
   for (const t of defaultTypes(zones)) world.types.set(t.name, t);
   const tags = { [DISCOVERY_TAG.key]: DISCOVERY_TAG.value };
@@ -70,6 +74,7 @@ export function seedWorld(world: Ec2World, zones: readonly string[]): void {
     world.subnets.push({
       subnetId: `subnet-${zone}`,
       zone,
+      zoneId: zoneIdOf(zone, n),
       availableIps: 4000 - n,
       tags: { ...tags, Name: `private-${zone}` },
     });

@@ -56,6 +56,8 @@ export interface EmuInstance {
 export interface EmuSubnet {
   readonly subnetId: string;
   readonly zone: string;
+  /** AWS's zone ID (`use1-az1`): the same physical zone in every account. */
+  readonly zoneId?: string;
   readonly availableIps: number;
   readonly tags: Record<string, string>;
 }

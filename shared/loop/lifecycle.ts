@@ -29,6 +29,8 @@ import { KARPENTER_TERMINATION_FINALIZER, releaseHeld, releaseTerminated } from 
 import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { publishPoolStatuses } from './pool-status.ts';
+import { publishNodeClassStatuses } from './nodeclass-status.ts';
+import { publishClaimDisruptionConditions } from './claim-disruption-status.ts';
 import { initialize, register } from './registration.ts';
 import { drainStep, startTermination, TERMINATION_STARTED, type TerminationDeps } from './termination.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
@@ -160,6 +162,14 @@ async function reconcile(deps: LifecycleDeps, settings: LifecycleSettings): Prom
   // Karpenter's NodePool counter and readiness controllers, from this pass's last read (pool-status.ts).
   await attempt('nodepool status', async () => {
     await publishPoolStatuses(deps, objects);
+  });
+  // Karpenter's nodeclaim disruption controller: Consolidatable and Drifted (claim-disruption-status.ts).
+  await attempt('nodeclaim disruption conditions', async () => {
+    await publishClaimDisruptionConditions(deps, objects);
+  });
+  // Karpenter's node-class status controller: what the selectors resolve to, and Ready (nodeclass-status.ts).
+  await attempt('node class status', async () => {
+    await publishNodeClassStatuses(deps, objects);
   });
   return counts;
 }

@@ -32,7 +32,7 @@ const text = (v: unknown, fallback: string): string => (typeof v === 'string' &&
 /**
  * Undefined when the pool may be scheduled on. Karpenter's readiness controller: NodeClassNotFound,
  * NodeClassTerminating, the class's own Ready=False reason, NodeClassReadinessUnknown. A node class whose status
- * carries no Ready condition at all counts as Ready: kraftsman runs no node-class controller to write one; but one
+ * carries no Ready condition yet counts as Ready (lifecycle writes it, shared/loop/nodeclass-status.ts); but one
  * that cannot produce a join (BootstrapIncomplete, model/join-readiness.ts) or has no instance profile
  * (InstanceProfileNotReady, model/node-identity.ts) is NotReady whatever its status says.
  */

@@ -34,6 +34,77 @@ const tagFilters = (tags: Record<string, string> | undefined): Filter[] =>
     v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] },
   );
 
+type SubnetTerm = NonNullable<EC2NodeClass['spec']['subnetSelectorTerms']>[number];
+type GroupTerm = NonNullable<EC2NodeClass['spec']['securityGroupSelectorTerms']>[number];
+
+export interface FoundSubnet {
+  readonly subnetId: string;
+  readonly zone: string;
+  readonly zoneId?: string;
+  readonly free: number;
+}
+
+/** Every subnet the terms select, once, most free addresses first then by id (Karpenter's status order). */
+export async function listSubnets(
+  ec2: EC2Client,
+  call: Call,
+  terms: readonly SubnetTerm[],
+): Promise<FoundSubnet[]> {
+  const found = new Map<string, FoundSubnet>();
+  for (const t of terms) {
+    const out = await allPages(
+      call,
+      'DescribeSubnets',
+      (NextToken) =>
+        ec2.send(
+          new DescribeSubnetsCommand({
+            ...(t.id ? { SubnetIds: [t.id] } : {}),
+            Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined,
+            NextToken,
+          }),
+        ),
+      (p) => p.Subnets,
+    );
+    for (const s of out)
+      if (s.SubnetId && s.AvailabilityZone)
+        found.set(s.SubnetId, {
+          subnetId: s.SubnetId,
+          zone: s.AvailabilityZone,
+          ...(s.AvailabilityZoneId ? { zoneId: s.AvailabilityZoneId } : {}),
+          free: s.AvailableIpAddressCount ?? 0,
+        });
+  }
+  return [...found.values()].sort((a, b) => b.free - a.free || a.subnetId.localeCompare(b.subnetId));
+}
+
+/** Every security group the terms select, once, by id. */
+export async function listSecurityGroups(
+  ec2: EC2Client,
+  call: Call,
+  terms: readonly GroupTerm[],
+): Promise<{ id: string; name?: string }[]> {
+  const groups = new Map<string, { id: string; name?: string }>();
+  for (const t of terms) {
+    const filters = [...tagFilters(t.tags), ...(t.name ? [{ Name: 'group-name', Values: [t.name] }] : [])];
+    const out = await allPages(
+      call,
+      'DescribeSecurityGroups',
+      (NextToken) =>
+        ec2.send(
+          new DescribeSecurityGroupsCommand({
+            ...(t.id ? { GroupIds: [t.id] } : {}),
+            Filters: filters.length ? filters : undefined,
+            NextToken,
+          }),
+        ),
+      (p) => p.SecurityGroups,
+    );
+    for (const g of out)
+      if (g.GroupId) groups.set(g.GroupId, { id: g.GroupId, ...(g.GroupName ? { name: g.GroupName } : {}) });
+  }
+  return [...groups.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
 export async function resolveNodeClass(
   ec2: EC2Client,
   call: Call,
@@ -53,49 +124,14 @@ export async function resolveNodeClass(
     [...images].sort((a, b) => b.created.localeCompare(a.created) || a.id.localeCompare(b.id))[0]?.id ?? '';
 
   const byZone = new Map<string, { subnetId: string; zone: string; free: number }>();
-  for (const t of spec.subnetSelectorTerms) {
-    const out = await allPages(
-      call,
-      'DescribeSubnets',
-      (NextToken) =>
-        ec2.send(
-          new DescribeSubnetsCommand({
-            ...(t.id ? { SubnetIds: [t.id] } : {}),
-            Filters: tagFilters(t.tags).length ? tagFilters(t.tags) : undefined,
-            NextToken,
-          }),
-        ),
-      (p) => p.Subnets,
-    );
-    for (const s of out) {
-      if (!s.SubnetId || !s.AvailabilityZone) continue;
-      const free = s.AvailableIpAddressCount ?? 0;
-      const seen = byZone.get(s.AvailabilityZone);
-      if (!seen || free > seen.free)
-        byZone.set(s.AvailabilityZone, { subnetId: s.SubnetId, zone: s.AvailabilityZone, free });
-    }
+  for (const s of await listSubnets(ec2, call, spec.subnetSelectorTerms)) {
+    const seen = byZone.get(s.zone);
+    if (!seen || s.free > seen.free) byZone.set(s.zone, s);
   }
   if (byZone.size === 0) throw new NodeClassResolutionError(`${where}: subnetSelectorTerms select no subnet`);
 
-  const groups = new Set<string>();
-  for (const t of spec.securityGroupSelectorTerms) {
-    const filters = [...tagFilters(t.tags), ...(t.name ? [{ Name: 'group-name', Values: [t.name] }] : [])];
-    const out = await allPages(
-      call,
-      'DescribeSecurityGroups',
-      (NextToken) =>
-        ec2.send(
-          new DescribeSecurityGroupsCommand({
-            ...(t.id ? { GroupIds: [t.id] } : {}),
-            Filters: filters.length ? filters : undefined,
-            NextToken,
-          }),
-        ),
-      (p) => p.SecurityGroups,
-    );
-    for (const g of out) if (g.GroupId) groups.add(g.GroupId);
-  }
-  if (groups.size === 0)
+  const groups = (await listSecurityGroups(ec2, call, spec.securityGroupSelectorTerms)).map((g) => g.id);
+  if (groups.length === 0)
     throw new NodeClassResolutionError(`${where}: securityGroupSelectorTerms select no security group`);
 
   const reservations: ResolvedNodeClass['reservations'][number][] = [];
@@ -129,7 +165,7 @@ export async function resolveNodeClass(
     subnets: [...byZone.values()]
       .map(({ subnetId, zone }) => ({ subnetId, zone }))
       .sort((a, b) => a.zone.localeCompare(b.zone)),
-    securityGroupIds: [...groups].sort(),
+    securityGroupIds: groups,
     reservations,
   };
 }

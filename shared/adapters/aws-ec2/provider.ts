@@ -58,10 +58,15 @@ import { realSleep, type Sleep } from '../backoff.ts';
 import { launchWithProfile } from './profile-launch.ts';
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import { imageFor } from './images.ts';
+import { imageFor, type ImageSources } from './images.ts';
+import { describeEc2NodeClass } from './node-class-status.ts';
+import type { NodeClassResolution } from '../../model/nodeclass-status.ts';
 import { InstanceProfiles } from './instance-profiles.ts';
 import type { InstanceProfileCollector } from '../../ports/instance-profiles.ts';
 import { withThrottleRetry } from './retry.ts';
+
+/** How long a node class's status resolution is reused (describeNodeClass). */
+export const STATUS_TTL_MS = 5 * 60_000;
 
 export interface Ec2ProviderDeps {
   readonly ec2: EC2Client;
@@ -91,6 +96,7 @@ export class Ec2CloudProvider implements CloudProvider {
   private readonly recent: RecentLaunches;
   private readonly callAfterLaunch: Call;
   private readonly profiles?: InstanceProfiles;
+  private readonly described = new Map<string, { at: number; value: NodeClassResolution }>();
   constructor(private readonly deps: Ec2ProviderDeps) {
     this.ctx = { ec2: deps.ec2, config: deps.config, call: this.call };
     if (deps.iam)
@@ -254,6 +260,28 @@ export class Ec2CloudProvider implements CloudProvider {
     return undefined;
   }
 
+  /**
+   * The node class's resolution for its status, re-read at most every STATUS_TTL_MS per node class spec
+   * (Karpenter's node-class controller re-reads AMIs and security groups every 5 minutes, subnets every minute):
+   * lifecycle asks each minute, and a Describe per class per minute would be spent on a status nobody acts on.
+   */
+  async describeNodeClass(nodeClass: NodeClass): Promise<NodeClassResolution> {
+    const nc = this.ec2Class(nodeClass);
+    const key = `${nc.metadata.name}/${nc.metadata.uid ?? ''}/${JSON.stringify(nc.spec)}`;
+    const now = this.deps.clock.now().getTime();
+    const hit = this.described.get(key);
+    if (hit && now - hit.at < STATUS_TTL_MS) return hit.value;
+    const value = await describeEc2NodeClass(this.deps.ec2, this.call, nc, {
+      clusterName: this.deps.config.clusterName,
+      region: this.deps.config.region,
+      sources: this.imageSources(),
+      makesProfiles: this.profiles !== undefined,
+    });
+    for (const k of this.described.keys()) if (k.startsWith(`${nc.metadata.name}/`)) this.described.delete(k);
+    this.described.set(key, { at: now, value });
+    return value;
+  }
+
   // ---- helpers -------------------------------------------------------------------------------------
 
   /** The context for a call about one instance: one this container just launched is retried while EC2 catches up. */
@@ -290,14 +318,18 @@ export class Ec2CloudProvider implements CloudProvider {
     return nodeClass as EC2NodeClass;
   }
 
+  private imageSources(): ImageSources {
+    return {
+      ...(this.deps.ssm ? { ssm: this.deps.ssm } : {}),
+      ...(this.deps.config.kubernetesVersion
+        ? { kubernetesVersion: this.deps.config.kubernetesVersion }
+        : {}),
+    };
+  }
+
   private async resolve(nc: EC2NodeClass): Promise<ResolvedNodeClass> {
     try {
-      return await resolveNodeClass(this.deps.ec2, this.call, nc, {
-        ...(this.deps.ssm ? { ssm: this.deps.ssm } : {}),
-        ...(this.deps.config.kubernetesVersion
-          ? { kubernetesVersion: this.deps.config.kubernetesVersion }
-          : {}),
-      });
+      return await resolveNodeClass(this.deps.ec2, this.call, nc, this.imageSources());
     } catch (err) {
       throw err instanceof NodeClassResolutionError ? new FatalCloudError(err.message, { cause: err }) : err;
     }

@@ -7,10 +7,12 @@ import {
   imageKeyOf,
   imageKeyOfName,
   resolveGceImage,
+  resolvedImages,
   type MachineImageKey,
   type ResolvedGceImage,
 } from '../../model/gce-images.ts';
 import type { GCENodeClass } from '../../model/nodeclass.ts';
+import type { StatusGceImage } from '../../model/nodeclass-status.ts';
 import { FatalCloudError } from '../../ports/cloud-provider/errors.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
@@ -42,4 +44,22 @@ export function launchImage(
 export function currentImage(nc: GCENodeClass, instance: Instance): string {
   const type = instance.labels?.['kraftsman-instance-type'] ?? String(instance.machineType).split('/').pop();
   return resolved(nc, imageKeyOfName(String(type ?? ''))).image;
+}
+
+/** Every kind of machine a GCENodeClass may boot: its status lists the image of each. */
+const STATUS_IMAGE_KEYS: readonly MachineImageKey[] = [
+  { arch: 'amd64', accelerator: 'nvidia' },
+  { arch: 'amd64', accelerator: 'none' },
+  { arch: 'arm64', accelerator: 'nvidia' },
+  { arch: 'arm64', accelerator: 'none' },
+];
+
+/** The node class status's images: one per kind of machine, resolved as launches resolve them (throws as they do). */
+export function statusImages(nc: GCENodeClass): StatusGceImage[] {
+  return resolvedImages(nc, STATUS_IMAGE_KEYS).map(({ image, arch, accelerator, driver }) => ({
+    image,
+    arch,
+    accelerator,
+    driver,
+  }));
 }

@@ -57,11 +57,18 @@ import {
 import { assertOwned, ownedLocation, type Owner } from './ownership.ts';
 import { existingClaimInstance } from './claim-instance.ts';
 import { InvalidLabelError, instanceBody } from './instance-body.ts';
-import { currentImage, launchImage } from './images.ts';
+import { currentImage, launchImage, statusImages } from './images.ts';
 import { BootstrapError } from '../../provisioning/bootstrap.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import { realSleep, type Sleep } from '../backoff.ts';
 import { withThrottleRetry } from './retry.ts';
+import {
+  resolved,
+  unresolved,
+  type NodeClassResolution,
+  type Resolved,
+  type StatusGceImage,
+} from '../../model/nodeclass-status.ts';
 import { claimName } from '../../model/names.ts';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
@@ -218,6 +225,27 @@ export class GceCloudProvider implements CloudProvider {
     const subnet = instance.networkInterfaces?.[0]?.subnetwork ?? undefined;
     if (nc.spec.subnetwork && !(subnet ?? '').endsWith(nc.spec.subnetwork)) return 'NetworkDrift';
     return undefined;
+  }
+
+  /**
+   * The node class's status resolution: the image each kind of machine boots (architecture × NVIDIA GPUs or none,
+   * resolved as launches resolve it), its subnetwork and service account come from its spec, so no Compute Engine
+   * call is made; an image kraftsman cannot name is ImagesReady=False.
+   */
+  describeNodeClass(nodeClass: NodeClass): Promise<NodeClassResolution> {
+    const nc = this.gceClass(nodeClass);
+    let images: Resolved<readonly StatusGceImage[]>;
+    try {
+      images = resolved(statusImages(nc));
+    } catch (err) {
+      images = unresolved('ImageNotFound', err instanceof Error ? err.message : String(err));
+    }
+    return Promise.resolve({
+      kind: 'GCENodeClass',
+      images,
+      ...(nc.spec.subnetwork ? { subnetwork: nc.spec.subnetwork } : {}),
+      ...(nc.spec.serviceAccount ? { serviceAccount: nc.spec.serviceAccount } : {}),
+    });
   }
 
   /** Preemptions and host-maintenance terminations since `since`, from the zonal operations of every zone. */

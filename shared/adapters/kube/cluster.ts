@@ -37,7 +37,11 @@ export interface KubeClusterOptions extends SnapshotOptions {
 
 const [CLAIM_GROUP, CLAIM_VERSION] = KINDS.NodeClaim.apiVersion.split('/') as [string, string];
 const CLAIMS = { group: CLAIM_GROUP, version: CLAIM_VERSION, plural: 'nodeclaims' };
-const STATUS_PLURALS: Record<StatusKind, string> = { NodePool: 'nodepools' };
+const STATUS_PLURALS: Record<StatusKind, string> = {
+  NodePool: 'nodepools',
+  EC2NodeClass: 'ec2nodeclasses',
+  GCENodeClass: 'gcenodeclasses',
+};
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 type Raw = Record<string, unknown> & { metadata: Record<string, unknown> };

@@ -21,6 +21,8 @@ const API_VERSION: Record<ClusterEvent['involved']['kind'], string> = {
   Pod: 'v1',
   NodeClaim: KINDS.NodeClaim.apiVersion,
   NodePool: KINDS.NodePool.apiVersion,
+  EC2NodeClass: KINDS.EC2NodeClass.apiVersion,
+  GCENodeClass: KINDS.GCENodeClass.apiVersion,
 };
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 

@@ -5,6 +5,7 @@ import type { CapacityType, Cloud, TerminationCause } from '../../model/labels.t
 import type { InstanceTypeSpec } from '../../model/catalog.ts';
 import type { NodeClaim } from '../../model/nodeclaim.ts';
 import type { NodeClass } from '../../model/nodeclass.ts';
+import type { NodeClassResolution } from '../../model/nodeclass-status.ts';
 import type { JoinToken } from '../../model/join-readiness.ts';
 import type { NodeClaimName, NodePoolName } from '../../model/names.ts';
 import type { UnavailableOffering } from '../../model/unavailable-offering.ts';
@@ -114,6 +115,12 @@ export interface CloudProvider {
   ): Promise<readonly InstanceTypeSpec[]>;
   /** Why the claim's instance no longer matches its node class, or undefined when it still does. */
   isDrifted(claim: NodeClaim, nodeClass: NodeClass): Promise<DriftReason | undefined>;
+  /**
+   * What the node class's selectors resolve to now, part by part, for its status (lifecycle publishes it,
+   * shared/loop/nodeclass-status.ts). A provider may answer from a resolution a few minutes old. A part that
+   * selects nothing is a value (`ok: false`); a failed call (throttling, network) throws.
+   */
+  describeNodeClass?(nodeClass: NodeClass): Promise<NodeClassResolution>;
 }
 
 // ---- interruption -----------------------------------------------------------------------------------

@@ -125,11 +125,11 @@ export type EvictionResult =
 export type NodeClaimStatus = NonNullable<NodeClaim['status']>;
 
 /** Kinds whose status kraftsman publishes through patchStatus (docs/observability.md, "Statuses"). */
-export type StatusKind = 'NodePool';
+export type StatusKind = 'NodePool' | 'EC2NodeClass' | 'GCENodeClass';
 
 /** The object a Kubernetes event is about (core/v1 Event `involvedObject`). */
 export interface InvolvedObject {
-  readonly kind: 'Node' | 'NodeClaim' | 'Pod' | 'NodePool';
+  readonly kind: 'Node' | 'NodeClaim' | 'Pod' | 'NodePool' | 'EC2NodeClass' | 'GCENodeClass';
   readonly name: string;
   readonly namespace?: string;
   readonly uid?: string;

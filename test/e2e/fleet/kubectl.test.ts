@@ -1,7 +1,8 @@
 // kubectl against the local fleet feels like a cluster (docs/fleet.md "kubectl"): the real kubectl binary reads
 // back, through the Kubernetes emulator's server-side Table printing, the NodePools' READY column, the
-// NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY), the events kraftsman wrote, and the nodes and
-// pods with their real columns.
+// NodeClaims' printer columns (TYPE, CAPACITY, ZONE, NODE, READY) and conditions, the node classes' READY and
+// status, each launched claim's capacity equal to its Node's, the events kraftsman wrote, and the nodes and pods
+// with their real columns.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFleet } from '../../../local/fleet/run.ts';
 import { findScenario } from '../../../local/fleet/scenarios/index.ts';
 import type { FleetEnvironment } from '../../../local/fleet/environment.ts';
+import { parseQuantity } from '../../../shared/model/quantity.ts';
 
 const run = promisify(execFile);
 let env: FleetEnvironment;
@@ -56,6 +58,21 @@ describe('kubectl get against the local fleet', () => {
     for (const r of t.rows) expect(r[4]).toMatch(/^\d+m(\d+s)?$|^\d+s$/);
   });
 
+  it('prints the node classes READY from the status lifecycle resolved, with their subnets and images', async () => {
+    const ec2 = await get('ec2nodeclasses');
+    expect(ec2.header).toEqual(['NAME', 'READY', 'AGE']);
+    expect(ec2.rows.length).toBeGreaterThan(0);
+    for (const r of ec2.rows) expect(r[1], r.join(' ')).toBe('True');
+    const gce = await get('gcenodeclasses');
+    for (const r of gce.rows) expect(r[1], r.join(' ')).toBe('True');
+    const name = ec2.rows[0]?.[0] ?? '';
+    const path = (p: string) =>
+      get('ec2nodeclass', name, '-o', `jsonpath={${p}}`).then((t) => t.header.join(' '));
+    expect(await path('.status.subnets[*].zoneID')).toMatch(/^[a-z]{3}\d-az\d/);
+    expect(await path('.status.amis[*].id')).toMatch(/^ami-/);
+    expect(await path('.status.conditions[?(@.type=="SubnetsReady")].status')).toBe('True');
+  });
+
   it('prints the NodeClaims with type, capacity type, zone, node and READY', async () => {
     const t = await get('nodeclaims');
     expect(t.header).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
@@ -66,6 +83,34 @@ describe('kubectl get against the local fleet', () => {
       expect(['on-demand', 'spot', 'reserved']).toContain(r[2]);
       expect(r[4]).not.toBe('');
     }
+    // A claim's conditions as kubectl describe lists them: Karpenter's lifecycle ones, and Consolidatable once the
+    // inference pools' consolidateAfter (1m) passed without a pod event (lifecycle's disruption conditions).
+    const conditions = async (name: string) =>
+      (
+        await run(
+          'kubectl',
+          [
+            '--kubeconfig',
+            env.kubeconfig,
+            'get',
+            'nodeclaim',
+            name,
+            '-o',
+            'jsonpath={range .status.conditions[*]}{.type}={.status}{"\\n"}{end}',
+          ],
+          { timeout: 60_000 },
+        )
+      ).stdout
+        .trim()
+        .split('\n');
+    const first = await conditions(ready[0]?.[0] ?? '');
+    expect(first).toEqual(
+      expect.arrayContaining(['Launched=True', 'Registered=True', 'Initialized=True', 'Ready=True']),
+    );
+    const all = await Promise.all(ready.map((r) => conditions(r[0] ?? '')));
+    expect(all.some((c) => c.includes('Consolidatable=True'))).toBe(true);
+    for (const c of all)
+      expect(c.filter((x) => x.startsWith('Consolidatable=') && x !== 'Consolidatable=True')).toEqual([]);
   });
 
   it('prints wide node and pod columns, and the events kraftsman wrote', async () => {
@@ -155,4 +200,38 @@ describe('kubectl get against the local fleet', () => {
       await holding;
     }
   }, 300_000);
+
+  // Last: the drain above made kraftsman launch replacements, whose Nodes the local kubelet registered.
+  it("gives every launched NodeClaim its Node's capacity and allocatable (same type, same kubelet overhead)", async () => {
+    type Obj = {
+      metadata: { name: string };
+      status?: { nodeName?: string; capacity?: Record<string, string>; allocatable?: Record<string, string> };
+    };
+    const json = async (kind: string) =>
+      (
+        JSON.parse(
+          (
+            await run('kubectl', ['--kubeconfig', env.kubeconfig, 'get', kind, '-o', 'json'], {
+              timeout: 60_000,
+            })
+          ).stdout,
+        ) as { items: Obj[] }
+      ).items;
+    const nodes = new Map((await json('nodes')).map((n) => [n.metadata.name, n]));
+    const quantities = (list: Record<string, string> | undefined) =>
+      Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, String(parseQuantity(v))]));
+    const launched = (await json('nodeclaims')).filter(
+      (c) => c.status?.nodeName && nodes.has(c.status.nodeName),
+    );
+    expect(launched.length).toBeGreaterThan(0);
+    for (const c of launched) {
+      const n = nodes.get(c.status?.nodeName ?? '');
+      expect(quantities(n?.status?.capacity), `${c.metadata.name} capacity`).toEqual(
+        quantities(c.status?.capacity),
+      );
+      expect(quantities(n?.status?.allocatable), `${c.metadata.name} allocatable`).toEqual(
+        quantities(c.status?.allocatable),
+      );
+    }
+  });
 });

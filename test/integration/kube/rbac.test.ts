@@ -39,7 +39,20 @@ function granted(file = 'reconciler.yaml', kind = 'ClusterRole'): Set<string> {
 }
 
 it('grants exactly the verbs the adapter uses, no more and no less', async () => {
-  h.emulator.seed([node('n1'), nodeClaim('c1'), nodePool('p1'), pdb('ns', 'web', 1), pod('ns', 'p1')]);
+  h.emulator.seed([
+    node('n1'),
+    nodeClaim('c1'),
+    nodePool('p1'),
+    pdb('ns', 'web', 1),
+    pod('ns', 'p1'),
+    {
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'e1' },
+      spec: { amiSelectorTerms: [{ alias: 'al2023@latest' }] },
+    },
+    { apiVersion: 'karpenter.k8s.gcp/v1alpha1', kind: 'GCENodeClass', metadata: { name: 'g1' }, spec: {} },
+  ]);
   const cluster = h.cluster();
   await cluster.readSnapshot();
   await cluster.readSnapshot(); // warm: watch
@@ -65,6 +78,14 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
   await cluster.recordEvent({ ...event, at: new Date(at.getTime() + 3 * 60_000) });
   const pool = h.emulator.store.list(h.emulator.typeOf('NodePool'), undefined).items[0];
   await cluster.patchStatus('NodePool', 'p1', String(pool?.metadata.resourceVersion), { nodes: 0 });
+  // Node-class status (lifecycle, shared/loop/nodeclass-status.ts).
+  for (const [kind, name] of [
+    ['EC2NodeClass', 'e1'],
+    ['GCENodeClass', 'g1'],
+  ] as const) {
+    const nc = h.emulator.store.list(h.emulator.typeOf(kind), undefined).items[0];
+    await cluster.patchStatus(kind, name, String(nc?.metadata.resourceVersion), { conditions: [] });
+  }
   await cluster.deleteNode('n1');
   const used = h.emulator.audit.used();
   const role = granted();
