@@ -3,15 +3,9 @@
 // clients stay with the function that uses them (infra/iam/calls.yml grants each role only its own calls).
 import type { DynamoDbStateStore } from '../../shared/adapters/dynamodb/index.ts';
 import type { KubeCluster } from '../../shared/adapters/kube/index.ts';
-import type { Ec2CloudProvider } from '../../shared/adapters/aws-ec2/provider.ts';
-import type { GceCloudProvider } from '../../shared/adapters/gcp-compute/provider.ts';
-import { withCloudProviderMetrics } from '../../shared/observability/index.ts';
 import type { DeploymentSource } from '../../shared/ports/cloud-provider/index.ts';
-import type { Clock } from '../../shared/ports/clock.ts';
 import { buildCluster, type ClusterSettings } from './cluster.ts';
 import { deploymentSource } from './deployment.ts';
-import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
-import { buildGceProvider, type GceSettings } from './gce.ts';
 import { buildObservability, type Observability, type ObservabilitySettings } from './observability.ts';
 import { buildStateStore, type StateStoreSettings } from './state-store.ts';
 import { buildTime, type Time } from './time.ts';
@@ -78,30 +72,4 @@ export function baseDeployment(
   config: { readonly clusterName: string },
 ): DeploymentSource {
   return deploymentSource(base.store, config.clusterName, base.time.nonce);
-}
-
-/** The providers of the clouds a function terminates in: EC2 always, Compute Engine when configured. */
-export interface TerminatingProviders {
-  readonly aws: Ec2CloudProvider;
-  readonly gcp?: GceCloudProvider;
-}
-
-export function buildProviders(
-  config: { readonly ec2: Ec2Settings; readonly gce?: GceSettings | undefined },
-  clock: Clock,
-  obs: Observability,
-  deployment: DeploymentSource,
-): TerminatingProviders {
-  const instrument = <T extends Ec2CloudProvider | GceCloudProvider>(p: T): T =>
-    withCloudProviderMetrics(p, obs.metrics, clock, obs.service);
-  const aws = instrument(
-    buildEc2Provider(config.ec2, clock, obs.logger, undefined, undefined, undefined, deployment),
-  );
-  if (!config.gce) return { aws };
-  return {
-    aws,
-    gcp: instrument(
-      buildGceProvider(config.gce, clock, obs.logger, undefined, undefined, undefined, deployment),
-    ),
-  };
 }

@@ -2,7 +2,9 @@
 export { oncePerContainer } from './container.ts';
 export { buildCluster, kubeConfigOf, type ClusterSettings } from './cluster.ts';
 export { buildEc2Provider, type Ec2Settings } from './ec2.ts';
-export { buildGceProvider, type GceSettings } from './gce.ts';
+// Not buildGceProvider: a re-export here would put the Google client in the static import graph of every
+// function that imports this barrel, defeating lazy-gce.ts's chunk (import it from './gce.ts').
+export type { GceSettings } from './gce-settings.ts';
 export { buildInvoker, type InvokerSettings } from './invoker.ts';
 export {
   invocation,
@@ -43,11 +45,10 @@ export { composeLaunchDeps, createLaunchHandler, type LaunchHandlerDeps } from '
 export {
   baseDeployment,
   buildFunctionBase,
-  buildProviders,
   composeDeps,
   leasedPorts,
   type ComposedDeps,
   type FunctionBase,
   type FunctionConfig,
-  type TerminatingProviders,
 } from './function-deps.ts';
+export { buildProviders, type TerminatingProviders } from './providers.ts';

@@ -12,13 +12,14 @@ import type { Logger } from '../../shared/ports/logger.ts';
 import type { Metrics } from '../../shared/ports/metrics.ts';
 import type { PriceStore } from '../../shared/ports/price-store.ts';
 import { buildEc2Provider, type Ec2Settings } from './ec2.ts';
-import { buildGceProvider, type GceSettings } from './gce.ts';
+import type { GceSettings } from './gce-settings.ts';
+import { lazyGceProvider } from './lazy-gce.ts';
 import { buildPriceStore } from './price-store.ts';
 import type { StateStoreSettings } from './state-store.ts';
 
 export interface InstanceTypesArgs {
   readonly clusterName: string;
-  /** Each cloud this function reads instance types from (built by buildEc2Provider / buildGceProvider). */
+  /** Each cloud this function reads instance types from (built by buildEc2Provider / lazyGceProvider). */
   readonly providers: PricedProviders;
   readonly prices: PriceStore;
   /** How long a warm container reuses a node class's instance types (KRAFTSMAN_INSTANCE_TYPES_TTL). */
@@ -69,7 +70,8 @@ export function passInstanceTypes(
   obs: { readonly metrics: Metrics; readonly logger: Logger; readonly service?: string },
   parts: PassTypesParts = {
     ec2: (s) => buildEc2Provider(s, clock, obs.logger),
-    gce: (s) => buildGceProvider(s, clock, obs.logger),
+    // The Google client loads at the first GCP read (lazy-gce.ts): an AWS-only pass never loads it.
+    gce: (s) => lazyGceProvider(s, clock, obs.logger),
     prices: (s) => buildPriceStore(s),
   },
 ): PricedInstanceTypes {

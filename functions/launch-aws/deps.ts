@@ -1,12 +1,11 @@
 // launch-aws's dependencies, built once per container: the EC2 provider behind the shared launch use case.
 import { launchAwsConfig } from '../../shared/config/launch-aws.ts';
-import {
-  baseDeployment,
-  buildEc2Provider,
-  composeLaunchDeps,
-  oncePerContainer,
-  type LaunchHandlerDeps,
-} from '../compose/index.ts';
+// Direct imports, not the compose/index.ts barrel: a dynamic import anywhere in the import graph (lazy-gce.ts) puts
+// its chunk in this function's zip.
+import { oncePerContainer } from '../compose/container.ts';
+import { buildEc2Provider } from '../compose/ec2.ts';
+import { baseDeployment } from '../compose/function-deps.ts';
+import { composeLaunchDeps, type LaunchHandlerDeps } from '../compose/launch-handler.ts';
 
 export function buildLaunchAwsDeps(env: Readonly<Record<string, string | undefined>>): LaunchHandlerDeps {
   const config = launchAwsConfig(env);

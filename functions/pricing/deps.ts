@@ -2,13 +2,13 @@
 // of both clouds (EC2 + Price List, Compute Engine + Cloud Billing), the price store, logs and metrics.
 import { pricingConfig, type PricingConfig } from '../../shared/config/pricing.ts';
 import type { PricingDeps } from '../../shared/loop/pricing.ts';
-import {
-  buildObservability,
-  buildPriceStore,
-  buildTime,
-  oncePerContainer,
-  type InvocationObservability,
-} from '../compose/index.ts';
+// Direct imports, not the compose/index.ts barrel: a dynamic import anywhere in the import graph (lazy-gce.ts) puts
+// its chunk in this function's zip.
+import { oncePerContainer } from '../compose/container.ts';
+import type { InvocationObservability } from '../compose/invocation.ts';
+import { buildObservability } from '../compose/observability.ts';
+import { buildPriceStore } from '../compose/price-store.ts';
+import { buildTime } from '../compose/time.ts';
 import { buildEc2PriceSource, buildGcePriceSourceFrom } from '../compose/price-sources.ts';
 
 export interface PricingHandlerDeps {

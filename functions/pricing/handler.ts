@@ -2,7 +2,8 @@
 // spot prices and stores them as the cluster's price book (docs/functions/pricing.md). A cloud that cannot be
 // priced fails the invocation and leaves the last good book in place.
 import { pricing, type PricingResult } from '../../shared/loop/pricing.ts';
-import { invocation, parseContext, parseEvent, scheduledEventSchema } from '../compose/index.ts';
+import { parseEvent, scheduledEventSchema } from '../compose/events.ts';
+import { invocation, parseContext } from '../compose/invocation.ts';
 import { pricingDeps, type PricingHandlerDeps } from './deps.ts';
 
 export function createPricingHandler(deps: () => Promise<PricingHandlerDeps>) {

@@ -6,7 +6,6 @@ import {
   Closer,
   buildCluster,
   buildEc2Provider,
-  buildGceProvider,
   buildPriceStore,
   buildStateStore,
   deploymentSource,
@@ -18,6 +17,7 @@ import {
   type PassTypesConfig,
   type SqsBatchResponse,
 } from '../../functions/compose/index.ts';
+import { buildGceProvider } from '../../functions/compose/gce.ts';
 import { FLEET_KUBERNETES_VERSION } from '../ssm/seed.ts';
 import { createLifecycleHandler } from '../../functions/lifecycle/handler.ts';
 import { createProvisionHandler } from '../../functions/provision/handler.ts';

@@ -1,17 +1,24 @@
-// bench:bundle — each function in serverless.yml bundled with serverless.yml's own esbuild settings: bundle
-// size, the SDKs it carries, and the cold import time of the bundle in a fresh Node process (median of runs; wall
-// and CPU time, the latter the figure a loaded machine distorts least).
-// A function must carry only the SDKs its code uses (launch-gcp no EC2 client, launch-aws no Compute Engine).
+// bench:bundle — each function in serverless.yml bundled with serverless.yml's own esbuild settings: the bytes
+// its cold start loads (the handler and the chunks it imports statically), the bytes it loads only at first use
+// (dynamically imported chunks, e.g. the Google client behind functions/compose/lazy-gce.ts), the SDKs in each,
+// and the cold import time of the handler in a fresh Node process (median of runs; wall and CPU time, the latter
+// the figure a loaded machine distorts least).
+// A function must carry only the SDKs its code uses (test/infra/bundle-contents.test.ts holds them to its roles).
 // Last, the CPU time of building the Compute Engine clients, bundled with and without serverless.yml's plugins.
 // Usage: npm run bench:bundle -- [--runs 3] [--only provision,launch-aws] [--json FILE]
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { parse } from 'yaml';
+import { build } from 'esbuild';
 import { ROOT } from '../infra/support/derive.ts';
 import { serviceFunctions } from '../infra/support/package.ts';
+import {
+  sdksIn,
+  serverlessEsbuildOptions as esbuildOptions,
+  splitOutputs,
+} from '../infra/support/esbuild-options.ts';
 
 const run = promisify(execFile);
 const flag = (name: string): string | undefined => {
@@ -22,37 +29,15 @@ const runs = Math.max(1, Number(flag('runs') ?? 3));
 if (!Number.isInteger(runs)) throw new Error(`--runs must be a whole number, got "${flag('runs')}"`);
 const only = flag('only')?.split(',');
 const jsonPath = flag('json');
-const SDK =
-  /node_modules\/((?:@aws-sdk\/client-[a-z0-9-]+)|(?:@google-cloud\/[a-z-]+)|@kubernetes\/client-node)\//;
-
-/** serverless.yml's custom.esbuild, as esbuild options (the one place they are written), plugins included. */
-async function esbuildOptions(): Promise<BuildOptions> {
-  const doc = parse(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')) as {
-    custom: { esbuild: Record<string, unknown> };
-  };
-  const e = doc.custom.esbuild;
-  const plugins = typeof e.plugins === 'string' ? await import(join(ROOT, e.plugins)) : undefined;
-  return {
-    plugins: (plugins as { default?: Plugin[] } | undefined)?.default ?? [],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: String(e.target),
-    minify: Boolean(e.minify),
-    keepNames: Boolean(e.keepNames),
-    sourcemap: Boolean(e.sourcemap),
-    mainFields: e.mainFields as string[],
-    banner: e.banner as Record<string, string>,
-    outExtension: { '.js': String(e.outputFileExtension) },
-    metafile: true,
-    logLevel: 'warning',
-  };
-}
-
 interface Row {
   readonly fn: string;
+  /** What the cold start reads: the handler and every chunk it imports statically. */
   readonly bytes: number;
+  /** What it reads only when a dynamic import runs (at the first call of a lazy client). */
+  readonly lazyBytes: number;
   readonly sdks: readonly string[];
+  /** SDKs found only in the lazily loaded chunks. */
+  readonly lazySdks: readonly string[];
   readonly importMs: number;
   readonly importCpuMs: number;
 }
@@ -82,15 +67,24 @@ async function measure(fn: string, handlerFile: string, out: string): Promise<Ro
     outdir: dir,
   });
   const meta = result.metafile ?? { inputs: {}, outputs: {} };
-  const sdks = new Set<string>();
-  for (const o of Object.values(meta.outputs))
-    for (const [input, use] of Object.entries(o.inputs)) {
-      const m = SDK.exec(input);
-      if (m?.[1] && use.bytesInOutput > 0) sdks.add(m[1]);
-    }
+  // Every dynamically imported module is an entry point of its own under splitting: the handler is the named one.
+  // Every dynamically imported module is an entry point of its own under splitting: the handler is the named one.
+  const entry = Object.keys(meta.outputs).find((o) => o.endsWith(`${fn}/handler.mjs`)) ?? '';
+  const { eager, lazy } = splitOutputs(meta, entry);
+  const sdks = sdksIn(meta, eager);
+  const lazySdks = [...sdksIn(meta, lazy)].filter((x) => !sdks.has(x));
+  const size = (outputs: string[]) => outputs.reduce((n, o) => n + statSync(join(ROOT, o)).size, 0);
   const file = join(dir, 'handler.mjs');
   const { wallMs, cpuMs } = await coldImport(file);
-  return { fn, bytes: statSync(file).size, sdks: [...sdks].sort(), importMs: wallMs, importCpuMs: cpuMs };
+  return {
+    fn,
+    bytes: size(eager),
+    lazyBytes: size(lazy),
+    sdks: [...sdks].sort(),
+    lazySdks: lazySdks.sort(),
+    importMs: wallMs,
+    importCpuMs: cpuMs,
+  };
 }
 
 /** CPU time of constructing the adapter's Compute Engine clients (where the REST transport loads its protos),
@@ -109,7 +103,13 @@ console.log((u.user + u.system) / 1000);
   );
   const options = await esbuildOptions();
   const file = join(out, `compute-clients-${plugins ? 'pruned' : 'full'}.mjs`);
-  await build({ ...options, ...(plugins ? {} : { plugins: [] }), entryPoints: [entry], outfile: file });
+  await build({
+    ...options,
+    ...(plugins ? {} : { plugins: [] }),
+    splitting: false,
+    entryPoints: [entry],
+    outfile: file,
+  });
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH } });
@@ -117,6 +117,12 @@ console.log((u.user + u.system) / 1000);
   }
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
+
+/** The machine's load when the figures were taken: wall time on a loaded machine is mostly other processes. */
+const uptime = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
 
 async function main(): Promise<void> {
   const out = join(ROOT, '.tmp', 'bench-bundle');
@@ -132,11 +138,11 @@ async function main(): Promise<void> {
     const row = await measure(f.name, f.handlerFile, out);
     rows.push(row);
     console.log(
-      `${row.fn.padEnd(12)} ${(row.bytes / 1e6).toFixed(2).padStart(6)} MB  import ${row.importMs.toFixed(0).padStart(5)} ms (cpu ${row.importCpuMs.toFixed(0).padStart(5)} ms)  ${row.sdks.join(' ')}`,
+      `${row.fn.padEnd(12)} ${(row.bytes / 1e6).toFixed(2).padStart(6)} MB (+${(row.lazyBytes / 1e6).toFixed(2)} MB lazy)  import ${row.importMs.toFixed(0).padStart(5)} ms (cpu ${row.importCpuMs.toFixed(0).padStart(5)} ms)  ${row.sdks.join(' ')}${row.lazySdks.length ? `  lazy: ${row.lazySdks.join(' ')}` : ''}`,
     );
   }
   console.log(
-    `node ${process.version}, median of ${runs} cold imports (wall, and the process's CPU time), esbuild settings from serverless.yml`,
+    `node ${process.version}, median of ${runs} cold imports (wall, and the process's CPU time), esbuild settings from serverless.yml; ${uptime()}`,
   );
   const [full, pruned] = [await computeClientsCpuMs(out, false), await computeClientsCpuMs(out, true)];
   console.log(

@@ -2,16 +2,19 @@
 // and each invocation runs that function's zip from `osls package` in a fresh Node process, with the
 // template's environment and only the endpoints swapped for the local emulators. launch-gcp authenticates by
 // workload identity federation (its AWS credentials sign the subject token) and creates the instance through
-// the Compute Engine emulator; launch-aws through the EC2 emulator. Also: the bundles carry only the pruned
-// Compute Engine protos (infra/bundle/compute-protos.mjs), and the pruning covers every client the adapter makes.
-import { readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// the Compute Engine emulator; launch-aws through the EC2 emulator. lifecycle's zip runs a pass whose Compute
+// Engine calls load the Google client from its own chunk (functions/compose/lazy-gce.ts). Also: the bundles carry
+// only the pruned Compute Engine protos (infra/bundle/compute-protos.mjs), and the pruning covers every client
+// the adapter makes.
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPUTE_SERVICES } from '../../infra/bundle/compute-protos.mjs';
 import { LABEL_CLUSTER } from '../../shared/adapters/gcp-compute/instances.ts';
 import { nodePool, pod, startHarness, type E2eHarness } from '../support/e2e/index.ts';
 import { GCE_PROJECT, GCE_ZONES } from '../support/e2e/fixtures.ts';
 import { provisionOnce } from '../support/e2e/steps.ts';
+import { scheduledEvent } from '../support/e2e/lambda-events.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../support/dynamodb/credentials.ts';
 import { ROOT } from './support/derive.ts';
 import { runBundle, unpackBundle, type BundleRun } from './support/bundle-run.ts';
@@ -26,6 +29,8 @@ let packaged: Packaged;
 let h: E2eHarness;
 let sts: GoogleSts;
 const runs: Record<string, BundleRun[]> = { 'launch-aws': [], 'launch-gcp': [] };
+/** Where each function's zip was unpacked: its handler file. */
+const handlers: Record<string, string> = {};
 
 /** The deployed environment of `fn`, pointed at the local servers; what Lambda itself sets, added. */
 function localEnv(fn: string): Record<string, string> {
@@ -77,8 +82,10 @@ beforeAll(async () => {
     ],
   });
   const dir = join(ROOT, '.tmp', `bundle-smoke-${process.pid}`);
+  handlers.lifecycle = await unpackBundle(packaged.artifacts, 'lifecycle', dir);
   for (const fn of ['launch-aws', 'launch-gcp'] as const) {
     const file = await unpackBundle(packaged.artifacts, fn, dir);
+    handlers[fn] = file;
     h.invoker.register(fn, async (payload) => {
       const out = await runBundle(file, payload, localEnv(fn));
       runs[fn]?.push(out);
@@ -134,6 +141,27 @@ describe('packaged bundles against the emulators', () => {
     const instance = h.ec2.world.instances.get(providerId.split('/').at(-1) ?? '');
     expect(instance?.instanceType).toBe('g5.xlarge');
     expect(instance?.tags).toMatchObject({ 'kraftsman.dev/cluster': CI_PARAMS.cluster });
+  });
+
+  it('lifecycle: its zip loads the Compute Engine client from its own chunk at its first GCP call', async () => {
+    const dir = dirname(handlers.lifecycle ?? '');
+    // The Google client's chunk travels in the zip, and the handler does not import it statically.
+    const chunks = readdirSync(dir).filter((f) => /^handler\.gce-\w+\.mjs$/.test(f));
+    expect(chunks).toHaveLength(1);
+    const gceChunk = chunks[0] ?? '';
+    const handler = readFileSync(join(dir, 'handler.mjs'), 'utf8');
+    expect({
+      staticImport: handler.includes(`from"./${gceChunk}"`),
+      dynamicImport: handler.includes(`import("./${gceChunk}")`),
+    }).toEqual({ staticImport: false, dynamicImport: true });
+    const before = h.gce.world.calls.length;
+    const run = await runBundle(handlers.lifecycle ?? '', scheduledEvent(h.clock), localEnv('lifecycle'));
+    expect(run.error).toBeUndefined();
+    // Preemptions (zone operations) and garbage collection (aggregated list) went through the lazy provider.
+    expect(run.result).toMatchObject({ outcome: 'ran', failed: 0, errors: [] });
+    const calls = h.gce.world.calls.slice(before);
+    expect(calls.some((c) => c.includes('/operations'))).toBe(true);
+    expect(calls.some((c) => c.includes('/aggregated/instances'))).toBe(true);
   });
 
   it('carry only the Compute Engine protos of the services the adapter makes clients for', () => {

@@ -5,7 +5,7 @@
 // And a duplicate that got through anyway is terminated by garbage collection, the claim's own instance kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settle } from '../../../local/gce/instances.ts';
-import { buildGceProvider } from '../../../functions/compose/index.ts';
+import { buildGceProvider } from '../../../functions/compose/gce.ts';
 import { Closer } from '../../../functions/compose/local.ts';
 import { DUPLICATE_INSTANCES_METRIC } from '../../../shared/loop/duplicate-instances.ts';
 import {

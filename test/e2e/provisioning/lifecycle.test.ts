@@ -3,7 +3,8 @@
 // initialization timeout (never_initialized); an orphan instance of this cluster is terminated on both clouds
 // while another cluster's stays, and a claim whose instance vanished is deleted with its Node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Closer, buildEc2Provider, buildGceProvider } from '../../../functions/compose/index.ts';
+import { Closer, buildEc2Provider } from '../../../functions/compose/index.ts';
+import { buildGceProvider } from '../../../functions/compose/gce.ts';
 import { markLostNodes } from '../../../local/kubelet.ts';
 import { collectGarbage } from '../../../shared/loop/garbage-collection.ts';
 import { guard } from '../../../shared/loop/guard.ts';

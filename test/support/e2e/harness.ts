@@ -32,7 +32,6 @@ import {
   Closer,
   buildCluster,
   buildEc2Provider,
-  buildGceProvider,
   buildStateStore,
   deploymentSource,
   type ClusterSettings,
@@ -40,6 +39,7 @@ import {
   type GceSettings,
   type StateStoreSettings,
 } from '../../../functions/compose/index.ts';
+import { buildGceProvider } from '../../../functions/compose/gce.ts';
 import { MemoryLogger } from '../../fakes/memory-logger.ts';
 import { OffsetClock } from '../../fakes/offset-clock.ts';
 import { RecordingMetrics } from '../../fakes/recording-metrics.ts';

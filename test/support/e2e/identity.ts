@@ -4,12 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import type { GceWorld } from '../../../local/gce/world.ts';
-import {
-  buildEc2Provider,
-  buildGceProvider,
-  buildStateStore,
-  deploymentSource,
-} from '../../../functions/compose/index.ts';
+import { buildEc2Provider, buildStateStore, deploymentSource } from '../../../functions/compose/index.ts';
+import { buildGceProvider } from '../../../functions/compose/gce.ts';
 import type { Closer } from '../../../functions/compose/local.ts';
 import { REFUSAL_EVENT_REASON } from '../../../shared/loop/refusals.ts';
 import { TERMINATION_STARTED } from '../../../shared/loop/termination.ts';
