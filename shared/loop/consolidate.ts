@@ -80,6 +80,7 @@ async function passAndHandOff(
     snapshot,
     options: request.options,
     untouchable: untouchableNodes(read),
+    signal: lease.signal,
   });
   logSkips(deps.logger, pass.skipped);
   await publishEvents(deps, skipEvents(pass.skipped, snapshot, deps.clock.now()));

@@ -3,7 +3,6 @@
 // negative cache, verdicts, nominations and open commands it holds, persist what the pass learned, and emit
 // the pass metrics.
 // Admission is a separate use case.
-import { coverageDelta } from '../disruption/coverage-cycle.ts';
 import {
   KARPENTER_METRICS,
   KRAFTSMAN_METRICS,
@@ -13,7 +12,6 @@ import {
   reasonLabel,
 } from '../disruption/metric-names.ts';
 import { METHODS } from '../disruption/methods.ts';
-import { negativeCacheDelta, type NegativeCache } from '../disruption/negative-cache.ts';
 import { runPass, type PassResult } from '../disruption/pass.ts';
 import { STAGES } from '../disruption/pass-context.ts';
 import type { PassOptions, Stopwatch } from '../disruption/types.ts';
@@ -22,10 +20,10 @@ import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
-import type { UnseenPools } from '../ports/state-store/records.ts';
 import { commandExclusions } from './command-exclusions.ts';
 import { consolidatedGate } from './consolidated-skip.ts';
 import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
+import { writeBack } from './pass-write-back.ts';
 import { loadReplacementHolds } from './replacement-backoff.ts';
 import { checkSync, unsyncedPass } from './sync-check.ts';
 import { clockStopwatch } from './stopwatch.ts';
@@ -44,6 +42,8 @@ export interface DisruptionPassRequest {
   readonly options: PassOptions;
   /** Nodes an invalid object concerns (untouchable.ts): never candidates. */
   readonly untouchable?: ReadonlySet<string>;
+  /** The lease's: once aborted (the lease was lost), the pass writes nothing back (pass-write-back.ts). */
+  readonly signal?: AbortSignal;
 }
 
 export async function disruptionPass(
@@ -83,56 +83,14 @@ export async function disruptionPass(
     untouchable: request.untouchable,
     consolidated: gate.consolidated,
   });
-  await persist(store, request.cluster, state.coverage, cache, result);
-  await persistUnseenPools(store, request.cluster, state.unseenPools, result.memory.unseenPools ?? []);
-  await backoff.settle();
-  await gate.record(store, deps.metrics, request.cluster, result);
+  const loaded = { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools };
+  if ((await writeBack(store, request.cluster, loaded, result.memory, request.signal)) === 'written') {
+    await backoff.settle();
+    await gate.record(store, deps.metrics, request.cluster, result);
+  }
   emit(deps.metrics, result, sync.snapshot);
   emitNegativeCache(deps.metrics, result);
   return result;
-}
-
-async function persist(
-  store: StateStore,
-  cluster: string,
-  before: PassResult['memory']['coverage'],
-  cache: NegativeCache,
-  result: PassResult,
-): Promise<void> {
-  const after = result.memory.coverage;
-  if (before && after) {
-    for (const w of coverageDelta(before, after)) {
-      for (const expected of w.startCycles) await store.startCoverageCycle(cluster, w.nodePool, expected);
-      if (w.evaluated.length) await store.markEvaluated(cluster, w.nodePool, w.cycle, w.evaluated);
-    }
-  }
-  const next = result.memory.negativeCache;
-  if (next) {
-    const delta = negativeCacheDelta(cache, next);
-    if (delta.put.length)
-      await store.putNegativeEntries(
-        cluster,
-        delta.epoch,
-        delta.put.map(({ candidate, fingerprint, expiresAt }) => ({ candidate, fingerprint, expiresAt })),
-      );
-    if (delta.remove.length) await store.deleteNegativeEntries(cluster, delta.remove);
-  }
-}
-
-/**
- * Karpenter keeps PreviouslyUnseenNodePools on its SingleNodeConsolidation object, so the pools a timed-out walk
- * never reached go first in the next walk (docs/mechanisms/coverage-cycle.md); a Lambda forgets between
- * invocations, so the set lives in the store. Fenced by the version read with the pass state, as the coverage
- * cycle is by its cycle number: a pass that raced a newer one fails with ConditionFailedError, writing nothing.
- */
-async function persistUnseenPools(
-  store: StateStore,
-  cluster: string,
-  before: UnseenPools,
-  after: readonly string[],
-): Promise<void> {
-  const same = before.pools.length === after.length && before.pools.every((p, i) => p === after[i]);
-  if (!same) await store.putUnseenPools(cluster, before.version, after);
 }
 
 function emit(metrics: Metrics, r: PassResult, snapshot: ClusterSnapshot): void {

@@ -5,46 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { runPass } from '../../shared/disruption/pass.ts';
 import type { WalkHints } from '../../shared/disruption/method.ts';
 import { passOptions } from '../../shared/disruption/types.ts';
-import { node, NOW, nodePool, pod, snapshotOf, ZONES } from '../unit/disruption/fixtures.ts';
-
-type Obj = Record<string, unknown>;
-
-function fleet(nodes: number): Obj[] {
-  const pool = nodePool('default');
-  Object.assign(pool.metadata as Obj, { uid: 'pool-uid', generation: 1 });
-  const out: Obj[] = [pool];
-  for (let i = 0; i < nodes; i++) {
-    const name = `n${String(i).padStart(4, '0')}`;
-    // Zones alternate and pods are pinned to theirs, so any batch needs a node per zone: multi-node finds
-    // nothing and every single-node candidate simulates to a no-op.
-    const zone = ZONES[i % ZONES.length] as string;
-    const n = node(name, { type: 's-4', zone });
-    Object.assign(n.metadata as Obj, { resourceVersion: '1' });
-    const p = pod(`${name}-app`, {
-      node: name,
-      cpu: '3',
-      nodeSelector: { 'topology.kubernetes.io/zone': zone },
-    });
-    Object.assign(p.metadata as Obj, { resourceVersion: '1' });
-    out.push(n, p, {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodeClaim',
-      metadata: {
-        name: `claim-${name}`,
-        resourceVersion: '1',
-        creationTimestamp: '2026-09-01T08:00:00Z',
-        labels: { 'karpenter.sh/nodepool': 'default' },
-      },
-      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
-      status: {
-        nodeName: name,
-        lastPodEventTime: '2026-09-01T08:05:00Z',
-        conditions: [{ type: 'Initialized', status: 'True' }],
-      },
-    });
-  }
-  return out;
-}
+import { NOW, snapshotOf } from '../unit/disruption/fixtures.ts';
+import { noOpFleet as fleet } from '../fixtures/fleet/no-op-fleet.ts';
 
 export function negativeCacheBench(nodes = 150): {
   nodes: number;

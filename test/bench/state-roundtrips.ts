@@ -1,5 +1,6 @@
 // bench:state-store — DynamoDB round trips per consolidation pass at 100 and 1,000 nodes, counted by the
-// adapter (retries included), per pass step. Usage: npm run bench:state-store -- [--nodes 100,1000]
+// adapter (retries included), per pass step; then the writes real passes send at 100, 1,000 and 5,000 nodes
+// (write-back.ts). Usage: npm run bench:state-store -- [--nodes 100,1000] [--write-nodes 100,1000,5000]
 // [--server dynalite|dynamodb-local] [--json FILE]. Counts, not times: they do not depend on the machine.
 import { writeFileSync } from 'node:fs';
 import { startDynalite } from '../support/dynamodb/dynalite.ts';
@@ -7,23 +8,28 @@ import { startDynamoDbLocal } from '../support/dynamodb/dynamodb-local.ts';
 import { ManualClock } from '../fakes/manual-clock.ts';
 import { fleetShape, passSteps, seedPassState } from '../support/dynamodb/pass-fixture.ts';
 import { startStateTable } from '../support/dynamodb/state-table.ts';
+import { printWrites, writesPerPass, type WriteRow } from './write-back.ts';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i < 0 ? undefined : process.argv[i + 1];
 };
-const sizes = (arg('nodes') ?? '100,1000').split(',').map((s) => {
-  const n = Number(s);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new Error(`--nodes must be a comma-separated list of positive integers, got "${s}"`);
-  return n;
-});
+const sizesOf = (flag: string, fallback: string): number[] =>
+  (arg(flag) ?? fallback).split(',').map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new Error(`--${flag} must be a comma-separated list of positive integers, got "${s}"`);
+    return n;
+  });
+const sizes = sizesOf('nodes', '100,1000');
+const writeSizes = sizesOf('write-nodes', '100,1000,5000');
 const server = arg('server') ?? 'dynalite';
 if (server !== 'dynalite' && server !== 'dynamodb-local')
   throw new Error(`--server must be dynalite or dynamodb-local, got "${server}"`);
 
 const table = await startStateTable(server === 'dynalite' ? startDynalite : () => startDynamoDbLocal());
 const rows: Record<string, unknown>[] = [];
+const writes: WriteRow[] = [];
 try {
   for (const nodes of sizes) {
     const clock = new ManualClock();
@@ -42,6 +48,7 @@ try {
     row.total = Number(row.acquire) + Number(row.load) + Number(row.persist) + Number(row.release);
     rows.push(row);
   }
+  for (const nodes of writeSizes) writes.push(await writesPerPass(table, nodes));
 } finally {
   await table.close();
 }
@@ -56,5 +63,6 @@ for (const r of rows)
   );
 for (const r of rows)
   console.log(`  ${r.nodes} nodes, loadPassState by operation: ${JSON.stringify(r.loadByOperation)}`);
+printWrites(writes, server);
 const json = arg('json');
-if (json) writeFileSync(json, `${JSON.stringify(rows, null, 2)}\n`);
+if (json) writeFileSync(json, `${JSON.stringify({ roundTrips: rows, writes }, null, 2)}\n`);

@@ -263,17 +263,28 @@ export class Table {
   }
 }
 
+/**
+ * `width` requests at a time. Once one fails no new one starts, and the error is thrown only after those in
+ * flight have answered: a failed write-back never leaves writes landing after its caller moved on (released
+ * the lease, say), so the next pass reads everything this one wrote (docs/mechanisms/negative-cache.md).
+ */
 async function inParallel<T>(
   items: readonly T[],
   width: number,
   run: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
+  let failed: { readonly error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const item = items[next++] as T;
-      await run(item);
+      try {
+        await run(item);
+      } catch (error: unknown) {
+        failed ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  if (failed) throw failed.error;
 }

@@ -1,6 +1,6 @@
 // The consolidation use case against the emulator and the memory store, and the whole loop it starts:
 // pass → admission → orchestration to completion; overlapping passes run once (the other is `held`), and a
-// pass that lost its lease hands nothing off.
+// pass that lost its lease hands nothing off and writes no pass memory back.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Proposal } from '../../../shared/disruption/proposal.ts';
 import { passOptions } from '../../../shared/disruption/types.ts';
@@ -12,6 +12,15 @@ import { node, nodePool, pod } from '../disruption/fixtures.ts';
 import { bringUp, startWorld, type World } from './harness.ts';
 
 const options = passOptions({});
+const PASS_MEMORY_WRITES = new Set([
+  'startCoverageCycle',
+  'markEvaluated',
+  'putUnseenPools',
+  'putNegativeEntries',
+  'deleteNegativeEntries',
+  'putConsolidatedView',
+  'deleteReplacementBackoffs',
+]);
 const fleet = () => [
   nodePool('default'),
   node('big', { type: 's-16' }),
@@ -113,4 +122,50 @@ describe('consolidate', () => {
       'consolidation lease lost during the pass; proposals not handed off',
     );
   });
+
+  it('a pass whose lease was taken over while it ran writes no pass memory back', async () => {
+    // One node its pod fills: nothing to propose, so a pass that kept its lease stores the consolidated view.
+    const quiet = [nodePool('default'), node('n1', { type: 's-4' }), pod('app', { node: 'n1', cpu: '3' })];
+    const run = async (loseLease: boolean): Promise<string[]> => {
+      const w = (world = await startWorld(quiet));
+      const base = consolidation(w, []);
+      const writes: string[] = [];
+      const store = recordingMemoryWrites(base.store, writes);
+      const ttlMs = 60_000;
+      const deps = {
+        ...base,
+        store,
+        instanceTypes: async () => {
+          if (loseLease) {
+            w.clock.advance(ttlMs + 1);
+            await w.store.acquireLease({ cluster: 'c1', name: 'consolidation', owner: 'pass-new', ttlMs });
+            base.timer.fire();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          return base.instanceTypes();
+        },
+      };
+      const r = await consolidate(deps, { cluster: 'c1', owner: 'pass-old', options, leaseTtlMs: ttlMs });
+      expect(r).toMatchObject({ outcome: 'ran', lost: loseLease });
+      await w.close();
+      world = undefined;
+      return writes;
+    };
+    expect(await run(false)).toContain('putConsolidatedView');
+    expect(await run(true)).toEqual([]);
+  });
 });
+
+/** The store, with the names of the pass-memory writes it receives pushed to `writes`. */
+function recordingMemoryWrites<S extends object>(store: S, writes: string[]): S {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (PASS_MEMORY_WRITES.has(String(prop))) writes.push(String(prop));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
