@@ -8,7 +8,7 @@ import type { Cloud } from '../../shared/model/labels.ts';
 import { accountError } from './catalog-errors.ts';
 import type { Io } from './command-context.ts';
 import { CATALOG_USAGE } from './command-help.ts';
-import { InputError, unexpectedArgument } from './errors.ts';
+import { eachFlag, InputError, unexpectedArgument } from './errors.ts';
 
 interface CatalogArgs {
   cloud?: Cloud;
@@ -18,15 +18,7 @@ interface CatalogArgs {
 
 function parse(argv: readonly string[]): Required<CatalogArgs> {
   const a: CatalogArgs = { output: 'yaml' };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new InputError(`${flag} needs a value\n${CATALOG_USAGE}`);
-      return v;
-    };
+  eachFlag(argv, CATALOG_USAGE, (flag, value, arg) => {
     if (flag === '--cloud') {
       const v = value();
       if (v !== 'aws' && v !== 'gcp') throw new InputError(`--cloud must be aws or gcp, got "${v}"`);
@@ -37,7 +29,7 @@ function parse(argv: readonly string[]): Required<CatalogArgs> {
       if (v !== 'yaml' && v !== 'json') throw new InputError(`-o must be yaml or json, got "${v}"`);
       a.output = v;
     } else throw unexpectedArgument(arg, CATALOG_USAGE);
-  }
+  });
   if (!a.cloud) throw new InputError(`catalog needs --cloud aws|gcp\n${CATALOG_USAGE}`);
   if (!a.region) throw new InputError(`catalog needs --region R\n${CATALOG_USAGE}`);
   if (cloudOfRegion(a.region) !== a.cloud)

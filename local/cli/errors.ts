@@ -16,3 +16,28 @@ export function unexpectedArgument(arg: string, usage: string): InputError {
     `${arg.startsWith('-') ? 'unknown option' : 'unexpected argument'} ${JSON.stringify(arg)}${hint}\n${usage}`,
   );
 }
+
+/**
+ * Walks a small command's flags (`--flag value`, `--flag=value`, `-f value`) in order: `visit` gets the flag, a
+ * `value()` that takes the flag's value (a usage error when it has none) and the argument as written.
+ */
+export function eachFlag(
+  argv: readonly string[],
+  usage: string,
+  visit: (flag: string, value: () => string, arg: string) => void,
+): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    visit(
+      flag,
+      () => {
+        const v = inline ?? argv[++i];
+        if (v === undefined || v === '') throw new InputError(`${flag} needs a value\n${usage}`);
+        return v;
+      },
+      arg,
+    );
+  }
+}

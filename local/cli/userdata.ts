@@ -11,7 +11,7 @@ import { renderStartupScript } from '../../shared/provisioning/gce-startup.ts';
 import { GceImageError, imageKeyOf, resolveGceImage } from '../../shared/model/gce-images.ts';
 import type { Io } from './command-context.ts';
 import { USERDATA_USAGE } from './command-help.ts';
-import { InputError, unexpectedArgument } from './errors.ts';
+import { eachFlag, InputError, unexpectedArgument } from './errors.ts';
 import { readCatalog, readObjects } from './read-input.ts';
 
 interface UserdataArgs {
@@ -26,15 +26,7 @@ interface UserdataArgs {
 
 function parse(argv: readonly string[]): UserdataArgs {
   const a: UserdataArgs = { files: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new InputError(`${flag} needs a value\n${USERDATA_USAGE}`);
-      return v;
-    };
+  eachFlag(argv, USERDATA_USAGE, (flag, value, arg) => {
     if (flag === '-f' || flag === '--filename') a.files.push(value());
     else if (flag === '--instance-type') a.instanceType = value();
     else if (flag === '--nodepool') a.nodePool = value();
@@ -43,7 +35,7 @@ function parse(argv: readonly string[]): UserdataArgs {
     else if (flag === '--catalog') a.catalog = value();
     else if (flag === '-R' || flag === '--recursive') a.recursive = true;
     else throw unexpectedArgument(arg, USERDATA_USAGE);
-  }
+  });
   if (a.files.length === 0)
     throw new InputError(`userdata needs -f FILE (a node class and a NodePool)\n${USERDATA_USAGE}`);
   if (!a.instanceType) throw new InputError(`userdata needs --instance-type TYPE\n${USERDATA_USAGE}`);
