@@ -2,7 +2,6 @@
 // Cloud Billing stand-in on the same port, KRAFTSMAN_GCE_ENDPOINT), authenticated as a user would be: application
 // default credentials from GOOGLE_APPLICATION_CREDENTIALS (workload identity federation, exchanged at a local STS
 // stand-in). The region's zones come from regions.get; an unknown region and no credentials are exit 2.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,24 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startGceEmulator, type GceEmulator } from '../../../local/gce/server.ts';
 import { catalogSchema } from '../../../shared/model/catalog.ts';
+import { isolatedKraftsman } from './isolated-cli.ts';
 import { startGoogleSts, type GoogleSts } from '../../infra/support/google-sts.ts';
 
-const BIN = new URL('../../../bin/kraftsman.mjs', import.meta.url).pathname;
 const PROJECT = 'kraftsman-test';
 
-function kraftsman(args: string[], env: Record<string, string>) {
-  const home = mkdtempSync(join(tmpdir(), 'kraftsman-home-'));
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
-  });
-  const out: string[] = [];
-  const err: string[] = [];
-  child.stdout.on('data', (c) => out.push(String(c)));
-  child.stderr.on('data', (c) => err.push(String(c)));
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: out.join(''), stderr: err.join('') })),
-  );
-}
+const kraftsman = (args: string[], env: Record<string, string>) => isolatedKraftsman(args, () => env);
 
 describe('kraftsman catalog --cloud gcp', () => {
   let emu: GceEmulator;

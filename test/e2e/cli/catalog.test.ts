@@ -2,40 +2,24 @@
 // the Price List API on one port, found through AWS_ENDPOINT_URL as the SDK finds it): the catalog it writes holds
 // the region's types with their zones, shapes and prices and is a valid --catalog file; no credentials, access
 // denied, an unreachable region and bad usage are exit 2 with a line naming what (docs/catalog.md).
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startEc2Emulator, type Ec2Emulator } from '../../../local/ec2/server.ts';
 import { catalogSchema } from '../../../shared/model/catalog.ts';
+import { isolatedKraftsman } from './isolated-cli.ts';
 import { runCli, tempFile } from './run-cli.ts';
 
-const BIN = new URL('../../../bin/kraftsman.mjs', import.meta.url).pathname;
 const REGION = 'eu-west-1';
 
 /** The CLI as a user runs it: its own process, its environment only (no credentials or endpoint of ours). */
-function kraftsman(args: string[], env: Record<string, string>) {
-  const home = mkdtempSync(join(tmpdir(), 'kraftsman-home-'));
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      AWS_CONFIG_FILE: join(home, 'none'),
-      AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'),
-      AWS_EC2_METADATA_DISABLED: 'true',
-      ...env,
-    },
-  });
-  const out: string[] = [];
-  const err: string[] = [];
-  child.stdout.on('data', (c) => out.push(String(c)));
-  child.stderr.on('data', (c) => err.push(String(c)));
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: out.join(''), stderr: err.join('') })),
-  );
-}
+const kraftsman = (args: string[], env: Record<string, string>) =>
+  isolatedKraftsman(args, (home) => ({
+    AWS_CONFIG_FILE: join(home, 'none'),
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'none'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...env,
+  }));
 
 describe('kraftsman catalog --cloud aws', () => {
   let emu: Ec2Emulator;
