@@ -11,7 +11,8 @@ import { oncePerContainer } from './container.ts';
 import { gceConfig, type GceSettings } from './gce-settings.ts';
 
 /** What the functions call of the Compute Engine provider: the port, and lifecycle's preemption reads. */
-export type LazyGceProvider = CloudProvider & PreemptionSource & { readonly cloud: 'gcp' };
+/** Every method of the port, optional ones included (Required): a method the lazy provider forgot would silently be absent. */
+export type LazyGceProvider = Required<CloudProvider> & PreemptionSource & { readonly cloud: 'gcp' };
 
 /**
  * Settings are checked now (a bad zone or project fails the cold start, as before); the SDK is imported and its
@@ -38,5 +39,7 @@ export function lazyGceProvider(
     instanceTypes: async (nodeClass, options) => (await load()).instanceTypes(nodeClass, options),
     isDrifted: async (claim, nodeClass) => (await load()).isDrifted(claim, nodeClass),
     interruptions: async (since) => (await load()).interruptions(since),
+    // lifecycle's node-class status (docs/observability.md, "Node classes"): resolved from the spec, no call
+    describeNodeClass: async (nodeClass) => (await load()).describeNodeClass(nodeClass),
   };
 }
