@@ -36,7 +36,6 @@ const CARRIED_NOT_CALLABLE: Record<string, readonly string[]> = {
   admit: ['@aws-sdk/client-iam'],
   orchestrate: ['@aws-sdk/client-iam', '@aws-sdk/client-ssm'],
   census: ['@aws-sdk/client-iam'],
-  lifecycle: ['@aws-sdk/client-ssm'],
 };
 
 /** The actions each function's role allows, by function name (RoleName `<prefix>-<fn>`). */

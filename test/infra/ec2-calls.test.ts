@@ -114,6 +114,13 @@ describe('each CloudProvider method calls exactly what infra/iam/calls.yml decla
     expectDeclared('delete', calls);
   });
 
+  it('describeNodeClass (lifecycle’s node-class status): its images, subnets and security groups', async () => {
+    const describe = rig.provider.describeNodeClass.bind(rig.provider);
+    const calls = await callsOf('describeNodeClass', () => describe(nodeClass()));
+    expect([...calls].sort()).toEqual(['DescribeImages', 'DescribeSecurityGroups', 'DescribeSubnets']);
+    expectDeclared('describeNodeClass', calls);
+  });
+
   it('prices (the pricing function’s PriceSource): offerings, then both price APIs', async () => {
     const calls = await callsOf('prices', () => source.prices());
     expect(calls).toEqual(['DescribeInstanceTypeOfferings', 'GetProducts', 'DescribeSpotPriceHistory']);
