@@ -37,6 +37,18 @@ function consolidation(w: World, sent: Proposal[][]) {
   return { ...w.deps(), handOff: async (p: readonly Proposal[]) => void sent.push([...p]) };
 }
 
+/** Mid-pass the holder stalls past its TTL, another attempt takes the lease, and the heartbeat finds it lost. */
+async function takeLeaseMidPass(
+  w: Awaited<ReturnType<typeof startWorld>>,
+  base: ReturnType<typeof consolidation>,
+  ttlMs: number,
+): Promise<void> {
+  w.clock.advance(ttlMs + 1);
+  await w.store.acquireLease({ cluster: 'c1', name: 'consolidation', owner: 'pass-new', ttlMs });
+  base.timer.fire();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 describe('consolidate', () => {
   it('hands the pass’s proposals to admission, which starts them, and orchestration completes them', async () => {
     world = await startWorld(fleet());
@@ -105,12 +117,8 @@ describe('consolidate', () => {
     const ttlMs = 60_000;
     const deps = {
       ...base,
-      // Mid-pass the holder stalls past its TTL, another attempt takes the lease, and the heartbeat finds it lost.
       instanceTypes: async () => {
-        w.clock.advance(ttlMs + 1);
-        await w.store.acquireLease({ cluster: 'c1', name: 'consolidation', owner: 'pass-new', ttlMs });
-        base.timer.fire();
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await takeLeaseMidPass(w, base, ttlMs);
         return base.instanceTypes();
       },
     };
@@ -136,12 +144,7 @@ describe('consolidate', () => {
         ...base,
         store,
         instanceTypes: async () => {
-          if (loseLease) {
-            w.clock.advance(ttlMs + 1);
-            await w.store.acquireLease({ cluster: 'c1', name: 'consolidation', owner: 'pass-new', ttlMs });
-            base.timer.fire();
-            await new Promise((resolve) => setTimeout(resolve, 10));
-          }
+          if (loseLease) await takeLeaseMidPass(w, base, ttlMs);
           return base.instanceTypes();
         },
       };
