@@ -12,12 +12,17 @@ import {
   nodePool,
   pod,
   podGroup,
+  provisionHandler,
+  lambdaContext,
+  scheduledEvent,
   startHarness,
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
 import { AWS_GPU_TYPES, GCP_GPU_TYPES } from '../../support/e2e/gpu-pools.ts';
 import { labelsOf, provisionOnce, providerIdOf } from '../../support/e2e/steps.ts';
+import { systemTimer } from '../../../shared/adapters/system-timer.ts';
+import type { Timer } from '../../../shared/ports/timer.ts';
 
 const other = (c: Cloud): Cloud => (c === 'aws' ? 'gcp' : 'aws');
 
@@ -95,6 +100,32 @@ describe.each(['aws', 'gcp'] as const)('a gang refused for capacity on %s', (che
       );
     }
     expect(failovers(h).map((r) => r.labels)).toEqual([{ from_cloud: cheapest, to_cloud: to }]);
+    expect(events(h, 'GangFailed')).toEqual([]);
+  });
+
+  it(`moves to ${to} within the same provision invocation: the watch loop's next batch places it again`, async () => {
+    exhaust(h, cheapest, cheapest === 'aws' ? AWS_GPU_TYPES : GCP_GPU_TYPES);
+    h.seed(gang());
+    // The watch's waits let the launch it invoked finish first, then move the clock on: the batches follow each
+    // other as in a deployed run, without real waiting. The lease heartbeat (every 10 s of a 30 s lease) waits
+    // for real and is cut short when the run releases the lease.
+    const timer: Timer = {
+      async sleep(ms, signal) {
+        if (ms >= 10_000) return systemTimer.sleep(ms, signal);
+        await h.invoker.settled();
+        h.clock.advance(ms);
+      },
+    };
+    const watch = { windowMs: 60_000, pollMs: 5_000, idleMs: 1_000, maxMs: 5_000 };
+    const result = await provisionHandler({ ...h, timer }, watch)(
+      scheduledEvent(h.clock),
+      lambdaContext('provision'),
+    );
+    await h.invoker.settled();
+    expect(result).toMatchObject({ outcome: 'ran', batches: 2, failedBatches: 0 });
+    expect(h.list('NodeClaim').length).toBeGreaterThan(0);
+    expect(poolsOfClaims(h).every((p) => p === `${to}-gpu`)).toBe(true);
+    expect(events(h, 'GangFailover')).toHaveLength(2);
     expect(events(h, 'GangFailed')).toEqual([]);
   });
 
