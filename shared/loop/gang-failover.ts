@@ -2,8 +2,7 @@
 // solve, gangs whose last launch a cloud refused for capacity are kept off that cloud when another cloud's
 // NodePools admit them; after it, each such gang gets an event naming both clouds and a metric — GangFailover
 // when it moved, GangFailed only when no other cloud admits it or none can take it now.
-import { CLOUD, type Cloud } from '../model/labels.ts';
-import { VOLCANO_GROUP, VOLCANO_GROUP_ALT } from '../model/labels.ts';
+import { CLOUD, CLOUDS, VOLCANO_GROUP, VOLCANO_GROUP_ALT, type Cloud } from '../model/labels.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import {
   failoverOutcomes,
@@ -59,7 +58,7 @@ export async function planFailover(
   const refused: RefusedUnit[] = [];
   for (const [unit, { claim, members }] of units) {
     const record = await deps.store.getLaunch(cluster, claim);
-    const from = refusedFor(record && { ...record, cloud: record.cloud as Cloud }, now);
+    const from = refusedFor(record, now);
     if (from) refused.push({ unit, from, members });
   }
   if (refused.length === 0) return { pods: demand, refused, movable: new Set() };
@@ -68,7 +67,7 @@ export async function planFailover(
   for (const r of refused) {
     // The other cloud admits the gang when each member, kept off the refusing cloud, fits some NodePool on its
     // own with every offering available (the verdicts' judgement; gang and pod ties are not pool questions).
-    const alone = r.members.map((p) => alone_(offCloud(p, r.from)));
+    const alone = r.members.map((p) => withoutTies(offCloud(p, r.from)));
     if (incompatibleWithEveryPool(view, alone, options).size === 0) movable.add(r.unit);
   }
   const confined = new Map<string, Pod>();
@@ -78,7 +77,7 @@ export async function planFailover(
 }
 
 /** The pod without what ties it to other pods (its gang, pod affinities, spreads): only pools decide. */
-function alone_(p: Pod): Pod {
+function withoutTies(p: Pod): Pod {
   const annotations = { ...p.metadata.annotations };
   delete annotations[VOLCANO_GROUP];
   delete annotations[VOLCANO_GROUP_ALT];
@@ -99,11 +98,13 @@ export async function reportFailover(
   at: Date,
 ): Promise<FailoverOutcome[]> {
   if (plan.refused.length === 0) return [];
-  const nodeCloud = new Map(objects.nodes.map((n) => [n.metadata.name, n.metadata.labels?.[CLOUD]]));
+  const nodeCloud = new Map(
+    objects.nodes.map((n) => [n.metadata.name, CLOUDS.find((c) => c === n.metadata.labels?.[CLOUD])]),
+  );
   const cloudOf = (key: string): Cloud | undefined => {
     const p = result.placements.get(key);
     if (!p) return undefined;
-    return p.kind === 'new' ? p.claim.template.cloud : (nodeCloud.get(p.node) as Cloud | undefined);
+    return p.kind === 'new' ? p.claim.template.cloud : nodeCloud.get(p.node);
   };
   const outcomes = failoverOutcomes(plan.refused, plan.movable, cloudOf, (k) => result.errors.get(k));
   const members = new Map(plan.refused.map((r) => [r.unit, r.members]));
@@ -126,10 +127,9 @@ export async function reportFailover(
     if (o.kind === 'moved')
       deps.metrics.count(M.gangFailoversTotal, 1, { [L.fromCloud]: o.from, [L.toCloud]: o.to });
     else deps.metrics.count(M.gangFailoverFailuresTotal, 1, { [L.fromCloud]: o.from, [L.reason]: o.kind });
-    (o.kind === 'moved' ? deps.logger.info : deps.logger.warn).call(deps.logger, messageOf(o), {
-      gang: o.unit,
-      outcome: o.kind,
-    });
+    const fields = { gang: o.unit, outcome: o.kind };
+    if (o.kind === 'moved') deps.logger.info(messageOf(o), fields);
+    else deps.logger.warn(messageOf(o), fields);
   }
   await publishEvents(deps, events);
   return outcomes;
