@@ -32,8 +32,11 @@ export interface FailoverPlan {
   readonly movable: ReadonlySet<string>;
 }
 
-/** A pod's gang launch unit: its gang within its namespace (the scheduler's gang identity). */
-const unitOf = (p: Pod): string | undefined => {
+/**
+ * A pod's launch unit by default: its gang within its namespace (the scheduler's gang identity). Another kind of
+ * all-or-nothing launch (an atomic ProvisioningRequest's pods) passes its own `unitOf` to planFailover.
+ */
+export const gangUnitOf = (p: Pod): string | undefined => {
   const g = gangName(p);
   return g === undefined ? undefined : `${p.metadata.namespace ?? 'default'}/${g}`;
 };
@@ -47,6 +50,7 @@ export async function planFailover(
   demand: readonly Pod[],
   everyOffering: () => { view: PassView; options: SchedulingOptions },
   now: Date,
+  unitOf: (p: Pod) => string | undefined = gangUnitOf,
 ): Promise<FailoverPlan> {
   const claims = new Set(objects.nodeClaims.map((c) => c.metadata.name));
   const units = voidClaimsByUnit(
