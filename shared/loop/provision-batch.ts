@@ -27,6 +27,7 @@ import type { StateStore } from '../ports/state-store/index.ts';
 import type { Fence, Nomination, PassState } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
 import { invokeLaunchers } from './launch-invoke.ts';
+import { planFailover, reportFailover } from './gang-failover.ts';
 import { leavingOf } from './leaving-pods.ts';
 import { publishEvents } from './events.ts';
 import { inParallel } from './parallel.ts';
@@ -92,7 +93,24 @@ export async function runBatch(
   const notReady = notReadyPools(deps, snapshot);
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);
-  const pending = demand.pods.map((p) => view.pendingPod(p));
+  // Verdicts and failover judge with every offering available: the same snapshot unless an offering was refused.
+  const everyOffering = () =>
+    offered.every((o, i) => o === specs[i])
+      ? snapshot
+      : buildSnapshot(objects, buildInstanceTypes(specs), LIVE);
+  const failover = await planFailover(
+    deps,
+    fence.cluster,
+    objects,
+    state.nominations,
+    demand.pods,
+    () => {
+      const every = passView(everyOffering());
+      return { view: every, options: schedulingOptions(every, settings.upstream) };
+    },
+    started,
+  );
+  const pending = failover.pods.map((p) => view.pendingPod(p));
   const result = solve(view.input(pending), options);
   deps.metrics.observe(M.schedulingDurationSeconds, (deps.clock.now().getTime() - started.getTime()) / 1000);
   deps.metrics.gauge(M.batchPods, demand.pods.length);
@@ -111,11 +129,6 @@ export async function runBatch(
     CLAIM_PARALLELISM,
   );
   const unplaced = demand.pods.filter((p) => !result.placements.has(podKey(p)));
-  // Verdicts are judged with every offering available: the same snapshot unless an offering was refused.
-  const everyOffering = () =>
-    offered.every((o, i) => o === specs[i])
-      ? snapshot
-      : buildSnapshot(objects, buildInstanceTypes(specs), LIVE);
   const verdicts = await writeVerdicts(deps, settings, fence.cluster, everyOffering, unplaced, {
     errors: result.errors,
     notReady,
@@ -135,6 +148,7 @@ export async function runBatch(
     created.map((c) => ({ name: c.name, nodePool: c.claim.template.nodePool, pods: c.claim.pods.length })),
   );
   await publishEvents(deps, batchEvents(story));
+  await reportFailover(deps, failover, result, objects, started);
   if (demand.fromLeaving > 0)
     deps.logger.info('scheduled the pods of leaving nodes', {
       pods: demand.fromLeaving,

@@ -18,6 +18,10 @@ export const PROVISIONING_METRICS = {
   nodePoolReady: 'kraftsman_nodepool_ready',
   unavailableOfferingsTotal: 'kraftsman_unavailable_offerings_total',
   launchFailuresTotal: 'kraftsman_launch_failures_total',
+  /** A gang refused for capacity on one cloud placed whole on another (docs/mechanisms/gangs.md#cross-cloud-failover). */
+  gangFailoversTotal: 'kraftsman_gang_failovers_total',
+  /** A refused gang no other cloud admits (`pinned`) or can take now (`exhausted`). */
+  gangFailoverFailuresTotal: 'kraftsman_gang_failover_failures_total',
   nodeClaimLifetimeSeconds: 'kraftsman_nodeclaim_lifetime_seconds',
   nodeClaimTerminationDurationSeconds: 'kraftsman_nodeclaim_termination_duration_seconds',
   garbageCollectedTotal: 'kraftsman_garbage_collected_total',
@@ -28,6 +32,8 @@ export const PROVISIONING_LABELS = {
   nodePool: 'nodepool',
   reason: 'reason',
   cloud: 'cloud',
+  fromCloud: 'from_cloud',
+  toCloud: 'to_cloud',
   capacityType: 'capacity_type',
   instanceType: 'instance_type',
   cause: 'cause',

@@ -9,6 +9,7 @@ import { candidateDeleted } from './candidate-deleted.ts';
 import { crossCloud } from './cross-cloud.ts';
 import { DECAY_BATCH, DECAY_BOUND, DECAY_BOUND_BATCHED, DECAY_WALK, fleetDecay } from './decay.ts';
 import { gangRefused } from './gang-refused.ts';
+import { gangs } from './gangs.ts';
 import { Timeline } from '../events.ts';
 import { boundPods, remove, shed } from './load.ts';
 import { localize } from './localize.ts';
@@ -123,6 +124,7 @@ export const SCENARIOS: readonly Scenario[] = [
   spotInterruption(),
   candidateDeleted(),
   crossCloud(),
+  gangs(),
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((s) => s.name);

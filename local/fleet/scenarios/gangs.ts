@@ -1,0 +1,103 @@
+// `gangs`: gangs through their life on two clouds (docs/mechanisms/gangs.md). A two-worker H100 Volcano gang
+// arrives while its cheapest cloud (EC2 p5.48xlarge) has no capacity: refused whole there, it fails over whole to
+// Compute Engine (a3-highgpu-8g) and runs. A running CPU gang spans two nodes while consolidation removes the
+// underused node beside it: the gang is left whole (skip reason `gang`).
+import { uid } from '../../../test/fixtures/fleet/ids.ts';
+import { stampPod, template } from '../../../test/fixtures/fleet/pods.ts';
+import { GPU_TOLERATION, podGroup, TRAINING_REQUESTS } from '../../../test/fixtures/fleet/ramp-workloads.ts';
+import type { Rng } from '../../../test/fixtures/fleet/rng.ts';
+import { smallFleet } from './small-fleet.ts';
+import { timedScenario, type TimedScenario } from './timed.ts';
+
+/** The pending H100 gang and the type its cheapest cloud has no capacity for. */
+export const TRAIN = 'train-failover';
+export const REFUSED_TYPE = 'p5.48xlarge';
+export const FAILOVER_TYPE = 'a3-highgpu-8g';
+const WORKERS = 2;
+/** The running CPU gang (PodGroup minMember 2), one member on each of two cpu-aws nodes. */
+export const ETL = 'etl';
+export const GANGS_NAMESPACE = 'ml-training';
+
+function trainGang(rng: Rng): unknown[] {
+  const tpl = template({
+    namespace: GANGS_NAMESPACE,
+    prefix: `${TRAIN}-worker`,
+    indexed: true,
+    labels: { 'volcano.sh/job-name': TRAIN, 'volcano.sh/task-spec': 'worker', app: TRAIN },
+    annotations: { 'scheduling.k8s.io/group-name': TRAIN },
+    owner: { apiVersion: 'batch.volcano.sh/v1alpha1', kind: 'Job', name: TRAIN, uid: uid(rng) },
+    image: 'nvcr.io/nvidia/pytorch:25.08-py3',
+    requests: { ...(TRAINING_REQUESTS['h100-80gb'] as object), 'nvidia.com/gpu': '8' },
+    nodeSelector: { 'kraftsman.dev/gpu-model': 'h100-80gb' },
+    tolerations: [GPU_TOLERATION],
+    schedulerName: 'volcano',
+    priorityClassName: 'training',
+    priority: 1000,
+  });
+  const after = '2026-11-29T23:50:00Z';
+  const pods = Array.from({ length: WORKERS }, () => stampPod(tpl, { after }, rng));
+  return [podGroup(TRAIN, GANGS_NAMESPACE, WORKERS, 'Pending', rng, after), ...pods];
+}
+
+export function gangs(): TimedScenario {
+  return timedScenario({
+    name: 'gangs',
+    description:
+      'an H100 gang refused on EC2 fails over whole to Compute Engine; consolidation leaves a running gang whole around it',
+    minutes: 5,
+    objects: (seed) =>
+      smallFleet(
+        seed,
+        [
+          {
+            pool: 'cpu-aws',
+            nodes: 3,
+            types: ['m7i.2xlarge', 'm7i.xlarge'],
+            nodeTypes: ['m7i.2xlarge'],
+            capacityTypes: ['on-demand'],
+          },
+          { pool: 'training-aws', nodes: 0, types: [REFUSED_TYPE], capacityTypes: ['on-demand'] },
+          { pool: 'training-gcp', nodes: 0, types: [FAILOVER_TYPE], capacityTypes: ['on-demand'] },
+        ],
+        [
+          // The running gang: members on the first two nodes (round-robin placement).
+          {
+            name: ETL,
+            namespace: GANGS_NAMESPACE,
+            requests: { cpu: '3', memory: '8Gi' },
+            annotations: { 'scheduling.k8s.io/group-name': ETL },
+            bound: 2,
+            pools: ['cpu-aws'],
+          },
+          // Holds the first node (do-not-disrupt): the gang's two nodes can never leave together, so only the
+          // gang rule keeps consolidation from taking the second node alone.
+          {
+            name: 'ledger',
+            namespace: 'web',
+            requests: { cpu: '1', memory: '2Gi' },
+            annotations: { 'karpenter.sh/do-not-disrupt': 'true' },
+            bound: 1,
+            pools: ['cpu-aws'],
+          },
+          // Beside the gang and the ledger on the first node; the third node starts empty, for consolidation to
+          // remove around the gang, while the second node (the gang's member alone) would be replaced by a
+          // cheaper m7i.xlarge were it not for the gang.
+          {
+            name: 'web',
+            namespace: 'web',
+            requests: { cpu: '1', memory: '2Gi' },
+            bound: 1,
+            pools: ['cpu-aws'],
+          },
+        ],
+        (rng) => [
+          podGroup(ETL, GANGS_NAMESPACE, 2, 'Running', rng, '2026-11-29T23:00:00Z'),
+          ...trainGang(rng),
+        ],
+        // Place for the Kueue-style part (issue 33 item 6): a `best-effort-atomic-scale-up` ProvisioningRequest
+        // provisioned atomically on the cheaper cloud joins here once the provision loop reads
+        // ProvisioningRequests (shared/loop/provisioning-requests*).
+      ),
+    timeline: [{ at: 0, inject: { kind: 'capacity', types: [REFUSED_TYPE], left: 0 } }],
+  });
+}
