@@ -1,7 +1,8 @@
 // check-capacity ProvisioningRequests and their booking through the handlers, on both clouds
 // (docs/mechanisms/provisioning-requests.md, "Booking"): a request that fits an existing node is Provisioned=True
 // CapacityIsFound and books that capacity for 10 minutes — a later request and an ordinary pending pod cannot take
-// it, consolidate skips the node (`provisioning-request`) — then BookingExpired=True and the node is consolidated.
+// it, consolidate skips the node (`provisioning-request`) — then BookingExpired=True, the waiting request gets the
+// capacity, and once its booking runs out too the node is consolidated.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
@@ -96,6 +97,12 @@ describe.each(['aws', 'gcp'] as const)('check-capacity ProvisioningRequests on %
       reason: 'CapacityReservationTimeExpired',
     });
     expect(conditionsOf(h, 'check').Provisioned).toMatchObject({ status: 'True', reason: 'CapacityIsFound' });
+    // the released GPU goes to the request that waited for it (Provisioned=False is answered again after 1 min)
+    expect(conditionsOf(h, 'later').Provisioned).toMatchObject({ status: 'True', reason: 'CapacityIsFound' });
+    expect(await runConsolidate(h)).toMatchObject({ outcome: 'ran', handedOff: 0 });
+    h.clock.advance(10 * 60_000 + 1_000);
+    await provisionOnce(h);
+    expect(conditionsOf(h, 'later').BookingExpired).toMatchObject({ status: 'True' });
     expect(await runConsolidate(h)).toMatchObject({ outcome: 'ran', handedOff: 1 });
   });
 
