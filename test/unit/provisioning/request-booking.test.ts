@@ -99,4 +99,30 @@ describe('holding the booked pods', () => {
     const later = new Date(NOW.getTime() + 10 * 60_000);
     expect(bookedNodes(snapshotOf(objects), later)).toEqual(new Set());
   });
+
+  it('books the nodes of the claims an atomic request opened, wherever its held pods sit', () => {
+    const claimed = (name: string, request: string) => ({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: {
+        name: `claim-${name}`,
+        creationTimestamp: '2026-09-01T08:00:00Z',
+        labels: { 'karpenter.sh/nodepool': 'default' },
+        annotations: { 'kraftsman.dev/provisioning-request': request },
+      },
+      spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
+      status: { nodeName: name, conditions: [{ type: 'Initialized', status: 'True' }] },
+    });
+    const objects = [
+      nodePool(),
+      n('n1'),
+      n('n2'),
+      n('n3'),
+      claimed('n2', 'ml/job'),
+      claimed('n3', 'ml/other'),
+      template('6'),
+      request('job', 1, 1),
+    ];
+    expect([...bookedNodes(snapshotOf(objects), NOW)].sort()).toEqual(['n1', 'n2']);
+  });
 });
