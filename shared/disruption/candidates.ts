@@ -29,6 +29,8 @@ export interface CandidateInputs {
   readonly untouchable?: ReadonlySet<string>;
   /** Running gangs (gangs.ts): a candidate hosting a member carries the nodes it must leave with. */
   readonly gangs?: GangIndex;
+  /** Nodes holding a ProvisioningRequest's booked capacity (shared/provisioning/request-booking.ts). */
+  readonly booked?: ReadonlySet<string>;
 }
 
 export interface Expired {
@@ -97,6 +99,11 @@ export function buildCandidates(inputs: CandidateInputs): CandidateSet {
     }
     if (inputs.nominated?.has(n.name)) {
       skip('nominated');
+      continue;
+    }
+    // Cluster Autoscaler's booked pods sit on the node, so its scale-down keeps it (processors/provreq).
+    if (inputs.booked?.has(n.name)) {
+      skip('provisioning-request');
       continue;
     }
     if (n.node.metadata.annotations?.[DO_NOT_DISRUPT] === 'true') {

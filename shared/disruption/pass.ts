@@ -31,6 +31,8 @@ export interface PassInputs {
   /** Nodes named by an open command: marked for deletion for the whole pass (their pods move, they use budget). */
   readonly claimedByCommands?: ReadonlySet<string>;
   readonly nominated?: ReadonlySet<string>;
+  /** Nodes holding a ProvisioningRequest's booked capacity: skipped as `provisioning-request`. */
+  readonly booked?: ReadonlySet<string>;
   /** Nodes an invalid object concerns: skipped as `invalid-object`, never candidates. */
   readonly untouchable?: ReadonlySet<string>;
   /** podKeys of pending pods the provisioner found incompatible with every NodePool (StateStore verdicts). */
@@ -77,6 +79,7 @@ export function passSetup(inputs: PassInputs) {
     now,
     claimedByCommands: inputs.claimedByCommands,
     nominated: inputs.nominated,
+    booked: inputs.booked,
     untouchable: inputs.untouchable,
     gangs: gangIndex(snapshot),
   });

@@ -53,6 +53,11 @@ export const SKIP_REASONS = [
    * now (docs/mechanisms/gangs.md, "Disruption").
    */
   'gang',
+  /**
+   * It holds capacity a ProvisioningRequest booked, while the booking lasts
+   * (docs/mechanisms/provisioning-requests.md, "Booking").
+   */
+  'provisioning-request',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

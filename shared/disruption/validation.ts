@@ -41,6 +41,7 @@ export function validateCommand(live: PassInputs, cmd: ProposalShape): Validatio
     now: live.now,
     claimedByCommands: live.claimedByCommands,
     nominated: live.nominated,
+    booked: live.booked,
     gangs,
   });
   for (const e of set.expired) ctx.expired.add(e.node);

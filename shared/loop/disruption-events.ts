@@ -25,6 +25,8 @@ const BLOCKED: Partial<Record<SkipReason, Wording>> = {
   'invalid-object': () => 'An object about the node fails validation (kraftsman leaves it untouched)',
   // kraftsman's own (docs/mechanisms/gangs.md, "Disruption"): Karpenter has no gang rule to word it.
   gang: () => "Node hosts a member of a running gang whose other nodes can't be disrupted with it",
+  // kraftsman's own (docs/mechanisms/provisioning-requests.md, "Booking"): Karpenter reads no ProvisioningRequests.
+  'provisioning-request': () => 'Node holds capacity a ProvisioningRequest booked',
 };
 /** Karpenter's consolidation messages (disruption/consolidation.go, emptiness.go). */
 const UNCONSOLIDATABLE: Partial<Record<SkipReason, Wording>> = {

@@ -21,6 +21,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { bookedNodes } from '../provisioning/request-booking.ts';
 import { consolidatedGate } from './consolidated-skip.ts';
 import { emitNegativeCache, loadNegativeCache } from './negative-cache-io.ts';
 import { writeBack } from './pass-write-back.ts';
@@ -79,6 +80,7 @@ export async function disruptionPass(
     },
     claimedByCommands,
     nominated,
+    booked: bookedNodes(sync.snapshot, start),
     verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
     untouchable: request.untouchable,
     consolidated: gate.consolidated,

@@ -11,6 +11,7 @@ import type { Cluster } from '../ports/cluster/index.ts';
 import type { PassState } from '../ports/state-store/records.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import { commandExclusions } from './command-exclusions.ts';
+import { bookedNodes } from '../provisioning/request-booking.ts';
 
 export interface LiveDeps {
   readonly store: StateStore;
@@ -39,16 +40,18 @@ export async function readLive(
   const snapshot = buildSnapshot(read.objects, types, { poolReadiness: true });
   const state = complete ? await complete(stored, snapshot) : stored;
   const { claimedByCommands, nominated } = commandExclusions(state, snapshot);
+  const now = deps.clock.now();
   return {
     snapshot,
     state,
     inputs: {
       snapshot,
-      now: deps.clock.now(),
+      now,
       options,
       stopwatch,
       claimedByCommands,
       nominated,
+      booked: bookedNodes(snapshot, now),
       verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
     },
   };

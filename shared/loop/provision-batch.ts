@@ -18,6 +18,7 @@ import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisio
 import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
 import { withoutRefused } from '../provisioning/offerings.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
+import { bookings, holdBookings } from '../provisioning/request-booking.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Invoker } from '../ports/invoker.ts';
@@ -88,8 +89,10 @@ export async function runBatch(
   const demand = pendingDemand(objects, state.nominations, started, !settings.upstream, leaving);
   const specs = await poolSpecs(deps.instanceTypes, objects);
   const offered = withoutRefused(specs, state.unavailableOfferings, started);
-  // Covered pods are charged to the capacity they wait for; leaving nodes take nothing.
-  const snapshot = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered), LIVE), demand);
+  // Covered pods are charged to the capacity they wait for; leaving nodes take nothing; booked
+  // ProvisioningRequests' pods hold their capacity (docs/mechanisms/provisioning-requests.md, "Booking").
+  const charged = batchCapacity(buildSnapshot(objects, buildInstanceTypes(offered), LIVE), demand);
+  const snapshot = settings.upstream ? charged : holdBookings(charged, bookings(objects, started)).snapshot;
   const notReady = notReadyPools(deps, snapshot);
   const view = passView(snapshot);
   const options = schedulingOptions(view, settings.upstream);

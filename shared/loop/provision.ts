@@ -14,6 +14,7 @@ import {
   type BatchResult,
   type BatchSettings,
 } from './provision-batch.ts';
+import { answerRequests, requestsDue, type RequestTotals } from './provisioning-requests.ts';
 import { withLease, type HeldLease, type LeaseDeps } from './with-lease.ts';
 
 export interface ProvisionDeps extends BatchDeps, LeaseDeps {
@@ -49,6 +50,8 @@ export interface ProvisionTotals {
   readonly launchesInvoked: number;
   readonly unschedulable: number;
   readonly verdicts: number;
+  /** ProvisioningRequests answered (docs/mechanisms/provisioning-requests.md, "In the loop"). */
+  readonly requestsAnswered: number;
 }
 
 export type ProvisionResult =
@@ -84,7 +87,10 @@ class Watch {
     launchesInvoked: 0,
     unschedulable: 0,
     verdicts: 0,
+    requestsAnswered: 0,
   };
+  /** Requests of another class whose event this container wrote (once each, not every pass). */
+  private readonly evented = new Set<string>();
 
   constructor(
     private readonly deps: ProvisionDeps,
@@ -108,6 +114,10 @@ class Watch {
       if (!objects) break;
       try {
         this.record(await runBatch(this.deps, this.request.batch, this.lease.fence, objects));
+        // the requests after the ordinary pending pods, as Cluster Autoscaler answers them in their own iterations
+        this.recordRequests(
+          await answerRequests(this.deps, this.request.batch, this.lease.fence, this.evented),
+        );
         failures = 0;
       } catch (err: unknown) {
         failures += 1;
@@ -156,7 +166,19 @@ class Watch {
       const at = this.handled.get(podIdentity(p));
       if (at === undefined || now.getTime() - at >= this.request.watch.retryMs) out.add(podIdentity(p));
     }
+    if (!this.request.batch.upstream)
+      for (const key of requestsDue(objects, now, this.evented)) out.add(`request:${key}`);
     return out;
+  }
+
+  private recordRequests(r: RequestTotals): void {
+    const t = this.totals;
+    this.totals = {
+      ...t,
+      claimsCreated: t.claimsCreated + r.claimsCreated,
+      launchesInvoked: t.launchesInvoked + r.launchesInvoked,
+      requestsAnswered: t.requestsAnswered + r.answered,
+    };
   }
 
   private record(r: BatchResult): void {

@@ -340,6 +340,20 @@ export class FakeCluster implements Cluster {
     this.put(kind, { ...obj, status: mergePatch(obj.status ?? {}, status) } as Obj);
   }
 
+  async patchRequestStatus(
+    request: { readonly namespace: string; readonly name: string },
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const obj = this.get('ProvisioningRequest', request.name, request.namespace) as Obj & {
+      status?: Record<string, unknown>;
+    };
+    if (obj.metadata.resourceVersion !== resourceVersion)
+      throw new ConflictError({ kind: 'ProvisioningRequest', ...request }, 1);
+    this.statusWrites += 1;
+    this.put('ProvisioningRequest', { ...obj, status: mergePatch(obj.status ?? {}, status) } as Obj);
+  }
+
   recordEvent(event: ClusterEvent): Promise<void> {
     this.events.push(event);
     return Promise.resolve();

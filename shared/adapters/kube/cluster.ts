@@ -263,6 +263,32 @@ export class KubeCluster implements Cluster {
     }
   }
 
+  async patchRequestStatus(
+    request: { readonly namespace: string; readonly name: string },
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const [group, version] = KINDS.ProvisioningRequest.apiVersion.split('/') as [string, string];
+    const key = { kind: 'ProvisioningRequest', name: request.name, namespace: request.namespace };
+    try {
+      await this.c.custom.patchNamespacedCustomObjectStatus(
+        {
+          group,
+          version,
+          namespace: request.namespace,
+          plural: 'provisioningrequests',
+          name: request.name,
+          body: { metadata: { resourceVersion }, status },
+        },
+        merge,
+      );
+    } catch (err: unknown) {
+      // The optimistic lock lost: the next pass reads the request again and answers it if it still needs one.
+      if (statusOf(err)?.code === 409) throw new ConflictError(key, 1, { cause: err });
+      throw toClusterError(err, key);
+    }
+  }
+
   async deleteNodeClaim(name: string, precondition: { uid?: string } = {}): Promise<void> {
     try {
       await this.c.custom.deleteClusterCustomObject({

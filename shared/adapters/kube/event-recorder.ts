@@ -23,6 +23,7 @@ const API_VERSION: Record<ClusterEvent['involved']['kind'], string> = {
   NodePool: KINDS.NodePool.apiVersion,
   EC2NodeClass: KINDS.EC2NodeClass.apiVersion,
   GCENodeClass: KINDS.GCENodeClass.apiVersion,
+  ProvisioningRequest: KINDS.ProvisioningRequest.apiVersion,
 };
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 

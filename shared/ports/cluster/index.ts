@@ -129,7 +129,8 @@ export type StatusKind = 'NodePool' | 'EC2NodeClass' | 'GCENodeClass';
 
 /** The object a Kubernetes event is about (core/v1 Event `involvedObject`). */
 export interface InvolvedObject {
-  readonly kind: 'Node' | 'NodeClaim' | 'Pod' | 'NodePool' | 'EC2NodeClass' | 'GCENodeClass';
+  readonly kind:
+    'Node' | 'NodeClaim' | 'Pod' | 'NodePool' | 'EC2NodeClass' | 'GCENodeClass' | 'ProvisioningRequest';
   readonly name: string;
   readonly namespace?: string;
   readonly uid?: string;
@@ -197,6 +198,16 @@ export interface Cluster {
   patchStatus(
     kind: StatusKind,
     name: string,
+    resourceVersion: string,
+    status: Readonly<Record<string, unknown>>,
+  ): Promise<void>;
+  /**
+   * A JSON merge patch of a ProvisioningRequest's status subresource pinned to `resourceVersion` (its whole
+   * `conditions` list, as Cluster Autoscaler's UpdateProvisioningRequest writes it; docs/mechanisms/provisioning-requests.md):
+   * ConflictError when the request moved on since it was read.
+   */
+  patchRequestStatus(
+    request: { readonly namespace: string; readonly name: string },
     resourceVersion: string,
     status: Readonly<Record<string, unknown>>,
   ): Promise<void>;

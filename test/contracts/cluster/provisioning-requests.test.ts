@@ -3,6 +3,7 @@
 // (docs/mechanisms/provisioning-requests.md).
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCrds } from '../../../local/kube-api/crds.ts';
+import { ConflictError } from '../../../shared/ports/cluster/errors.ts';
 import { requestPods, templatesByKey } from '../../../shared/state/request-pods.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -73,5 +74,29 @@ describe('ProvisioningRequests in the pass snapshot', () => {
       expect(read.reads.ProvisioningRequest).toMatchObject({ mode: 'list', objects: 0 });
       expect(read.objects.podTemplates).toHaveLength(1);
     }
+  });
+
+  it('patches a request’s conditions through /status, pinned to the version read; a stale version is a conflict', async () => {
+    h = await startHarness();
+    h.emulator.seed(objects);
+    const cluster = h.cluster();
+    const [pr] = (await cluster.readSnapshot()).objects.provisioningRequests;
+    if (!pr) throw new Error('no request read');
+    const rv = pr.metadata.resourceVersion ?? '';
+    const condition = {
+      type: 'Provisioned',
+      status: 'True',
+      reason: 'CapacityIsFound',
+      message: 'Capacity is found in the cluster',
+      lastTransitionTime: '2026-09-01T00:00:00Z',
+      observedGeneration: 1,
+    };
+    await cluster.patchRequestStatus({ namespace: 'ml', name: 'job' }, rv, { conditions: [condition] });
+    const [after] = (await cluster.readSnapshot()).objects.provisioningRequests;
+    expect(after?.status?.conditions).toEqual([condition]);
+    expect(after?.spec).toEqual(pr.spec);
+    await expect(
+      cluster.patchRequestStatus({ namespace: 'ml', name: 'job' }, rv, { conditions: [] }),
+    ).rejects.toBeInstanceOf(ConflictError);
   });
 });

@@ -52,6 +52,15 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
       spec: { amiSelectorTerms: [{ alias: 'al2023@latest' }] },
     },
     { apiVersion: 'karpenter.k8s.gcp/v1alpha1', kind: 'GCENodeClass', metadata: { name: 'g1' }, spec: {} },
+    {
+      apiVersion: 'autoscaling.x-k8s.io/v1',
+      kind: 'ProvisioningRequest',
+      metadata: { namespace: 'ns', name: 'pr1' },
+      spec: {
+        provisioningClassName: 'check-capacity.autoscaling.x-k8s.io',
+        podSets: [{ podTemplateRef: { name: 't1' }, count: 1 }],
+      },
+    },
   ]);
   const cluster = h.cluster();
   await cluster.readSnapshot();
@@ -86,6 +95,11 @@ it('grants exactly the verbs the adapter uses, no more and no less', async () =>
     const nc = h.emulator.store.list(h.emulator.typeOf(kind), undefined).items[0];
     await cluster.patchStatus(kind, name, String(nc?.metadata.resourceVersion), { conditions: [] });
   }
+  // A ProvisioningRequest's conditions (provision, shared/loop/provisioning-requests.ts).
+  const pr = h.emulator.store.list(h.emulator.typeOf('ProvisioningRequest'), undefined).items[0];
+  await cluster.patchRequestStatus({ namespace: 'ns', name: 'pr1' }, String(pr?.metadata.resourceVersion), {
+    conditions: [],
+  });
   await cluster.deleteNode('n1');
   const used = h.emulator.audit.used();
   const role = granted();
