@@ -212,7 +212,7 @@ export class SnapshotReader {
       podGroups: this.all('PodGroup'),
       workloads: this.all('Workload'),
       workloadPodGroups: this.all('WorkloadPodGroup'),
-      // read, not yet acted on by the loop (docs/mechanisms/provisioning-requests.md)
+      // answered by the provision function (docs/mechanisms/provisioning-requests.md)
       provisioningRequests: this.all('ProvisioningRequest'),
       podTemplates: this.all('PodTemplate'),
     };

@@ -1,7 +1,7 @@
 // The `gangs` scenario end to end (docs/fleet-scenarios.md, docs/mechanisms/gangs.md): a two-worker H100 Volcano
 // gang whose cheapest cloud has no capacity is refused whole on EC2 and fails over whole to Compute Engine, where
 // it runs; a running CPU gang spread over two nodes is left whole while consolidation removes the underused node
-// beside it. (The Kueue-style ProvisioningRequest part joins with the provision loop's ProvisioningRequests.)
+// beside it; a Kueue-style atomic ProvisioningRequest is provisioned all at once on the cheaper cloud.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStateStore, Closer } from '../../../functions/compose/index.ts';
 import {
@@ -9,6 +9,8 @@ import {
   FAILOVER_TYPE,
   GANGS_NAMESPACE,
   REFUSED_TYPE,
+  REQUEST,
+  REQUEST_TYPES,
   TRAIN,
   gangs,
 } from '../../../local/fleet/scenarios/gangs.ts';
@@ -103,7 +105,45 @@ describe('gangs: cross-cloud failover', () => {
       );
     expect(events('GangFailed')).toEqual([]);
     expect(r.summary.launches.gangsLaunched).toBeGreaterThanOrEqual(1);
-    expect(r.summary.launches).toMatchObject({ aws: 0, gcp: 2 });
+    expect(r.summary.launches.aws).toBe(0);
+  });
+});
+
+describe('gangs: a Kueue-style atomic ProvisioningRequest', () => {
+  const REQUEST_ANNOTATION = 'kraftsman.dev/provisioning-request';
+  const requestClaims = () =>
+    objects(r.kube, 'NodeClaim').filter(
+      (c) =>
+        (c.metadata.annotations as Record<string, string> | undefined)?.[REQUEST_ANNOTATION] ===
+        `${GANGS_NAMESPACE}/${REQUEST}`,
+    );
+
+  it('is Provisioned=True, with claims for both its pods launched as one gang on the cheaper cloud', () => {
+    const [pr] = objects(r.kube, 'ProvisioningRequest') as unknown as {
+      status?: { conditions?: { type: string; status: string; reason: string }[] };
+    }[];
+    const conditions = Object.fromEntries((pr?.status?.conditions ?? []).map((c) => [c.type, c]));
+    expect(conditions.Provisioned).toMatchObject({ status: 'True', reason: 'CapacityIsProvisioned' });
+    expect(conditions.Failed).toBeUndefined();
+    const claims = requestClaims();
+    // g2-standard-4 ($0.71/h, one L4) is cheaper than g6.xlarge ($0.80/h, one L4): one node per pod, on Compute Engine
+    expect(claims).toHaveLength(2);
+    const gangs = new Set(
+      claims.map((c) => (c.metadata.annotations as Record<string, string>)['kraftsman.dev/gang']),
+    );
+    expect(gangs.size).toBe(1);
+    const launched = r.env.gce.world.live().filter((i) => i.machineType === REQUEST_TYPES.gcp);
+    expect(launched).toHaveLength(2);
+    expect(
+      [...r.env.ec2.world.instances.values()].filter((i) => i.instanceType === REQUEST_TYPES.aws),
+    ).toEqual([]);
+  });
+
+  it('holds the booked nodes from consolidation while its pods have not arrived', () => {
+    const booked = new Set(requestClaims().map((c) => String(c.metadata.name)));
+    for (const c of r.summary.commands) for (const n of c.candidates) expect(booked.has(n)).toBe(false);
+    const held = events('DisruptionBlocked').filter((e) => /ProvisioningRequest booked/.test(e.message));
+    expect(held.length).toBeGreaterThan(0);
   });
 });
 
