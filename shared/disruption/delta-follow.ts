@@ -139,10 +139,10 @@ class Follow {
 
   private backlog(e: OffNode, node: string | undefined, gangsDone: Set<string>): FollowVerdict {
     const key = e.pod.key;
-    // past the candidate's last pod (a claim's horizon): a pod the base put on the candidate has no home, as a
-    // delta pod; a gang's member would take its gang's all-or-nothing path, which is not followed
-    if (node === this.x.candidate.name && !this.x.moved.has(key))
-      return e.state.info.gang ? 'claim-shared' : this.delta({ state: e.state, time: e.at });
+    // past the candidate's last pod (a claim's horizon): a pod the base put on the candidate has no home there.
+    // Following it as a delta pod disagreed with the full simulation on a gang-heavy fleet (a GPU pod with a zone
+    // spread, its base counts on the candidate's zone): not followed until that is understood
+    if (node === this.x.candidate.name && !this.x.moved.has(key)) return 'claim-shared';
     if (this.x.moved.has(key)) {
       // the delta placed it: its base node lacks it, unless the delta put it back on the same node
       if (node !== undefined && this.placedBy.get(key) !== node && this.x.inputs.has(node))
