@@ -101,7 +101,14 @@ export interface BaseSolution {
    * Backlog pods the full simulation may still try on a claim after a delta pod at queue place `t`: those decided
    * at or after it, and those the base retried (a retry comes after every first attempt).
    */
-  triedAfter(t: number): Iterable<PodState>;
+  triedAfter(t: number): Iterable<TriedLater>;
+}
+
+/** A backlog pod that may try a claim later, when it is decided, and whether the base retried it. */
+export interface TriedLater {
+  readonly state: PodState;
+  readonly at: number;
+  readonly retried: boolean;
 }
 
 const memo = new WeakMap<PassView, BaseSolution>();
@@ -181,7 +188,8 @@ function solveBase(ctx: PassContext, view: PassView, deadline?: Deadline): BaseS
     triedAfter: function* (t) {
       for (const st of states) {
         const at = timed.get(st.key) as Timed;
-        if (at.decided >= t || result.requeued.has(st.key)) yield st;
+        const retried = result.requeued.has(st.key);
+        if (at.decided >= t || retried) yield { state: st, at: at.decided, retried };
       }
     },
   };

@@ -5,7 +5,8 @@ import { NODES, ONE_NODE, type ResourceList } from '../model/resources.ts';
 import { openClaimFor, templatesByWeight, type ClaimOpening } from '../scheduling/claim-opener.ts';
 import type { Journal } from '../scheduling/journal.ts';
 import { mightFit, NewClaim } from '../scheduling/new-claim.ts';
-import type { PodState } from '../scheduling/pod-state.ts';
+import { PodState, type PendingPod } from '../scheduling/pod-state.ts';
+import type { Requirements } from '../scheduling/requirement-set.ts';
 import { untolerated } from '../scheduling/taints.ts';
 import type { NodeClaimTemplate } from '../scheduling/template.ts';
 import type { Topology } from '../scheduling/topology.ts';
@@ -70,6 +71,12 @@ export class DeltaClaims {
     private readonly moved: ReadonlySet<string>,
   ) {}
 
+  /**
+   * The follow must go on to this queue place (exclusive): a pod decided before it may still join a claim the
+   * delta touched, so the full simulation's claims are known only by following it (see `seal`).
+   */
+  horizon = 0;
+
   /** Whether the delta touched a claim at all. */
   get any(): boolean {
     return this.opened.length > 0 || this.joined.size > 0;
@@ -90,6 +97,48 @@ export class DeltaClaims {
    * both only grow), and where no NodePool limit binds (`limits`).
    */
   place(d: PodState, t: number): ClaimFallback | undefined {
+    const taker = this.choose(d, t);
+    if (typeof taker === 'string') return taker;
+    return taker ? this.touch(taker, d, t) : this.openFor(d, t);
+  }
+
+  /**
+   * A backlog pod the full simulation sends to the claims while a claim the delta touched may take it (`mayTake`):
+   * where it lands, as `place` finds it. On a touched claim it joins it (`rejoined` when that is the delta's copy of
+   * its own base claim, else `touched`); on its own untouched base claim nothing changes (`base`); anywhere else —
+   * another claim, a new one — the claims differ from the base's (`other`).
+   */
+  placeBacklog(d: PodState, t: number): ClaimFallback | 'touched' | 'rejoined' | 'base' | 'other' {
+    const mark = this.journal.begin();
+    const taker = this.choose(d, t);
+    if (typeof taker === 'string') return taker;
+    if (taker?.mine) {
+      const why = this.touch(taker, d, t);
+      // the delta's copy of the claim the base put it on (the base's claim object keys the copy)
+      return why ?? (taker.claim === this.joinedCopy(d.key) ? 'rejoined' : 'touched');
+    }
+    // an untouched claim's copy took it on trial: undo it (claim and topology counts)
+    this.journal.rollback(mark);
+    return taker && taker.claim === this.base.claimOf(d.key) ? 'base' : 'other';
+  }
+
+  /** The delta's copy of the base claim the base put the pod on, if the delta joined that claim. */
+  private joinedCopy(key: string): NewClaim | undefined {
+    const c = this.base.claimOf(key);
+    return c && this.joined.get(c)?.claim;
+  }
+
+  /** Whether a claim the delta touched may take the pod (in any form relaxing gives it). */
+  mayTake(p: PodState): boolean {
+    for (const c of this.touched()) if (mightFit(c, p.info.requests) && !refusesForGood(c, p)) return true;
+    return false;
+  }
+
+  /**
+   * The claim open at queue place `t` that takes the pod, in the scheduler's order (the pod added to it), none, or
+   * why that is not known: where the order of claims with equal pods is not known, at most one may take it.
+   */
+  private choose(d: PodState, t: number): OpenClaim | undefined | ClaimFallback {
     const excluded = this.live.excludedHostnames(d);
     const open = this.openAt(t).filter(
       (c) => !excluded?.has(c.claim.hostname) && mightFit(c.state, d.info.requests),
@@ -105,7 +154,7 @@ export class DeltaClaims {
         const c = open[i] as OpenClaim;
         // a refused add changes nothing; in order, the first that takes it is where it goes
         if (ordered) {
-          if (this.copyOf(c).add(d, this.live, this.journal) === undefined) return this.touch(c, d, t);
+          if (this.copyOf(c).add(d, this.live, this.journal) === undefined) return c;
         } else if (this.accepts(this.copyOf(c), d)) {
           if (taker) return 'claim-order';
           taker = c;
@@ -113,10 +162,10 @@ export class DeltaClaims {
       }
       if (taker) {
         this.copyOf(taker).add(d, this.live, this.journal);
-        return this.touch(taker, d, t);
+        return taker;
       }
     }
-    return this.openFor(d, t);
+    return undefined;
   }
 
   /**
@@ -178,7 +227,7 @@ export class DeltaClaims {
       this.opened.find((o) => o.claim === c) ?? [...this.joined.values()].find((j) => j.claim === c);
     if (mine) mine.reach = reach;
     else this.joined.set(was.claim, { claim: c, since: t, reach, opened: was.opened });
-    return this.sealed(c, t) ? undefined : 'claim-shared';
+    return this.seal(c, t, d.key);
   }
 
   // A new claim, by the scheduler's own opener. Only where no NodePool limit binds: with every limited pool's
@@ -216,7 +265,7 @@ export class DeltaClaims {
       this.used.set(pool, used);
       if (!this.limitsFree()) return 'limits';
     }
-    return this.sealed(claim, t) ? undefined : 'claim-shared';
+    return this.seal(claim, t, d.key);
   }
 
   private reach(t: number): Reach {
@@ -232,13 +281,27 @@ export class DeltaClaims {
     return true;
   }
 
-  /** Every pod that may try the claim after queue place `t` is turned away for good (see `place`). */
-  private sealed(c: NewClaim, t: number): boolean {
+  /**
+   * Every pod that may try the claim after queue place `t` is turned away for good (see `place`), or is decided
+   * no later than the horizon, so the follow goes on to it and places it as the full simulation does (the claim
+   * can only harden: a pod it turns away now it turns away later). A retried pod comes after every first attempt,
+   * and a gang's member takes its gang's all-or-nothing path: neither is followed (`claim-shared`).
+   */
+  private seal(c: NewClaim, t: number, self: string): ClaimFallback | undefined {
     for (const p of this.base.triedAfter(t)) {
-      if (this.moved.has(p.key)) continue;
-      if (mightFit(c, p.info.requests) && !refusesForGood(c, p)) return false;
+      const key = p.state.key;
+      if (key === self || this.moved.has(key)) continue;
+      if (!mightFit(c, p.state.info.requests) || refusesForGood(c, p.state)) continue;
+      if (p.retried || p.state.info.gang) return 'claim-shared';
+      this.horizon = Math.max(this.horizon, p.at + 1);
     }
-    return true;
+    return undefined;
+  }
+
+  /** Every claim the delta touched, as the full simulation holds it. */
+  private *touched(): Iterable<NewClaim> {
+    for (const j of this.joined.values()) yield j.claim;
+    for (const o of this.opened) yield o.claim;
   }
 }
 
@@ -252,10 +315,25 @@ interface OpenClaim {
   copy?: NewClaim | undefined;
 }
 
-/** A NoSchedule or NoExecute taint of the claim's NodePool the pod does not tolerate: relaxing never tolerates it. */
+/**
+ * The claim refuses the pod in every form relaxing can give it: a NoSchedule or NoExecute taint of its NodePool the
+ * pod does not tolerate (relaxing adds only a PreferNoSchedule toleration), or a conflict with every one of the
+ * pod's required node-affinity terms (relaxing tries them one at a time and drops only preferences, which narrow
+ * further). A conflict is on a key both define with no value in common: the claim's requirements only narrow as it
+ * fills, so it stays; a key the claim does not define is not judged (a later placement may define it).
+ */
 function refusesForGood(c: NewClaim, p: PodState): boolean {
   const hard = c.template.taints.filter((x) => x.effect !== 'PreferNoSchedule');
-  return untolerated(hard, p.tolerations) !== undefined;
+  if (untolerated(hard, p.tolerations) !== undefined) return true;
+  return termsOf(p.info).every((term) => c.requirements.conflict(term) !== undefined);
+}
+
+const terms = new WeakMap<PendingPod, readonly Requirements[]>();
+/** The pod's unrelaxed required terms (node selector and volume requirements in each): a base state may be relaxed. */
+function termsOf(info: PendingPod): readonly Requirements[] {
+  let t = terms.get(info);
+  if (!t) terms.set(info, (t = new PodState(info, false).strictTerms));
+  return t;
 }
 
 function admitsAll(least: ResourceList, used: ResourceList, t: NodeClaimTemplate): boolean {

@@ -95,10 +95,12 @@ class Follow {
   run(): FollowVerdict {
     const { base, until } = this.x;
     const own = this.x.delta;
+    // past the candidate's last pod only while a claim the delta touched may still take a pod (delta-claims.ts)
+    const limit = () => Math.max(until, this.claims.horizon);
     const arrivals = base.arrivals;
     const offNodes = base.offNodes;
     const gangsDone = new Set<string>();
-    const at = (e: { at: number } | undefined) => (e && e.at < until ? e.at : Number.POSITIVE_INFINITY);
+    const at = (e: { at: number } | undefined) => (e && e.at < limit() ? e.at : Number.POSITIVE_INFINITY);
     let ai = 0;
     let oi = 0;
     let di = 0;
@@ -137,6 +139,10 @@ class Follow {
 
   private backlog(e: OffNode, node: string | undefined, gangsDone: Set<string>): FollowVerdict {
     const key = e.pod.key;
+    // past the candidate's last pod (a claim's horizon): a pod the base put on the candidate has no home there.
+    // Following it as a delta pod disagreed with the full simulation on a gang-heavy fleet (a GPU pod with a zone
+    // spread, its base counts on the candidate's zone): not followed until that is understood
+    if (node === this.x.candidate.name && !this.x.moved.has(key)) return 'claim-shared';
     if (this.x.moved.has(key)) {
       // the delta placed it: its base node lacks it, unless the delta put it back on the same node
       if (node !== undefined && this.placedBy.get(key) !== node && this.x.inputs.has(node))
@@ -169,7 +175,12 @@ class Follow {
       home === undefined ? Number.POSITIVE_INFINITY : this.slots.index(home),
     );
     if (moved) return this.moved(state, home, time, moved);
-    // the base put it on a claim a delta pod has filled since: the full simulation sent it to another claim
+    if (home === undefined) {
+      // a claim the delta touched may take it (its own base claim among them): placed as the scheduler would
+      const v = this.backlogToClaims(state, time, true);
+      if (v !== undefined) return v;
+    }
+    // the base put it on a claim a delta pod has filled since, which turns it away: it went to another claim
     if (home === undefined && this.claims.displaced(state.key, time)) {
       this.claimsDiverged = true;
       return this.moved(state, home, time, undefined);
@@ -200,10 +211,39 @@ class Follow {
     this.went = to ? 'node' : 'claims';
     // a pod a group decides or counts, sent to claims other than the base's: its domain there is the claims'
     if (!to && this.counts.coupled(state)) return 'topology';
+    if (!to) {
+      // 'same': it joined a claim elsewhere than the base's, counted and diverged; its node's loss follows
+      const v = this.backlogToClaims(state, time, home === undefined);
+      if (v !== undefined && v !== 'same') return v;
+    }
     this.replaced++;
     if (to) this.counts.unkeep(state);
     if (home !== undefined) this.slots.lose(this.slots.slot(home, time) as Slot);
     if ((home === undefined) !== (to === undefined)) this.claimsDiverged = true;
+    return 'same';
+  }
+
+  /**
+   * A backlog pod the full simulation sends to the claims (the base too, if `onClaim`): where it lands is the
+   * command's business only if a claim the delta touched may take it; then, while the claims are otherwise the
+   * base's, it is placed as the scheduler would (delta-claims.ts). Undefined: it goes as the base had it, or its
+   * claim is none of the command's business.
+   */
+  private backlogToClaims(state: PodState, time: number, onClaim: boolean): FollowVerdict | undefined {
+    if (!this.claims.any || !this.claims.mayTake(state)) return undefined;
+    if (this.claimsDiverged || state.info.gang) return 'claim-shared';
+    const where = this.claims.placeBacklog(state, time);
+    if (where === 'base' && onClaim) return undefined;
+    if (where !== 'touched' && where !== 'rejoined' && where !== 'other' && where !== 'base') return where;
+    // its counts: recorded by the placement on a touched claim; elsewhere on the claims, in an unknown domain
+    if (where === 'touched' || where === 'rejoined') this.counts.unkeep(state);
+    else if (this.counts.coupled(state)) return 'topology';
+    this.went = 'claims';
+    // on the delta's copy of its own base claim the other claims stay the base's; anywhere else they differ
+    if (where !== 'rejoined' || !onClaim) {
+      this.claimsDiverged = true;
+      if (onClaim) this.replaced++;
+    }
     return 'same';
   }
 

@@ -24,6 +24,12 @@ import { catalog, NOW, snapshotOf } from '../../unit/disruption/fixtures.ts';
 import { SEED } from '../seed.ts';
 import { deltaCatalog, fleetArb, fleetObjects, LARGE_ONE_IN, type DeltaFleet } from './delta-fleets.ts';
 import { narrowedFleetArb, narrowedFleetObjects, narrowedGangFleetArb } from './delta-narrowed-fleets.ts';
+import {
+  gangHeavyArb,
+  gangHeavyObjects,
+  spreadHeavyArb,
+  spreadHeavyObjects,
+} from './delta-gang-spread-fleets.ts';
 import { replaceFleetArb } from './delta-replace-fleets.ts';
 
 const RANDOM_FLEETS = 1000;
@@ -33,6 +39,8 @@ const CROWDED_FLEETS = 4;
 const NARROWED_FLEETS = 500;
 const NARROWED_GANG_FLEETS = 500;
 const REPLACE_FLEETS = 60;
+const GANG_HEAVY_FLEETS = 200;
+const SPREAD_HEAVY_FLEETS = 200;
 const AGREEMENT = 0.99;
 
 const summary = (o: Outcome) =>
@@ -184,6 +192,20 @@ describe('delta simulation', () => {
     report('replace-heavy fleets', t, true, 1);
     expect(t.replaces, 'the delta decided no replace: the claims path went untested').toBeGreaterThan(0);
   });
+
+  // Running gangs spread across nodes (single-node never proposes their nodes unless the gang opts out per node),
+  // pending gangs in the backlog placed whole, over rounds or rolled back: the follow re-places or keeps them
+  // (docs/mechanisms/delta-simulation.md, points 4 and 6). Every candidate must agree.
+  fleets('gang-heavy fleets', GANG_HEAVY_FLEETS, gangHeavyArb, gangHeavyObjects, deltaCatalog, (t) =>
+    report('gang-heavy fleets', t, true, 1),
+  );
+
+  // Services spreading by zone and hostname, maxSkew 1-2, DoNotSchedule or ScheduleAnyway (relaxed on retry):
+  // every verdict the follow makes for them is the scheduler's on the live counts (points 2-3). Every candidate
+  // must agree.
+  fleets('spread-heavy fleets', SPREAD_HEAVY_FLEETS, spreadHeavyArb, spreadHeavyObjects, deltaCatalog, (t) =>
+    report('spread-heavy fleets', t, true, 1),
+  );
 });
 
 const spreadPodArb = fc.record({
