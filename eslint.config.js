@@ -38,6 +38,9 @@ const ADAPTER_SDKS = {
   lambda: ['@aws-sdk/client-lambda'],
   secrets: ['@aws-sdk/client-secrets-manager'],
   memory: [],
+  // Discovery worker threads (node:worker_threads); source-entry.mjs registers tsx's loader when run from source
+  // (never imported, so never bundled: a Lambda's threads start on its handler, bundle-entry.ts).
+  workers: ['tsx/esm/api'],
 };
 
 const folder = (name, message) => ({ group: [`**/${name}/**`], message });

@@ -12,6 +12,7 @@ import {
   remainingMs,
   scheduledEventSchema,
 } from '../compose/index.ts';
+import { serveIfDiscoveryWorker } from '../../shared/adapters/workers/index.ts';
 import { consolidateDeps, type ConsolidateHandlerDeps } from './deps.ts';
 
 export type ConsolidateOutcome =
@@ -58,3 +59,6 @@ export function createConsolidateHandler(deps: () => Promise<ConsolidateHandlerD
 }
 
 export const handler = createConsolidateHandler(consolidateDeps);
+
+// A discovery thread started on this bundle (deps.ts) serves the walk instead (docs/mechanisms/parallel-discovery.md).
+await serveIfDiscoveryWorker();

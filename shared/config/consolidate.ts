@@ -5,12 +5,14 @@ import { syncPolicySchema } from '../disruption/sync-gate.ts';
 import { passOptions } from '../disruption/types.ts';
 import { commonEnv, commonSettings, gcpEnv, gcpSettings, wantsGcp } from './function-env.ts';
 import { disruptionEnv, disruptionOptions } from './disruption.ts';
+import { discoveryWorkers, discoveryWorkersEnv } from './discovery-workers.ts';
 import { durationMs, required } from './env.ts';
 import { parseConfig } from './parse.ts';
 
 export const consolidateEnvSchema = z.object({
   ...commonEnv,
   ...disruptionEnv,
+  ...discoveryWorkersEnv,
   KRAFTSMAN_ADMIT_FUNCTION: required('KRAFTSMAN_ADMIT_FUNCTION'),
   /** Unset: the walk budgets plus two minutes, so the lease outlives the longest pass without a heartbeat. */
   KRAFTSMAN_LEASE_TTL: durationMs('0s'),
@@ -31,6 +33,8 @@ export function consolidateConfig(env: Readonly<Record<string, string | undefine
     options: passOptions({ ...disruptionOptions(e), syncPolicy: e.KRAFTSMAN_DISRUPTION_SYNC_POLICY }),
     leaseTtlMs: e.KRAFTSMAN_LEASE_TTL > 0 ? e.KRAFTSMAN_LEASE_TTL : undefined,
     instanceTypesTtlMs: e.KRAFTSMAN_INSTANCE_TYPES_TTL,
+    /** Threads the single-node walk simulates ahead on (docs/mechanisms/parallel-discovery.md); 1: none. */
+    discoveryWorkers: discoveryWorkers(e),
   };
 }
 export type ConsolidateConfig = ReturnType<typeof consolidateConfig>;

@@ -5,10 +5,11 @@
 import { parseProposals, toProposal, type Proposal } from '../disruption/proposal.ts';
 import type { PassResult } from '../disruption/pass.ts';
 import type { PassOptions } from '../disruption/types.ts';
-import type { InstanceType } from '../scheduling/instance-type.ts';
+import { buildInstanceTypes, type InstanceType } from '../scheduling/instance-type.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { buildSnapshot } from '../state/snapshot.ts';
 import type { Cluster } from '../ports/cluster/index.ts';
+import type { WalkDiscovery } from '../ports/discovery.ts';
 import { logProposal, logSkips } from './decision-log.ts';
 import { skipEvents } from './disruption-events.ts';
 import { publishEvents } from './events.ts';
@@ -22,7 +23,12 @@ export interface ConsolidateDeps extends DisruptionPassDeps, LeaseDeps {
   instanceTypes(objects: ClusterObjects): Promise<readonly InstanceType[]>;
   /** Starts admission with these proposals (an async invoke of `admit` in Lambda). */
   handOff(proposals: readonly Proposal[]): Promise<void>;
+  /** Worker threads for the single-node walk (docs/mechanisms/parallel-discovery.md); absent or 1: none. */
+  readonly discovery?: WalkDiscovery;
 }
+
+/** The running loop judges pool readiness from the node classes (snapshot.ts SnapshotOptions). */
+const LIVE = { poolReadiness: true } as const;
 
 export interface ConsolidateRequest {
   readonly cluster: string;
@@ -73,14 +79,20 @@ async function passAndHandOff(
   lease: HeldLease,
 ): Promise<ConsolidateResult> {
   const read = await deps.cluster.readSnapshot(); // a warm container catches up from its resourceVersions
-  const types = await deps.instanceTypes(read.objects);
-  const snapshot = buildSnapshot(read.objects, types, { poolReadiness: true });
+  // With workers, the types are built here from the specs the workers rebuild them from (the same cached read).
+  const workers = deps.discovery && deps.discovery.workers > 1 ? deps.discovery : undefined;
+  const specs = workers ? await workers.instanceTypes(read.objects) : undefined;
+  const types = specs ? buildInstanceTypes(specs) : await deps.instanceTypes(read.objects);
+  const snapshot = buildSnapshot(read.objects, types, LIVE);
   const pass = await disruptionPass(deps, {
     cluster: request.cluster,
     snapshot,
     options: request.options,
     untouchable: untouchableNodes(read),
     signal: lease.signal,
+    ...(workers && specs
+      ? { discovery: (i) => workers.walk({ ...i, instanceTypes: specs, snapshotOptions: LIVE }) }
+      : {}),
   });
   logSkips(deps.logger, pass.skipped);
   await publishEvents(deps, skipEvents(pass.skipped, snapshot, deps.clock.now()));

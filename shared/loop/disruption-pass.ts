@@ -18,6 +18,7 @@ import type { PassOptions, Stopwatch } from '../disruption/types.ts';
 import { clusterStateMetrics } from '../state/cluster-metrics.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { DiscoveryRun, WalkDiscoveryInput } from '../ports/discovery.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import { commandExclusions } from './command-exclusions.ts';
@@ -45,6 +46,13 @@ export interface DisruptionPassRequest {
   readonly untouchable?: ReadonlySet<string>;
   /** The lease's: once aborted (the lease was lost), the pass writes nothing back (pass-write-back.ts). */
   readonly signal?: AbortSignal;
+  /**
+   * Discovery workers for the single-node walk (docs/mechanisms/parallel-discovery.md), given what the pass
+   * decided before it: the caller binds the instance types and snapshot options it built the snapshot with.
+   */
+  readonly discovery?: (
+    input: Omit<WalkDiscoveryInput, 'instanceTypes' | 'snapshotOptions'>,
+  ) => DiscoveryRun | undefined;
 }
 
 export async function disruptionPass(
@@ -67,24 +75,39 @@ export async function disruptionPass(
   const { claimedByCommands, nominated } = commandExclusions(state, sync.snapshot);
   const backoff = await loadReplacementHolds(store, request.cluster, start);
   const gate = consolidatedGate(state, sync.snapshot, claimedByCommands, request.options, start);
-  const result = runPass({
-    snapshot: sync.snapshot,
+  const verdicts = state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined;
+  const speculation = request.discovery?.({
+    objects: sync.snapshot.objects,
     now: start,
     options: request.options,
-    stopwatch,
-    hints: {
-      coverage: state.coverage,
-      negativeCache: cache,
-      unseenPools: state.unseenPools.pools,
-      replacementHolds: backoff.holds,
-    },
     claimedByCommands,
-    nominated,
-    booked: bookedNodes(sync.snapshot, start),
-    verdicts: state.verdicts.size > 0 ? new Set(state.verdicts.keys()) : undefined,
-    untouchable: request.untouchable,
-    consolidated: gate.consolidated,
+    verdicts,
+    runPast: runPast(request.snapshot, sync.snapshot),
   });
+  let result: PassResult;
+  try {
+    result = runPass({
+      snapshot: sync.snapshot,
+      now: start,
+      options: request.options,
+      stopwatch,
+      hints: {
+        coverage: state.coverage,
+        negativeCache: cache,
+        unseenPools: state.unseenPools.pools,
+        replacementHolds: backoff.holds,
+      },
+      claimedByCommands,
+      nominated,
+      booked: bookedNodes(sync.snapshot, start),
+      verdicts,
+      untouchable: request.untouchable,
+      consolidated: gate.consolidated,
+      speculation,
+    });
+  } finally {
+    speculation?.close();
+  }
   const loaded = { coverage: state.coverage, negativeCache: cache, unseenPools: state.unseenPools };
   if ((await writeBack(store, request.cluster, loaded, result.memory, request.signal)) === 'written') {
     await backoff.settle();
@@ -93,6 +116,13 @@ export async function disruptionPass(
   emit(deps.metrics, result, sync.snapshot);
   emitNegativeCache(deps.metrics, result);
   return result;
+}
+
+/** In-flight claims the sync gate let the pass run past: a discovery worker leaves them out too. */
+function runPast(before: ClusterSnapshot, after: ClusterSnapshot): string[] {
+  if (before.inFlight.length === after.inFlight.length) return [];
+  const kept = new Set(after.inFlight.map((n) => n.name));
+  return before.inFlight.filter((n) => !kept.has(n.name)).map((n) => n.name);
 }
 
 function emit(metrics: Metrics, r: PassResult, snapshot: ClusterSnapshot): void {

@@ -9,7 +9,7 @@ import type { InstanceTypeReadOptions } from '../ports/price-store.ts';
 import type { InstanceType } from '../scheduling/instance-type.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { InstanceTypeCache, type InstanceTypeSource } from './instance-types.ts';
-import { poolInstanceTypes } from './pool-instance-types.ts';
+import { poolInstanceTypes, poolSpecs } from './pool-instance-types.ts';
 import type { StoredPrices } from './prices.ts';
 
 /** A cloud provider's instance-type read, which can take its prices from outside. */
@@ -49,4 +49,6 @@ export class PricedInstanceTypes {
 
   /** The instance types of every NodePool's node class, merged: what a disruption pass replaces with. */
   readonly forPools = (objects: ClusterObjects): Promise<InstanceType[]> => poolInstanceTypes(this, objects);
+  /** The same, as the specs they are built from: what a discovery worker rebuilds them from. */
+  readonly specsForPools = (objects: ClusterObjects): Promise<InstanceTypeSpec[]> => poolSpecs(this, objects);
 }

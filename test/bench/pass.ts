@@ -3,8 +3,10 @@
 // extrapolated — at each backlog; per-candidate median and p99, stage split, peak memory, JSON with --json.
 // Usage: npm run bench:pass -- [--fleet ramp|training] [--nodes N] [--pending 0,1000,3400] [--upstream-pending 0,1000] [--census 3400]
 //   [--candidates K] [--skip-extras] [--json FILE]
-//        npm run bench:pass -- --workers 1,2 [--fleet ramp|training] [--nodes N] [--pending N]   (only plan and census
-//   through the CLI per worker count, at the first --pending; pass-workers.ts)
+//        npm run bench:pass -- --workers 1,2 [--fleet ramp|training] [--nodes N[,N…]] [--pending N[,N…]]
+//   [--commands plan,census]   (only plan and census through the CLI per worker count, each in a fresh process;
+//   --nodes 1000,5000 --pending 3400,15000 pairs the sizes and prints the growth from the first to the last;
+//   pass-workers.ts)
 // (--candidates K simulates an evenly spaced K of the walk, for quick checks only; reported goals need 0 = all.
 // Upstream walks only at --upstream-pending: a whole upstream walk at 3,400 pending takes hours, and is reported
 // as not measured rather than extrapolated.)
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     fleet: { type: 'string' },
     workers: { type: 'string' },
+    commands: { type: 'string' },
   },
 });
 const FLEET = (values.fleet ?? 'ramp') as BenchFleet;
@@ -59,11 +62,33 @@ type Mode = keyof typeof MODES;
 const order = (i: number): Mode[] => (i % 2 === 0 ? ['upstream', 'kraftsman'] : ['kraftsman', 'upstream']);
 const results: Record<string, unknown> = { nodes: NODES, candidates: LIMIT || 'all' };
 
+/** --workers mode: --nodes and --pending as lists paired by position (one --pending serves every size). */
+function workerSizes(): [number, number][] {
+  const nodes = (values.nodes ?? '1000').split(',').map(Number);
+  const pending = (values.pending ?? '3400').split(',').map(Number);
+  if ([...nodes, ...pending].some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(
+      `--nodes and --pending must list whole numbers, got "${values.nodes}" and "${values.pending}"`,
+    );
+  if (pending.length !== 1 && pending.length !== nodes.length)
+    throw new Error(
+      `--pending must give one backlog or one per --nodes size (${nodes.length}), got ${pending.length}`,
+    );
+  return nodes.map((n, i) => [n, pending[pending.length === 1 ? 0 : i] as number]);
+}
+
+function workerCommands(): ('plan' | 'census')[] {
+  const list = (values.commands ?? 'plan,census').split(',');
+  const bad = list.filter((c) => c !== 'plan' && c !== 'census');
+  if (bad.length > 0) throw new Error(`--commands lists plan and census only, got "${bad.join(',')}"`);
+  return list as ('plan' | 'census')[];
+}
+
 if (values.workers) {
   const counts = values.workers.split(',').map(Number);
   if (counts.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--workers must list whole numbers >= 1, got "${values.workers}"`);
-  const runs = await workersBench(FLEET, NODES, BACKLOGS[0] ?? 0, counts, log);
+  const runs = workersBench({ fleet: FLEET, sizes: workerSizes(), counts, commands: workerCommands() }, log);
   if (values.json) writeFileSync(values.json, JSON.stringify({ ...results, workers: runs }, null, 2));
   process.exit(0);
 }

@@ -2,8 +2,12 @@
 // begins, so a pass that ends at emptiness, drift or multi-node starts none (docs/mechanisms/parallel-discovery.md).
 import type { PassOptions } from '../../../shared/disruption/types.ts';
 import type { CommandContext } from '../command-context.ts';
-import { WorkerSpeculation } from './discovery-workers.ts';
-import { censusEntrySchema, walkVerdictSchema } from './protocol.ts';
+import {
+  censusEntrySchema,
+  walkVerdictSchema,
+  WorkerSpeculation,
+  type WorkerInit,
+} from '../../../shared/adapters/workers/index.ts';
 
 function start<V>(
   ctx: CommandContext,
@@ -13,9 +17,11 @@ function start<V>(
   parse: (v: unknown) => V,
 ): WorkerSpeculation<V> | undefined {
   if (ctx.args.workers <= 1) return undefined;
-  const init = {
+  const init: WorkerInit = {
     command,
     ...ctx.input,
+    // A static catalog (command-context.ts): a type outside it is not drifted for it.
+    snapshotOptions: { unknownTypesDrift: false },
     now: ctx.now.toISOString(),
     options,
     claimedByCommands: [...claimedByCommands],

@@ -5,7 +5,7 @@
 // here, so every candidate sent is a worker's answer (the e2e test runs the default). Replay: KRAFTSMAN_SEED=<seed>.
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DISCOVERY_TUNING, SPECULATION_TOTALS } from '../../../local/cli/workers/discovery-workers.ts';
+import { DISCOVERY_TUNING, SPECULATION_TOTALS } from '../../../shared/adapters/workers/index.ts';
 import { generateRamp } from '../../fixtures/fleet/ramp.ts';
 import { runCli, tempFile } from '../../e2e/cli/run-cli.ts';
 import { SEED } from '../seed.ts';

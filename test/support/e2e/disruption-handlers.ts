@@ -10,7 +10,8 @@ import { createConsolidateHandler } from '../../../functions/consolidate/handler
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { passOptions, type PassOptions } from '../../../shared/disruption/types.ts';
 import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
-import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
+import { poolInstanceTypes, poolSpecs } from '../../../shared/loop/pool-instance-types.ts';
+import { workerWalkDiscovery } from '../../../shared/adapters/workers/index.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import { launchHandler } from './functions.ts';
 import { nodePool } from './fixtures.ts';
@@ -20,23 +21,35 @@ import { lambdaContext, scheduledEvent } from './lambda-events.ts';
 const obs = (h: E2eHarness) => ({ logger: h.logger, metrics: h.metrics });
 const nonce = () => randomUUID();
 
-/** A fresh container's instance types, read from both emulators (kept for a day: the clock jumps). */
+/** A fresh container's instance type cache, over both emulators (kept for a day: the clock jumps). */
+const typeCache = (h: E2eHarness) =>
+  new InstanceTypeCache({ aws: h.ec2Provider(), gcp: h.gceProvider() }, h.clock, 24 * 3_600_000);
+
+/** A fresh container's instance types, read from both emulators. */
 const typesOf = (h: E2eHarness) => {
-  const cache = new InstanceTypeCache(
-    { aws: h.ec2Provider(), gcp: h.gceProvider() },
-    h.clock,
-    24 * 3_600_000,
-  );
+  const cache = typeCache(h);
   return (objects: Parameters<typeof poolInstanceTypes>[1]) => poolInstanceTypes(cache, objects);
 };
 
-export function consolidateHandler(h: E2eHarness, options: Partial<PassOptions> = {}) {
+/** `workers`: discovery threads for the walk, as deps.ts builds them (KRAFTSMAN_DISCOVERY_WORKERS); 1 starts none. */
+export function consolidateHandler(
+  h: E2eHarness,
+  options: Partial<PassOptions> = {},
+  { workers = 1 }: { readonly workers?: number } = {},
+) {
+  const cache = typeCache(h);
   const deps: ConsolidateHandlerDeps = {
     loop: {
       cluster: h.cluster(),
       store: h.store(),
       invoker: h.invoker,
-      instanceTypes: typesOf(h),
+      instanceTypes: (objects) => poolInstanceTypes(cache, objects),
+      discovery: workerWalkDiscovery({
+        workers,
+        instanceTypes: (objects) => poolSpecs(cache, objects),
+        // From source the threads start on the adapter's source entry; a bundle entry is never used here.
+        bundleEntry: import.meta.url,
+      }),
       clock: h.clock,
       nonce,
       metrics: h.metrics,

@@ -1,22 +1,32 @@
-// What the CLI's discovery workers receive and send back (docs/mechanisms/parallel-discovery.md): the parsed input
+// What discovery workers receive and send back (docs/mechanisms/parallel-discovery.md): the parsed input
 // as plain data (never live objects), one task per candidate, and a verdict or an error per task, checked by zod.
 import { z } from 'zod';
-import type { ClusterObjects } from '../../../shared/state/objects.ts';
-import type { InstanceTypeSpec } from '../../../shared/model/catalog.ts';
-import type { PassOptions } from '../../../shared/disruption/types.ts';
-import { SKIP_REASONS, METHOD_NAMES, DECISIONS } from '../../../shared/disruption/types.ts';
-import type { CensusEntry } from '../../../shared/disruption/census.ts';
-import type { SpeculativeVerdict } from '../../../shared/disruption/speculation.ts';
+import type { ClusterObjects } from '../../state/objects.ts';
+import type { SnapshotOptions } from '../../state/snapshot.ts';
+import type { InstanceTypeSpec } from '../../model/catalog.ts';
+import type { PassOptions } from '../../disruption/types.ts';
+import { SKIP_REASONS, METHOD_NAMES, DECISIONS } from '../../disruption/types.ts';
+import type { CensusEntry } from '../../disruption/census.ts';
+import type { SpeculativeVerdict } from '../../disruption/speculation.ts';
 
 /** Everything a worker needs to rebuild the consumer's pass or census context. */
 export interface WorkerInit {
   readonly command: 'plan' | 'census';
   readonly objects: ClusterObjects;
   readonly instanceTypes: readonly InstanceTypeSpec[];
+  /** As the consumer built its snapshot: the CLI's static catalog, or the running loop's pool readiness. */
+  readonly snapshotOptions: SnapshotOptions;
   readonly now: string;
   readonly options: PassOptions;
   readonly claimedByCommands: readonly string[];
+  /** podKeys the provisioner found incompatible with every NodePool (the Lambda's pass only). */
+  readonly verdicts?: readonly string[];
+  /** In-flight NodeClaims the consumer's sync gate ran past: left out of the rebuilt snapshot. */
+  readonly runPast?: readonly string[];
 }
+
+/** Marks a worker thread started on a Lambda bundle (the handler itself): it serves discovery, not invocations. */
+export const DISCOVERY_WORKER = 'kraftsmanDiscoveryWorker';
 
 /**
  * One candidate to simulate with `held` gone, for generation `gen` (a worker skips a task of an older one). `at` is

@@ -1,11 +1,12 @@
-// The CLI's Speculation (docs/mechanisms/parallel-discovery.md): N worker threads simulate the candidates the walk
+// Discovery workers' Speculation, for the CLI and the Lambda functions (docs/mechanisms/parallel-discovery.md): N worker threads simulate the candidates the walk
 // gate lets through in a window of 2N ahead of the consumer. The consumer blocks for the candidate it is at with
 // receiveMessageOnPort and Atomics.wait, so the core's walk stays synchronous; results are used in its order.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { Speculation } from '../../../shared/disruption/speculation.ts';
-import type { Candidate } from '../../../shared/disruption/types.ts';
+import type { Speculation } from '../../disruption/speculation.ts';
+import type { Candidate } from '../../disruption/types.ts';
 import {
   CLAIMED_BY_CONSUMER,
+  DISCOVERY_WORKER,
   replySchema,
   SIGNAL,
   type WorkerClaims,
@@ -49,6 +50,17 @@ export const SPECULATION_TOTALS: SpeculationStats = { sent: 0, answered: 0, take
  */
 export const DISCOVERY_TUNING = { takeBack: true };
 
+/**
+ * Where a worker thread starts: from source (this module is TypeScript, run by tsx or vitest) the entry that
+ * registers the loader; bundled (esbuild inlined this module), the bundle's entry that serves discovery.
+ */
+export function workerEntry(bundleEntry: string | URL | undefined): URL {
+  if (import.meta.url.endsWith('.ts')) return new URL('./source-entry.mjs', import.meta.url);
+  if (bundleEntry === undefined)
+    throw new Error('discovery workers: running bundled, but no bundle entry was given to start them on');
+  return new URL(bundleEntry);
+}
+
 export class WorkerSpeculation<V> implements Speculation<V> {
   readonly stats: SpeculationStats = { sent: 0, answered: 0, taken: 0, waitedMs: 0 };
   private claims = new Int32Array(new SharedArrayBuffer(0));
@@ -63,10 +75,15 @@ export class WorkerSpeculation<V> implements Speculation<V> {
   private key = '[]';
   private gen = 0;
 
+  /**
+   * `bundleEntry`: the module a worker thread starts on when this code runs bundled (a Lambda's handler.mjs, which
+   * serves discovery when its workerData says so, bundle-entry.ts); from source, source-entry.mjs.
+   */
   constructor(
     private readonly count: number,
     private readonly init: WorkerInit,
     private readonly parse: (verdict: unknown) => V,
+    private readonly bundleEntry?: string | URL,
   ) {}
 
   /** Started at the first begin(): a pass that ends before its walk (emptiness, drift, multi-node) starts none. */
@@ -74,8 +91,8 @@ export class WorkerSpeculation<V> implements Speculation<V> {
     const { init } = this;
     return Array.from({ length: this.count }, () => {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(new URL('./discovery-worker.mjs', import.meta.url), {
-        workerData: { port: port2, signal: this.signal.buffer, init },
+      const worker = new Worker(workerEntry(this.bundleEntry), {
+        workerData: { [DISCOVERY_WORKER]: true, port: port2, signal: this.signal.buffer, init },
         transferList: [port2],
       });
       // A failing worker reports on its port (discovery-worker.mjs); the event is only kept from crashing us.
