@@ -13,6 +13,8 @@ import { deployedFunctions } from './bill/deployment.ts';
 import { BillMeter } from './bill/meter.ts';
 import { monthlyBill, type Bill } from './bill/month.ts';
 import { PRICE_TABLE } from './bill/prices.ts';
+import { extrapolateBill } from './bill/extrapolate.ts';
+import { readFileSync } from 'node:fs';
 
 const { values } = parseArgs({
   options: {
@@ -21,9 +23,13 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
     json: { type: 'string' },
+    /** Earlier runs' --json files: their bills join this run's (for --extrapolate), nothing is re-run. */
+    from: { type: 'string', default: '' },
+    /** Sizes priced by extrapolation from the two largest measured sizes of each fleet (printed as such). */
+    extrapolate: { type: 'string', default: '' },
   },
 });
-const sizes = values.sizes.split(',').map(Number);
+const sizes = values.sizes ? values.sizes.split(',').map(Number) : [];
 const fleets = values.fleets.split(',');
 const minutes = Number(values.minutes);
 for (const [what, n] of [...sizes.map((s) => ['--sizes', s] as const), ['--minutes', minutes] as const])
@@ -75,7 +81,22 @@ const deployed = deployedFunctions();
 console.log(
   `bench:bill — prices ${PRICE_TABLE.region}, looked up ${PRICE_TABLE.date}; ${minutes} simulated minutes a run, extrapolated to 30 days on serverless.yml's schedules`,
 );
-const results: { fleet: string; nodes: number; bill: Bill; dynamoUnreported: number }[] = [];
+interface Result {
+  fleet: string;
+  nodes: number;
+  bill: Bill;
+  dynamoUnreported: number;
+  extrapolated?: boolean;
+}
+const results: Result[] = [];
+for (const file of values.from.split(',').filter(Boolean)) {
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as { results?: Result[] };
+  if (!Array.isArray(earlier.results)) throw new Error(`bench:bill: --from ${file}: no "results" array`);
+  for (const r of earlier.results) {
+    print(`${r.fleet} fleet, ${num(r.nodes)} nodes (from ${file})`, r.bill, 'as recorded', 0);
+    results.push(r);
+  }
+}
 for (const nodes of sizes)
   for (const fleet of fleets) {
     const scenario = fleet === 'quiet' ? quiet(nodes) : busy(nodes);
@@ -123,8 +144,31 @@ for (const nodes of sizes)
       console.log(`  note: ${meter.unreported} DynamoDB responses carried no ConsumedCapacity (counted 0)`);
     results.push({ fleet, nodes, bill, dynamoUnreported: meter.unreported });
   }
+for (const nodes of values.extrapolate.split(',').filter(Boolean).map(Number))
+  for (const fleet of fleets) {
+    const measured = results
+      .filter((r) => r.fleet === fleet && !r.extrapolated)
+      .sort((a, b) => a.nodes - b.nodes)
+      .slice(-2);
+    const [small, large] = measured;
+    if (!small || !large) {
+      console.log(`\n${fleet} fleet, ${num(nodes)} nodes: not extrapolated (two measured sizes needed)`);
+      continue;
+    }
+    const bill = extrapolateBill(small, large, nodes, PRICE_TABLE);
+    print(
+      `${fleet} fleet, ${num(nodes)} nodes — EXTRAPOLATED (not measured) from ${num(small.nodes)} and ${num(large.nodes)} nodes`,
+      bill,
+      '—',
+      0,
+    );
+    results.push({ fleet, nodes, bill, dynamoUnreported: 0, extrapolated: true });
+  }
 console.log('\n## Summary (a month)');
-for (const r of results) console.log(`- ${r.fleet} ${num(r.nodes)} nodes: ${usd(r.bill.totalUsd)}`);
+for (const r of results)
+  console.log(
+    `- ${r.fleet} ${num(r.nodes)} nodes: ${usd(r.bill.totalUsd)}${r.extrapolated ? ' (extrapolated)' : ''}`,
+  );
 const goal = results.find((r) => r.fleet === 'quiet' && r.nodes === 1000);
 if (goal)
   console.log(

@@ -4,6 +4,7 @@ import { monthlyBill, MONTH_MINUTES, PLATFORM_LOG_BYTES } from '../../bench/bill
 import { deployedFunctions, rateMinutes } from '../../bench/bill/deployment.ts';
 import type { FunctionUse } from '../../bench/bill/meter.ts';
 import { PRICE_TABLE } from '../../bench/bill/prices.ts';
+import { extrapolateBill } from '../../bench/bill/extrapolate.ts';
 
 const use = (u: Partial<FunctionUse>): FunctionUse => ({
   invocations: 0,
@@ -67,5 +68,29 @@ describe('serverless.yml schedules', () => {
     const fns = deployedFunctions();
     expect(fns.find((f) => f.name === 'consolidate')).toMatchObject({ memoryMb: 3008, everyMinutes: 1 });
     expect(fns.find((f) => f.name === 'launch-aws')?.everyMinutes).toBeUndefined();
+  });
+});
+
+describe('extrapolateBill', () => {
+  it('fits each line through the two measured sizes: at a measured size it gives that bill', () => {
+    const measure = (billedMs: number) =>
+      monthlyBill(
+        {
+          minutes: 10,
+          uses: new Map([['consolidate', use({ invocations: 10, billedMs, wru: billedMs / 100 })]]),
+          metrics: 5,
+          sqsMessages: 0,
+        },
+        [{ name: 'consolidate', memoryMb: 1024, timeoutSeconds: 300, everyMinutes: 1 }],
+        PRICE_TABLE,
+      );
+    const small = { nodes: 100, bill: measure(10_000) };
+    const large = { nodes: 1_000, bill: measure(100_000) };
+    expect(extrapolateBill(small, large, 1_000, PRICE_TABLE).totalUsd).toBeCloseTo(large.bill.totalUsd, 9);
+    const at5000 = extrapolateBill(small, large, 5_000, PRICE_TABLE);
+    // 1 s per 100 nodes per invocation: 50 s at 5,000 nodes.
+    expect(at5000.functions[0]?.meanMs).toBeCloseTo(50_000, 6);
+    expect(at5000.functions[0]?.basis).toMatch(/^EXTRAPOLATED/);
+    expect(() => extrapolateBill(small, small, 5_000, PRICE_TABLE)).toThrow(/two sizes/);
   });
 });
