@@ -85,6 +85,8 @@ interface Result {
   fleet: string;
   nodes: number;
   bill: Bill;
+  /** The same run priced on each invocation's CPU time. */
+  cpuBill?: Bill;
   dynamoUnreported: number;
   extrapolated?: boolean;
 }
@@ -131,6 +133,15 @@ for (const nodes of sizes)
       PRICE_TABLE,
     );
     print(`${fleet} fleet, ${num(nodes)} nodes`, bill, load, (Date.now() - t0) / 1000);
+    const cpuBill = monthlyBill(
+      { minutes, uses: meter.uses, metrics: meter.metricKeys.size, sqsMessages },
+      deployed,
+      PRICE_TABLE,
+      'cpu',
+    );
+    console.log(
+      `  with each invocation's CPU time in place of its wall time (the machine's load inflates wall time): ${usd(cpuBill.totalUsd)}, Lambda ${usd(cpuBill.functions.reduce((n, l) => n + l.lambdaUsd, 0))} against ${usd(bill.functions.reduce((n, l) => n + l.lambdaUsd, 0))}`,
+    );
     const byName = new Map<string, number>();
     for (const k of meter.metricKeys) {
       const name = (JSON.parse(k) as [string, string])[1];
@@ -142,7 +153,7 @@ for (const nodes of sizes)
     );
     if (meter.unreported > 0)
       console.log(`  note: ${meter.unreported} DynamoDB responses carried no ConsumedCapacity (counted 0)`);
-    results.push({ fleet, nodes, bill, dynamoUnreported: meter.unreported });
+    results.push({ fleet, nodes, bill, cpuBill, dynamoUnreported: meter.unreported });
   }
 for (const nodes of values.extrapolate.split(',').filter(Boolean).map(Number))
   for (const fleet of fleets) {

@@ -12,6 +12,11 @@ export interface FunctionUse {
   invocations: number;
   /** Wall time of its invocations, summed (what Lambda bills, rounded up to the millisecond per invocation). */
   billedMs: number;
+  /**
+   * CPU time (user + system) of this process while its invocations ran: the function and the in-process emulators
+   * serving it (DynamoDB Local is another process). On a loaded machine wall time is mostly waiting for a core.
+   */
+  cpuMs: number;
   dynamoRequests: number;
   rru: number;
   wru: number;
@@ -37,6 +42,7 @@ const LINE_STAMP = {
 const empty = (): FunctionUse => ({
   invocations: 0,
   billedMs: 0,
+  cpuMs: 0,
   dynamoRequests: 0,
   rru: 0,
   wru: 0,
@@ -87,12 +93,15 @@ export class BillMeter implements FleetInstrument {
 
   readonly around = async <T>(fn: string, run: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     try {
       return await this.current.run(fn, run);
     } finally {
       const u = this.use(fn);
+      const cpu = process.cpuUsage(cpu0);
       u.invocations += 1;
       u.billedMs += Math.ceil(performance.now() - t0);
+      u.cpuMs += Math.ceil((cpu.user + cpu.system) / 1000);
     }
   };
 

@@ -54,18 +54,26 @@ export interface Bill {
 
 const SQS_ALIAS = 'lifecycle:sqs';
 
+/** Which measured time an invocation is billed for: its wall time (what Lambda bills) or its CPU time. */
+export type Duration = 'wall' | 'cpu';
+
 /** Per-invocation figures of `u`, times `n` invocations a month. */
-function perInvocation(u: FunctionUse, n: number) {
+function perInvocation(u: FunctionUse, n: number, duration: Duration) {
   const k = u.invocations === 0 ? 0 : n / u.invocations;
   return {
-    ms: u.billedMs * k,
+    ms: (duration === 'cpu' ? u.cpuMs : u.billedMs) * k,
     rru: u.rru * k,
     wru: u.wru * k,
     logBytes: (u.logBytes + u.emfBytes) * k + PLATFORM_LOG_BYTES * n,
   };
 }
 
-export function monthlyBill(m: Measured, deployed: readonly DeployedFunction[], p: PriceTable): Bill {
+export function monthlyBill(
+  m: Measured,
+  deployed: readonly DeployedFunction[],
+  p: PriceTable,
+  duration: Duration = 'wall',
+): Bill {
   const perMinute = MONTH_MINUTES / m.minutes;
   const line = (
     d: DeployedFunction,
@@ -94,7 +102,15 @@ export function monthlyBill(m: Measured, deployed: readonly DeployedFunction[], 
   let scheduled = 0;
   for (const d of deployed) {
     const u = m.uses.get(d.name);
-    const none = { invocations: 0, billedMs: 0, rru: 0, wru: 0, logBytes: 0, emfBytes: 0 } as FunctionUse;
+    const none = {
+      invocations: 0,
+      billedMs: 0,
+      cpuMs: 0,
+      rru: 0,
+      wru: 0,
+      logBytes: 0,
+      emfBytes: 0,
+    } as FunctionUse;
     if (d.name === 'provision') {
       // Lambda bills the whole watch: one watching invocation per (window + 1) minutes, the other starts held. Its
       // requests and logs are the measured ones per minute (one fleet firing is one minute of batches).
@@ -125,14 +141,20 @@ export function monthlyBill(m: Measured, deployed: readonly DeployedFunction[], 
           d,
           d.name,
           n,
-          perInvocation(u ?? none, n),
+          perInvocation(u ?? none, n, duration),
           `rate(${d.everyMinutes} min), mean of ${u?.invocations ?? 0} measured`,
         ),
       );
     } else {
       const n = (u?.invocations ?? 0) * perMinute;
       lines.push(
-        line(d, d.name, n, perInvocation(u ?? none, n), `${u?.invocations ?? 0} in ${m.minutes} min, scaled`),
+        line(
+          d,
+          d.name,
+          n,
+          perInvocation(u ?? none, n, duration),
+          `${u?.invocations ?? 0} in ${m.minutes} min, scaled`,
+        ),
       );
     }
     if (d.name === 'lifecycle') {
@@ -143,7 +165,7 @@ export function monthlyBill(m: Measured, deployed: readonly DeployedFunction[], 
           d,
           SQS_ALIAS,
           n,
-          perInvocation(s ?? none, n),
+          perInvocation(s ?? none, n, duration),
           `${s?.invocations ?? 0} SQS batches in ${m.minutes} min, scaled`,
         ),
       );

@@ -9,6 +9,7 @@ import { extrapolateBill } from '../../bench/bill/extrapolate.ts';
 const use = (u: Partial<FunctionUse>): FunctionUse => ({
   invocations: 0,
   billedMs: 0,
+  cpuMs: 0,
   dynamoRequests: 0,
   rru: 0,
   wru: 0,
