@@ -19,18 +19,25 @@ export const INVOCATION_COSTS_MS = {
   request: 1,
 } as const;
 
-/** Runs one invocation and charges its cost to the clock when it returns, then fires the timers that fell due. */
-export type InvocationMeter = <T>(run: () => Promise<T>) => Promise<T>;
+/**
+ * Runs one invocation of function `fn` and charges its cost to the clock when it returns, then fires the timers
+ * that fell due.
+ */
+export type InvocationMeter = <T>(fn: string, run: () => Promise<T>) => Promise<T>;
+
+/** Wraps every invocation (a benchmark's instrument: local/fleet/instrument.ts); runs it unchanged by default. */
+export type InvocationWrap = <T>(fn: string, run: () => Promise<T>) => Promise<T>;
 
 export function invocationMeter(
   clock: { charge(ms: number): void; runDue(): void },
   /** Requests the local servers have served so far. */
   served: () => number,
+  around: InvocationWrap = (_fn, run) => run(),
 ): InvocationMeter {
-  return async (run) => {
+  return async (fn, run) => {
     const before = served();
     try {
-      return await run();
+      return await around(fn, run);
     } finally {
       clock.charge(INVOCATION_COSTS_MS.invocation + (served() - before) * INVOCATION_COSTS_MS.request);
       clock.runDue();

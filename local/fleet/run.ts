@@ -11,6 +11,7 @@ import { startEnvironment, type FleetEnvironment } from './environment.ts';
 import { budgetOverspends } from './invariants.ts';
 import { InterruptionRecorder } from './interruptions.ts';
 import { Ledger } from './ledger.ts';
+import type { FleetInstrument } from './instrument.ts';
 import { FleetLog } from './log.ts';
 import { observe } from './observe.ts';
 import { PodLedger } from './pods.ts';
@@ -40,6 +41,8 @@ export interface RunOptions {
   readonly onSample?: (sample: FleetSample, at: Date) => void;
   /** Echo the functions' logs at this level and above (stderr), e.g. for KRAFTSMAN_FLEET_LOG=warn. */
   readonly echo?: ConstructorParameters<typeof FleetLog>[0];
+  /** What a benchmark watches: every invocation, log entry and metric sample (instrument.ts; bench:bill). */
+  readonly instrument?: FleetInstrument;
 }
 
 const MINUTE = 60_000;
@@ -63,16 +66,18 @@ export async function runFleet(o: RunOptions): Promise<{
     clock,
     o.seed,
   );
-  const log = new FleetLog(o.echo);
+  const log = new FleetLog(o.echo, o.instrument?.log);
   const meter = invocationMeter(
     clock,
     () => env.kube.stats.requests + env.ec2.world.calls.length + env.gce.world.calls.length,
+    o.instrument?.around,
   );
   const wiring = wireFunctions(env, {
     clock,
     log,
     seed: o.seed,
     meter,
+    ...(o.instrument?.metrics ? { metricsTee: o.instrument.metrics } : {}),
     upstream: o.upstream,
     ...(o.scenario.parameters ? { parameters: o.scenario.parameters } : {}),
   });
@@ -201,7 +206,7 @@ async function fire(
 ): Promise<void> {
   const t0 = Date.now();
   const run = (f: FleetFunction): Promise<void> =>
-    meter(() =>
+    meter(f.name, () =>
       f.handler(
         scheduledEvent(f.name, clock.now(), minute),
         lambdaContext(f.name, minute, f.timeoutMs, clock),

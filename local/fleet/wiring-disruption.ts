@@ -77,7 +77,7 @@ export function disruptionFunctions(
   const admit = createAdmitHandler(() => Promise.resolve(admitDeps));
   let seq = 0;
   invoker.register('admit', (payload) =>
-    meter(() => admit(payload, lambdaContext('admit', ++seq, 900_000, clock))),
+    meter('admit', () => admit(payload, lambdaContext('admit', ++seq, 900_000, clock))),
   );
 
   const o = adapters('orchestrate');

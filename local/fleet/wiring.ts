@@ -42,6 +42,7 @@ import { CommandLedger } from './commands.ts';
 import type { InvocationMeter } from './costs.ts';
 import { seededIds } from './ids.ts';
 import { FleetMetrics, type FleetLog } from './log.ts';
+import type { Metrics } from '../../shared/ports/metrics.ts';
 import { lambdaContext, sqsBatch, type FleetFunction } from './registry.ts';
 
 export interface Wiring {
@@ -85,6 +86,8 @@ export interface WiringOptions {
   readonly meter: InvocationMeter;
   /** The deployment parameters the scenario's operator set (wiring-parameters.ts). */
   readonly parameters?: DeployParameters;
+  /** Also given every metric sample and flush (a benchmark's instrument: instrument.ts). */
+  readonly metricsTee?: Metrics & { flush(): void };
 }
 
 /** The environment variables a deployment gives every function (docs/deploy.md), for the local servers. */
@@ -123,7 +126,7 @@ const FLEET_WATCH = { windowMs: 0, idleMs: 200, maxMs: 2_000, pollMs: 50 } as co
 export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
   const vars = lambdaEnv(env, o.upstream, o.parameters);
   const closer = new Closer();
-  const metrics = new FleetMetrics();
+  const metrics = new FleetMetrics(o.metricsTee);
   const { clock, meter } = o;
   // Simulated time: one invocation at a time, in the order they were made, so none sees another half done.
   const invoker = new InProcessInvoker(3, clock.mode === 'simulated');
@@ -210,7 +213,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
     };
     const handler = createLaunchHandler(fn, () => Promise.resolve(deps));
     invoker.register(fn, async (payload) => {
-      const counts = await meter(() => handler(payload, lambdaContext(fn, ++launchSeq, 900_000, clock)));
+      const counts = await meter(fn, () => handler(payload, lambdaContext(fn, ++launchSeq, 900_000, clock)));
       const gang = (payload as { gang?: unknown }).gang;
       launches.push({ cloud, ...(typeof gang === 'string' ? { gang } : {}), counts });
       return counts;
@@ -277,7 +280,7 @@ export function wireFunctions(env: FleetEnvironment, o: WiringOptions): Wiring {
       const events = env.ec2Events.splice(0);
       if (events.length === 0) return undefined;
       seq += 1;
-      const out = await meter(() =>
+      const out = await meter('lifecycle:sqs', () =>
         lifecycle(sqsBatch(events, seq), lambdaContext('lifecycle', `sqs-${seq}`, 900_000, clock)),
       );
       return out as SqsBatchResponse;
