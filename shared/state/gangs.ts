@@ -1,6 +1,6 @@
 // The gangs of a snapshot (docs/mechanisms/gangs.md): every gang's minimum by `namespace/name` (the gangs map),
 // from Volcano PodGroups and the Workload API's gang policies, and the gang a pod belongs to.
-import { GANG_PLACEMENT } from '../model/labels.ts';
+import { GANG_DISRUPTION, GANG_PLACEMENT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
 import { workloadGroups } from '../model/workload.ts';
 import type { ClusterObjects } from './objects.ts';
@@ -40,23 +40,33 @@ export function gangMinimums(objects: GangSources): Map<string, number> {
 }
 
 /**
- * Gangs whose object asks for one zone (`kraftsman.dev/gang-placement: zone`, docs/mechanisms/gangs.md#placement),
- * read where the disruption opt-out is: a Volcano PodGroup, a Workload API PodGroup, or a Workload (every gang of
- * its groups and their replicas).
+ * Gangs whose object carries `annotation: value`: a Volcano PodGroup, a Workload API PodGroup, or a Workload (every
+ * gang of its groups and their replicas), named as gangOf names them.
  */
-export function zonalGangs(objects: GangSources): ZonalGangs {
+function annotatedGangs(objects: GangSources, annotation: string, value: string): (gang: string) => boolean {
   const exact = new Set<string>();
   const prefixes: string[] = [];
-  const zonal = (m: { annotations?: Record<string, string> | undefined }) =>
-    m.annotations?.[GANG_PLACEMENT] === 'zone';
+  const marked = (m: { annotations?: Record<string, string> | undefined }) =>
+    m.annotations?.[annotation] === value;
   const ns = (m: { namespace?: string | undefined }) => m.namespace ?? 'default';
-  for (const g of objects.podGroups) if (zonal(g.metadata)) exact.add(`${ns(g.metadata)}/${g.metadata.name}`);
+  for (const g of objects.podGroups)
+    if (marked(g.metadata)) exact.add(`${ns(g.metadata)}/${g.metadata.name}`);
   for (const g of objects.workloadPodGroups)
-    if (zonal(g.metadata)) exact.add(`${ns(g.metadata)}/podgroup:${g.metadata.name}`);
+    if (marked(g.metadata)) exact.add(`${ns(g.metadata)}/podgroup:${g.metadata.name}`);
   for (const w of objects.workloads)
-    if (zonal(w.metadata)) prefixes.push(`${ns(w.metadata)}/workload:${w.metadata.name}/`);
+    if (marked(w.metadata)) prefixes.push(`${ns(w.metadata)}/workload:${w.metadata.name}/`);
   if (exact.size === 0 && prefixes.length === 0) return () => false;
   return (gang) => exact.has(gang) || prefixes.some((p) => gang.startsWith(p));
+}
+
+/** Gangs that ask for one zone (`kraftsman.dev/gang-placement: zone`, docs/mechanisms/gangs.md#placement). */
+export function zonalGangs(objects: GangSources): ZonalGangs {
+  return annotatedGangs(objects, GANG_PLACEMENT, 'zone');
+}
+
+/** Gangs that opt out of being kept whole (`kraftsman.dev/gang-disruption: per-node`): disrupted node by node. */
+export function perNodeGangs(objects: GangSources): (gang: string) => boolean {
+  return annotatedGangs(objects, GANG_DISRUPTION, 'per-node');
 }
 
 /**
