@@ -2,6 +2,7 @@
 // DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (docs/mechanisms/simulation-copy.md);
 // each simulation then only chooses which nodes exist and which pods are pending.
 import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS, ZONE } from '../model/labels.ts';
+import { placesGangsInOneZone } from '../model/nodeclass.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import { EMPTY } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
@@ -67,6 +68,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
           taints: spec.taints ?? [],
           startupTaints: spec.startupTaints ?? [],
           remaining: undefined,
+          // a placement group / compact placement spans one zone (docs/mechanisms/gangs.md#placement)
+          oneZoneGangs: placesGangsInOneZone(view.nodeClass),
         },
         // The node class's kubelet settings and root volume shape each type's allocatable (node-class-types.ts).
         nodeClassTypes(snapshot.instanceTypes, view.nodeClass),
