@@ -4,7 +4,7 @@
 // and is idempotent per ClientToken (a different request under the same token is refused, as EC2 does).
 import { membersOf, structOf, tagsFor, type Params } from './query.ts';
 import type { XmlValue } from './xml.ts';
-import type { Ec2World, EmuInstance, EmuLaunchTemplate, Lifecycle } from './world.ts';
+import type { Ec2World, EmuInstance, EmuLaunchTemplate, EmuPlacementGroup, Lifecycle } from './world.ts';
 import { Ec2Fault } from './faults.ts';
 
 interface Candidate {
@@ -16,6 +16,8 @@ interface Candidate {
   readonly priority: number;
   readonly lifecycle: Lifecycle;
   readonly price: number;
+  /** The placement group the override names, by name. */
+  readonly placementGroup?: string;
 }
 
 export function createFleet(
@@ -205,7 +207,25 @@ function candidatesOf(
       const subnet = world.subnets.find((s) => s.subnetId === subnetId);
       if (!subnet) throw new Ec2Fault('InvalidSubnetID.NotFound', `subnet ${subnetId} does not exist`);
       const lifecycle: Lifecycle = template.capacityReservationId ? 'reserved' : capacityType;
+      const placement = placementOf(world, o);
+      if (typeof placement === 'string') {
+        templateErrors.push({
+          launchTemplateAndOverrides: {
+            launchTemplateSpecification: {
+              launchTemplateId: template.id,
+              launchTemplateName: template.name,
+              version: spec.get('Version'),
+            },
+            overrides: { instanceType, subnetId },
+          },
+          lifecycle: capacityType,
+          errorCode: 'InvalidPlacementGroup.Unknown',
+          errorMessage: placement,
+        });
+        continue;
+      }
       out.push({
+        ...(placement ? { placementGroup: placement.groupName } : {}),
         template,
         version: spec.get('Version') ?? '$Latest',
         instanceType,
@@ -219,6 +239,18 @@ function candidatesOf(
   }
   if (out.length > 60) throw new Ec2Fault('InvalidParameterValue', 'a fleet takes at most 60 overrides');
   return { candidates: out, templateErrors };
+}
+
+/**
+ * The placement group an override names (`Placement.GroupName` or `Placement.GroupId`), undefined when none, or
+ * EC2's message when it names one that does not exist (InvalidPlacementGroup.Unknown).
+ */
+function placementOf(world: Ec2World, o: Map<string, string>): EmuPlacementGroup | string | undefined {
+  const name = o.get('Placement.GroupName');
+  const id = o.get('Placement.GroupId');
+  if (name === undefined && id === undefined) return undefined;
+  const group = [...world.placementGroups.values()].find((g) => g.groupName === name || g.groupId === id);
+  return group ?? `The Placement Group '${name ?? id ?? ''}' is unknown.`;
 }
 
 function order(cs: Candidate[], strategy: string | undefined): Candidate[] {
@@ -253,6 +285,7 @@ function launch(
     securityGroupIds: c.template.securityGroupIds,
     lifecycle: c.lifecycle,
     ...(c.template.capacityReservationId ? { capacityReservationId: c.template.capacityReservationId } : {}),
+    ...(c.placementGroup ? { placementGroup: c.placementGroup } : {}),
     ...(c.template.userData ? { userData: c.template.userData } : {}),
     settings: c.template.settings,
     ...(token ? { clientToken: token } : {}),

@@ -42,6 +42,8 @@ export interface EmuInstance {
   /** Block devices, metadata options, public IP and monitoring of the template it was launched from. */
   readonly settings?: EmuTemplateSettings;
   readonly clientToken?: string;
+  /** The placement group it launched into (the fleet override's Placement). */
+  readonly placementGroup?: string;
   readonly launchTime: Date;
   tags: Record<string, string>;
   state: Ec2State;
@@ -51,6 +53,13 @@ export interface EmuInstance {
   unseen?: number;
   /** ...unless the world's clock has passed this (ms since the epoch; see faults.unseenMs). */
   unseenUntil?: number;
+}
+
+/** An EC2 placement group (created beforehand, as Karpenter's placementGroupSelector expects). */
+export interface EmuPlacementGroup {
+  readonly groupName: string;
+  readonly groupId: string;
+  readonly strategy: 'cluster' | 'spread' | 'partition';
 }
 
 export interface EmuSubnet {
@@ -164,6 +173,8 @@ export class Ec2World {
   readonly securityGroups: EmuSecurityGroup[] = [];
   readonly images: EmuImage[] = [];
   readonly launchTemplates = new Map<string, EmuLaunchTemplate>();
+  /** Placement groups by name; a launch naming another is refused with InvalidPlacementGroup.Unknown. */
+  readonly placementGroups = new Map<string, EmuPlacementGroup>();
   /**
    * Whether a launch may name this instance profile (IAM's view as EC2 sees it: the IAM emulator's
    * `world.usableByEc2`, README.md "Instance profiles"); unset, every profile is accepted.

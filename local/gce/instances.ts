@@ -4,6 +4,7 @@ import { checkDisks, checkMaintenance } from './instance-checks.ts';
 import { checkBootImage } from './images.ts';
 import { GceHttpError, instanceUrl, quotaExceeded } from './resources.ts';
 import type { GceInstance, GceOperation, GceWorld, OperationErrorItem, ProvisioningModel } from './world.ts';
+import { checkPlacement } from './placement.ts';
 
 export interface Hooks {
   /** Called when an operation created an instance (PROVISIONING: the server moves it on and boots it). */
@@ -190,6 +191,7 @@ export function insert(
   checkDisks(resource.disks, zone, 'resource.disks');
   checkMaintenance(world, type, resource);
   checkBootImage(world, type, resource.disks);
+  checkPlacement(world, zone, type, resource.resourcePolicies, 1, 'resource.resourcePolicies');
   quota(world);
   const model = modelOf(resource);
   return newOperation(world, zone, 'insert', instanceUrl(world, zone, name), () => {
@@ -227,6 +229,14 @@ export function bulkInsert(
   checkDisks(props.disks, zone, 'resource.instanceProperties.disks');
   checkMaintenance(world, type, props);
   checkBootImage(world, type, props.disks);
+  checkPlacement(
+    world,
+    zone,
+    type,
+    props.resourcePolicies,
+    count,
+    'resource.instanceProperties.resourcePolicies',
+  );
   quota(world);
   const model = modelOf(props);
   return newOperation(world, zone, 'bulkInsert', `${instanceUrl(world, zone, names[0] ?? '')}`, () => {

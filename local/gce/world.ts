@@ -1,6 +1,7 @@
 // The Compute Engine emulator's in-memory world: machine and accelerator types per zone, capacity
 // per (machine type, zone, provisioning model), instances, zonal operations, request ids, faults.
 import type { SeedSku } from './billing.ts';
+import type { EmuResourcePolicy } from './placement.ts';
 
 export type ProvisioningModel = 'STANDARD' | 'SPOT';
 
@@ -106,6 +107,8 @@ export class GceWorld {
   readonly operations = new Map<string, GceOperation>();
   readonly requestIds = new Map<string, string>();
   readonly capacity = new Map<string, number>();
+  /** Resource policies by `region/name` (compact placement: placement.ts). */
+  readonly resourcePolicies = new Map<string, EmuResourcePolicy>();
   readonly faults: GceFaults = { throttle: 0, operationDelayMs: 0, ignoreMinCount: false };
   /** Items per page of a list that sends no maxResults (the API's default is 500; small here so one-page readers miss the rest). */
   pageSize = 2;

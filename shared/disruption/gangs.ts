@@ -1,9 +1,8 @@
 // Running gangs as disruption sees them (docs/mechanisms/gangs.md, "Disruption"): which nodes host bound members
 // of a gang that is running (at least its minimum bound), so no voluntary disruption takes some of them and
 // leaves the others. Gang identity and minimums come from gangName and the scheduling view's gangs map.
-import { GANG_DISRUPTION } from '../model/labels.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { gangMinimums, gangOf } from '../state/gangs.ts';
+import { gangMinimums, gangOf, perNodeGangs } from '../state/gangs.ts';
 import { isActive } from '../state/pods.ts';
 
 /** The running gangs a node hosts members of, and every node that must leave with it (itself included). */
@@ -27,7 +26,7 @@ export const NO_GANGS: GangIndex = { tiesOf: () => undefined, split: () => undef
  */
 export function gangIndex(snapshot: ClusterSnapshot): GangIndex {
   const minimums = gangMinimums(snapshot.objects);
-  const perNode = perNodeGangs(snapshot);
+  const perNode = perNodeGangs(snapshot.objects);
   const bound = new Map<string, number>();
   const min = new Map<string, number>();
   const nodesOf = new Map<string, Set<string>>();
@@ -62,25 +61,6 @@ export function gangIndex(snapshot: ClusterSnapshot): GangIndex {
       return undefined;
     },
   };
-}
-
-/**
- * Gangs whose object opts out (`kraftsman.dev/gang-disruption: per-node`): disrupted node by node. Read on a Volcano
- * PodGroup, a Workload API PodGroup, or a Workload (every gang of its groups and their replicas), as gangs.ts names them.
- */
-function perNodeGangs(snapshot: ClusterSnapshot): (gang: string) => boolean {
-  const exact = new Set<string>();
-  const prefixes: string[] = [];
-  const perNode = (m: { annotations?: Record<string, string> | undefined }) =>
-    m.annotations?.[GANG_DISRUPTION] === 'per-node';
-  const ns = (m: { namespace?: string | undefined }) => m.namespace ?? 'default';
-  const { podGroups, workloads, workloadPodGroups } = snapshot.objects;
-  for (const g of podGroups) if (perNode(g.metadata)) exact.add(`${ns(g.metadata)}/${g.metadata.name}`);
-  for (const g of workloadPodGroups)
-    if (perNode(g.metadata)) exact.add(`${ns(g.metadata)}/podgroup:${g.metadata.name}`);
-  for (const w of workloads)
-    if (perNode(w.metadata)) prefixes.push(`${ns(w.metadata)}/workload:${w.metadata.name}/`);
-  return (gang) => exact.has(gang) || prefixes.some((p) => gang.startsWith(p));
 }
 
 /** Nodes joined by running gangs, transitively (two gangs sharing a node leave together): union-find. */

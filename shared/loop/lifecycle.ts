@@ -26,6 +26,7 @@ import { collectInstanceProfiles } from './instance-profile-gc.ts';
 import type { InstanceProfileCollector, ProfileGcCounts } from '../ports/instance-profiles.ts';
 import { handleInterruptions } from './interruption.ts';
 import { KARPENTER_TERMINATION_FINALIZER, releaseHeld, releaseTerminated } from './finalizers.ts';
+import { publishEvents } from './events.ts';
 import { guard, type Guard } from './guard.ts';
 import { interruptionPorts } from './interruption-ports.ts';
 import { publishPoolStatuses } from './pool-status.ts';
@@ -278,8 +279,27 @@ async function act(
     if (!node && claim.status?.providerID && !(await g.nodeAbsent('terminate', claim))) return;
     await startTermination(deps, claim, node, action.reason);
     counts.terminated += 1;
+    // a gang companion of an expired claim (gang-expiry.ts): say which gang took it
+    if (action.detail) {
+      deps.logger.info('expiring a gang companion', { claim: claim.metadata.name, detail: action.detail });
+      await publishEvents(deps, [
+        {
+          involved: {
+            kind: 'NodeClaim',
+            name: claim.metadata.name,
+            ...(claim.metadata.uid ? { uid: claim.metadata.uid } : {}),
+          },
+          type: 'Normal',
+          reason: GANG_EXPIRED_EVENT,
+          message: action.detail,
+        },
+      ]);
+    }
   }
 }
+
+/** The event on a claim terminated because another node of its running gang expired. */
+export const GANG_EXPIRED_EVENT = 'GangExpired';
 
 async function preemptions(
   deps: LifecycleDeps,

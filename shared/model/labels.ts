@@ -27,6 +27,12 @@ export const VOLCANO_GROUP_ALT = 'scheduling.volcano.sh/group-name';
  */
 export const GANG_DISRUPTION = 'kraftsman.dev/gang-disruption';
 export const GANG_DISRUPTION_VALUES = ['whole', 'per-node'] as const;
+/**
+ * On a gang's PodGroup or Workload: `zone` places every member in one zone (the cheapest zone that holds the whole
+ * gang); `any` (the default) lets members spread (docs/mechanisms/gangs.md#placement).
+ */
+export const GANG_PLACEMENT = 'kraftsman.dev/gang-placement';
+export const GANG_PLACEMENT_VALUES = ['any', 'zone'] as const;
 
 /**
  * Karpenter's termination finalizer: every NodeClaim kraftsman creates carries it, and its Node gets it at

@@ -77,6 +77,22 @@ const amiFamily = z.enum(AMI_FAMILIES, {
     `unsupported amiFamily ${JSON.stringify(i.input)}: kraftsman renders ${AMI_FAMILIES.join(', ')} (AL2 and Windows are not implemented)`,
 });
 
+/**
+ * Karpenter v1.14's `placementGroupSelector`: the one EC2 placement group (created beforehand) every instance of the
+ * node class launches into, by `name` or by `id` (exactly one). kraftsman passes it on each CreateFleet override
+ * (`Placement.GroupName` / `Placement.GroupId`) and places a gang of its claims in one zone (docs/node-classes.md).
+ */
+const placementGroupSelectorSchema = implementedObject({
+  name: z.string().min(1).max(255, 'a placement group name has at most 255 characters').optional(),
+  id: z
+    .string()
+    .regex(/^pg-[0-9a-f]{8,17}$/, 'must be a placement group id (pg-…)')
+    .optional(),
+}).superRefine((t, ctx) => {
+  if ((t.name === undefined) === (t.id === undefined))
+    ctx.addIssue({ code: 'custom', message: 'exactly one of name or id must be set' });
+});
+
 export const ec2NodeClassSchema = z.looseObject({
   apiVersion: z.literal('karpenter.k8s.aws/v1'),
   kind: z.literal('EC2NodeClass'),
@@ -87,6 +103,7 @@ export const ec2NodeClassSchema = z.looseObject({
     subnetSelectorTerms: z.array(selectorTerm).optional(),
     securityGroupSelectorTerms: z.array(selectorTerm).optional(),
     capacityReservationSelectorTerms: z.array(selectorTerm).optional(),
+    placementGroupSelector: placementGroupSelectorSchema.optional(),
     role: z.string().optional(),
     instanceProfile: z.string().optional(),
     userData: z.string().optional(),
@@ -142,6 +159,15 @@ export const gceNodeClassSchema = z.looseObject({
         : ownKey('metadata')(k),
     ).optional(),
     disks: gceDisksSchema.optional(),
+    /**
+     * kraftsman's field: the name of a compact placement policy (a resource policy with `groupPlacementPolicy`
+     * collocation COLLOCATED, created beforehand in each region the node class launches in), attached to every
+     * instance through `resourcePolicies`; a gang of its claims is placed in one zone (docs/node-classes.md).
+     */
+    compactPlacementPolicy: z
+      .string()
+      .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a resource policy name (RFC 1035)')
+      .optional(),
     kubeletConfiguration: kubelet,
     bootstrap,
   }).default({}),
@@ -149,6 +175,14 @@ export const gceNodeClassSchema = z.looseObject({
 export type GCENodeClass = z.infer<typeof gceNodeClassSchema>;
 
 export type NodeClass = EC2NodeClass | GCENodeClass;
+
+/** A node class that launches into one placement group / compact placement: its gangs go in one zone. */
+export function placesGangsInOneZone(nc: NodeClass | undefined): boolean {
+  if (!nc) return false;
+  return nc.kind === 'EC2NodeClass'
+    ? nc.spec.placementGroupSelector !== undefined
+    : nc.spec.compactPlacementPolicy !== undefined;
+}
 
 export const NODE_CLASS_GROUPS: Readonly<Record<string, { cloud: Cloud; kind: string; apiVersion: string }>> =
   {

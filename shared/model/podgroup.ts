@@ -1,6 +1,6 @@
 // Volcano PodGroup (scheduling.volcano.sh/v1beta1): the gang whose members are placed all or nothing.
 import { z } from 'zod';
-import { GANG_DISRUPTION, GANG_DISRUPTION_VALUES } from './labels.ts';
+import { checkGangAnnotations } from './gang-annotations.ts';
 import { objectMeta, resourceList } from './meta.ts';
 
 export const podGroupSchema = z
@@ -16,14 +16,6 @@ export const podGroupSchema = z
     }),
     status: z.looseObject({ phase: z.string().optional() }).optional(),
   })
-  .superRefine((g, ctx) => {
-    // A misspelt opt-out must not silently keep (or drop) the gang rule (docs/mechanisms/gangs.md).
-    const v = g.metadata.annotations?.[GANG_DISRUPTION];
-    if (v !== undefined && !(GANG_DISRUPTION_VALUES as readonly string[]).includes(v))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metadata', 'annotations', GANG_DISRUPTION],
-        message: `"${v}": expected one of ${GANG_DISRUPTION_VALUES.join(', ')}`,
-      });
-  });
+  // A misspelt opt-out or placement must not silently keep (or drop) the gang rule (docs/mechanisms/gangs.md).
+  .superRefine(checkGangAnnotations);
 export type PodGroup = z.infer<typeof podGroupSchema>;

@@ -1,6 +1,7 @@
 // The Kubernetes Workload API's gangs (KEP-4671, docs/mechanisms/gangs.md#the-workload-api): `scheduling.k8s.io`
 // Workload at v1alpha2 (Kubernetes 1.36) and v1alpha1 (1.35), and the v1alpha2 PodGroup a pod names.
 import { z } from 'zod';
+import { checkGangAnnotations } from './gang-annotations.ts';
 import { dnsLabelName, dnsSubdomainName, objectMeta } from './meta.ts';
 
 /** The API group's limit on pod groups (templates) per Workload: WorkloadMaxPodGroup(Template)s = 8. */
@@ -44,51 +45,57 @@ const uniqueNames = <T extends { name: string }>(list: readonly T[], ctx: z.Refi
 const controllerRef = z.looseObject({ apiGroup: z.string().optional(), kind: z.string(), name: z.string() });
 
 /** Kubernetes 1.35: `spec.podGroups[]` with `policy`; pods name it with `spec.workloadRef {name, podGroup}`. */
-export const workloadV1alpha1Schema = z.looseObject({
-  apiVersion: z.literal('scheduling.k8s.io/v1alpha1'),
-  kind: z.literal('Workload'),
-  metadata: objectMeta,
-  spec: z.looseObject({
-    controllerRef: controllerRef.optional(),
-    podGroups: z
-      .array(z.looseObject({ name: dnsLabelName, policy: policy(0) }))
-      .min(1)
-      .max(MAX_GROUPS)
-      .superRefine(uniqueNames),
-  }),
-});
+export const workloadV1alpha1Schema = z
+  .looseObject({
+    apiVersion: z.literal('scheduling.k8s.io/v1alpha1'),
+    kind: z.literal('Workload'),
+    metadata: objectMeta,
+    spec: z.looseObject({
+      controllerRef: controllerRef.optional(),
+      podGroups: z
+        .array(z.looseObject({ name: dnsLabelName, policy: policy(0) }))
+        .min(1)
+        .max(MAX_GROUPS)
+        .superRefine(uniqueNames),
+    }),
+  })
+  .superRefine(checkGangAnnotations);
 
 /**
  * Kubernetes 1.36: `spec.podGroupTemplates[]` with `schedulingPolicy`. Controllers stamp PodGroups out of the
  * templates and pods name a PodGroup; a pod that still names the Workload (`spec.workloadRef`) is read against
  * its templates too.
  */
-export const workloadV1alpha2Schema = z.looseObject({
-  apiVersion: z.literal('scheduling.k8s.io/v1alpha2'),
-  kind: z.literal('Workload'),
-  metadata: objectMeta,
-  spec: z.looseObject({
-    controllerRef: controllerRef.optional(),
-    podGroupTemplates: z
-      .array(z.looseObject({ name: dnsLabelName, schedulingPolicy: policy(1) }))
-      .min(1)
-      .max(MAX_GROUPS)
-      .superRefine(uniqueNames),
-  }),
-});
+export const workloadV1alpha2Schema = z
+  .looseObject({
+    apiVersion: z.literal('scheduling.k8s.io/v1alpha2'),
+    kind: z.literal('Workload'),
+    metadata: objectMeta,
+    spec: z.looseObject({
+      controllerRef: controllerRef.optional(),
+      podGroupTemplates: z
+        .array(z.looseObject({ name: dnsLabelName, schedulingPolicy: policy(1) }))
+        .min(1)
+        .max(MAX_GROUPS)
+        .superRefine(uniqueNames),
+    }),
+  })
+  .superRefine(checkGangAnnotations);
 
 export type Workload = z.infer<typeof workloadV1alpha1Schema> | z.infer<typeof workloadV1alpha2Schema>;
 
 /** Kubernetes 1.36's runtime PodGroup (`scheduling.k8s.io/v1alpha2`): pods name it with `spec.schedulingGroup`. */
-export const workloadPodGroupSchema = z.looseObject({
-  apiVersion: z.literal('scheduling.k8s.io/v1alpha2'),
-  kind: z.literal('PodGroup'),
-  metadata: objectMeta,
-  spec: z.looseObject({
-    podGroupTemplateRef: z.looseObject({}).nullable().optional(),
-    schedulingPolicy: policy(1),
-  }),
-});
+export const workloadPodGroupSchema = z
+  .looseObject({
+    apiVersion: z.literal('scheduling.k8s.io/v1alpha2'),
+    kind: z.literal('PodGroup'),
+    metadata: objectMeta,
+    spec: z.looseObject({
+      podGroupTemplateRef: z.looseObject({}).nullable().optional(),
+      schedulingPolicy: policy(1),
+    }),
+  })
+  .superRefine(checkGangAnnotations);
 export type WorkloadPodGroup = z.infer<typeof workloadPodGroupSchema>;
 
 /** Pod `spec.workloadRef` (1.35): the Workload of the pod's namespace and one of its pod groups. */

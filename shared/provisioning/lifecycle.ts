@@ -8,6 +8,7 @@ import { claimCondition, type NodeClaim } from '../model/nodeclaim.ts';
 import type { NodePool } from '../model/nodepool.ts';
 import { fromQuantities } from '../model/resources.ts';
 import type { ClusterObjects } from '../state/objects.ts';
+import { gangCompanions } from './gang-expiry.ts';
 
 /** Per-NodePool registration timeout (GPU and TPU hosts can take 15–25 minutes to join). */
 export const REGISTRATION_TIMEOUT_ANNOTATION = 'kraftsman.dev/registration-timeout';
@@ -35,6 +36,8 @@ export type ClaimAction =
       readonly claim: NodeClaim;
       readonly node: Node | undefined;
       readonly reason: TerminationReason;
+      /** Why, when the reason alone does not say (a gang companion of an expired claim: gang-expiry.ts). */
+      readonly detail?: string;
     };
 
 const ageMs = (t: string | undefined, now: Date): number =>
@@ -74,6 +77,20 @@ export function claimActions(objects: ClusterObjects, now: Date, timeouts: Lifec
     if (claim.metadata.deletionTimestamp) continue;
     const action = decide(claim, byProvider, pools, now, timeouts);
     if (action) out.push(action);
+  }
+  // a running gang's other nodes expire with it (docs/mechanisms/gangs.md#expiration)
+  const expired = out.flatMap((a) => (a.kind === 'terminate' && a.reason === 'expired' ? [a.claim] : []));
+  for (const c of gangCompanions(objects, expired)) {
+    const action: ClaimAction = {
+      kind: 'terminate',
+      claim: c.claim,
+      node: c.node,
+      reason: 'expired',
+      detail: c.detail,
+    };
+    const i = out.findIndex((a) => a.claim === c.claim);
+    if (i >= 0) out[i] = action;
+    else out.push(action);
   }
   return out;
 }

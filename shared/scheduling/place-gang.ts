@@ -3,6 +3,7 @@
 // again confined to each of those clouds, most members first, and refused whole when none holds the gang.
 import type { Cloud } from '../model/labels.ts';
 import { cloudsByMembers, splitGangError } from './gang-cloud.ts';
+import { placeInOneZone } from './place-gang-zone.ts';
 import type { Journal } from './journal.ts';
 import type { PodState } from './pod-state.ts';
 import type { Topology } from './topology.ts';
@@ -18,6 +19,15 @@ export interface GangContext {
   cloudOf(pod: PodState): Cloud | undefined;
   /** Confines placements to one cloud's nodes, claims and NodePools (undefined: any cloud). */
   confine(cloud: Cloud | undefined): void;
+  /** Every zone a node or NodePool of the run offers, sorted. */
+  zones(): string[];
+  /** The zones of the nodes hosting the gang's running members (undefined: none runs). */
+  runningZones(gang: string): ReadonlySet<string> | undefined;
+  /** Whether a claim the members were placed on comes from a node class that asks gangs for one zone. */
+  asksOneZone(members: readonly PodState[]): boolean;
+  /** How many claims the run has opened, and what those opened since then cost (the cheapest offering of each). */
+  claimsOpened(): number;
+  costSince(opened: number): number;
 }
 
 export interface GangOutcome {
@@ -27,15 +37,26 @@ export interface GangOutcome {
 }
 
 // One cloud per gang (gang-cloud.ts): a placement that spans clouds is undone and tried again on each of
-// those clouds alone, most members first; none holding the gang refuses it whole.
+// those clouds alone, most members first; none holding the gang refuses it whole. A gang that asks for one zone
+// (its annotation, or a node class of its claims) is placed one zone at a time instead (place-gang-zone.ts): a zone
+// is in one cloud, so that confines it to one cloud too.
 export function placeGang(
   ctx: GangContext,
   name: string,
   minMember: number,
   members: PodState[],
+  oneZone = false,
 ): GangOutcome {
+  if (oneZone) return placeInOneZone(ctx, name, minMember, members, placeOnce);
+  const restores = members.map((m) => m.save());
   const outer = ctx.journal.begin();
   const first = placeOnce(ctx, name, minMember, members);
+  if (first.committed && ctx.asksOneZone(members)) {
+    ctx.journal.rollback(outer);
+    for (const restore of restores) restore();
+    const zoned = placeInOneZone(ctx, name, minMember, members, placeOnce);
+    return { ...zoned, rounds: first.rounds + zoned.rounds };
+  }
   const clouds = first.committed ? cloudsByMembers(members.map((m) => ctx.cloudOf(m))) : [];
   if (clouds.length <= 1) {
     ctx.journal.commit();

@@ -15,6 +15,8 @@ import type { Labels } from './selector.ts';
 export interface Gang {
   readonly name: string; // namespace/name of the PodGroup
   readonly minMember: number;
+  /** Every member in one zone (docs/mechanisms/gangs.md#placement). */
+  readonly oneZone?: boolean;
 }
 
 export interface PendingPod {
@@ -117,12 +119,45 @@ export class PodState {
   /** Bumped whenever a relaxation changes what the pod asks: memos of its derived specs check it. */
   revision = 0;
 
+  /** A requirement the scheduler adds for a while (a one-zone gang tried in one zone: place-gang-zone.ts). */
+  private pinned: Requirements | undefined;
+
+  /** Adds `requirements` to what the pod asks (undefined: removes the pin). */
+  pin(requirements: Requirements | undefined): void {
+    this.pinned = requirements;
+    this.derive();
+  }
+
+  /** The relaxation state now, and a function that returns the pod to it (each zone of a gang starts alike). */
+  save(): () => void {
+    const saved = {
+      requiredTerms: [...this.requiredTerms],
+      preferredNode: [...this.preferredNode],
+      affinityPreferred: [...this.affinityPreferred],
+      antiPreferred: [...this.antiPreferred],
+      spread: [...this.spread],
+      tolerations: [...this.tolerations],
+    };
+    return () => {
+      Object.assign(this, {
+        requiredTerms: [...saved.requiredTerms],
+        preferredNode: [...saved.preferredNode],
+        affinityPreferred: [...saved.affinityPreferred],
+        antiPreferred: [...saved.antiPreferred],
+        spread: [...saved.spread],
+        tolerations: [...saved.tolerations],
+      });
+      this.derive();
+    };
+  }
+
   private derive(): void {
     this.revision++;
     this.shapeText = undefined;
     this.fitText = undefined;
     const base = Requirements.fromLabels(this.info.pod.spec.nodeSelector);
     if (this.info.volumeRequirements) base.addAll(this.info.volumeRequirements);
+    if (this.pinned) base.addAll(this.pinned);
     const first = this.requiredTerms[0];
     this.strictTerms = (this.requiredTerms.length ? this.requiredTerms : [undefined]).map((t) =>
       base.copy().addAll(Requirements.fromSelectors(t?.matchExpressions)),

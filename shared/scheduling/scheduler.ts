@@ -15,6 +15,7 @@ import type { NodeClaimTemplate } from './template.ts';
 import { Topology, type BoundPod, type TopologyShare } from './topology.ts';
 import type { Domains } from './domains.ts';
 import { placeGang, type GangContext } from './place-gang.ts';
+import { offeredZones } from './place-gang-zone.ts';
 import type { GangObserver } from './gang-record.ts';
 import type { Labels } from './selector.ts';
 
@@ -38,6 +39,8 @@ export interface SchedulingInput {
   readonly bound: readonly BoundPod[];
   /** Gang (namespace/name) → members bound to the nodes of this simulation. */
   readonly gangsRunning?: ReadonlyMap<string, number>;
+  /** Gang (namespace/name) → the zones of the nodes of this simulation hosting its bound members. */
+  readonly gangZones?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Pass-scoped topology counts shared across simulations (undefined: count from `bound` alone). */
   readonly topologyShare?: TopologyShare;
   readonly universe: Domains;
@@ -138,6 +141,7 @@ class Scheduler {
     this.capacity = new CapacityIndex(input.existing.map((n) => n.available));
     this.remaining = new Map(input.remaining);
     this.least = new Map(input.remaining);
+    let zoneList: string[] | undefined;
     this.gangs = {
       journal: this.journal,
       topology: this.topology,
@@ -147,6 +151,15 @@ class Scheduler {
       confine: (cloud) => {
         this.gangCloud = cloud;
       },
+      zones: () => (zoneList ??= offeredZones(input.templates, input.existing)),
+      runningZones: (gang) => input.gangZones?.get(gang),
+      asksOneZone: (members) =>
+        members.some((m) => {
+          const p = this.placements.get(m.key);
+          return p?.kind === 'new' && p.claim.template.oneZoneGangs === true;
+        }),
+      claimsOpened: () => this.claims.length,
+      costSince: (opened) => this.claims.slice(opened).reduce((sum, c) => sum + claimPrice(c), 0),
     };
     this.opening = {
       templatesByWeight: templatesByWeight(input.templates),
@@ -189,6 +202,7 @@ class Scheduler {
             gang.name,
             Math.max(0, gang.minMember - (this.input.gangsRunning?.get(gang.name) ?? 0)),
             members,
+            gang.oneZone === true,
           );
           if (remaining)
             this.input.onGang?.({ gang: gang.name, remaining, members: members.length, ...outcome });

@@ -20,6 +20,8 @@ export interface NodePoolInput {
   readonly startupTaints: readonly Taint[];
   /** Remaining limits (limits minus what the pool's existing claims use), if the pool has limits. */
   readonly remaining: ResourceList | undefined;
+  /** The pool's node class places a gang in one zone (a placement group / compact placement: docs/node-classes.md). */
+  readonly oneZoneGangs?: boolean;
 }
 
 export interface DaemonInput {
@@ -41,6 +43,8 @@ export interface NodeClaimTemplate {
   readonly instanceTypes: readonly InstanceType[];
   readonly daemonOverhead: ReadonlyMap<string, ResourceList>;
   readonly daemonHostPorts: readonly HostPort[];
+  /** A gang with a claim of this template is placed in one zone (docs/mechanisms/gangs.md#placement). */
+  readonly oneZoneGangs?: boolean;
 }
 
 export function buildTemplate(
@@ -95,5 +99,6 @@ export function buildTemplate(
     instanceTypes,
     daemonOverhead,
     daemonHostPorts,
+    ...(pool.oneZoneGangs ? { oneZoneGangs: true } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // The gangs of a snapshot (docs/mechanisms/gangs.md): every gang's minimum by `namespace/name` (the gangs map),
 // from Volcano PodGroups and the Workload API's gang policies, and the gang a pod belongs to.
+import { GANG_DISRUPTION, GANG_PLACEMENT } from '../model/labels.ts';
 import type { Pod } from '../model/pod.ts';
 import { workloadGroups } from '../model/workload.ts';
 import type { ClusterObjects } from './objects.ts';
@@ -9,7 +10,12 @@ import { gangName, isVolcanoGangName } from './pods.ts';
 export interface GangRef {
   readonly name: string;
   readonly minMember: number;
+  /** The gang asks for one zone (`kraftsman.dev/gang-placement: zone`): every member lands in the same zone. */
+  readonly oneZone?: boolean;
 }
+
+/** Which gangs ask to be placed in one zone (gangZonal): absent, none does. */
+export type ZonalGangs = (gang: string) => boolean;
 
 type GangSources = Pick<ClusterObjects, 'podGroups' | 'workloads' | 'workloadPodGroups'>;
 
@@ -34,11 +40,45 @@ export function gangMinimums(objects: GangSources): Map<string, number> {
 }
 
 /**
+ * Gangs whose object carries `annotation: value`: a Volcano PodGroup, a Workload API PodGroup, or a Workload (every
+ * gang of its groups and their replicas), named as gangOf names them.
+ */
+function annotatedGangs(objects: GangSources, annotation: string, value: string): (gang: string) => boolean {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  const marked = (m: { annotations?: Record<string, string> | undefined }) =>
+    m.annotations?.[annotation] === value;
+  const ns = (m: { namespace?: string | undefined }) => m.namespace ?? 'default';
+  for (const g of objects.podGroups)
+    if (marked(g.metadata)) exact.add(`${ns(g.metadata)}/${g.metadata.name}`);
+  for (const g of objects.workloadPodGroups)
+    if (marked(g.metadata)) exact.add(`${ns(g.metadata)}/podgroup:${g.metadata.name}`);
+  for (const w of objects.workloads)
+    if (marked(w.metadata)) prefixes.push(`${ns(w.metadata)}/workload:${w.metadata.name}/`);
+  if (exact.size === 0 && prefixes.length === 0) return () => false;
+  return (gang) => exact.has(gang) || prefixes.some((p) => gang.startsWith(p));
+}
+
+/** Gangs that ask for one zone (`kraftsman.dev/gang-placement: zone`, docs/mechanisms/gangs.md#placement). */
+export function zonalGangs(objects: GangSources): ZonalGangs {
+  return annotatedGangs(objects, GANG_PLACEMENT, 'zone');
+}
+
+/** Gangs that opt out of being kept whole (`kraftsman.dev/gang-disruption: per-node`): disrupted node by node. */
+export function perNodeGangs(objects: GangSources): (gang: string) => boolean {
+  return annotatedGangs(objects, GANG_DISRUPTION, 'per-node');
+}
+
+/**
  * The gang a pod is a member of, if any. A Volcano member whose PodGroup is not in the input is a gang of minMember
  * 1 (docs/contract.md); a pod that names a Workload API group that is not a gang (the `basic` policy: KEP-4671,
  * "standard Kubernetes scheduling behavior") or whose Workload or PodGroup is not in the input is placed on its own.
  */
-export function gangOf(pod: Pod, gangs: ReadonlyMap<string, number>): GangRef | undefined {
+export function gangOf(
+  pod: Pod,
+  gangs: ReadonlyMap<string, number>,
+  zonal?: ZonalGangs,
+): GangRef | undefined {
   const g = gangName(pod);
   if (g === undefined) return undefined;
   const namespace = pod.metadata.namespace ?? 'default';
@@ -48,6 +88,7 @@ export function gangOf(pod: Pod, gangs: ReadonlyMap<string, number>): GangRef | 
   const min =
     gangs.get(name) ??
     (ref?.podGroupReplicaKey ? gangs.get(`${namespace}/workload:${ref.name}/${ref.podGroup}`) : undefined);
-  if (min !== undefined) return { name, minMember: min };
-  return isVolcanoGangName(g) ? { name, minMember: 1 } : undefined;
+  const minMember = min ?? (isVolcanoGangName(g) ? 1 : undefined);
+  if (minMember === undefined) return undefined;
+  return zonal?.(name) ? { name, minMember, oneZone: true } : { name, minMember };
 }

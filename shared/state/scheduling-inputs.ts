@@ -22,7 +22,7 @@ import { NO_UNDEFINED, Requirements } from '../scheduling/requirement-set.ts';
 import { isEphemeralTaint, untolerated } from '../scheduling/taints.ts';
 import type { DaemonInput, NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
-import { gangOf } from './gangs.ts';
+import { gangOf, type ZonalGangs } from './gangs.ts';
 import type { ClusterSnapshot, StateNode } from './snapshot.ts';
 import type { VolumeIndex } from './volumes.ts';
 
@@ -171,9 +171,10 @@ export function toPendingPod(
   requests: ResourceList,
   volumes: VolumeIndex,
   gangs: ReadonlyMap<string, number>,
+  zonal?: ZonalGangs,
 ): PendingPod {
   const namespace = pod.metadata.namespace ?? 'default';
-  const gang: Gang | undefined = gangOf(pod, gangs);
+  const gang: Gang | undefined = gangOf(pod, gangs, zonal);
   return {
     key: podKey(pod),
     uid: pod.metadata.uid ?? podKey(pod),

@@ -1,7 +1,8 @@
 // Turns a cluster snapshot into scheduler input. What does not depend on the candidate (NodeClaim templates,
 // DaemonSet overhead, pod data, NodePool domain suppliers) is computed once per pass (docs/mechanisms/simulation-copy.md);
 // each simulation then only chooses which nodes exist and which pods are pending.
-import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS } from '../model/labels.ts';
+import { CLOUD, HOSTNAME, WELL_KNOWN_LABELS, ZONE } from '../model/labels.ts';
+import { placesGangsInOneZone } from '../model/nodeclass.ts';
 import { podKey, type Pod } from '../model/pod.ts';
 import { EMPTY } from '../model/resources.ts';
 import { DomainUniverse, type DomainSupplier } from '../scheduling/domains.ts';
@@ -13,7 +14,7 @@ import type { SchedulingInput } from '../scheduling/scheduler.ts';
 import { buildTemplate, type NodeClaimTemplate } from '../scheduling/template.ts';
 import type { BoundPod } from '../scheduling/topology.ts';
 import { nodeClassTypes } from './node-class-types.ts';
-import { gangMinimums, gangOf } from './gangs.ts';
+import { gangMinimums, gangOf, zonalGangs } from './gangs.ts';
 import { isActive } from './pods.ts';
 import { poolLimits } from './pool-limits.ts';
 import {
@@ -67,6 +68,8 @@ export function passView(snapshot: ClusterSnapshot): PassView {
           taints: spec.taints ?? [],
           startupTaints: spec.startupTaints ?? [],
           remaining: undefined,
+          // a placement group / compact placement spans one zone (docs/mechanisms/gangs.md#placement)
+          oneZoneGangs: placesGangsInOneZone(view.nodeClass),
         },
         // The node class's kubelet settings and root volume shape each type's allocatable (node-class-types.ts).
         nodeClassTypes(snapshot.instanceTypes, view.nodeClass),
@@ -89,6 +92,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   const volumes = volumeIndex(snapshot.objects);
   // the gangs map (gangs.ts): Volcano PodGroups and the Workload API's gang policies, by namespace/name
   const gangs = gangMinimums(snapshot.objects);
+  const zonal = zonalGangs(snapshot.objects);
   const poolSuppliers = new Map<string, { domain: string; supplier: DomainSupplier }[]>();
   const suppliersFor = (key: string) => {
     let list = poolSuppliers.get(key);
@@ -142,14 +146,24 @@ export function passView(snapshot: ClusterSnapshot): PassView {
   // Gang members already running, so a simulation that moves some of them needs only the rest.
   const gangOfBound = new Map<string, string>();
   const gangsBound = new Map<string, number>();
+  // the zones of the nodes hosting each gang's running members: they fix a one-zone gang's zone
+  const gangNodes = new Map<string, Map<string, string | undefined>>();
   for (const n of schedulableNodes) {
     for (const p of n.pods) {
       const name = isActive(p) ? gangOf(p, gangs)?.name : undefined;
       if (!name) continue;
       gangOfBound.set(podKey(p), name);
       gangsBound.set(name, (gangsBound.get(name) ?? 0) + 1);
+      memo(gangNodes, name, () => new Map()).set(n.name, n.labels[ZONE]);
     }
   }
+  const zonesOfGangs = (excluded?: ReadonlySet<string>) => {
+    const zones = new Map<string, Set<string>>();
+    for (const [gang, nodes] of gangNodes)
+      for (const [node, zone] of nodes)
+        if (zone !== undefined && !excluded?.has(node)) memo(zones, gang, () => new Set()).add(zone);
+    return zones;
+  };
 
   const view: PassView = {
     snapshot,
@@ -162,7 +176,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
       if (!p)
         pendingCache.set(
           pod,
-          (p = toPendingPod(pod, snapshot.podRequests.get(podKey(pod)) ?? EMPTY, volumes, gangs)),
+          (p = toPendingPod(pod, snapshot.podRequests.get(podKey(pod)) ?? EMPTY, volumes, gangs, zonal)),
         );
       return p;
     },
@@ -200,6 +214,7 @@ export function passView(snapshot: ClusterSnapshot): PassView {
         universe,
         namespaces,
         gangsRunning,
+        gangZones: zonesOfGangs(excluded),
         topologyShare: { counts: topologyCounts, removed, boundInverse },
       };
     },

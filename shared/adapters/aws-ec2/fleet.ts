@@ -16,10 +16,14 @@ export interface FleetPlan {
   readonly clientToken: string;
   readonly tags: Readonly<Record<string, string>>;
   readonly maxOverrides: number;
+  /** The node class's placement group (Karpenter's placementGroupSelector), on every override. */
+  readonly placementGroup?: { readonly name?: string | undefined; readonly id?: string | undefined };
 }
 
 export function fleetInput(plan: FleetPlan): CreateFleetCommandInput {
   let budget = plan.maxOverrides;
+  const pg = plan.placementGroup;
+  const placement = pg?.id ? { GroupId: pg.id } : pg?.name ? { GroupName: pg.name } : undefined;
   const configs = plan.templates.map((t) => {
     const overrides = t.options
       .filter((o) => plan.subnetByZone.has(o.zone))
@@ -29,6 +33,7 @@ export function fleetInput(plan: FleetPlan): CreateFleetCommandInput {
         SubnetId: plan.subnetByZone.get(o.zone),
         AvailabilityZone: o.zone,
         Priority: i,
+        ...(placement ? { Placement: placement } : {}),
       }));
     budget -= overrides.length;
     return {

@@ -129,6 +129,9 @@ export async function launchFleet(
     clientToken: plan.token,
     tags: plan.tags,
     maxOverrides: ctx.config.maxOverrides,
+    ...(plan.nodeClass.spec.placementGroupSelector
+      ? { placementGroup: plan.nodeClass.spec.placementGroupSelector }
+      : {}),
   });
   const out = await ctx.call('CreateFleet', () => ctx.ec2.send(new CreateFleetCommand(input)));
   return readFleet(out, first.capacityType);

@@ -182,9 +182,22 @@ export function instanceBody(args: {
         }
       : {}),
     ...(spec.networkTags?.length ? { tags: { items: spec.networkTags } } : {}),
+    // the node class's compact placement: a regional resource policy of the zone's region (docs/node-classes.md)
+    ...(spec.compactPlacementPolicy
+      ? {
+          resourcePolicies: [
+            `projects/${args.project}/regions/${regionOf(args.zone)}/resourcePolicies/${spec.compactPlacementPolicy}`,
+          ],
+        }
+      : {}),
     // Bound at creation, so an IAM condition on it covers the instance from its first moment (docs/deploy.md).
     ...(args.deploymentTag
       ? { params: { resourceManagerTags: { [args.deploymentTag.key]: args.deploymentTag.value } } }
       : {}),
   };
+}
+
+/** A zone's region: `us-central1-a` → `us-central1`. */
+function regionOf(zone: string): string {
+  return zone.slice(0, zone.lastIndexOf('-'));
 }
