@@ -1,13 +1,7 @@
 // The census split into shards and merged back (docs/mechanisms/census.md#fan-out): the coordinator cuts the
 // census order into contiguous shards, each worker judges its shard against the same snapshot, and the merge adds
 // the shards' counts to the skipped nodes' — a shard with no result counts all its candidates unreached.
-import {
-  censusSetup,
-  countByPool,
-  judgeCandidate,
-  type CensusCounts,
-  type CensusEntry,
-} from './census.ts';
+import { censusSetup, countByPool, judgeCandidate, type CensusCounts, type CensusEntry } from './census.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
 import { ZERO_STOPWATCH } from './pass-context.ts';
 import type { PassOptions, Stopwatch } from './types.ts';
@@ -74,7 +68,10 @@ export function runCensusShard(
     stopwatch.work?.('candidate', 1);
     entries.push(judgeCandidate(ctx, c));
   }
-  return { reached: entries.length, nodePools: countByPool(entries, unreached) };
+  const nodePools: Record<string, Record<string, number>> = {};
+  for (const [pool, counts] of Object.entries(countByPool(entries, unreached)))
+    nodePools[pool] = { ...counts };
+  return { reached: entries.length, nodePools };
 }
 
 /** The merged census: counts by NodePool, and which shards brought no result (theirs counted unreached). */
