@@ -2,13 +2,12 @@
 // bucket (the sweep's input), the clock, logs and metrics. No cluster access and no cloud: it only simulates.
 import { censusWorkerConfig, type CensusWorkerConfig } from '../../shared/config/census-worker.ts';
 import type { CensusWorkerDeps } from '../../shared/loop/census-worker.ts';
-import {
-  buildObservability,
-  buildStateStore,
-  buildTime,
-  oncePerContainer,
-  type InvocationObservability,
-} from '../compose/index.ts';
+// The compose modules it uses, not compose/index.ts: the index reaches the clouds' clients, which it never calls.
+import { oncePerContainer } from '../compose/container.ts';
+import type { InvocationObservability } from '../compose/invocation.ts';
+import { buildObservability } from '../compose/observability.ts';
+import { buildStateStore } from '../compose/state-store.ts';
+import { buildTime } from '../compose/time.ts';
 import { buildSnapshotStore } from '../compose/snapshot-store.ts';
 
 export interface CensusWorkerHandlerDeps {

@@ -7,7 +7,8 @@ import {
   type CensusShardOutcome,
 } from '../../shared/loop/census-worker.ts';
 import { LOOP_METRICS } from '../../shared/loop/disruption-metrics.ts';
-import { invocation, parseContext, parseEvent } from '../compose/index.ts';
+import { parseEvent } from '../compose/events.ts';
+import { invocation, parseContext } from '../compose/invocation.ts';
 import { censusWorkerDeps, type CensusWorkerHandlerDeps } from './deps.ts';
 
 export function createCensusWorkerHandler(deps: () => Promise<CensusWorkerHandlerDeps>) {

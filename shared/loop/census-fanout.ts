@@ -27,6 +27,8 @@ export interface CensusFanOut {
   /** Candidates per worker invocation; a census of at most this many stays in one invocation. */
   readonly shardSize: number;
   readonly pollMs: number;
+  /** The clock the wait runs on, when not the loop's: the local fleet's simulated clock stands still while it waits. */
+  readonly waitClock?: Clock;
 }
 
 export interface FanOutDeps {
@@ -72,7 +74,8 @@ export async function fanOutCensus(
   },
   plans: readonly CensusShardPlan[],
 ): Promise<FannedOut> {
-  const { fanOut, clock } = deps;
+  const { fanOut } = deps;
+  const clock = fanOut.waitClock ?? deps.clock;
   const deadline = clock.now().getTime() + request.budgetMs;
   const snapshotKey = `census/${request.cluster}/${request.runId}.json`;
   await fanOut.snapshots.put(snapshotKey, encodeCensusInput({ ...input, options: request.options }));
@@ -98,7 +101,7 @@ export async function fanOutCensus(
     }),
   );
   const expected = plans.filter((_, i) => invoked[i]).length;
-  const results = await poll(deps, request, expected, deadline);
+  const results = await poll({ ...deps, clock }, request, expected, deadline);
   await fanOut.snapshots.delete(snapshotKey);
   const merged = mergeShards(skippedEntries(setup), plans, results);
   if (merged.failedShards.length)
