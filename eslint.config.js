@@ -36,6 +36,7 @@ const ADAPTER_SDKS = {
   kube: ['@kubernetes/client-node'],
   dynamodb: ['@aws-sdk/client-dynamodb'],
   lambda: ['@aws-sdk/client-lambda'],
+  s3: ['@aws-sdk/client-s3'],
   secrets: ['@aws-sdk/client-secrets-manager'],
   memory: [],
   // Discovery worker threads (node:worker_threads); source-entry.mjs registers tsx's loader when run from source

@@ -3,7 +3,9 @@
 // metrics. It launches and terminates nothing, so it holds no provider beyond the instance-type reads.
 import { censusConfig, type CensusConfig } from '../../shared/config/census.ts';
 import type { CensusDeps } from '../../shared/loop/census.ts';
+import { buildSnapshotStore } from '../compose/snapshot-store.ts';
 import {
+  buildInvoker,
   composeDeps,
   leasedPorts,
   passInstanceTypes,
@@ -22,6 +24,16 @@ export function buildCensusDeps(env: Readonly<Record<string, string | undefined>
   return composeDeps(config, (base) => ({
     ...leasedPorts(base),
     instanceTypes: passInstanceTypes(config, base.time.clock, base.obs).forPools,
+    ...(config.fanOut
+      ? {
+          fanOut: {
+            invoker: buildInvoker(config.fanOut.invoker),
+            snapshots: buildSnapshotStore(config.fanOut.snapshots),
+            shardSize: config.fanOut.shardSize,
+            pollMs: config.fanOut.pollMs,
+          },
+        }
+      : {}),
   }));
 }
 

@@ -15,6 +15,9 @@ export type CensusHandlerResult =
       /** Candidates the budget left unsimulated. */
       readonly unreached: number;
       readonly nodePools: number;
+      /** Worker invocations the sweep fanned out to (0: judged in this one), and the shards that brought no result. */
+      readonly shards: number;
+      readonly failedShards: readonly number[];
     }
   | { readonly outcome: 'held'; readonly holder: string; readonly reason: 'held' | 'same-run' };
 
@@ -36,10 +39,12 @@ export function createCensusHandler(deps: () => Promise<CensusHandlerDeps>) {
       if (r.outcome === 'held') return r;
       return {
         outcome: 'ran',
-        candidates: r.sweep.candidates.length + r.unreached,
+        candidates: r.candidates,
         truncated: r.sweep.truncated,
         unreached: r.unreached,
         nodePools: r.results.length,
+        shards: r.shards,
+        failedShards: r.failedShards,
       };
     });
   };

@@ -12,6 +12,7 @@ import { EVENTUAL_UNSEEN_MS, EVENTUAL_UNSEEN_REQUESTS } from '../ec2/world.ts';
 import { startGceEmulator, type GceEmulator } from '../gce/server.ts';
 import { startIamEmulator, type IamEmulator } from '../iam/server.ts';
 import { startSsmEmulator, type SsmEmulator } from '../ssm/server.ts';
+import { startS3Emulator, type S3Emulator } from '../s3/server.ts';
 import { defaultCrds, enableOwnerRecreation, KubeApiEmulator, type KubeObject } from '../kube-api/index.ts';
 import type { InstanceTypeCatalog } from '../../shared/model/catalog.ts';
 import type { Clock } from '../../shared/ports/clock.ts';
@@ -26,6 +27,9 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { FLEET_DEPLOYMENT, adoptNodes } from './adopt.ts';
 import { nodeRoles, seedEc2, seedGce } from './clouds.ts';
 import { seededIds } from './ids.ts';
+
+/** The bucket the census writes its sweep's snapshot to when it fans out. */
+export const FLEET_CENSUS_BUCKET = 'kraftsman-census';
 
 export interface FleetWorld {
   readonly clusterName: string;
@@ -43,6 +47,8 @@ export interface FleetEnvironment extends FleetWorld {
   readonly iam: IamEmulator;
   /** SSM's public image parameters (image aliases, local/ssm/README.md). */
   readonly ssm: SsmEmulator;
+  /** The census fan-out's snapshot bucket, FLEET_CENSUS_BUCKET (local/s3/README.md). */
+  readonly s3: S3Emulator;
   readonly dynamo: LocalDynamo;
   readonly tableName: string;
   /** EC2 events EventBridge would forward to the interruption queue, not yet delivered. */
@@ -111,6 +117,8 @@ export async function startEnvironment(
     ec2.world.instanceProfileUsable = (name) => iam.world.usableByEc2(name);
     const ssm: SsmEmulator = await startSsmEmulator({ now: () => clock.now() });
     closes.push(() => ssm.close());
+    const s3 = await startS3Emulator([FLEET_CENSUS_BUCKET]);
+    closes.push(() => s3.close());
     seedEc2(ec2.world, catalog, world.clusterName);
     seedGce(gce.world, catalog, world.gcpZones);
     const dynamo = await dynamoStart;
@@ -131,7 +139,21 @@ export async function startEnvironment(
     closes.push(() => rmSync(dir, { recursive: true, force: true }));
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, kubeconfigYaml(kubeUrl));
-    return { ...world, kube, kubeUrl, kubeconfig, ec2, gce, iam, ssm, dynamo, tableName, ec2Events, close };
+    return {
+      ...world,
+      kube,
+      kubeUrl,
+      kubeconfig,
+      ec2,
+      gce,
+      iam,
+      ssm,
+      s3,
+      dynamo,
+      tableName,
+      ec2Events,
+      close,
+    };
   } catch (err: unknown) {
     await close();
     throw err;

@@ -7,6 +7,10 @@ import { systemTimer } from '../../shared/adapters/system-timer.ts';
 import { censusConfig } from '../../shared/config/census.ts';
 import type { StateStore } from '../../shared/ports/state-store/index.ts';
 import type { FleetClock } from './clock.ts';
+import { workerProcesses } from './census-workers.ts';
+import { buildSnapshotStore } from '../../functions/compose/snapshot-store.ts';
+import { systemClock } from '../../shared/adapters/system-clock.ts';
+import { LOCAL_CREDENTIALS } from '../dynamodb/credentials.ts';
 import type { FleetFunction } from './registry.ts';
 import type { Adapters } from './wiring.ts';
 
@@ -28,6 +32,17 @@ export function censusFunction(
       nonce,
       logger: a.logger,
       metrics: a.obs.metrics,
+      ...(config.fanOut
+        ? {
+            fanOut: {
+              invoker: workerProcesses(vars),
+              snapshots: buildSnapshotStore(config.fanOut.snapshots, LOCAL_CREDENTIALS),
+              shardSize: config.fanOut.shardSize,
+              pollMs: config.fanOut.pollMs,
+              waitClock: systemClock,
+            },
+          }
+        : {}),
     },
     settings: config,
     obs: a.obs,

@@ -15,6 +15,8 @@ export const DEPLOY_PARAMETERS = {
   multiNodeTimeout: 'KRAFTSMAN_MULTI_NODE_TIMEOUT',
   /** The sync gate's policy (docs/mechanisms/sync-gate.md): Strict unless set. */
   disruptionSyncPolicy: 'KRAFTSMAN_DISRUPTION_SYNC_POLICY',
+  /** Candidates per census worker (docs/mechanisms/census.md#fan-out): a census of more fans out. */
+  censusShardSize: 'KRAFTSMAN_CENSUS_SHARD_SIZE',
 } as const;
 
 export type DeployParameter = keyof typeof DEPLOY_PARAMETERS;

@@ -33,7 +33,7 @@ import { fencingFor } from '../dynamodb/start.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../dynamodb/credentials.ts';
 import { localGoogleAuth } from '../gce/auth.ts';
 import type { FleetClock } from './clock.ts';
-import type { FleetEnvironment } from './environment.ts';
+import { FLEET_CENSUS_BUCKET, type FleetEnvironment } from './environment.ts';
 import { disruptionFunctions } from './wiring-disruption.ts';
 import { parameterEnv, type DeployParameters } from './wiring-parameters.ts';
 import { pricingFunction } from './wiring-pricing.ts';
@@ -113,6 +113,16 @@ function lambdaEnv(
     KRAFTSMAN_LAUNCH_GCP_FUNCTION: 'launch-gcp',
     KRAFTSMAN_ADMIT_FUNCTION: 'admit',
     KRAFTSMAN_UPSTREAM: String(upstream),
+    // Only when the scenario sets --param censusShardSize: a census of more candidates than one shard fans out to
+    // census-worker processes (census-workers.ts). Not yet verified end to end in the fleet (see census.md).
+    ...(parameters?.censusShardSize
+      ? {
+          KRAFTSMAN_CENSUS_SNAPSHOT_BUCKET: FLEET_CENSUS_BUCKET,
+          KRAFTSMAN_S3_ENDPOINT: env.s3.endpoint,
+          KRAFTSMAN_CENSUS_WORKER_FUNCTION: 'census-worker',
+          KRAFTSMAN_CENSUS_POLL: '200ms',
+        }
+      : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { CENSUS_TIMEOUT_MS } from '../disruption/census.ts';
 import { commonEnv, commonSettings, gcpEnv, gcpSettings, wantsGcp } from './function-env.ts';
 import { disruptionEnv, disruptionOptions } from './disruption.ts';
 import { durationMs } from './env.ts';
+import { fanOutEnv, fanOutSettings } from './census-fanout.ts';
 import { parseConfig } from './parse.ts';
 
 /** What a sweep may need besides simulating: reading the cluster and prices, storing the results. */
@@ -18,6 +19,7 @@ export const censusEnvSchema = z.object({
   KRAFTSMAN_CENSUS_BUDGET: durationMs(`${CENSUS_TIMEOUT_MS / 60_000}m`),
   /** Unset: the budget plus the margin, so the lease outlives a sweep that never yields to the heartbeat. */
   KRAFTSMAN_LEASE_TTL: durationMs('0s'),
+  ...fanOutEnv,
 });
 
 export function censusConfig(env: Readonly<Record<string, string | undefined>>) {
@@ -32,6 +34,8 @@ export function censusConfig(env: Readonly<Record<string, string | undefined>>) 
     leaseTtlMs:
       e.KRAFTSMAN_LEASE_TTL > 0 ? e.KRAFTSMAN_LEASE_TTL : e.KRAFTSMAN_CENSUS_BUDGET + CENSUS_MARGIN_MS,
     instanceTypesTtlMs: e.KRAFTSMAN_INSTANCE_TYPES_TTL,
+    /** Unset unless the snapshot bucket and the worker function are both given (docs/mechanisms/census.md#fan-out). */
+    fanOut: fanOutSettings(e, 'census'),
   };
 }
 export type CensusConfig = ReturnType<typeof censusConfig>;

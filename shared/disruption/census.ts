@@ -107,12 +107,7 @@ export function runCensus(
   const setup = censusSetup(snapshot, now, options, stopwatch, claimedByCommands);
   const { ctx, set } = setup;
   snapshot = setup.snapshot;
-  const entries: CensusEntry[] = [];
-  const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
-  for (const s of set.skipped) {
-    if (s.reason === 'not-initialized') continue; // the census covers managed, initialized nodes
-    entries.push({ node: s.node, nodePool: poolOf.get(s.node) ?? '', decision: 'none', reason: s.reason });
-  }
+  const entries = skippedEntries(setup);
   const start = stopwatch.elapsedMs();
   const unreached = new Map<string, number>();
   let reached = 0;
@@ -135,6 +130,17 @@ export function runCensus(
     truncated: unreached.size > 0,
     reached,
   };
+}
+
+/** The census entries of the nodes that are no candidates (counted `none` with the reason they were skipped). */
+export function skippedEntries({ snapshot, set }: Pick<ReturnType<typeof censusSetup>, 'snapshot' | 'set'>) {
+  const entries: CensusEntry[] = [];
+  const poolOf = new Map(snapshot.nodes.map((n) => [n.name, n.nodePool ?? '']));
+  for (const s of set.skipped) {
+    if (s.reason === 'not-initialized') continue; // the census covers managed, initialized nodes
+    entries.push({ node: s.node, nodePool: poolOf.get(s.node) ?? '', decision: 'none', reason: s.reason });
+  }
+  return entries;
 }
 
 /** One candidate's census entry: what drift, emptiness or single-node consolidation would do with it alone. */
@@ -180,7 +186,7 @@ export function judgeCandidate(ctx: PassContext, c: Candidate): CensusEntry {
   }
 }
 
-function countByPool(
+export function countByPool(
   entries: readonly CensusEntry[],
   unreached: ReadonlyMap<string, number>,
 ): Record<string, CensusCounts> {

@@ -6,20 +6,25 @@
 import {
   censusCandidates,
   censusMetrics,
+  censusSetup,
+  CENSUS_TIMEOUT_MS,
   runCensus,
   type CensusResult as Sweep,
 } from '../disruption/census.ts';
 import { KRAFTSMAN_METRICS, LABELS } from '../disruption/metric-names.ts';
-import type { PassOptions } from '../disruption/types.ts';
+import type { PassOptions, Stopwatch } from '../disruption/types.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { CensusResult } from '../ports/state-store/records.ts';
 import { LOOP_METRICS } from './disruption-metrics.ts';
-import { readLive, type LiveDeps } from './live-state.ts';
+import { readLive, type Live, type LiveDeps } from './live-state.ts';
 import { withLease, type LeaseDeps } from './with-lease.ts';
 import { clockStopwatch } from './stopwatch.ts';
+import { fanOutCensus, shardsFor, type CensusFanOut } from './census-fanout.ts';
 
 export interface CensusDeps extends LiveDeps, LeaseDeps {
   readonly metrics: Metrics;
+  /** Set: a census of more candidates than one shard holds fans out to worker invocations (census-fanout.ts). */
+  readonly fanOut?: CensusFanOut;
 }
 
 export interface CensusRequest {
@@ -37,6 +42,11 @@ export interface CensusRequest {
 
 export interface CensusSummary {
   readonly sweep: Sweep;
+  /** Every node the counts cover: each decision plus the unreached, in every pool. */
+  readonly candidates: number;
+  /** Worker invocations the sweep fanned out to (0: judged here), and those that brought no result. */
+  readonly shards: number;
+  readonly failedShards: readonly number[];
   /** Candidates the budget left unsimulated (0 unless truncated). */
   readonly unreached: number;
   readonly results: readonly CensusResult[];
@@ -66,10 +76,7 @@ export async function census(deps: CensusDeps, request: CensusRequest): Promise<
 async function sweep(deps: CensusDeps, request: CensusRequest): Promise<CensusSummary> {
   const stopwatch = clockStopwatch(deps.clock);
   const live = await readLive(deps, request.cluster, request.options);
-  const result = runCensus(live.snapshot, live.inputs.now, request.options, stopwatch, {
-    claimedByCommands: live.inputs.claimedByCommands,
-    ...(request.budgetMs !== undefined ? { timeoutMs: request.budgetMs } : {}),
-  });
+  const { result, shards, failedShards } = await judge(deps, request, live, stopwatch);
   const at = deps.clock.now();
   const results: CensusResult[] = Object.entries(result.nodePools)
     .filter(([pool]) => pool !== '')
@@ -83,7 +90,40 @@ async function sweep(deps: CensusDeps, request: CensusRequest): Promise<CensusSu
   const unreached = Object.values(result.nodePools).reduce((n, c) => n + c.unreached, 0);
   const durationMs = stopwatch.elapsedMs();
   publish(deps.metrics, result, unreached, durationMs);
-  return { sweep: result, unreached, results, durationMs };
+  deps.metrics.gauge(LOOP_METRICS.censusShards, shards);
+  deps.metrics.gauge(LOOP_METRICS.censusShardsFailed, failedShards.length);
+  const candidates = Object.values(result.nodePools).reduce((n, c) => n + censusCandidates(c), 0);
+  return { sweep: result, candidates, unreached, results, durationMs, shards, failedShards };
+}
+
+/** One invocation's census, or, with fan-out set and more candidates than a shard, the workers' merged. */
+async function judge(deps: CensusDeps, request: CensusRequest, live: Live, stopwatch: Stopwatch) {
+  const { snapshot, inputs } = live;
+  const claimedByCommands = inputs.claimedByCommands ?? new Set<string>();
+  if (deps.fanOut) {
+    const setup = censusSetup(snapshot, inputs.now, request.options, undefined, claimedByCommands);
+    const plans = shardsFor(setup, deps.fanOut.shardSize);
+    if (plans.length) {
+      const fanned = await fanOutCensus(
+        { ...deps, fanOut: deps.fanOut },
+        {
+          cluster: request.cluster,
+          runId: request.runId ?? request.owner,
+          options: request.options,
+          budgetMs: request.budgetMs ?? CENSUS_TIMEOUT_MS,
+        },
+        setup,
+        { snapshot, now: inputs.now, claimedByCommands },
+        plans,
+      );
+      return { result: fanned.sweep, shards: fanned.shards, failedShards: fanned.failedShards };
+    }
+  }
+  const result = runCensus(snapshot, inputs.now, request.options, stopwatch, {
+    claimedByCommands,
+    ...(request.budgetMs !== undefined ? { timeoutMs: request.budgetMs } : {}),
+  });
+  return { result, shards: 0, failedShards: [] as readonly number[] };
 }
 
 function publish(metrics: Metrics, result: Sweep, unreached: number, durationMs: number): void {

@@ -23,6 +23,12 @@ export const LOOP_METRICS = {
   censusTruncatedTotal: 'kraftsman_disruption_census_truncated_total',
   /** gauge: candidates the last sweep left unsimulated because its budget ran out (0 when it finished). */
   censusUnreached: 'kraftsman_disruption_census_unreached',
+  /** gauge: worker invocations the last sweep fanned out to (0: judged in one invocation; docs/mechanisms/census.md#fan-out). */
+  censusShards: 'kraftsman_disruption_census_shards',
+  /** gauge: shards of the last sweep whose worker stored no result by the deadline (their candidates: unreached). */
+  censusShardsFailed: 'kraftsman_disruption_census_shards_failed',
+  /** gauge (census-worker): candidates of its shard the worker's budget left unsimulated. */
+  censusShardUnreached: 'kraftsman_disruption_census_shard_unreached',
   /** counter {nodepool}: candidates held off replaces after their command's replacement failed (docs/mechanisms/replacement-backoff.md). */
   replacementBackoffsTotal: 'kraftsman_disruption_replacement_backoffs_total',
   /** histogram {nodepool}, seconds: the hold each recorded failure started (base × 2^(n−1), at most 16 × base). */

@@ -1,6 +1,6 @@
 // Invoker port: hand a payload to another kraftsman function asynchronously (Lambda's Event invocation).
 // The caller does not wait for the work: it learns only that the invocation was accepted.
-export const INVOKABLE_FUNCTIONS = ['launch-aws', 'launch-gcp', 'admit'] as const;
+export const INVOKABLE_FUNCTIONS = ['launch-aws', 'launch-gcp', 'admit', 'census-worker'] as const;
 export type InvokableFunction = (typeof INVOKABLE_FUNCTIONS)[number];
 
 export interface Invoker {

@@ -22,6 +22,7 @@ const SERVICE: Record<string, string> = {
   '@aws-sdk/client-pricing': 'pricing',
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
   '@aws-sdk/client-ssm': 'ssm',
+  '@aws-sdk/client-s3': 's3',
 };
 /** Google clients called on every invocation of these functions: loaded at cold start. */
 const GOOGLE_AT_COLD_START = new Set(['launch-gcp', 'pricing']);

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { workloadIdentityClient } from '../../shared/adapters/gcp-compute/auth.ts';
 import { CENSUS_MARGIN_MS } from '../../shared/config/census.ts';
+import { CENSUS_TIMEOUT_MS } from '../../shared/disruption/census.ts';
 import { admissionBudgetMs } from '../../shared/disruption/admission-budget.ts';
 import { MAX_PROPOSALS } from '../../shared/disruption/proposal.ts';
 import { maxPayloadAgeMs, PASS_INTERVAL_MS } from '../../shared/loop/admit-payload.ts';
@@ -47,7 +48,7 @@ import {
 
 const FUNCTIONS = serviceFunctions();
 /** Invoked by another function (asynchronously), never on a schedule. */
-const INVOKED = new Set(['launch-aws', 'launch-gcp', 'admit']);
+const INVOKED = new Set(['launch-aws', 'launch-gcp', 'admit', 'census-worker']);
 /** Overlap must not happen: admission is strictly sequential (docs/mechanisms/batched-admission.md). */
 const SINGLE = new Set(['admit']);
 /** EC2 and Price List actions with no resource-level permissions: the only ones that may name Resource '*'. */
@@ -98,6 +99,8 @@ const BUDGETS: Record<string, (config: unknown) => number> = {
     (findMs(c, 'settlingDelayMs') ?? admissionBudgetMs(0)),
   // The sweep budget, then reading the cluster and prices and storing the results.
   census: (c) => (findMs(c, 'sweepBudgetMs') ?? Number.NaN) + CENSUS_MARGIN_MS,
+  // The census's budget (the worker's own is less): reading the snapshot and storing the shard fit in the margin.
+  'census-worker': () => CENSUS_TIMEOUT_MS + CENSUS_MARGIN_MS,
 };
 
 describe.each(FUNCTIONS)('function $name', ({ name, handlerFile }) => {
@@ -180,6 +183,10 @@ describe.each(FUNCTIONS)('the role of $name', ({ name, handlerFile }) => {
       ...derived.ssm,
       ...(files.includes('shared/adapters/kube/cluster.ts') ? ['secretsmanager:GetSecretValue'] : []),
       ...(calls.invokes ? ['lambda:InvokeFunction'] : []),
+      // The census snapshot object (docs/mechanisms/census.md#fan-out): the coordinator writes and deletes it, the
+      // worker reads it — by the use case its bundle carries.
+      ...(files.includes('shared/loop/census-fanout.ts') ? ['s3:PutObject', 's3:DeleteObject'] : []),
+      ...(files.includes('shared/loop/census-worker.ts') ? ['s3:GetObject'] : []),
       ...(sqsMappingsOf(t, name).length > 0
         ? ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']
         : []),

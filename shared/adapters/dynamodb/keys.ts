@@ -83,3 +83,10 @@ export const censusKey = (cluster: string, nodePool: string): Key => ({
 
 /** DynamoDB TTL (epoch seconds) for cleanup only, a day after the reader-decided expiry. */
 export const cleanupTtl = (expiresAtMs: number): number => Math.ceil(expiresAtMs / 1000) + 86_400;
+/** Census shard results (census-shards.ts): sk `<runId>#<shard, four digits>`, one Query lists a run's shards. */
+export const censusShardPk = (cluster: string): string => `C#${cluster}#CSHARD`;
+export const censusShardPrefix = (runId: string): string => `${runId}#`;
+export const censusShardKey = (cluster: string, runId: string, shard: number): Key => ({
+  pk: censusShardPk(cluster),
+  sk: `${censusShardPrefix(runId)}${String(shard).padStart(4, '0')}`,
+});

@@ -8,6 +8,7 @@ import { recordInputs } from '../../ports/state-store/record-inputs.ts';
 import { parseInput } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
+  CensusShardRecord,
   CommandFailure,
   CommandInput,
   CommandRecord,
@@ -44,6 +45,7 @@ import { ReplacementBackoffs } from './replacement-backoffs.ts';
 import type { BackoffEntry } from '../../disruption/replacement-backoff.ts';
 import type { BackoffRelease } from '../../ports/state-store/replacement-backoffs.ts';
 import { Table } from './table.ts';
+import { CensusShards } from './census-shards.ts';
 
 export interface DynamoDbStateStoreOptions {
   readonly client: DynamoDBClient;
@@ -76,6 +78,7 @@ export class DynamoDbStateStore implements StateStore {
   private readonly commands: Commands;
   private readonly launches: Launches;
   private readonly backoffs: ReplacementBackoffs;
+  private readonly shards: CensusShards;
   private readonly clock: Clock;
 
   constructor(options: DynamoDbStateStoreOptions) {
@@ -102,6 +105,7 @@ export class DynamoDbStateStore implements StateStore {
     );
     this.launches = new Launches(this.table, this.leases, options.clock);
     this.backoffs = new ReplacementBackoffs(this.table, options.clock);
+    this.shards = new CensusShards(this.table);
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
@@ -256,5 +260,12 @@ export class DynamoDbStateStore implements StateStore {
       .map(toCensus)
       .filter((r) => censusCurrent(r, now))
       .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+  }
+
+  async putCensusShard(c: string, shard: CensusShardRecord): Promise<{ created: boolean }> {
+    return this.shards.put(cluster(c, 'putCensusShard'), recordInputs.putCensusShard(shard));
+  }
+  async listCensusShards(c: string, runId: string): Promise<CensusShardRecord[]> {
+    return this.shards.list(cluster(c, 'listCensusShards'), recordInputs.listCensusShards(runId));
   }
 }

@@ -3,6 +3,7 @@
 import { LockHeldError } from '../../ports/state-store/errors.ts';
 import type {
   CensusResult,
+  CensusShardRecord,
   CommandRecord,
   Fence,
   LaunchRecord,
@@ -36,6 +37,8 @@ export interface ClusterState {
   commands: Map<string, CommandRecord>;
   launches: Map<string, LaunchRecord>;
   census: Map<string, CensusResult>;
+  /** Census shard results by `runId#shard` (docs/mechanisms/census.md#fan-out). */
+  censusShards: Map<string, CensusShardRecord>;
   /** Replacement-failure holds by candidate (docs/mechanisms/replacement-backoff.md). */
   backoffs: Map<string, BackoffEntry>;
   /** Set once by the first deploymentId call. */
@@ -58,6 +61,7 @@ export const newClusterState = (): ClusterState => ({
   commands: new Map(),
   launches: new Map(),
   census: new Map(),
+  censusShards: new Map(),
   backoffs: new Map(),
 });
 

@@ -15,6 +15,7 @@ import { recordInputs } from '../../ports/state-store/record-inputs.ts';
 import { admittedCommand, censusCurrent, pendingLaunch, storeName } from '../../ports/state-store/records.ts';
 import type {
   CensusResult,
+  CensusShardRecord,
   CommandFailure,
   CommandInput,
   CommandRecord,
@@ -394,5 +395,22 @@ export class MemoryStateStore implements StateStore {
     return [...this.state(cluster, 'listCensus').census.values()]
       .filter((r) => censusCurrent(r, now))
       .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+  }
+
+  async putCensusShard(cluster: string, shard: CensusShardRecord): Promise<{ created: boolean }> {
+    const s = this.state(cluster, 'putCensusShard');
+    const r = recordInputs.putCensusShard(shard);
+    const key = `${r.runId}#${r.shard}`;
+    if (s.censusShards.has(key)) return { created: false };
+    s.censusShards.set(key, structuredClone(r));
+    return { created: true };
+  }
+
+  async listCensusShards(cluster: string, runId: string): Promise<CensusShardRecord[]> {
+    const id = recordInputs.listCensusShards(runId);
+    return [...this.state(cluster, 'listCensusShards').censusShards.values()]
+      .filter((r) => r.runId === id)
+      .map((r) => structuredClone(r))
+      .sort((a, b) => a.shard - b.shard);
   }
 }

@@ -9,6 +9,7 @@ import type { CommandStatus } from './command-states.ts';
 import type { BackoffRelease } from './replacement-backoffs.ts';
 import type {
   CensusResult,
+  CensusShardRecord,
   CommandFailure,
   CommandInput,
   CommandRecord,
@@ -121,4 +122,12 @@ export interface StateStore {
 
   putCensus(cluster: string, results: readonly CensusResult[]): Promise<void>;
   listCensus(cluster: string): Promise<CensusResult[]>;
+
+  /**
+   * A census worker's shard results (docs/mechanisms/census.md#fan-out), put only if absent: `created` is false
+   * when this run's shard was already stored (a second delivery), and the stored record is left as it was.
+   */
+  putCensusShard(cluster: string, shard: CensusShardRecord): Promise<{ created: boolean }>;
+  /** Every stored shard of one census run, by shard number. */
+  listCensusShards(cluster: string, runId: string): Promise<CensusShardRecord[]>;
 }

@@ -7,6 +7,7 @@ import { InvalidStateInputError, parseInput } from './errors.ts';
 import {
   ADMISSION_LOCK,
   censusResultSchema,
+  censusShardSchema,
   commandFailureSchema,
   commandInputSchema,
   fenceSchema,
@@ -16,6 +17,7 @@ import {
   replacementIdentitySchema,
   storeName,
   type CensusResult,
+  type CensusShardRecord,
   type CommandFailure,
   type CommandInput,
   type Fence,
@@ -89,4 +91,7 @@ export const recordInputs = {
 
   putCensus: (results: readonly CensusResult[]): CensusResult[] =>
     parseInput(z.array(censusResultSchema), results, 'putCensus.results'),
+  putCensusShard: (shard: CensusShardRecord): CensusShardRecord =>
+    parseInput(censusShardSchema, shard, 'putCensusShard.shard'),
+  listCensusShards: (runId: string): string => parseInput(storeName, runId, 'listCensusShards.runId'),
 } as const;

@@ -310,3 +310,18 @@ export const CENSUS_RETENTION_MS = 30 * 60_000;
 /** Whether a census row is still listed at `now`. */
 export const censusCurrent = (r: Pick<CensusResult, 'at'>, now: Date): boolean =>
   now.getTime() < r.at.getTime() + CENSUS_RETENTION_MS;
+
+/**
+ * One shard of a fanned-out census (docs/mechanisms/census.md#fan-out): the counts a census worker found for its
+ * share of the candidates, per NodePool and decision, keyed by cluster, run and shard. Written once: a second
+ * delivery of the same shard finds the record and adds nothing.
+ */
+export const censusShardSchema = z.object({
+  runId: storeName,
+  shard: z.number().int().min(0).max(9999),
+  /** Candidates the worker simulated (the rest of its shard it counted unreached). */
+  reached: z.number().int().min(0),
+  nodePools: z.record(z.string(), z.record(z.string().min(1), z.number().int().min(0))),
+  at: z.date(),
+});
+export type CensusShardRecord = z.infer<typeof censusShardSchema>;

@@ -201,6 +201,25 @@ export function passStateContract(ctx: ContractContext): void {
       ]);
     });
 
+    it('stores a census shard once: a second delivery of the same shard neither replaces nor adds', async () => {
+      const at = ctx.clock.now();
+      const first = { runId: 'run-1', shard: 2, reached: 3, nodePools: { gpu: { delete: 1, none: 2 } }, at };
+      expect(await ctx.store.putCensusShard(ctx.cluster, first)).toEqual({ created: true });
+      const again = { ...first, reached: 9, nodePools: { gpu: { delete: 9 } } };
+      expect(await ctx.other.putCensusShard(ctx.cluster, again)).toEqual({ created: false });
+      await ctx.store.putCensusShard(ctx.cluster, { ...first, shard: 0, nodePools: { cpu: { none: 3 } } });
+      await ctx.store.putCensusShard(ctx.cluster, { ...first, runId: 'run-2', shard: 0 });
+      expect(await ctx.other.listCensusShards(ctx.cluster, 'run-1')).toEqual([
+        { ...first, shard: 0, nodePools: { cpu: { none: 3 } } },
+        first,
+      ]);
+      const err = await ctx.store
+        .putCensusShard(ctx.cluster, { ...first, reached: -1 })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InvalidStateInputError);
+      expect((err as Error).message).toMatch(/putCensusShard\.shard\.reached/);
+    });
+
     it('names the method and field of bad pass-state input', async () => {
       const err = await ctx.store
         .putNegativeEntries(ctx.cluster, 0, [{ candidate: 'n1', fingerprint: '', expiresAt: inMs(1) }])

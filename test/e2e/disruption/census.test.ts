@@ -45,7 +45,15 @@ describe('census through its handler', () => {
     const before = { nodes: h.list('Node').length, instances: liveInstances(h).length };
     const c = censusContainer(h);
     const r = await c.handler(scheduledEvent(h.clock), lambdaContext('census'));
-    expect(r).toEqual({ outcome: 'ran', candidates: 3, truncated: false, unreached: 0, nodePools: 2 });
+    expect(r).toEqual({
+      outcome: 'ran',
+      candidates: 3,
+      truncated: false,
+      unreached: 0,
+      nodePools: 2,
+      shards: 0,
+      failedShards: [],
+    });
 
     const stored = await h.store().listCensus(h.clusterName);
     const byPool = new Map(stored.map((s) => [s.nodePool, s]));

@@ -9,6 +9,7 @@ import { InstanceTypeCache } from '../../../shared/loop/instance-types.ts';
 import { poolInstanceTypes } from '../../../shared/loop/pool-instance-types.ts';
 import { EmfMetrics } from '../../../shared/observability/index.ts';
 import type { Clock } from '../../../shared/ports/clock.ts';
+import type { CensusFanOut } from '../../../shared/loop/census-fanout.ts';
 import type { E2eHarness } from './harness.ts';
 
 /** One EMF document: dimensions and metric values as top-level keys, as CloudWatch Logs receives it. */
@@ -24,6 +25,8 @@ export interface CensusSettings {
   readonly sweepBudgetMs?: number;
   /** The loop's clock (the sweep's stopwatch); the store keeps the harness's. */
   readonly clock?: Clock;
+  /** Fan the census out to census workers (docs/mechanisms/census.md#fan-out). */
+  readonly fanOut?: CensusFanOut;
 }
 
 /** One census container (its own clients and instance-type cache), publishing EMF into `emf`. */
@@ -48,6 +51,7 @@ export function censusContainer(h: E2eHarness, s: CensusSettings = {}): CensusCo
       nonce: () => randomUUID(),
       logger: h.logger,
       metrics,
+      ...(s.fanOut ? { fanOut: s.fanOut } : {}),
     },
     settings: {
       clusterName: h.clusterName,
