@@ -19,18 +19,26 @@ export function runWorkerProcess(payload: unknown, env: Readonly<Record<string, 
         AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
         KRAFTSMAN_LOG_LEVEL: 'ERROR',
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // fd 3 carries the result; stdout what the function logs (its EMF metrics among it), as Lambda's would
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (code === 0) resolve(JSON.parse(out) as unknown);
-      else reject(new Error(`census-worker process exited ${signal ?? code}: ${err.slice(-2000)}`));
+      if (code === 0) {
+        try {
+          resolve(JSON.parse(out) as unknown);
+        } catch (e) {
+          reject(
+            new Error(`census-worker process answered no JSON result: ${out.slice(0, 200)}`, { cause: e }),
+          );
+        }
+      } else reject(new Error(`census-worker process exited ${signal ?? code}: ${err.slice(-2000)}`));
     });
-    child.stdin.end(JSON.stringify(payload));
+    child.stdin?.end(JSON.stringify(payload));
   });
 }
 
