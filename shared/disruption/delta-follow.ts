@@ -12,7 +12,7 @@ import type { Topology } from '../scheduling/topology.ts';
 import type { BaseSolution, OffNode } from './base-solution.ts';
 import { CountDiff } from './delta-count-diff.ts';
 import { DeltaClaims, type ClaimFallback } from './delta-claims.ts';
-import { claimLands } from './delta-gang-claims.ts';
+import { claimLands, GangClouds, type Landed } from './delta-gang-claims.ts';
 import { NodeSlots, type Slot } from './delta-node-slots.ts';
 
 /** A delta pod (the candidate's, or a backlog pod the base put on it) at its queue time. */
@@ -22,7 +22,7 @@ export interface DeltaPod {
 }
 
 export type FollowVerdict =
-  'same' | 'topology' | 'gang-displaced' | 'crowded-window' | 'timed-out' | ClaimFallback;
+  'same' | 'topology' | 'gang-displaced' | 'gang-cloud' | 'crowded-window' | 'timed-out' | ClaimFallback;
 
 /** Backlog pods re-placed at most: each costs a walk over the node order, and past this it stops paying. */
 export const MAX_REPLACED = 4096;
@@ -81,6 +81,10 @@ class Follow {
   replaced = 0;
   /** Where the last backlog pod `single` followed went in the full simulation. */
   private went: 'node' | 'claims' = 'node';
+  /** Where it landed, for a gang's one-cloud rule: a node, its base claim, or another claim. */
+  private landed: Landed = { claim: 'base' };
+  /** The clouds the delta's gangs landed on, member by member. */
+  private readonly deltaGangs = new Map<string, GangClouds>();
   /** The node the full simulation gave each delta pod. */
   readonly placedBy = new Map<string, string>();
   private readonly tolerate: boolean;
@@ -123,9 +127,20 @@ class Follow {
 
   // A delta pod has no base placement to keep: it is placed over the whole node order, as the scheduler tries it.
   private delta(d: DeltaPod): FollowVerdict {
+    const gang = d.state.info.gang;
+    // a gang asking for one zone is tried in every zone and kept in the cheapest (place-gang-zone.ts): not followed
+    if (gang?.oneZone) return 'gang-cloud';
     const to = this.slots.scanAfter(d.state, -1, d.time);
-    if (to) this.placedBy.set(d.state.key, to.name);
-    else {
+    if (to) {
+      this.placedBy.set(d.state.key, to.name);
+      // members on two clouds: the scheduler undoes the gang and places it again on each cloud alone (place-gang.ts),
+      // which the follow does not (the random fleets at seed 1940638628; delta-gang-cloud.test.ts)
+      if (gang) {
+        let clouds = this.deltaGangs.get(gang.name);
+        if (!clouds) this.deltaGangs.set(gang.name, (clouds = new GangClouds(this.x.base, this.x.inputs)));
+        if (clouds.add(d.state, { node: to.name })) return 'gang-cloud';
+      }
+    } else {
       // no existing node takes it: the claims, which are the base's (and the delta's) only until some pod went to
       // them in one run and not the other; a gang's member takes its gang's all-or-nothing path, not followed
       if (d.state.info.gang) return 'gang-claim';
@@ -160,6 +175,7 @@ class Follow {
 
   /** Where the full simulation's first attempt puts a backlog pod the base put on `home` (or on no node). */
   private single(state: PodState, home: string | undefined, time: number): FollowVerdict {
+    this.landed = home === undefined ? { claim: 'base' } : { node: home };
     // its topology sees other counts than in the base: the base's verdicts on the nodes before its home say nothing
     if (!this.counts.clean(state)) {
       const to = this.slots.scanAfter(state, -1, time);
@@ -209,6 +225,7 @@ class Follow {
     to: Slot | undefined,
   ): FollowVerdict {
     this.went = to ? 'node' : 'claims';
+    this.landed = to ? { node: to.name } : { claim: 'other' };
     // a pod a group decides or counts, sent to claims other than the base's: its domain there is the claims'
     if (!to && this.counts.coupled(state)) return 'topology';
     if (!to) {
@@ -291,11 +308,14 @@ class Follow {
       if (home !== undefined && this.x.inputs.has(home)) this.slots.slot(home, time);
     }
     let toClaims = 0;
+    // the base placed it on one cloud at the first try; re-placed, its members must stay on one (place-gang.ts)
+    const clouds = new GangClouds(this.x.base, this.x.inputs);
     for (const m of members) {
       const home = this.x.base.nodeOf(m.key);
       const before = this.claimsDiverged;
       const verdict = this.single(m, home, time);
       if (verdict !== 'same') return verdict;
+      if (clouds.add(m, this.landed)) return 'gang-cloud';
       if (this.went !== 'claims') continue;
       // the claims it meets are the base's only while nothing diverged before it
       if (before || this.claimsDiverged) {

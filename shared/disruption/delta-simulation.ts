@@ -31,6 +31,7 @@ export const DELTA_FALLBACKS = [
   'crowded-window',
   'topology',
   'gang-displaced',
+  'gang-cloud',
   'volume-alternatives',
   'limits',
 ] as const;
