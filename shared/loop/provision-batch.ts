@@ -15,7 +15,7 @@ import { incompatibleWithEveryPool } from '../provisioning/verdicts.ts';
 import { pendingDemand } from '../provisioning/demand.ts';
 import { batchCapacity } from '../provisioning/in-flight.ts';
 import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
+import { claimName } from '../provisioning/nodeclaims.ts';
 import { withoutRefused } from '../provisioning/offerings.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import { bookings, holdBookings } from '../provisioning/request-booking.ts';
@@ -27,6 +27,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { StateStore } from '../ports/state-store/index.ts';
 import type { Fence, Nomination, PassState } from '../ports/state-store/records.ts';
 import type { InstanceTypeCache } from './instance-types.ts';
+import { createClaim } from './claim-create.ts';
 import { invokeLaunchers } from './launch-invoke.ts';
 import { planFailover, reportFailover } from './gang-failover.ts';
 import { leavingOf } from './leaving-pods.ts';
@@ -227,25 +228,15 @@ async function createClaims(
   });
   return inParallel(placed, CLAIM_PARALLELISM, async ({ c, pool, nodeClass, name }): Promise<Created> => {
     const gang = gangOf.get(c);
-    const claim = nodeClaimFor(c, pool, { name, origin: 'provisioning', ...(gang ? { gang } : {}) });
-    // The launch record first, under the live lease: the launcher runs later (asynchronously, maybe after
-    // this lease is released) and only completes the record; a claim is never launched without one.
-    await deps.store.recordLaunch(fence, {
-      claimName: name,
-      cloud: c.template.cloud,
-      nodePool: c.template.nodePool,
-    });
-    await deps.cluster.createNodeClaim(claim);
-    deps.metrics.count(M.nodeClaimsCreatedTotal, 1, {
-      [L.nodePool]: c.template.nodePool,
-      [L.reason]: 'provisioning',
-      [L.cloud]: c.template.cloud,
-    });
-    deps.logger.info('created NodeClaim', {
-      claim: name,
-      nodePool: c.template.nodePool,
-      pods: c.pods.length,
-    });
+    await createClaim(
+      deps,
+      fence,
+      { c, pool, name, ...(gang ? { gang } : {}) },
+      {
+        message: 'created NodeClaim',
+        fields: { nodePool: c.template.nodePool },
+      },
+    );
     return { claim: c, name, nodeClass, gang };
   });
 }

@@ -3,11 +3,11 @@
 // and the status patch finds them and does not launch the request twice.
 import type { NewClaim } from '../scheduling/new-claim.ts';
 import type { ClusterSnapshot } from '../state/snapshot.ts';
-import { PROVISIONING_LABELS as L, PROVISIONING_METRICS as M } from '../provisioning/metric-names.ts';
-import { claimName, nodeClaimFor } from '../provisioning/nodeclaims.ts';
+import { claimName } from '../provisioning/nodeclaims.ts';
 import { REQUEST_ANNOTATION } from '../provisioning/request-booking.ts';
 import type { Fence } from '../ports/state-store/records.ts';
 import type { BatchDeps } from './provision-batch.ts';
+import { createClaim } from './claim-create.ts';
 import { invokeLaunchers, type LaunchUnitMember } from './launch-invoke.ts';
 import { inParallel } from './parallel.ts';
 
@@ -41,30 +41,12 @@ export async function launchRequest(
     placed,
     PARALLELISM,
     async ({ c, pool, nodeClass, name }): Promise<LaunchUnitMember> => {
-      const claim = nodeClaimFor(c, pool, { name, origin: 'provisioning', gang });
-      const annotated = {
-        ...claim,
-        metadata: {
-          ...claim.metadata,
-          annotations: { ...claim.metadata.annotations, [REQUEST_ANNOTATION]: request },
-        },
-      };
-      await deps.store.recordLaunch(fence, {
-        claimName: name,
-        cloud: c.template.cloud,
-        nodePool: c.template.nodePool,
-      });
-      await deps.cluster.createNodeClaim(annotated);
-      deps.metrics.count(M.nodeClaimsCreatedTotal, 1, {
-        [L.nodePool]: c.template.nodePool,
-        [L.reason]: 'provisioning',
-        [L.cloud]: c.template.cloud,
-      });
-      deps.logger.info('created NodeClaim for a ProvisioningRequest', {
-        claim: name,
-        request,
-        pods: c.pods.length,
-      });
+      await createClaim(
+        deps,
+        fence,
+        { c, pool, name, gang, annotations: { [REQUEST_ANNOTATION]: request } },
+        { message: 'created NodeClaim for a ProvisioningRequest', fields: { request } },
+      );
       return { name, cloud: c.template.cloud, nodeClass, gang };
     },
   );
