@@ -1,10 +1,8 @@
 // `gang-refused`: a Volcano gang of four 8-GPU workers (PodGroup minMember 4) while each H100 offering, on
 // either cloud, has only two instances left in any zone — the gang cannot be placed whole anywhere, so
 // nothing of it may be launched (docs/mechanisms/gangs.md): no instance on either cloud, no NodeClaim left.
-import { uid } from '../../../test/fixtures/fleet/ids.ts';
-import { stampPod, template } from '../../../test/fixtures/fleet/pods.ts';
-import { GPU_TOLERATION, podGroup, TRAINING_REQUESTS } from '../../../test/fixtures/fleet/ramp-workloads.ts';
 import type { Rng } from '../../../test/fixtures/fleet/rng.ts';
+import { h100Gang } from './h100-gang.ts';
 import { smallFleet } from './small-fleet.ts';
 import { timedScenario, type TimedScenario } from './timed.ts';
 
@@ -14,24 +12,7 @@ export const GANG_TYPES = ['p5.48xlarge', 'a3-highgpu-8g'] as const;
 const MEMBERS = 4;
 
 function gang(rng: Rng): unknown[] {
-  const tpl = template({
-    namespace: 'ml-training',
-    prefix: `${GANG}-worker`,
-    indexed: true,
-    labels: { 'volcano.sh/job-name': GANG, 'volcano.sh/task-spec': 'worker', app: GANG },
-    annotations: { 'scheduling.k8s.io/group-name': GANG },
-    owner: { apiVersion: 'batch.volcano.sh/v1alpha1', kind: 'Job', name: GANG, uid: uid(rng) },
-    image: 'nvcr.io/nvidia/pytorch:25.08-py3',
-    requests: { ...(TRAINING_REQUESTS['h100-80gb'] as object), 'nvidia.com/gpu': '8' },
-    nodeSelector: { 'kraftsman.dev/gpu-model': 'h100-80gb' },
-    tolerations: [GPU_TOLERATION],
-    schedulerName: 'volcano',
-    priorityClassName: 'training',
-    priority: 1000,
-  });
-  const after = '2026-11-29T23:50:00Z';
-  const pods = Array.from({ length: MEMBERS }, () => stampPod(tpl, { after }, rng));
-  return [podGroup(GANG, 'ml-training', MEMBERS, 'Pending', rng, after), ...pods];
+  return h100Gang(GANG, 'ml-training', MEMBERS, rng);
 }
 
 export function gangRefused(): TimedScenario {

@@ -4,10 +4,9 @@
 // L4 pods is provisioned all at once on the cheaper cloud (Compute Engine g2-standard-4 against EC2 g6.xlarge). A
 // running CPU gang spans two nodes while consolidation removes the underused node beside it: the gang is left whole
 // (skip reason `gang`).
-import { uid } from '../../../test/fixtures/fleet/ids.ts';
-import { stampPod, template } from '../../../test/fixtures/fleet/pods.ts';
-import { GPU_TOLERATION, podGroup, TRAINING_REQUESTS } from '../../../test/fixtures/fleet/ramp-workloads.ts';
+import { GPU_TOLERATION, podGroup } from '../../../test/fixtures/fleet/ramp-workloads.ts';
 import type { Rng } from '../../../test/fixtures/fleet/rng.ts';
+import { h100Gang } from './h100-gang.ts';
 import { smallFleet } from './small-fleet.ts';
 import { timedScenario, type TimedScenario } from './timed.ts';
 
@@ -25,24 +24,7 @@ export const ETL = 'etl';
 export const GANGS_NAMESPACE = 'ml-training';
 
 function trainGang(rng: Rng): unknown[] {
-  const tpl = template({
-    namespace: GANGS_NAMESPACE,
-    prefix: `${TRAIN}-worker`,
-    indexed: true,
-    labels: { 'volcano.sh/job-name': TRAIN, 'volcano.sh/task-spec': 'worker', app: TRAIN },
-    annotations: { 'scheduling.k8s.io/group-name': TRAIN },
-    owner: { apiVersion: 'batch.volcano.sh/v1alpha1', kind: 'Job', name: TRAIN, uid: uid(rng) },
-    image: 'nvcr.io/nvidia/pytorch:25.08-py3',
-    requests: { ...(TRAINING_REQUESTS['h100-80gb'] as object), 'nvidia.com/gpu': '8' },
-    nodeSelector: { 'kraftsman.dev/gpu-model': 'h100-80gb' },
-    tolerations: [GPU_TOLERATION],
-    schedulerName: 'volcano',
-    priorityClassName: 'training',
-    priority: 1000,
-  });
-  const after = '2026-11-29T23:50:00Z';
-  const pods = Array.from({ length: WORKERS }, () => stampPod(tpl, { after }, rng));
-  return [podGroup(TRAIN, GANGS_NAMESPACE, WORKERS, 'Pending', rng, after), ...pods];
+  return h100Gang(TRAIN, GANGS_NAMESPACE, WORKERS, rng);
 }
 
 /** What Kueue's provisioning admission check creates for a job: a PodTemplate and a ProvisioningRequest naming it. */
