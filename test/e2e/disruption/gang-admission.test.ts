@@ -8,16 +8,15 @@ import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import { LOOP_METRICS } from '../../../shared/loop/disruption-metrics.ts';
 import { DISRUPTED_TAINT_KEY } from '../../../shared/model/labels.ts';
 import { censusContainer } from '../../support/e2e/census.ts';
-import type { KubeObject } from '../../../local/kube-api/index.ts';
 import {
   admitHandler,
-  emptyNode,
+  emptyGpuNode,
+  GPU_NODE_SHAPES,
   runConsolidate,
   wireDisruption,
   withBudget,
 } from '../../support/e2e/disruption-handlers.ts';
 import {
-  GCE_PROJECT,
   lambdaContext,
   nodePool,
   pod,
@@ -33,23 +32,8 @@ const taintsOf = (h: E2eHarness, node: string) =>
     []
   ).map((t) => t.key);
 
-const CLOUDS = {
-  aws: { pool: 'aws-gpu', type: 'g5.xlarge', zone: 'us-east-1a' },
-  gcp: { pool: 'gcp-gpu', type: 'g2-standard-4', zone: 'us-central1-a' },
-} as const;
-
-/** A registered, initialized, empty 1-GPU Node of the cloud's pool (no instance behind it). */
-function gpuNode(cloud: keyof typeof CLOUDS, name: string): KubeObject {
-  const c = CLOUDS[cloud];
-  const n = emptyNode(name, c.pool, c.type, c.zone);
-  if (cloud === 'aws') return n;
-  const labels = { ...(n.metadata.labels as Record<string, string>), 'kraftsman.dev/cloud': 'gcp' };
-  return {
-    ...n,
-    metadata: { ...n.metadata, labels },
-    spec: { providerID: `gce://${GCE_PROJECT}/${c.zone}/${name}` },
-  };
-}
+const CLOUDS = GPU_NODE_SHAPES;
+const gpuNode = emptyGpuNode;
 
 /** PodGroup train (minMember 2): train-0 runs on gang-a, train-1 on gang-b. */
 function runningGang(h: E2eHarness): void {

@@ -4,36 +4,21 @@
 // it, consolidate skips the node (`provisioning-request`) — then BookingExpired=True, the waiting request gets the
 // capacity, and once its booking runs out too the node is consolidated.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../local/kube-api/index.ts';
 import { KRAFTSMAN_METRICS } from '../../../shared/disruption/metric-names.ts';
 import {
-  emptyNode,
+  emptyGpuNode,
+  GPU_NODE_SHAPES,
   runConsolidate,
   wireDisruption,
   withBudget,
 } from '../../support/e2e/disruption-handlers.ts';
-import { GCE_PROJECT, nodePool, pod, startHarness, type E2eHarness } from '../../support/e2e/index.ts';
+import { nodePool, pod, startHarness, type E2eHarness } from '../../support/e2e/index.ts';
 import { provisionOnce } from '../../support/e2e/steps.ts';
 import { conditionsOf, gpuTemplate, provisioningRequest } from '../../support/e2e/provisioning-requests.ts';
 
 const CHECK = 'check-capacity.autoscaling.x-k8s.io';
-const CLOUDS = {
-  aws: { pool: 'aws-gpu', type: 'g5.xlarge', zone: 'us-east-1a' },
-  gcp: { pool: 'gcp-gpu', type: 'g2-standard-4', zone: 'us-central1-a' },
-} as const;
-
-/** A registered, initialized, empty 1-GPU Node of the cloud's pool (no instance behind it). */
-function gpuNode(cloud: keyof typeof CLOUDS, name: string): KubeObject {
-  const c = CLOUDS[cloud];
-  const n = emptyNode(name, c.pool, c.type, c.zone);
-  if (cloud === 'aws') return n;
-  const labels = { ...(n.metadata.labels as Record<string, string>), 'kraftsman.dev/cloud': 'gcp' };
-  return {
-    ...n,
-    metadata: { ...n.metadata, labels },
-    spec: { providerID: `gce://${GCE_PROJECT}/${c.zone}/${name}` },
-  };
-}
+const CLOUDS = GPU_NODE_SHAPES;
+const gpuNode = emptyGpuNode;
 
 describe.each(['aws', 'gcp'] as const)('check-capacity ProvisioningRequests on %s', (cloud) => {
   let h: E2eHarness;

@@ -14,7 +14,7 @@ import { poolInstanceTypes, poolSpecs } from '../../../shared/loop/pool-instance
 import { workerWalkDiscovery } from '../../../shared/adapters/workers/index.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import { launchHandler } from './functions.ts';
-import { nodePool } from './fixtures.ts';
+import { GCE_PROJECT, nodePool } from './fixtures.ts';
 import { startHarness, type E2eHarness, type E2eOptions } from './harness.ts';
 import { lambdaContext, scheduledEvent } from './lambda-events.ts';
 
@@ -176,6 +176,25 @@ export function emptyNode(name: string, pool: string, type = 'g5.xlarge', zone =
       allocatable: { cpu: '3900m', memory: '15Gi', pods: '58', 'nvidia.com/gpu': '1' },
       conditions: [{ type: 'Ready', status: 'True' }],
     },
+  };
+}
+
+/** The 1-GPU node shape of each cloud's GPU pool the disruption tests use. */
+export const GPU_NODE_SHAPES = {
+  aws: { pool: 'aws-gpu', type: 'g5.xlarge', zone: 'us-east-1a' },
+  gcp: { pool: 'gcp-gpu', type: 'g2-standard-4', zone: 'us-central1-a' },
+} as const;
+
+/** A registered, initialized, empty 1-GPU Node of the cloud's pool (no instance behind it). */
+export function emptyGpuNode(cloud: keyof typeof GPU_NODE_SHAPES, name: string): KubeObject {
+  const c = GPU_NODE_SHAPES[cloud];
+  const n = emptyNode(name, c.pool, c.type, c.zone);
+  if (cloud === 'aws') return n;
+  const labels = { ...(n.metadata.labels as Record<string, string>), 'kraftsman.dev/cloud': 'gcp' };
+  return {
+    ...n,
+    metadata: { ...n.metadata, labels },
+    spec: { providerID: `gce://${GCE_PROJECT}/${c.zone}/${name}` },
   };
 }
 
