@@ -76,7 +76,10 @@ export class EmfMetrics implements Metrics {
     this.groups.clear();
   }
 
-  private sample(name: string, kind: Kind, labels: Labels = {}): { kind: Kind; values: number[] } {
+  private sample(name: string, kind: Kind, given: Labels = {}): { kind: Kind; values: number[] } {
+    // A CloudWatch dimension value has 1 to 1,024 characters: a label Karpenter leaves empty (drift's
+    // consolidation_type) is no dimension at all, dropped here rather than by Powertools with a warning per flush.
+    const labels = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== ''));
     const keys = Object.keys(labels).sort();
     if (keys.length > MAX_LABELS)
       throw new RangeError(`metric ${name}: ${keys.length} labels, EMF allows ${MAX_LABELS}`);

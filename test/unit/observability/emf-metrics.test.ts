@@ -45,6 +45,38 @@ describe('EmfMetrics', () => {
     expect(directive?.Metrics).toEqual([{ Name: 'karpenter_nodeclaims_created_total', Unit: 'Count' }]);
   });
 
+  it("publishes a label with an empty value (drift's consolidation_type) as no dimension, without a warning", () => {
+    const { lines, metrics } = capture();
+    // Powertools writes its warnings through a Console of its own, on the process's streams
+    const warned: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const writeOut = process.stdout.write.bind(process.stdout);
+    const spy = (chunk: unknown) => (warned.push(String(chunk)), true);
+    process.stderr.write = spy as typeof process.stderr.write;
+    process.stdout.write = spy as typeof process.stdout.write;
+    try {
+      metrics.count('karpenter_voluntary_disruption_decisions_total', 1, {
+        decision: 'replace',
+        consolidation_type: '',
+      });
+      metrics.count('karpenter_voluntary_disruption_decisions_total', 1, {
+        decision: 'replace',
+        consolidation_type: 'single',
+      });
+      metrics.flush();
+    } finally {
+      process.stderr.write = write;
+      process.stdout.write = writeOut;
+    }
+    expect(warned.filter((w) => /consolidation_type/.test(w) && !w.includes('CloudWatchMetrics'))).toEqual(
+      [],
+    );
+    expect(lines).toHaveLength(2);
+    const drift = lines.find((l) => !('consolidation_type' in l));
+    expect(drift?._aws.CloudWatchMetrics[0]?.Dimensions[0]).not.toContain('consolidation_type');
+    expect(lines.find((l) => l.consolidation_type === 'single')).toBeDefined();
+  });
+
   it('keeps every histogram sample and marks _seconds metrics as seconds', () => {
     const { lines, metrics } = capture();
     metrics.observe('karpenter_pods_startup_duration_seconds', 1.5);
