@@ -1,6 +1,7 @@
 // The provision function's answer to ProvisioningRequests (docs/mechanisms/provisioning-requests.md, "In the loop"):
 // after each batch of ordinary pending pods, every request that needs an answer is answered, oldest first, on the
 // capacity the cluster has with the earlier bookings held; its conditions are written as Cluster Autoscaler writes them.
+import type { Cloud } from '../model/labels.ts';
 import { ATOMIC_SCALE_UP, CHECK_CAPACITY, type ProvisioningRequest } from '../model/provisioning-request.ts';
 import { buildInstanceTypes } from '../scheduling/instance-type.ts';
 import { batchCapacity } from '../provisioning/in-flight.ts';
@@ -20,6 +21,7 @@ import {
   type RequestCondition,
 } from '../provisioning/request-status.ts';
 import { answerRequest, byAge } from '../provisioning/requests.ts';
+import { CLAIMS_DETAIL, claimsDetail, claimsGone, recordedClaims } from '../provisioning/request-claims.ts';
 import { schedulingOptions } from '../provisioning/simulate.ts';
 import type { ClusterObjects } from '../state/objects.ts';
 import { MissingPodTemplateError, requestKey, requestPods, templatesByKey } from '../state/request-pods.ts';
@@ -33,6 +35,7 @@ import { leavingOf } from './leaving-pods.ts';
 import { poolSpecs } from './pool-instance-types.ts';
 import type { BatchDeps, BatchSettings } from './provision-batch.ts';
 import { launchRequest } from './request-launch.ts';
+import { refusalOf, type Refusal } from './request-refusals.ts';
 
 /**
  * processors/provreq/injector.go defaultRetryTime: a request answered Provisioned=False is answered again once this
@@ -60,6 +63,7 @@ export function requestsDue(objects: ClusterObjects, now: Date, evented: Readonl
     .filter((pr) => {
       if (!answered(pr)) return !evented.has(requestKey(pr));
       const step = requestStep(pr, now);
+      if (step.kind === 'booked') return claimsGone(pr, objects) !== undefined;
       return step.kind === 'write' || (step.kind === 'answer' && !retryWaits(pr, now));
     })
     .map(requestKey);
@@ -112,8 +116,19 @@ export async function answerRequests(
       await patch(deps, pr, [step.condition]);
       continue;
     }
-    if (step.kind !== 'answer' || retryWaits(pr, now)) continue;
-    const r = await answerOne(deps, fence, snapshot, booked, pr, now);
+    let refused: Refusal | undefined;
+    if (step.kind === 'booked') {
+      const gone = claimsGone(pr, objects);
+      if (!gone) continue;
+      refused = await refusalOf(deps.store, fence.cluster, gone, now);
+      // gone without a failed launch (deleted by hand): nothing to answer again, and nothing more to watch
+      if (!refused) {
+        await patch(deps, pr, [], { [CLAIMS_DETAIL]: null });
+        continue;
+      }
+      events.push(refusedEvent(pr, refused));
+    } else if (step.kind !== 'answer' || retryWaits(pr, now)) continue;
+    const r = await answerOne(deps, fence, snapshot, booked, pr, now, refused?.avoid);
     events.push(r.event);
     if (r.booking) booked.push(r.booking);
     totals = {
@@ -144,6 +159,7 @@ async function answerOne(
   booked: readonly Booking[],
   pr: ProvisioningRequest,
   now: Date,
+  avoid?: Cloud,
 ): Promise<One> {
   const key = requestKey(pr);
   const accepted = cond(
@@ -166,7 +182,7 @@ async function answerOne(
       'Capacity is found in the cluster',
       now,
     );
-    await patch(deps, pr, [accepted, c]);
+    await patch(deps, pr, [accepted, c], claimsDetail(opened.map((o) => o.metadata.name)));
     return {
       event: event(pr, c, `its ${opened.length} claims exist already`),
       booking: undefined,
@@ -178,7 +194,10 @@ async function answerOne(
   const held = holdBookings(snapshot, booked);
   const view = passView(held.snapshot);
   try {
-    answer = answerRequest(pr, view, schedulingOptions(view, false), false);
+    const options = schedulingOptions(view, false);
+    // refused on a cloud: whole on another first (gangs.md, "Cross-cloud failover"), else where offerings remain
+    answer = answerRequest(pr, view, options, false, avoid);
+    if (avoid && answer.outcome.result !== 'provisioned') answer = answerRequest(pr, view, options, false);
   } catch (err: unknown) {
     if (!(err instanceof MissingPodTemplateError)) throw err;
     // injector.go: pods that cannot be made fail the request (FailedToCreatePods)
@@ -191,7 +210,12 @@ async function answerOne(
     launched = await launchRequest(deps, fence, held.snapshot, key, answer.claims);
   const c = answerCondition(pr, { ...answer.outcome, newClaims: launched.names.length }, now);
   if (!c) throw new Error(`ProvisioningRequest ${key}: a class it answers gave no condition`);
-  await patch(deps, pr, [accepted, c]);
+  const details = launched.names.length
+    ? claimsDetail(launched.names)
+    : recordedClaims(pr).length
+      ? { [CLAIMS_DETAIL]: null }
+      : undefined;
+  await patch(deps, pr, [accepted, c], details);
   // Provisioned on existing capacity: its pods hold that capacity against the next requests of this pass too.
   const pods =
     c.status === 'True' && launched.names.length === 0
@@ -206,13 +230,24 @@ async function answerOne(
   };
 }
 
-/** Writes the conditions into the request's list (AddOrUpdateCondition), pinned to the version read. */
-async function patch(deps: BatchDeps, pr: ProvisioningRequest, conditions: readonly RequestCondition[]) {
+/**
+ * Writes the conditions into the request's list (AddOrUpdateCondition), pinned to the version read; `details` are
+ * merged into status.provisioningClassDetails (null removes one).
+ */
+async function patch(
+  deps: BatchDeps,
+  pr: ProvisioningRequest,
+  conditions: readonly RequestCondition[],
+  details?: Readonly<Record<string, string | null>>,
+) {
   let list: readonly { readonly type: string }[] = pr.status?.conditions ?? [];
   for (const c of conditions) list = withCondition(list, c);
   const request = { namespace: pr.metadata.namespace ?? 'default', name: pr.metadata.name };
   try {
-    await deps.cluster.patchRequestStatus(request, pr.metadata.resourceVersion ?? '', { conditions: list });
+    await deps.cluster.patchRequestStatus(request, pr.metadata.resourceVersion ?? '', {
+      conditions: list,
+      ...(details ? { provisioningClassDetails: details } : {}),
+    });
     deps.logger.info('ProvisioningRequest status', {
       request: requestKey(pr),
       conditions: conditions.map((c) => `${c.type}=${c.status} ${c.reason}`).join(', '),
@@ -258,6 +293,14 @@ const event = (pr: ProvisioningRequest, c: RequestCondition, detail?: string): C
   type: c.type === 'Provisioned' && c.status === 'True' ? 'Normal' : 'Warning',
   reason: c.reason,
   message: `${c.type}=${c.status}: ${detail ?? c.message}`.slice(0, 1024),
+});
+
+/** The capacity an atomic request was given is gone: a cloud refused its launch, so it is answered again. */
+const refusedEvent = (pr: ProvisioningRequest, r: Refusal): ClusterEvent => ({
+  involved: involved(pr),
+  type: 'Warning',
+  reason: 'CapacityRefused',
+  message: `its claims were refused (${r.error.slice(0, 300)}): answered again${r.avoid ? `, off ${r.avoid} first` : ''}`,
 });
 
 const ignoredEvent = (pr: ProvisioningRequest): ClusterEvent => ({

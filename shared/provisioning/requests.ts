@@ -2,6 +2,8 @@
 // `simulate`): each request's pods (request-pods.ts) are solved as one gang of all of them, alone against the
 // snapshot's nodes, in-flight claims and (for the atomic class) NodePools.
 import { ATOMIC_SCALE_UP, CHECK_CAPACITY, type ProvisioningRequest } from '../model/provisioning-request.ts';
+import type { Cloud } from '../model/labels.ts';
+import { offCloud } from './gang-failover.ts';
 import { podRequests } from '../scheduling/pod-requests.ts';
 import type { PendingPod } from '../scheduling/pod-state.ts';
 import { solve, type SchedulingOptions } from '../scheduling/scheduler.ts';
@@ -46,6 +48,8 @@ export function answerRequest(
   view: PassView,
   options: SchedulingOptions,
   upstream: boolean,
+  /** Keep every pod off this cloud: it refused the request's last launch for capacity (gang-failover.ts). */
+  avoid?: Cloud,
 ): RequestAnswer {
   const name = requestKey(pr);
   const cls = pr.spec.provisioningClassName;
@@ -59,7 +63,8 @@ export function answerRequest(
       'ignored',
       `class ${cls} is not one kraftsman provisions (${CHECK_CAPACITY}, ${ATOMIC_SCALE_UP})`,
     );
-  const pods = requestPods(pr, templatesByKey(view.snapshot.objects.podTemplates));
+  const made = requestPods(pr, templatesByKey(view.snapshot.objects.podTemplates));
+  const pods = avoid ? made.map((p) => offCloud(p, avoid)) : made;
   // every pod of the request or none: one gang whose minimum is all of them (any gang of the template is overridden)
   const gang = {
     name: `${pr.metadata.namespace ?? 'default'}/provisioningrequest:${pr.metadata.name}`,

@@ -7,9 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cloud } from '../../../shared/model/labels.ts';
 import type { KubeObject } from '../../../local/kube-api/index.ts';
 import {
-  AWS_ZONES,
-  GCE_ZONES,
-  nodePool,
   pod,
   podGroup,
   provisionHandler,
@@ -19,18 +16,19 @@ import {
   wireLaunchers,
   type E2eHarness,
 } from '../../support/e2e/index.ts';
-import { AWS_GPU_TYPES, GCP_GPU_TYPES } from '../../support/e2e/gpu-pools.ts';
+import {
+  AWS_GPU_TYPES,
+  exhaustCapacity,
+  GCP_GPU_TYPES,
+  weightedGpuPools,
+} from '../../support/e2e/gpu-pools.ts';
 import { labelsOf, provisionOnce, providerIdOf } from '../../support/e2e/steps.ts';
 import { systemTimer } from '../../../shared/adapters/system-timer.ts';
 import type { Timer } from '../../../shared/ports/timer.ts';
 
 const other = (c: Cloud): Cloud => (c === 'aws' ? 'gcp' : 'aws');
 
-/** One GPU pool per cloud, the `first` cloud weighted so the scheduler tries it first. */
-const pools = (first: Cloud, types = { aws: AWS_GPU_TYPES, gcp: GCP_GPU_TYPES }): KubeObject[] =>
-  (['aws', 'gcp'] as const).map((c) =>
-    nodePool(`${c}-gpu`, c, { ...(c === first ? { weight: 10 } : {}), instanceTypes: types[c] }),
-  );
+const pools = weightedGpuPools;
 
 /** A 2-member Volcano gang of 1-GPU pods; `pin` keeps it on one cloud by its pods' node selector. */
 const gang = (pin?: Cloud): KubeObject[] => [
@@ -44,12 +42,7 @@ const gang = (pin?: Cloud): KubeObject[] => [
   ),
 ];
 
-/** The cloud refuses every offering of the given types in every zone (its own capacity error). */
-function exhaust(h: E2eHarness, cloud: Cloud, types: readonly string[]): void {
-  for (const t of types)
-    if (cloud === 'aws') for (const z of AWS_ZONES) h.ec2.world.setCapacity(t, z, 'on-demand', 0);
-    else for (const z of GCE_ZONES) h.gce.world.setCapacity(t, z, 'STANDARD', 0);
-}
+const exhaust = exhaustCapacity;
 
 interface EventView {
   reason: string;

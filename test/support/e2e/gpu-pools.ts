@@ -1,7 +1,8 @@
 // The GPU NodePools the provisioning end-to-end tests share: one per cloud over three sizes each, aws first by
 // weight when a test needs a fallback to gcp to be caused by capacity alone.
 import type { KubeObject } from '../../../local/kube-api/index.ts';
-import { nodePool } from './fixtures.ts';
+import type { Cloud } from '../../../shared/model/labels.ts';
+import { AWS_ZONES, GCE_ZONES, nodePool } from './fixtures.ts';
 import { wireLaunchers } from './functions.ts';
 import { startHarness, type E2eHarness } from './harness.ts';
 
@@ -32,4 +33,20 @@ export async function startOneTypeGpuHarness(): Promise<E2eHarness> {
   });
   wireLaunchers(h);
   return h;
+}
+
+/** One GPU pool per cloud, the `first` cloud weighted so the scheduler tries it first. */
+export const weightedGpuPools = (
+  first: Cloud,
+  types: Readonly<Record<Cloud, readonly string[]>> = { aws: AWS_GPU_TYPES, gcp: GCP_GPU_TYPES },
+): KubeObject[] =>
+  (['aws', 'gcp'] as const).map((c) =>
+    nodePool(`${c}-gpu`, c, { ...(c === first ? { weight: 10 } : {}), instanceTypes: [...types[c]] }),
+  );
+
+/** The cloud refuses every offering of the given types in every zone (its own capacity error). */
+export function exhaustCapacity(h: E2eHarness, cloud: Cloud, types: readonly string[]): void {
+  for (const t of types)
+    if (cloud === 'aws') for (const z of AWS_ZONES) h.ec2.world.setCapacity(t, z, 'on-demand', 0);
+    else for (const z of GCE_ZONES) h.gce.world.setCapacity(t, z, 'STANDARD', 0);
 }
